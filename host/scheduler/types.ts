@@ -1,0 +1,96 @@
+import type { Part } from '@google/genai';
+import type { ConfirmationDetail } from '../../servers/common/confirmation.js';
+import type { FileDiffDisplay } from '../../servers/common/result.js';
+
+/**
+ * The typed tool-call vocabulary shared by the scheduler (host core), the model loop and both
+ * consumers (terminal UI, headless CLI). Nothing here depends on a UI library.
+ */
+
+export type ApprovalMode = 'default' | 'autoEdit' | 'yolo';
+
+export interface ToolCallRequestInfo {
+  callId: string;
+  /** The exposed name (`server__tool`) the model or the user used. */
+  name: string;
+  args: Record<string, unknown>;
+  /** True for passive `@tool({...})` calls typed by the user: the result is not sent to the model. */
+  isClientInitiated: boolean;
+  promptId: string;
+}
+
+export type ToolCallStatus =
+  | 'validating'
+  | 'scheduled'
+  | 'awaiting_approval'
+  | 'executing'
+  | 'success'
+  | 'error'
+  | 'cancelled';
+
+export type ResultDisplay = string | FileDiffDisplay;
+
+export interface ToolCallResponseInfo {
+  callId: string;
+  /** The functionResponse part (plus inline data parts for media) to send back to the model. */
+  responseParts: Part[];
+  resultDisplay?: ResultDisplay;
+  /** The text the model reads when the call failed. */
+  error?: string;
+  errorType?: string;
+  /** Where the full output was saved when the text was truncated. */
+  outputFile?: string;
+}
+
+/** The tool as the registry knows it, enough for a UI card and for policy. */
+export interface ToolRef {
+  exposedName: string;
+  serverAlias: string;
+  toolName: string;
+  title?: string;
+  description: string;
+  readOnly: boolean;
+  /** The server confirms in-call through elicitation (tool `_meta[META.confirms]`). */
+  confirmsInCall: boolean;
+  trusted: boolean;
+  builtIn: boolean;
+}
+
+/** What the user is asked: a host-side pre-call ask, or an elicitation raised by the server mid-call. */
+export type ConfirmationRequest =
+  | { source: 'pre-call'; callId: string; tool: ToolRef; args: Record<string, unknown>; title: string }
+  | { source: 'elicitation'; callId: string; tool: ToolRef; detail: ConfirmationDetail; message: string };
+
+export type ConfirmationOutcome =
+  | { outcome: 'proceed_once' }
+  /** edit → session switches to autoEdit; exec → root commands allowed; info → tool allowed for the session. */
+  | { outcome: 'proceed_always' }
+  | { outcome: 'proceed_always_tool' }
+  | { outcome: 'proceed_always_server' }
+  /** Edits only: the user's edited full content. */
+  | { outcome: 'modify'; content: string }
+  | { outcome: 'cancel' };
+
+/** Injected by the consumer: the terminal UI shows a dialog; headless declines unless allowed. */
+export interface Confirmer {
+  confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<ConfirmationOutcome>;
+}
+
+export interface ToolCall {
+  request: ToolCallRequestInfo;
+  status: ToolCallStatus;
+  tool?: ToolRef;
+  startTime: number;
+  endTime?: number;
+  /** Set in awaiting_approval. */
+  confirmation?: ConfirmationRequest;
+  /** Streamed progress text (long shell commands), newest last. */
+  liveOutput?: string;
+  /** Set in success / error / cancelled. */
+  response?: ToolCallResponseInfo;
+}
+
+export type SchedulerEvent =
+  | { type: 'tool_call_update'; call: ToolCall }
+  | { type: 'tool_output'; callId: string; chunk: string }
+  | { type: 'all_complete'; calls: ToolCall[] };

@@ -1,0 +1,144 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  ElicitResultSchema,
+  RootsListChangedNotificationSchema,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { z } from 'zod';
+import { requestConfirmation } from './confirmation.js';
+import type { Logger } from './logger.js';
+import { META } from './meta.js';
+import { ToolError, errorResult } from './result.js';
+import { WorkspaceRoots } from './roots.js';
+import type { ToolContext, ToolDefinition } from './tool.js';
+import { boundResultSize } from './result-bound.js';
+
+export interface KitServerSpec {
+  name: string;
+  version: string;
+  instructions?: string;
+  tools: ToolDefinition[];
+  log: Logger;
+  /** Command-line roots; replaced by the client's MCP roots when it offers them. */
+  roots?: string[];
+  projectTempDir?: string;
+  /** Upper bound of a serialized result (contract 1.9: below the stdio transport's 10 MB). */
+  maxResultBytes?: number;
+  /** Called when the connection closes (stdin end, SIGTERM, HTTP session end). */
+  onClose?: () => void | Promise<void>;
+}
+
+export interface KitServer {
+  mcp: McpServer;
+  roots: WorkspaceRoots;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * Builds an McpServer from tool definitions: roots handling, the per-call context, error mapping
+ * and result bounds are done once here so tool files hold only their own logic.
+ */
+export function createKitServer(spec: KitServerSpec): KitServer {
+  const mcp = new McpServer(
+    { name: spec.name, version: spec.version },
+    { capabilities: { logging: {}, tools: { listChanged: true } }, instructions: spec.instructions },
+  );
+  const roots = new WorkspaceRoots(spec.roots ?? [process.cwd()], spec.projectTempDir);
+  let rootsReady: Promise<void> = Promise.resolve();
+
+  const refreshRoots = async () => {
+    try {
+      const { roots: list } = await mcp.server.listRoots(undefined, { timeout: 10_000 });
+      roots.setFromClient(list.map((r) => r.uri));
+      spec.log.debug(`roots: ${roots.list.join(', ')}`);
+    } catch (err) {
+      spec.log.warn(`roots/list failed, keeping ${roots.list.join(', ')}: ${(err as Error).message}`);
+    }
+  };
+
+  mcp.server.oninitialized = () => {
+    if (mcp.server.getClientCapabilities()?.roots) {
+      rootsReady = refreshRoots();
+      mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+        rootsReady = refreshRoots();
+        await rootsReady;
+      });
+    }
+  };
+  mcp.server.onclose = () => void spec.onClose?.();
+
+  for (const def of spec.tools) {
+    mcp.registerTool(
+      def.name,
+      {
+        title: def.title,
+        description: def.description,
+        inputSchema: def.inputSchema,
+        annotations: { title: def.title, ...def.annotations },
+        ...(def.meta ? { _meta: def.meta } : {}),
+      },
+      (async (args: unknown, extra: Extra): Promise<CallToolResult> => {
+        await rootsReady;
+        const ctx = buildContext(mcp, roots, spec.log, extra);
+        try {
+          const result = await def.handler(args as z.infer<typeof def.inputSchema>, ctx);
+          return boundResultSize(result, spec.maxResultBytes);
+        } catch (err) {
+          if (err instanceof ToolError) return errorResult(err.message, err.errorType);
+          spec.log.error(`${def.name}: ${(err as Error).stack ?? err}`);
+          return errorResult(`Error: ${(err as Error).message ?? String(err)}`, 'unhandled_exception');
+        }
+      }) as never,
+    );
+  }
+  return { mcp, roots };
+}
+
+function buildContext(mcp: McpServer, roots: WorkspaceRoots, log: Logger, extra: Extra): ToolContext {
+  const callMeta = extra._meta as Record<string, unknown> | undefined;
+  const caps = mcp.server.getClientCapabilities();
+  const progressToken = extra._meta?.progressToken;
+  let progressCount = 0;
+  return {
+    signal: extra.signal,
+    roots,
+    log,
+    callId: typeof callMeta?.[META.callId] === 'string' ? (callMeta[META.callId] as string) : undefined,
+    clientSupportsSampling: !!caps?.sampling,
+    confirm: (detail, message) =>
+      requestConfirmation(
+        {
+          clientSupportsElicitation: !!caps?.elicitation,
+          callMeta,
+          // The user may read a diff for minutes: no SDK timeout, but the call's own cancellation ends it.
+          sendRequest: (req) =>
+            extra.sendRequest(req as never, ElicitResultSchema, { signal: extra.signal, timeout: 24 * 3600_000 }),
+        },
+        detail,
+        message,
+      ),
+    progress: async (message) => {
+      if (extra.signal.aborted) return;
+      try {
+        if (progressToken !== undefined) {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: ++progressCount, message },
+          });
+        } else {
+          await extra.sendNotification({
+            method: 'notifications/message',
+            params: { level: 'info', logger: 'progress', data: message },
+          });
+        }
+      } catch {
+        // Progress is best effort: a closed stream must not fail the call.
+      }
+    },
+    sendRequest: (req, schema) => extra.sendRequest(req as never, schema as never, { signal: extra.signal }) as never,
+  };
+}

@@ -1,0 +1,107 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createStderrLogger, type Logger } from './logger.js';
+import type { KitServer } from './create-server.js';
+import { serveHttp } from './http.js';
+
+export interface CommonFlags {
+  transport: 'stdio' | 'http';
+  port: number;
+  host: string;
+  token?: string;
+  roots: string[];
+  projectTempDir?: string;
+  debug: boolean;
+}
+
+export type FlagValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+export interface EntrySpec {
+  name: string;
+  /** Server-specific flags beside the common ones. */
+  options?: ParseArgsConfig['options'];
+  usage?: string;
+  /** Builds one server; over HTTP it is called once per session. */
+  create: (flags: CommonFlags, values: FlagValues, log: Logger) => KitServer | Promise<KitServer>;
+}
+
+const COMMON_OPTIONS = {
+  transport: { type: 'string', default: 'stdio' },
+  port: { type: 'string', default: '0' },
+  host: { type: 'string', default: '127.0.0.1' },
+  'token-env': { type: 'string' },
+  root: { type: 'string', multiple: true },
+  'project-temp-dir': { type: 'string' },
+  debug: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** The tiny entry every server shares: flags, transport choice, clean shutdown. */
+export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2)): Promise<void> {
+  let values: FlagValues;
+  try {
+    values = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...spec.options }, strict: true }).values as FlagValues;
+  } catch (err) {
+    fail(spec, (err as Error).message);
+  }
+  if (values.help) {
+    process.stderr.write(usage(spec));
+    process.exit(0);
+  }
+  const log = createStderrLogger(spec.name, values.debug === true || !!process.env.GEMINI_MCP_DEBUG);
+  const transport = values.transport as string;
+  if (transport !== 'stdio' && transport !== 'http') fail(spec, `--transport must be stdio or http, not "${transport}"`);
+  const tokenEnv = values['token-env'] as string | undefined;
+  const token = tokenEnv ? process.env[tokenEnv] : undefined;
+  if (tokenEnv && !token) fail(spec, `--token-env ${tokenEnv}: that environment variable is empty or unset`);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(spec, `--port must be 0-65535, not "${values.port}"`);
+  const flags: CommonFlags = {
+    transport,
+    port,
+    host: values.host as string,
+    token,
+    roots: ((values.root as string[] | undefined) ?? [process.cwd()]),
+    projectTempDir: values['project-temp-dir'] as string | undefined,
+    debug: values.debug === true,
+  };
+
+  if (flags.transport === 'http') {
+    const http = await serveHttp(flags, () => spec.create(flags, values, log), log).catch((err) => fail(spec, err.message));
+    onShutdown(() => http.close());
+    return;
+  }
+  const server = await spec.create(flags, values, log);
+  const stdio = new StdioServerTransport();
+  await server.mcp.connect(stdio);
+  const stop = () => server.mcp.close();
+  // The client closing our stdin is the normal end of a stdio session.
+  process.stdin.on('end', () => void stop().finally(() => process.exit(0)));
+  onShutdown(stop);
+}
+
+function onShutdown(close: () => Promise<void>): void {
+  let closing = false;
+  const handler = () => {
+    if (closing) return;
+    closing = true;
+    const force = setTimeout(() => process.exit(0), 5000);
+    force.unref();
+    void close().catch(() => undefined).finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+  process.on('SIGHUP', () => undefined); // servers that want SIGHUP register their own listener.
+}
+
+function usage(spec: EntrySpec): string {
+  return (
+    `Usage: ${spec.name} [--transport stdio|http] [--port N] [--host 127.0.0.1] [--token-env NAME]\n` +
+    `       [--root DIR]... [--project-temp-dir DIR] [--debug]${spec.usage ? `\n${spec.usage}` : ''}\n`
+  );
+}
+
+function fail(spec: EntrySpec, message: string): never {
+  process.stderr.write(`${spec.name}: ${message}\n${usage(spec)}`);
+  process.exit(2);
+}

@@ -1,0 +1,22 @@
+/**
+ * The `_meta` key prefix shared by our servers and the host (contract `<ns>`), so that both sides
+ * spell the keys one way.
+ */
+export const NS = 'dev.gemini-mcp-cli';
+
+export const META = {
+  /** Tool `_meta`: the tool asks the client in-call through elicitation before any side effect. */
+  confirms: `${NS}/confirms`,
+  /** Tool `_meta`: the largest result the tool produces on purpose (host truncation threshold hint). */
+  maxResultSizeChars: `${NS}/maxResultSizeChars`,
+  /** Call `_meta`: the host's id for this call, echoed in the elicitation so the host can match it. */
+  callId: `${NS}/callId`,
+  /** Call `_meta`: the host's policy already allowed this call; skip the elicitation. */
+  preapproved: `${NS}/preapproved`,
+  /** Elicitation `_meta`: the typed confirmation detail. */
+  confirmation: `${NS}/confirmation`,
+  /** Result `_meta`: the error class of an `isError` result. */
+  errorType: `${NS}/errorType`,
+  /** Result `_meta`: the user-facing summary (string or file diff object). */
+  display: `${NS}/display`,
+} as const;

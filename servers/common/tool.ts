@@ -1,0 +1,47 @@
+import type { z } from 'zod';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ConfirmationDetail, ConfirmOutcome } from './confirmation.js';
+import type { Logger } from './logger.js';
+import type { WorkspaceRoots } from './roots.js';
+
+/** What a handler gets besides its arguments. */
+export interface ToolContext {
+  signal: AbortSignal;
+  roots: WorkspaceRoots;
+  log: Logger;
+  /** The host's call id (`_meta[META.callId]`), when given. */
+  callId?: string;
+  /**
+   * Asks the user through MCP elicitation before a side effect. Resolves `proceed` directly for
+   * clients without elicitation and for pre-approved calls.
+   */
+  confirm(detail: Omit<ConfirmationDetail, 'callId'>, message: string): Promise<ConfirmOutcome>;
+  /** Streams a line of progress to the client (progress notification when a token was sent). */
+  progress(message: string): Promise<void>;
+  /** Whether the client offered MCP sampling (the web server may answer through it). */
+  clientSupportsSampling: boolean;
+  /** Sends a request to the client related to this call (sampling, for example). */
+  sendRequest: <T extends z.ZodType>(req: { method: string; params?: Record<string, unknown> }, schema: T) => Promise<z.infer<T>>;
+}
+
+/**
+ * One tool = one file exporting one of these. The zod schema is the only definition of the
+ * contract: the SDK derives the JSON Schema from it and handlers get its inferred type.
+ */
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: S;
+  annotations: Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
+  /** Extra tool `_meta` (e.g. `META.confirms`). */
+  meta?: Record<string, unknown>;
+  handler: (args: z.infer<S>, ctx: ToolContext) => Promise<CallToolResult>;
+}
+
+/** Keeps the schema's inferred type on the handler while erasing it for tool lists. */
+export function defineTool<S extends z.ZodObject>(def: ToolDefinition<S>): ToolDefinition {
+  return def as unknown as ToolDefinition;
+}
+
+export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;

@@ -1,0 +1,37 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export const DEFAULT_TRUNCATE_THRESHOLD = 40_000;
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Cuts text over the threshold to head 20 % / tail 80 % in the exact format of contract 1.9, naming
+ * the file that holds the full text. Shared by the shell server and the host so both read the same.
+ */
+export function formatTruncated(text: string, threshold: number, fullOutputFile: string): string {
+  const head = Math.floor(threshold * 0.2);
+  const tail = threshold - head;
+  const omitted = text.length - head - tail;
+  return (
+    `Output too large. Showing first ${fmt(head)} and last ${fmt(tail)} characters. ` +
+    `For full output see: ${fullOutputFile}\n` +
+    `${text.slice(0, head)}\n\n... [${fmt(omitted)} characters omitted] ...\n\n${text.slice(text.length - tail)}`
+  );
+}
+
+/** Saves the full text under `<dir>/tool-outputs/` and returns the truncated text, or the text itself. */
+export async function truncateWithFile(
+  text: string,
+  opts: { threshold?: number; dir: string; label: string },
+): Promise<{ text: string; file?: string }> {
+  const threshold = opts.threshold ?? DEFAULT_TRUNCATE_THRESHOLD;
+  if (threshold <= 0 || text.length <= threshold) return { text };
+  const outDir = join(opts.dir, 'tool-outputs');
+  await mkdir(outDir, { recursive: true });
+  const safeLabel = opts.label.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
+  const file = join(outDir, `${safeLabel}-${Date.now()}-${randomBytes(3).toString('hex')}.txt`);
+  await writeFile(file, text, 'utf8');
+  return { text: formatTruncated(text, threshold, file), file };
+}

@@ -1,0 +1,3 @@
+import type { ToolDefinition } from '../../common/tool.js';
+
+export const filesystemTools: ToolDefinition[] = [];
