@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { OutputCapture, type ExecOutcome } from './output.js';
+import { groupExists, groupMembers, type GroupRegistry } from './process-group.js';
+
+export interface ExecRequest {
+  command: string;
+  cwd: string;
+  signal: AbortSignal;
+  /** Inactivity timeout; 0 disables it. */
+  timeoutMs: number;
+  groups: GroupRegistry;
+  /** Called with each decoded piece of output while the command runs. */
+  onOutput?: (text: string) => void;
+}
+
+/** Keys the command must not see (contract 2.8: the model API key is not passed on). */
+const WITHHELD_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'];
+
+/**
+ * After the leader exits, output still in the pipe is read until the pipe closes; a background job
+ * keeps the pipe open, so a short quiet period ends the wait instead.
+ */
+const DRAIN_QUIET_MS = 100;
+/** …and a job that writes without pause cannot hold the result back longer than this. */
+const DRAIN_MAX_MS = 1000;
+
+export function commandEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_CLI: '1', PAGER: 'cat', GIT_PAGER: 'cat' };
+  for (const k of WITHHELD_ENV) delete env[k];
+  return env;
+}
+
+/**
+ * Runs `bash -c` as the leader of a new process group with stdin closed and no TTY. stderr is
+ * joined to stdout inside bash (`exec 2>&1`) so both arrive through one pipe in the order written.
+ */
+export function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
+  return new Promise((resolve) => {
+    const capture = new OutputCapture();
+    let timedOut = false;
+    let aborted = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let streamsClosed = false;
+    let settled = false;
+    let quietTimer: NodeJS.Timeout | undefined;
+    let drainCap: NodeJS.Timeout | undefined;
+    let killing: Promise<void> | undefined;
+
+    const child = spawn('bash', ['-c', `exec 2>&1; ${req.command}`], {
+      cwd: req.cwd,
+      env: commandEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const pgid = child.pid;
+    if (pgid !== undefined) req.groups.add(pgid);
+
+    const kill = () => {
+      if (pgid !== undefined && !killing) killing = req.groups.terminate(pgid);
+    };
+    const inactivity = req.timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          kill();
+        }, req.timeoutMs)
+      : undefined;
+    const onAbort = () => {
+      aborted = true;
+      kill();
+    };
+    if (req.signal.aborted) onAbort();
+    else req.signal.addEventListener('abort', onAbort, { once: true });
+
+    const onData = (chunk: Buffer) => {
+      if (settled) return; // a background job still writing after the result: drained, not kept
+      inactivity?.refresh();
+      const text = capture.push(chunk);
+      if (text) req.onOutput?.(text);
+      if (exit) armQuiet();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+
+    const armQuiet = () => {
+      if (quietTimer) quietTimer.refresh();
+      else quietTimer = setTimeout(() => void finish(), DRAIN_QUIET_MS);
+    };
+
+    const finish = async (spawnError?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(inactivity);
+      clearTimeout(quietTimer);
+      clearTimeout(drainCap);
+      req.signal.removeEventListener('abort', onAbort);
+      if (killing) await killing;
+      let backgroundPids: number[] = [];
+      if (pgid !== undefined && !killing) {
+        // The leader is gone; whatever is still in its group was put in the background.
+        backgroundPids = groupExists(pgid) ? groupMembers(pgid).filter((p) => p !== pgid) : [];
+        if (backgroundPids.length === 0) req.groups.delete(pgid);
+      }
+      // Background jobs keep running with their pipe open: keep it drained without holding the loop.
+      if (!streamsClosed) {
+        for (const s of [child.stdout, child.stderr]) (s as unknown as { unref?: () => void })?.unref?.();
+      }
+      resolve({
+        output: capture.finish(),
+        error: spawnError?.message,
+        exitCode: exit?.code ?? null,
+        signal: exit?.signal ? (constants.signals[exit.signal] ?? null) : null,
+        pgid,
+        backgroundPids,
+        timedOut,
+        aborted,
+      });
+    };
+
+    child.on('error', (err) => {
+      // Spawn failures (bash missing, cwd gone) never start a process.
+      if (child.pid === undefined) void finish(err);
+    });
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      if (streamsClosed) return void finish();
+      armQuiet();
+      drainCap = setTimeout(() => void finish(), DRAIN_MAX_MS);
+    });
+    child.on('close', () => {
+      streamsClosed = true;
+      // The last background job let go of the pipe: the group is usually gone now.
+      if (settled && pgid !== undefined && req.groups.has(pgid) && !killing && groupMembers(pgid).length === 0) {
+        req.groups.delete(pgid);
+      }
+      if (exit) void finish();
+      else if (pgid === undefined) void finish();
+    });
+  });
+}

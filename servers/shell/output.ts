@@ -1,0 +1,103 @@
+import { StringDecoder } from 'node:string_decoder';
+import stripAnsi from 'strip-ansi';
+
+export const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
+const SNIFF_BYTES = 4096;
+export const CAPTURE_WARNING = '\n[GEMINI_CLI_WARNING: Output truncated. The buffer is limited to 16MB.]';
+
+/** Contract 1.7 sniff: a NUL byte, or more than 30 % bytes below 9 or in 14–31. */
+export function looksBinary(buf: Buffer): boolean {
+  if (buf.length === 0) return false;
+  let control = 0;
+  for (const b of buf) {
+    if (b === 0) return true;
+    if (b < 9 || (b > 13 && b < 32)) control++;
+  }
+  return control / buf.length > 0.3;
+}
+
+/**
+ * Collects stdout+stderr as they arrive: UTF-8 decoded across chunk boundaries, at most 16 MB, and
+ * nothing more once the first 4 KB look binary.
+ */
+export class OutputCapture {
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly parts: string[] = [];
+  private bytes = 0;
+  private sniff: Buffer | undefined = Buffer.alloc(0);
+  private binary = false;
+  private overflow = false;
+
+  /** Adds a chunk; returns the newly decoded text (for streaming), or '' when nothing was kept. */
+  push(chunk: Buffer): string {
+    if (this.binary || this.overflow) return '';
+    if (this.sniff) {
+      this.sniff = Buffer.concat([this.sniff, chunk.subarray(0, SNIFF_BYTES - this.sniff.length)]);
+      if (looksBinary(this.sniff)) {
+        this.binary = true;
+        this.sniff = undefined;
+        return '';
+      }
+      if (this.sniff.length >= SNIFF_BYTES) this.sniff = undefined;
+    }
+    let keep = chunk;
+    if (this.bytes + chunk.length > MAX_CAPTURE_BYTES) {
+      keep = chunk.subarray(0, MAX_CAPTURE_BYTES - this.bytes);
+      this.overflow = true;
+    }
+    this.bytes += keep.length;
+    const text = this.decoder.write(keep);
+    if (text) this.parts.push(text);
+    return text;
+  }
+
+  get isBinary(): boolean {
+    return this.binary;
+  }
+
+  /** The text for the result: ANSI escapes removed, trimmed, the 16 MB warning when it applies. */
+  finish(): string {
+    const tail = this.binary ? '' : this.decoder.end();
+    const text = stripAnsi(this.parts.join('') + tail).trim();
+    return this.overflow ? text + CAPTURE_WARNING : text;
+  }
+}
+
+export interface ExecOutcome {
+  output: string;
+  /** Process-level error (spawn failure). */
+  error?: string;
+  exitCode: number | null;
+  signal: number | null;
+  pgid?: number;
+  backgroundPids: number[];
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+/** The result block of contract 2.8, before wrapping. */
+export function formatOutcome(r: ExecOutcome, timeoutMs: number): string {
+  if (r.timedOut) {
+    const minutes = (timeoutMs / 60_000).toFixed(1);
+    const head = `Command was automatically cancelled because it exceeded the timeout of ${minutes} minutes without output.`;
+    return r.output
+      ? `${head} Below is the output before it was cancelled:\n${r.output}`
+      : `${head} There was no output before it was cancelled.`;
+  }
+  const lines = [`Output: ${r.output || '(empty)'}`];
+  if (r.error) lines.push(`Error: ${r.error}`);
+  if (r.exitCode !== null && r.exitCode !== 0) lines.push(`Exit Code: ${r.exitCode}`);
+  if (r.signal !== null) lines.push(`Signal: ${r.signal}`);
+  if (r.backgroundPids.length) lines.push(`Background PIDs: ${r.backgroundPids.join(', ')}`);
+  if (r.pgid !== undefined) lines.push(`Process Group PGID: ${r.pgid}`);
+  return lines.join('\n');
+}
+
+/** The user-facing summary (contract 2.8 "Display"). */
+export function displayOf(r: ExecOutcome): string {
+  if (r.output) return r.output;
+  if (r.signal !== null) return `Command terminated by signal: ${r.signal}`;
+  if (r.error) return `Command failed: ${r.error}`;
+  if (r.exitCode !== null && r.exitCode !== 0) return `Command exited with code: ${r.exitCode}`;
+  return '';
+}

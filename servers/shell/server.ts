@@ -1,0 +1,58 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createKitServer, type KitServer } from '../common/create-server.js';
+import type { Logger } from '../common/logger.js';
+import { DEFAULT_TRUNCATE_THRESHOLD } from '../common/truncate.js';
+import { VERSION } from '../common/version.js';
+import { preloadBashParser } from './bash-parser.js';
+import { GroupRegistry } from './process-group.js';
+import { createRunShellCommandTool } from './tools/run-shell-command.js';
+
+export interface ShellServerDeps {
+  roots: string[];
+  projectTempDir?: string;
+  log: Logger;
+  /** Inactivity timeout in seconds (contract: 300); 0 disables it. */
+  timeoutS?: number;
+  /** Model-facing character limit (host setting `tools.truncateToolOutputThreshold`). */
+  truncateThreshold?: number;
+  /** Grace between SIGTERM and SIGKILL when a group is stopped. */
+  killGraceMs?: number;
+  progressIntervalMs?: number;
+}
+
+export function createShellServer(deps: ShellServerDeps): KitServer {
+  const groups = new GroupRegistry(deps.killGraceMs ?? 2000);
+  let closing: Promise<void> | undefined;
+  const stopAll = () => (closing ??= groups.terminateAll().catch((err) => deps.log.error(`stopping commands: ${err}`)));
+
+  const kit = createKitServer({
+    name: 'gemini-mcp-shell',
+    version: VERSION,
+    instructions: 'Runs bash commands in the workspace, each in its own process group.',
+    tools: [
+      createRunShellCommandTool({
+        groups,
+        timeoutMs: (deps.timeoutS ?? 300) * 1000,
+        truncateThreshold: deps.truncateThreshold ?? DEFAULT_TRUNCATE_THRESHOLD,
+        fallbackTempDir: join(tmpdir(), 'gemini-mcp-shell'),
+        progressIntervalMs: deps.progressIntervalMs ?? 250,
+      }),
+    ],
+    log: deps.log,
+    roots: deps.roots,
+    projectTempDir: deps.projectTempDir,
+    // Client gone (stdin closed, HTTP session ended): nothing it started may outlive it.
+    onClose: () => void stopAll(),
+  });
+  // The kit's onClose cannot be awaited; the entry exits once `close()` resolves, so close()
+  // waits for the groups to be gone (SIGTERM, grace, SIGKILL) before the process may exit.
+  const close = kit.mcp.close.bind(kit.mcp);
+  kit.mcp.close = async () => {
+    await close();
+    await stopAll();
+  };
+  // Parse the first command without paying for the wasm load; failures surface on first use.
+  preloadBashParser().catch(() => undefined);
+  return kit;
+}

@@ -1,0 +1,135 @@
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import { META } from '../../common/meta.js';
+import { guardPath } from '../../common/path-guard.js';
+import { cancelledResult, errorResult, textResult, ToolError, wrapUntrusted } from '../../common/result.js';
+import { defineTool, type ToolDefinition } from '../../common/tool.js';
+import { truncateWithFile } from '../../common/truncate.js';
+import { parseCommand } from '../command-model.js';
+import { executeCommand } from '../execute.js';
+import { displayOf, formatOutcome } from '../output.js';
+import type { GroupRegistry } from '../process-group.js';
+import { createLineStreamer } from '../progress.js';
+
+export interface RunShellCommandDeps {
+  groups: GroupRegistry;
+  /** Inactivity timeout in ms; 0 disables it. */
+  timeoutMs: number;
+  /** Model-facing character limit (contract 1.9). */
+  truncateThreshold: number;
+  /** Where full outputs go when the project temp dir is not configured. */
+  fallbackTempDir: string;
+  /** Minimum gap between progress notifications. */
+  progressIntervalMs: number;
+}
+
+export const SUBSTITUTION_BLOCKED =
+  'Command injection detected: command substitution syntax ($(), backticks, <() or >()) found in command arguments. ' +
+  'On PowerShell, @() array subexpressions and $() subexpressions are also blocked. This is a security risk and the command was blocked.';
+
+const DESCRIPTION = `This tool executes a given shell command as \`bash -c <command>\`. Command substitution using $(), backticks, <() or >() is not allowed and is blocked. Command can start background processes using \`&\`. The command runs in its own process group, which can be terminated with \`kill -- -PGID\`, or signalled with \`kill -s SIGNAL -- -PGID\`.
+
+The following information is returned:
+
+Output: Combined stdout and stderr. Can be \`(empty)\` or partial on error and for any unwaited background processes.
+Error: Process-level error message, only when the command could not be started.
+Exit Code: Only included if the command exited with a non-zero code.
+Signal: Signal number, only if the command was terminated by a signal.
+Background PIDs: List of background processes started, only if any are still running when the command exits.
+Process Group PGID: Process group started, only if the process started.
+
+The command runs in the primary workspace root, or in \`directory\` (relative to it, must exist). Output is cut to the first and last characters when very long; the full text is saved to a file named in the result. A command that produces no output for the inactivity timeout is stopped.`;
+
+const schema = z.object({
+  command: z.string().describe('Exact bash command to execute as `bash -c <command>`'),
+  description: z
+    .string()
+    .optional()
+    .describe('Brief description of the command for the user. Be specific and concise. Ideally a single sentence.'),
+  directory: z
+    .string()
+    .optional()
+    .describe('(OPTIONAL) Directory to run the command in, relative to the primary workspace root. Must exist.'),
+});
+
+export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefinition {
+  return defineTool({
+    name: 'run_shell_command',
+    title: 'Shell',
+    description: DESCRIPTION,
+    inputSchema: schema,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    meta: { [META.confirms]: true },
+    handler: async (args, ctx) => {
+      const command = args.command;
+      if (command.trim() === '') throw new ToolError('Command cannot be empty.', 'invalid_tool_params');
+      const parsed = await parseCommand(command);
+      if (!parsed.ok || parsed.rootCommands.length === 0) {
+        throw new ToolError('Could not identify command root to obtain permission from user.', 'invalid_tool_params');
+      }
+      if (args.directory && isAbsolute(args.directory)) {
+        throw new ToolError('Directory cannot be absolute. Must be relative to the project root directory.', 'invalid_tool_params');
+      }
+      const cwd = guardPath(args.directory || '.', ctx.roots).real;
+      if (!isDirectory(cwd)) throw new ToolError('Directory must exist.', 'invalid_tool_params');
+
+      // Success-shaped and unwrapped by contract: the model should rewrite the command, not retry.
+      if (parsed.hasSubstitution) return textResult(SUBSTITUTION_BLOCKED, 'Blocked: command substitution detected in shell command.');
+
+      const detail = {
+        kind: 'exec' as const,
+        title: 'Confirm Shell Command',
+        command,
+        rootCommands: parsed.rootCommands,
+        directory: cwd,
+        ...(args.description ? { description: args.description } : {}),
+      };
+      const message = [
+        'Confirm Shell Command',
+        `Command: ${command}`,
+        `Root commands: ${parsed.rootCommands.join(', ')}`,
+        `Directory: ${cwd}`,
+        ...(args.description ? [`Description: ${args.description}`] : []),
+      ].join('\n');
+      const outcome = await ctx.confirm(detail, message);
+      if (outcome.action !== 'proceed') return cancelledResult();
+      if (deps.groups.isClosed || ctx.signal.aborted) return cancelledResult();
+
+      const streamer = createLineStreamer((text) => void ctx.progress(text), deps.progressIntervalMs);
+      const result = await executeCommand({
+        command,
+        cwd,
+        signal: ctx.signal,
+        timeoutMs: deps.timeoutMs,
+        groups: deps.groups,
+        onOutput: (text) => streamer.push(text),
+      });
+      streamer.stop();
+
+      const wrapped = wrapUntrusted(formatOutcome(result, deps.timeoutMs));
+      const { text, file } = await truncateWithFile(wrapped, {
+        threshold: deps.truncateThreshold,
+        dir: ctx.roots.projectTempDir ?? deps.fallbackTempDir,
+        label: 'run_shell_command',
+      });
+      // The display travels in the same message: a huge output shows as the truncated text.
+      const display = capDisplay(result.timedOut || file ? text : displayOf(result));
+      return result.error ? errorResult(text, 'shell_execute_error', display) : textResult(text, display);
+    },
+  });
+}
+
+const MAX_DISPLAY_CHARS = 40_000;
+
+function capDisplay(text: string): string {
+  return text.length > MAX_DISPLAY_CHARS ? `...${text.slice(text.length - MAX_DISPLAY_CHARS)}` : text;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
