@@ -1,0 +1,73 @@
+/**
+ * Child environments. Third-party stdio servers get the host environment minus anything that looks like
+ * a secret (by name or by value); a secret reaches a server only through its own `env` entry. Built-in
+ * servers get exactly what they need.
+ */
+
+const SECRET_NAME = /(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|API_?KEY|(^|_)KEY($|_)|KEYS?$|AUTH|CREDENTIAL|PRIVATE|CERT|COOKIE|SESSION|SIGNATURE|_PAT($|_))/i;
+
+const SECRET_VALUE: RegExp[] = [
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+  /^(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/,
+  /^github_pat_[A-Za-z0-9_]{20,}/,
+  /^glpat-[A-Za-z0-9_-]{16,}/,
+  /^xox[abposr]-[A-Za-z0-9-]{10,}/,
+  /^sk-[A-Za-z0-9_-]{16,}/,
+  /^AIza[A-Za-z0-9_-]{30,}/,
+  /^(AKIA|ASIA)[A-Z0-9]{16}$/,
+  /^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\./, // JWT
+  /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i, // URL with user:password
+];
+
+/** Variables the host never drops: the process cannot run without them and they carry no secret. */
+const ALWAYS_KEEP = new Set([
+  'HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR', 'PWD',
+  // Trust-store locations: names look like "CERT", values are paths, and TLS breaks without them.
+  'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+]);
+
+export interface RedactionOverrides {
+  /** Names kept even if they look secret (`security.environmentVariableRedaction.allowed`). */
+  allowed?: string[];
+  /** Names always dropped (`security.environmentVariableRedaction.blocked`). */
+  blocked?: string[];
+}
+
+export function looksSecret(name: string, value: string): boolean {
+  if (ALWAYS_KEEP.has(name)) return false;
+  return SECRET_NAME.test(name) || SECRET_VALUE.some((re) => re.test(value));
+}
+
+/** The host environment without secret-looking variables. */
+export function sanitizedEnv(env: NodeJS.ProcessEnv, overrides: RedactionOverrides = {}): Record<string, string> {
+  const allowed = new Set(overrides.allowed ?? []);
+  const blocked = new Set(overrides.blocked ?? []);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || blocked.has(name)) continue;
+    if (!allowed.has(name) && looksSecret(name, value)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/** Picks the named variables that are set. */
+export function pickEnv(env: NodeJS.ProcessEnv, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of names) if (env[n] !== undefined) out[n] = env[n]!;
+  return out;
+}
+
+/** The non-secret basics every child needs (the SDK's own default set plus locale and proxy settings). */
+export const BASE_ENV_NAMES = [
+  'HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ',
+  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy',
+  'GEMINI_MCP_DEBUG', 'NODE_EXTRA_CA_CERTS',
+] as const;
+
+/** What each built-in server needs beyond the basics. */
+export const BUILTIN_ENV_NAMES: Record<string, readonly string[]> = {
+  filesystem: [],
+  web: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL', 'GEMINI_MODEL', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_GENAI_USE_VERTEXAI'],
+  memory: ['GEMINI_CLI_HOME'],
+};

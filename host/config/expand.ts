@@ -1,0 +1,52 @@
+/**
+ * `$VAR`, `${VAR}` and `${VAR:-default}` in settings strings. An unset variable without a default stays as
+ * the literal placeholder (Gemini CLI behaviour), so a missing secret is visible rather than silently empty.
+ */
+const PATTERN = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
+
+export function expandString(value: string, env: NodeJS.ProcessEnv): string {
+  return value.replace(PATTERN, (whole, braced: string | undefined, fallback: string | undefined, bare: string | undefined) => {
+    const name = braced ?? bare!;
+    const v = env[name];
+    if (v !== undefined && (v !== '' || fallback === undefined)) return v;
+    return fallback ?? whole;
+  });
+}
+
+/** Expands every string inside a JSON value (object keys are left alone). */
+export function expandDeep(value: unknown, env: NodeJS.ProcessEnv): unknown {
+  if (typeof value === 'string') return expandString(value, env);
+  if (Array.isArray(value)) return value.map((v) => expandDeep(v, env));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = expandDeep(v, env);
+    return out;
+  }
+  return value;
+}
+
+/** Removes `//` and `/* *\/` comments outside strings (Gemini CLI settings files may carry them). */
+export function stripJsonComments(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      const start = i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      out += text.slice(start, ++i);
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      // Keep line breaks so JSON.parse positions still point at the right line.
+      const comment = text.slice(i, end < 0 ? text.length : end + 2);
+      out += comment.replace(/[^\n]/g, ' ');
+      i += comment.length;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,206 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import shellQuote from 'shell-quote';
+import { SettingsError } from './errors.js';
+import type { McpServerSettings, Settings } from './settings-schema.js';
+import { BASE_ENV_NAMES, BUILTIN_ENV_NAMES, pickEnv, sanitizedEnv, type RedactionOverrides } from './env.js';
+
+export type TransportKind = 'stdio' | 'http' | 'sse' | 'auto';
+
+export interface ResolvedServerConfig {
+  alias: string;
+  builtIn: boolean;
+  trust: boolean;
+  transport: TransportKind;
+  command?: string;
+  args?: string[];
+  /** The complete child environment (already sanitised); the SDK adds only its own default set. */
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  timeoutMs: number;
+  includeTools?: string[];
+  excludeTools?: string[];
+  description?: string;
+}
+
+export interface ResolveServersOptions {
+  cwd: string;
+  /** Workspace directories, project root first (cwd when omitted). */
+  roots?: string[];
+  projectTempDir: string;
+  env?: NodeJS.ProcessEnv;
+  /** The `--allowed-mcp-server-names` flag; like `mcp.allowed`, it never blocks built-in servers. */
+  allowedMcpServerNames?: string[];
+  /** The home override given to loadSettings; the memory server is told through GEMINI_CLI_HOME. */
+  homeDir?: string;
+}
+
+export interface BlockedServer {
+  alias: string;
+  reason: string;
+}
+
+export interface ServerSet {
+  servers: ResolvedServerConfig[];
+  blocked: BlockedServer[];
+}
+
+export const DEFAULT_CALL_TIMEOUT_MS = 600_000;
+export const BUILTIN_ALIASES = ['filesystem', 'shell', 'web', 'memory'] as const;
+export const DISCOVERY_ALIAS = 'discovered';
+
+const ALIAS = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/** Why an alias is unusable, or undefined when it is fine (reference section 6). */
+export function validateAlias(alias: string): string | undefined {
+  if (!ALIAS.test(alias)) {
+    return `MCP server alias "${alias}" is invalid: it must start with a letter and contain only letters, digits, "_" and "-"`;
+  }
+  if (alias.includes('__')) {
+    return `MCP server alias "${alias}" is invalid: it must not contain "__" (the separator in "<server>__<tool>" tool names)`;
+  }
+  if (alias.endsWith('_')) return `MCP server alias "${alias}" is invalid: it must not end with "_"`;
+  return undefined;
+}
+
+let cachedRoot: string | undefined;
+
+/** The package root, found by walking up from this module: works from source (vitest) and from dist. */
+export function packageRoot(): string {
+  if (cachedRoot) return cachedRoot;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).name === 'gemini-mcp-cli') return (cachedRoot = dir);
+    const up = dirname(dir);
+    if (up === dir) throw new Error('gemini-mcp-cli package root not found');
+    dir = up;
+  }
+}
+
+export function builtInEntry(name: string): string {
+  const rel = name === DISCOVERY_ALIAS ? 'dist/discovery-bridge/main.js' : `dist/servers/${name}/main.js`;
+  return join(packageRoot(), rel);
+}
+
+export function resolveServers(settings: Settings | { merged: Settings }, opts: ResolveServersOptions): ResolvedServerConfig[] {
+  return resolveServerSet(settings, opts).servers;
+}
+
+/** The servers to start, in configuration order, and the ones settings or flags keep from starting. */
+export function resolveServerSet(input: Settings | { merged: Settings }, opts: ResolveServersOptions): ServerSet {
+  const settings = ('merged' in input && input.merged && typeof input.merged === 'object' ? input.merged : input) as Settings;
+  const env = opts.env ?? process.env;
+  const redaction: RedactionOverrides = settings.security?.environmentVariableRedaction ?? {};
+  const ordered = new Map<string, ResolvedServerConfig>();
+  for (const name of BUILTIN_ALIASES) ordered.set(name, builtIn(name, opts, env, redaction));
+  if (settings.tools?.discoveryCommand) ordered.set(DISCOVERY_ALIAS, discoveryBridge(settings, opts, env, redaction));
+  if (settings.mcp?.serverCommand) {
+    const [command, ...args] = splitCommand(settings.mcp.serverCommand, 'mcp.serverCommand');
+    ordered.set('mcp', {
+      alias: 'mcp', builtIn: false, trust: false, transport: 'stdio', command, args,
+      env: { ...sanitizedEnv(env, redaction), GEMINI_CLI: '1' }, cwd: opts.cwd, timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+    });
+  }
+  for (const [alias, entry] of Object.entries(settings.mcpServers ?? {})) {
+    const problem = validateAlias(alias);
+    if (problem) throw new SettingsError(`${problem} (settings key "mcpServers.${alias}")`, undefined, `mcpServers.${alias}`);
+    // A user entry under a built-in alias replaces the built-in in place.
+    ordered.set(alias, userServer(alias, entry, opts, env, redaction));
+  }
+
+  const excluded = new Set(settings.mcp?.excluded ?? []);
+  const allowLists = [settings.mcp?.allowed, opts.allowedMcpServerNames].filter((l): l is string[] => !!l && l.length > 0);
+  const servers: ResolvedServerConfig[] = [];
+  const blocked: BlockedServer[] = [];
+  for (const server of ordered.values()) {
+    if (excluded.has(server.alias)) blocked.push({ alias: server.alias, reason: 'excluded by mcp.excluded' });
+    else if (!server.builtIn && allowLists.some((l) => !l.includes(server.alias))) {
+      blocked.push({ alias: server.alias, reason: 'not in mcp.allowed / --allowed-mcp-server-names' });
+    } else servers.push(server);
+  }
+  return { servers, blocked };
+}
+
+function rootArgs(opts: ResolveServersOptions): string[] {
+  const roots = opts.roots?.length ? opts.roots : [opts.cwd];
+  return [...roots.flatMap((r) => ['--root', resolve(r)]), '--project-temp-dir', opts.projectTempDir];
+}
+
+const BUILTIN_DESCRIPTIONS: Record<string, string> = {
+  filesystem: 'Built-in: files in the workspace',
+  shell: 'Built-in: shell commands',
+  web: 'Built-in: web fetch and Google search',
+  memory: 'Built-in: long-term memory (GEMINI.md)',
+  [DISCOVERY_ALIAS]: 'Built-in: tools from tools.discoveryCommand',
+};
+
+function builtIn(name: string, opts: ResolveServersOptions, env: NodeJS.ProcessEnv, redaction: RedactionOverrides): ResolvedServerConfig {
+  let childEnv: Record<string, string>;
+  if (name === 'shell') {
+    // The shell runs the user's own commands: their environment, minus secrets and never the API key.
+    childEnv = sanitizedEnv(env, redaction);
+    for (const k of BUILTIN_ENV_NAMES.web!) if (/KEY/.test(k)) delete childEnv[k];
+  } else {
+    childEnv = pickEnv(env, [...BASE_ENV_NAMES, ...(BUILTIN_ENV_NAMES[name] ?? [])]);
+    if (name === 'memory' && opts.homeDir) childEnv.GEMINI_CLI_HOME = opts.homeDir;
+  }
+  return {
+    alias: name, builtIn: true, trust: false, transport: 'stdio',
+    command: process.execPath, args: [builtInEntry(name), ...rootArgs(opts)],
+    env: { ...childEnv, GEMINI_CLI: '1' }, cwd: opts.cwd, timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+    description: BUILTIN_DESCRIPTIONS[name],
+  };
+}
+
+function discoveryBridge(settings: Settings, opts: ResolveServersOptions, env: NodeJS.ProcessEnv, redaction: RedactionOverrides): ResolvedServerConfig {
+  const args = [builtInEntry(DISCOVERY_ALIAS), '--discovery-command', settings.tools!.discoveryCommand!];
+  if (settings.tools?.callCommand) args.push('--call-command', settings.tools.callCommand);
+  return {
+    alias: DISCOVERY_ALIAS, builtIn: true, trust: false, transport: 'stdio',
+    command: process.execPath, args: [...args, ...rootArgs(opts)],
+    env: { ...sanitizedEnv(env, redaction), GEMINI_CLI: '1' }, cwd: opts.cwd, timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+    description: BUILTIN_DESCRIPTIONS[DISCOVERY_ALIAS],
+  };
+}
+
+function userServer(alias: string, entry: McpServerSettings, opts: ResolveServersOptions, env: NodeJS.ProcessEnv, redaction: RedactionOverrides): ResolvedServerConfig {
+  const common = {
+    alias, builtIn: false, trust: entry.trust === true, timeoutMs: entry.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
+    includeTools: entry.includeTools, excludeTools: entry.excludeTools, description: entry.description,
+  };
+  // Precedence: httpUrl > url > command (reference 5.2).
+  if (entry.httpUrl) return { ...common, transport: 'http', url: checkUrl(alias, entry.httpUrl, 'httpUrl'), headers: entry.headers };
+  if (entry.url) {
+    const t = entry.type;
+    const transport: TransportKind = t === 'sse' ? 'sse' : t === 'http' || t === 'streamable-http' || t === 'streamableHttp' ? 'http' : 'auto';
+    return { ...common, transport, url: checkUrl(alias, entry.url, 'url'), headers: entry.headers };
+  }
+  if (entry.command) {
+    return {
+      ...common, transport: 'stdio', command: entry.command, args: entry.args ?? [],
+      // Secrets reach a third-party server only through its own `env` entries.
+      env: { ...sanitizedEnv(env, redaction), GEMINI_CLI: '1', ...entry.env },
+      cwd: entry.cwd ? resolve(opts.cwd, entry.cwd) : opts.cwd,
+    };
+  }
+  throw new SettingsError(`MCP server "${alias}" needs "command", "url" or "httpUrl" (settings key "mcpServers.${alias}")`, undefined, `mcpServers.${alias}`);
+}
+
+function checkUrl(alias: string, url: string, key: string): string {
+  try {
+    new URL(url);
+    return url;
+  } catch {
+    throw new SettingsError(`MCP server "${alias}": "${url}" is not a valid URL (settings key "mcpServers.${alias}.${key}")`, undefined, `mcpServers.${alias}.${key}`);
+  }
+}
+
+function splitCommand(text: string, key: string): string[] {
+  const words = shellQuote.parse(text).filter((w): w is string => typeof w === 'string');
+  if (words.length === 0) throw new SettingsError(`Settings key "${key}" is empty`, undefined, key);
+  return words;
+}

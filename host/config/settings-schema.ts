@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+/**
+ * Gemini CLI v2 settings, as far as this host reads them. Every object is loose: unknown keys (newer or
+ * older Gemini CLI keys, other clients' fields) pass through untouched so existing files keep loading.
+ */
+
+const stringList = z.array(z.string());
+const stringMap = z.record(z.string(), z.string());
+
+/** `mcpServers.<alias>`: Gemini CLI fields; a Claude Desktop / Claude Code block is a subset of these. */
+export const McpServerSettingsSchema = z.looseObject({
+  command: z.string().optional(),
+  args: stringList.optional(),
+  env: stringMap.optional(),
+  cwd: z.string().optional(),
+  url: z.string().optional(),
+  httpUrl: z.string().optional(),
+  // Claude Code writes `streamable-http`; some tools write `streamableHttp`.
+  type: z.enum(['stdio', 'sse', 'http', 'streamable-http', 'streamableHttp']).optional(),
+  headers: stringMap.optional(),
+  timeout: z.number().positive().optional(),
+  trust: z.boolean().optional(),
+  includeTools: stringList.optional(),
+  excludeTools: stringList.optional(),
+  description: z.string().optional(),
+  oauth: z.looseObject({}).optional(),
+});
+
+export const SettingsSchema = z.looseObject({
+  mcpServers: z.record(z.string(), McpServerSettingsSchema).optional(),
+  mcp: z
+    .looseObject({
+      serverCommand: z.string().optional(),
+      allowed: stringList.optional(),
+      excluded: stringList.optional(),
+    })
+    .optional(),
+  tools: z
+    .looseObject({
+      core: stringList.optional(),
+      allowed: stringList.optional(),
+      exclude: stringList.optional(),
+      confirmationRequired: stringList.optional(),
+      discoveryCommand: z.string().optional(),
+      callCommand: z.string().optional(),
+      truncateToolOutputThreshold: z.number().optional(),
+      shell: z.looseObject({}).optional(),
+    })
+    .optional(),
+  model: z
+    .looseObject({
+      name: z.string().optional(),
+      maxSessionTurns: z.number().optional(),
+      compressionThreshold: z.number().optional(),
+      skipNextSpeakerCheck: z.boolean().optional(),
+      disableLoopDetection: z.boolean().optional(),
+    })
+    .optional(),
+  general: z
+    .looseObject({
+      maxAttempts: z.number().optional(),
+      retryFetchErrors: z.boolean().optional(),
+    })
+    .optional(),
+  context: z
+    .looseObject({
+      includeDirectories: stringList.optional(),
+    })
+    .optional(),
+  security: z
+    .looseObject({
+      auth: z.looseObject({ selectedType: z.string().optional() }).optional(),
+      folderTrust: z.looseObject({ enabled: z.boolean().optional() }).optional(),
+      disableYoloMode: z.boolean().optional(),
+      environmentVariableRedaction: z
+        .looseObject({ allowed: stringList.optional(), blocked: stringList.optional() })
+        .optional(),
+    })
+    .optional(),
+});
+
+export type Settings = z.infer<typeof SettingsSchema>;
+export type McpServerSettings = z.infer<typeof McpServerSettingsSchema>;
+
+export type SettingsScope = 'system-defaults' | 'user' | 'workspace' | 'system';
+
+/** v1 → v2 renames still found in old files; read as fallbacks when the v2 key is absent. */
+export const V1_RENAMES: ReadonlyArray<[string, string]> = [
+  ['toolDiscoveryCommand', 'tools.discoveryCommand'],
+  ['toolCallCommand', 'tools.callCommand'],
+  ['mcpServerCommand', 'mcp.serverCommand'],
+  ['allowMCPServers', 'mcp.allowed'],
+  ['excludeMCPServers', 'mcp.excluded'],
+  ['coreTools', 'tools.core'],
+  ['excludeTools', 'tools.exclude'],
+  ['allowedTools', 'tools.allowed'],
+  ['maxSessionTurns', 'model.maxSessionTurns'],
+  ['skipNextSpeakerCheck', 'model.skipNextSpeakerCheck'],
+];

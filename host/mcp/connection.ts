@@ -1,0 +1,195 @@
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ElicitRequestSchema,
+  ErrorCode,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type ElicitRequest,
+  type ElicitResult,
+  type Prompt,
+  type Resource,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ResolvedServerConfig } from '../config/servers.js';
+import type { HostLogger } from '../log.js';
+import type { StderrTail } from './stderr-tail.js';
+import { createTransport, transportPlan, transportPid, type ConcreteTransport } from './transports.js';
+
+export const CLIENT_INFO = { name: 'gemini-mcp-cli', version: '0.1.0' };
+export const LIST_TIMEOUT_MS = 30_000;
+const MAX_PAGES = 1000;
+const LIST_DEBOUNCE_MS = 300;
+
+export interface ConnectionHooks {
+  roots(): string[];
+  elicit(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+  /** The connection ended without close() having been called (process exit, network loss). */
+  closed(conn: ServerConnection, reason: string): void;
+  listChanged(conn: ServerConnection, what: 'tools' | 'prompts' | 'resources'): void;
+  resourceUpdated(uri: string): void;
+}
+
+export interface ConnectOptions {
+  config: ResolvedServerConfig;
+  stderr: StderrTail;
+  log: HostLogger;
+  connectTimeoutMs: number;
+  hooks: ConnectionHooks;
+}
+
+/** One live session with one server: the SDK client, its transport and what the server offers. */
+export class ServerConnection {
+  tools: Tool[] = [];
+  prompts: Prompt[] = [];
+  resources: Resource[] = [];
+  instructions?: string;
+  closing = false;
+  lostReason?: string;
+  private timers = new Map<string, NodeJS.Timeout>();
+
+  private constructor(
+    readonly client: Client,
+    readonly transport: Transport,
+    readonly kind: ConcreteTransport,
+    private readonly opts: ConnectOptions,
+  ) {}
+
+  get pid(): number | undefined {
+    return transportPid(this.transport);
+  }
+
+  /** Connects (with the HTTP → SSE fallback for `auto`) and lists tools, prompts and resources. */
+  static async open(opts: ConnectOptions): Promise<ServerConnection> {
+    const plan = transportPlan(opts.config);
+    let lastError: unknown;
+    for (const kind of plan) {
+      const client = new Client(CLIENT_INFO, {
+        capabilities: { roots: { listChanged: true }, elicitation: {} },
+      });
+      const transport = createTransport(opts.config, kind, opts.stderr, (s) => opts.log.debug(`[${opts.config.alias}] ${s.trimEnd()}`));
+      const conn = new ServerConnection(client, transport, kind, opts);
+      conn.installHandlers();
+      try {
+        await client.connect(transport, { timeout: opts.connectTimeoutMs });
+      } catch (err) {
+        lastError = err;
+        conn.closing = true;
+        await client.close().catch(() => {});
+        if (plan.length > 1) opts.log.debug(`[${opts.config.alias}] ${kind} connect failed: ${(err as Error).message}`);
+        continue;
+      }
+      try {
+        conn.instructions = client.getInstructions();
+        await conn.refreshAll();
+      } catch (err) {
+        await conn.close();
+        throw err;
+      }
+      return conn;
+    }
+    throw lastError instanceof Error ? lastError : new Error(String(lastError));
+  }
+
+  private installHandlers(): void {
+    const { client, opts } = this;
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: opts.hooks.roots().map((r) => ({ uri: pathToFileURL(r).href, name: basename(r) || r })),
+    }));
+    client.setRequestHandler(ElicitRequestSchema, (req, extra) => opts.hooks.elicit(req.params, extra.signal));
+    // One handler per method (a later setNotificationHandler replaces the earlier one), and our own
+    // paginated refresh instead of the SDK's first-page-only listChanged option.
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.debounce('tools'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.debounce('prompts'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.debounce('resources'));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => opts.hooks.resourceUpdated(n.params.uri));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
+      opts.log.debug(`[${opts.config.alias}] log ${n.params.level}: ${typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data)}`),
+    );
+    client.onerror = (err) => opts.log.debug(`[${opts.config.alias}] transport error: ${err.message}`);
+    client.onclose = () => {
+      for (const t of this.timers.values()) clearTimeout(t);
+      if (this.closing) return;
+      this.lostReason ??= this.kind === 'stdio' ? 'the server process exited' : 'the connection was closed';
+      opts.hooks.closed(this, this.lostReason);
+    };
+  }
+
+  private debounce(what: 'tools' | 'prompts' | 'resources'): void {
+    clearTimeout(this.timers.get(what));
+    this.timers.set(
+      what,
+      setTimeout(() => {
+        this.timers.delete(what);
+        const refresh = what === 'tools' ? this.refreshTools() : what === 'prompts' ? this.refreshPrompts() : this.refreshResources();
+        refresh.then(
+          () => this.opts.hooks.listChanged(this, what),
+          (err) => this.opts.log.warn(`[${this.opts.config.alias}] re-listing ${what} failed: ${(err as Error).message}`),
+        );
+      }, LIST_DEBOUNCE_MS),
+    );
+  }
+
+  async refreshAll(): Promise<void> {
+    await Promise.all([this.refreshTools(), this.refreshPrompts(), this.refreshResources()]);
+  }
+
+  async refreshTools(): Promise<void> {
+    if (!this.client.getServerCapabilities()?.tools) return;
+    this.tools = await paginate((cursor) =>
+      this.client.listTools(cursor ? { cursor } : undefined, { timeout: LIST_TIMEOUT_MS }).then((r) => ({ items: r.tools, next: r.nextCursor })),
+    );
+  }
+
+  async refreshPrompts(): Promise<void> {
+    if (!this.client.getServerCapabilities()?.prompts) return;
+    this.prompts = await paginate((cursor) =>
+      this.client.listPrompts(cursor ? { cursor } : undefined, { timeout: LIST_TIMEOUT_MS }).then((r) => ({ items: r.prompts, next: r.nextCursor })),
+    );
+  }
+
+  async refreshResources(): Promise<void> {
+    if (!this.client.getServerCapabilities()?.resources) return;
+    this.resources = await paginate((cursor) =>
+      this.client.listResources(cursor ? { cursor } : undefined, { timeout: LIST_TIMEOUT_MS }).then((r) => ({ items: r.resources, next: r.nextCursor })),
+    );
+  }
+
+  async sendRootsChanged(): Promise<void> {
+    await this.client.sendRootsListChanged();
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    await this.client.close().catch(() => {});
+  }
+}
+
+/** Follows `nextCursor` until absent; a server without the method counts as empty. */
+async function paginate<T>(page: (cursor?: string) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
+  const out: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let i = 0; i < MAX_PAGES; i++) {
+    let r: { items: T[]; next?: string };
+    try {
+      r = await page(cursor);
+    } catch (err) {
+      if (err instanceof McpError && err.code === ErrorCode.MethodNotFound) return out;
+      throw err;
+    }
+    out.push(...r.items);
+    if (!r.next || seen.has(r.next)) break;
+    seen.add(r.next);
+    cursor = r.next;
+  }
+  return out;
+}

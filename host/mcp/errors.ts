@@ -1,0 +1,17 @@
+export type McpCallErrorKind = 'timeout' | 'cancelled' | 'crashed' | 'not_connected' | 'unknown_server' | 'protocol';
+
+/**
+ * Why a `tools/call` produced no result. Tool failures are not errors here: they come back as
+ * `isError` results. The message is written to be shown to the model and the user as is.
+ */
+export class McpCallError extends Error {
+  constructor(readonly kind: McpCallErrorKind, message: string, readonly alias: string) {
+    super(message);
+    this.name = kind === 'cancelled' ? 'AbortError' : 'McpCallError';
+  }
+}
+
+export function withTail(message: string, tail: string): string {
+  const t = tail.trim();
+  return t ? `${message}\nLast stderr output:\n${t}` : message;
+}

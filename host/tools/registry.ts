@@ -1,0 +1,145 @@
+import { EventEmitter } from 'node:events';
+import type { FunctionDeclaration } from '@google/genai';
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Settings } from '../config/settings-schema.js';
+import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
+import type { ToolRef } from '../scheduler/types.js';
+import { META } from '../../servers/common/meta.js';
+import { exposedName, parseToolPattern, patternNamesTool, SEPARATOR } from './naming.js';
+import { schemaProblem, toDeclaration } from './declarations.js';
+
+export { exposedName } from './naming.js';
+
+export interface RegisteredTool extends ToolRef {
+  inputSchema: Record<string, unknown>;
+  annotations: ToolAnnotations;
+  declaration: FunctionDeclaration;
+  maxResultSizeChars?: number;
+}
+
+/** Function declarations per request the Gemini API accepts (google-gemini/gemini-cli#19083). */
+export const DECLARATION_BUDGET = 512;
+
+/**
+ * Every tool the model may call, under its exposed `<alias>__<tool>` name, rebuilt whenever a server's
+ * tools or status change. Dispatch goes through the map, never by parsing names.
+ */
+export class ToolRegistry extends EventEmitter {
+  private byName = new Map<string, RegisteredTool>();
+  private warningList: string[] = [];
+  private signature = '';
+  private readonly onChange = () => this.rebuild();
+
+  constructor(private readonly manager: McpClientManager, private settings: Settings) {
+    super();
+    manager.on('tools_changed', this.onChange);
+    manager.on('status', this.onChange);
+    this.rebuild();
+  }
+
+  get(exposed: string): RegisteredTool | undefined {
+    return this.byName.get(exposed);
+  }
+
+  list(): RegisteredTool[] {
+    return [...this.byName.values()];
+  }
+
+  /** What the model sees: one declaration per registered tool, in configuration then listing order. */
+  declarations(): FunctionDeclaration[] {
+    return this.list().map((t) => t.declaration);
+  }
+
+  warnings(): string[] {
+    return [...this.warningList];
+  }
+
+  /** New settings (e.g. after `/mcp refresh`); rebuilds at once. */
+  updateSettings(settings: Settings): void {
+    this.settings = settings;
+    this.rebuild();
+  }
+
+  dispose(): void {
+    this.manager.off('tools_changed', this.onChange);
+    this.manager.off('status', this.onChange);
+  }
+
+  rebuild(): void {
+    const map = new Map<string, RegisteredTool>();
+    const warnings: string[] = [];
+    const core = this.settings.tools?.core;
+    const exclude = this.settings.tools?.exclude ?? [];
+    for (const state of this.manager.states()) {
+      for (const tool of state.tools) {
+        const reg = register(state, tool);
+        if (!passesCore(core, reg) || excluded(exclude, reg)) continue;
+        const problem = schemaProblem(reg.inputSchema);
+        if (problem) {
+          warnings.push(`Tool '${tool.name}' of MCP server '${state.alias}' is left out: ${problem}.`);
+          continue;
+        }
+        const first = map.get(reg.exposedName);
+        if (first) {
+          warnings.push(
+            `Tool name collision: '${reg.exposedName}' from MCP server '${state.alias}' (tool '${tool.name}') is already used by MCP server '${first.serverAlias}' (tool '${first.toolName}'); the first one wins.`,
+          );
+          continue;
+        }
+        map.set(reg.exposedName, reg);
+      }
+    }
+    if (map.size > DECLARATION_BUDGET) {
+      warnings.push(`${map.size} tools are declared; the Gemini API accepts at most ${DECLARATION_BUDGET} per request. Use includeTools/excludeTools or tools.exclude to trim them.`);
+    }
+    this.byName = map;
+    this.warningList = warnings;
+    const signature = JSON.stringify([...map.values()].map((t) => t.declaration));
+    if (signature !== this.signature) {
+      this.signature = signature;
+      this.emit('changed');
+    }
+  }
+}
+
+function register(state: ServerState, tool: Tool): RegisteredTool {
+  const { config } = state;
+  const annotations: ToolAnnotations = tool.annotations ?? {};
+  const believed = config.builtIn || config.trust;
+  const meta = (tool._meta ?? {}) as Record<string, unknown>;
+  const name = exposedName(state.alias, tool.name);
+  const description = tool.description ?? tool.title ?? annotations.title ?? '';
+  const max = meta[META.maxResultSizeChars];
+  return {
+    exposedName: name,
+    serverAlias: state.alias,
+    toolName: tool.name,
+    title: tool.title ?? annotations.title,
+    description,
+    // Hints from an arbitrary server are not believed: a lying readOnlyHint would skip approval.
+    readOnly: believed && annotations.readOnlyHint === true,
+    confirmsInCall: meta[META.confirms] === true,
+    trusted: config.trust,
+    builtIn: config.builtIn,
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+    annotations,
+    declaration: toDeclaration(name, description, tool.inputSchema as Record<string, unknown>),
+    ...(typeof max === 'number' ? { maxResultSizeChars: max } : {}),
+  };
+}
+
+/**
+ * `tools.core` is Gemini CLI's allowlist of its built-in tools: it limits our built-in servers, and a
+ * third-party server only when an entry names that server explicitly (`alias__tool` / `alias__*`).
+ */
+function passesCore(core: string[] | undefined, tool: RegisteredTool): boolean {
+  if (!core || core.length === 0) return true;
+  const mentionsServer = core.some((p) => parseToolPattern(p).name.startsWith(`${tool.serverAlias}${SEPARATOR}`));
+  if (!tool.builtIn && !mentionsServer) return true;
+  return core.some((p) => patternNamesTool(p, tool));
+}
+
+/** `tools.exclude` removes a tool; an entry with arguments (`run_shell_command(rm)`) only narrows its use. */
+function excluded(exclude: string[], tool: RegisteredTool): boolean {
+  return exclude.some((p) => parseToolPattern(p).arg === undefined && patternNamesTool(p, tool));
+}
