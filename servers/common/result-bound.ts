@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { META } from './meta.js';
 
 export const DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024 - 64 * 1024;
 export const RESULT_CUT_MARKER = "... [result truncated: exceeds the server's result size limit] ...";
@@ -8,6 +9,7 @@ export const RESULT_CUT_MARKER = "... [result truncated: exceeds the server's re
  * line boundary and marked; media are left to the tools, which size-check them before encoding.
  */
 export function boundResultSize(result: CallToolResult, maxBytes = DEFAULT_MAX_RESULT_BYTES): CallToolResult {
+  result = boundDisplay(result, maxBytes);
   let total = 0;
   for (const c of result.content) {
     if (c.type === 'text') total += Buffer.byteLength(c.text);
@@ -28,6 +30,19 @@ export function boundResultSize(result: CallToolResult, maxBytes = DEFAULT_MAX_R
     return { ...c, text: `${cut}\n${RESULT_CUT_MARKER}` };
   });
   return { ...result, content };
+}
+
+/**
+ * The user-facing display in `_meta` travels in the same message; one that would crowd out the
+ * model's text is dropped (the host then shows the text itself).
+ */
+function boundDisplay(result: CallToolResult, maxBytes: number): CallToolResult {
+  const display = result._meta?.[META.display];
+  if (display === undefined) return result;
+  const size = Buffer.byteLength(typeof display === 'string' ? display : JSON.stringify(display));
+  if (size <= maxBytes / 4) return result;
+  const { [META.display]: _dropped, ...rest } = result._meta ?? {};
+  return { ...result, _meta: rest };
 }
 
 function textBytes(result: CallToolResult): number {
