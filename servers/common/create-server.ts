@@ -27,6 +27,8 @@ export interface KitServerSpec {
   projectTempDir?: string;
   /** Upper bound of a serialized result (contract 1.9: below the stdio transport's 10 MB). */
   maxResultBytes?: number;
+  /** Called after the client's roots were (re)applied. */
+  onRootsChanged?: () => void;
   /** Called when the connection closes (stdin end, SIGTERM, HTTP session end). */
   onClose?: () => void | Promise<void>;
 }
@@ -34,6 +36,8 @@ export interface KitServerSpec {
 export interface KitServer {
   mcp: McpServer;
   roots: WorkspaceRoots;
+  /** Resolves once the client's roots (if offered) have been applied; resource handlers await it. */
+  rootsReady?: () => Promise<void>;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -55,6 +59,7 @@ export function createKitServer(spec: KitServerSpec): KitServer {
       const { roots: list } = await mcp.server.listRoots(undefined, { timeout: 10_000 });
       roots.setFromClient(list.map((r) => r.uri));
       spec.log.debug(`roots: ${roots.list.join(', ')}`);
+      spec.onRootsChanged?.();
     } catch (err) {
       spec.log.warn(`roots/list failed, keeping ${roots.list.join(', ')}: ${(err as Error).message}`);
     }
@@ -70,6 +75,7 @@ export function createKitServer(spec: KitServerSpec): KitServer {
     }
   };
   mcp.server.onclose = () => void spec.onClose?.();
+  tagSdkToolErrors(mcp);
 
   for (const def of spec.tools) {
     mcp.registerTool(
@@ -95,7 +101,7 @@ export function createKitServer(spec: KitServerSpec): KitServer {
       }) as never,
     );
   }
-  return { mcp, roots };
+  return { mcp, roots, rootsReady: () => rootsReady };
 }
 
 function buildContext(mcp: McpServer, roots: WorkspaceRoots, log: Logger, extra: Extra): ToolContext {
@@ -140,5 +146,20 @@ function buildContext(mcp: McpServer, roots: WorkspaceRoots, log: Logger, extra:
       }
     },
     sendRequest: (req, schema) => extra.sendRequest(req as never, schema as never, { signal: extra.signal }) as never,
+  };
+}
+
+/**
+ * The SDK answers schema failures (and unknown tool names) itself with an `isError` result that lacks
+ * our errorType (contract 1.3: `invalid_tool_params`). Its `createToolError` hook is the one place
+ * all of them pass through; if a future SDK drops it, results simply stay untagged.
+ */
+function tagSdkToolErrors(mcp: McpServer): void {
+  const target = mcp as unknown as { createToolError?: (message: string) => CallToolResult };
+  const original = target.createToolError;
+  if (typeof original !== 'function') return;
+  target.createToolError = (message: string) => {
+    const result = original.call(mcp, message);
+    return { ...result, _meta: { ...result._meta, [META.errorType]: 'invalid_tool_params' } };
   };
 }

@@ -2,7 +2,6 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createStderrLogger, type Logger } from './logger.js';
 import type { KitServer } from './create-server.js';
-import { serveHttp } from './http.js';
 
 export interface CommonFlags {
   transport: 'stdio' | 'http';
@@ -67,6 +66,8 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
   };
 
   if (flags.transport === 'http') {
+    // Loaded only here: the Streamable HTTP stack costs a stdio server measurable startup time.
+    const { serveHttp } = await import('./http.js');
     const http = await serveHttp(flags, () => spec.create(flags, values, log), log).catch((err) => fail(spec, err.message));
     onShutdown(() => http.close());
     return;

@@ -1,0 +1,86 @@
+import { existsSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+
+export interface ContextFileRef {
+  path: string;
+  scope: 'global' | 'project';
+  /** Where `@import`s of this file must stay (contract 1.13: the project root). */
+  importRoot: string;
+}
+
+export interface DiscoveryOptions {
+  /** Global context files (`~/.gemini/<name>` and the memory file), in order. */
+  globalFiles: string[];
+  /** Workspace roots, primary first. */
+  roots: readonly string[];
+  fileNames: string[];
+  /** `~/.gemini`: never a project directory. */
+  globalDir: string;
+}
+
+/** Nearest ancestor of `dir` (itself included) that holds `.git`, or undefined. */
+export function findGitRoot(dir: string): string | undefined {
+  let current = resolve(dir);
+  for (;;) {
+    if (existsSync(join(current, '.git'))) return current;
+    const parent = dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+/** Directories from the project root down to `root`, outermost first (the root alone without git). */
+export function projectDirs(root: string): string[] {
+  const top = findGitRoot(root);
+  if (!top) return [root];
+  const dirs: string[] = [];
+  let current = resolve(root);
+  for (;;) {
+    dirs.unshift(current);
+    if (current === top) return dirs;
+    const parent = dirname(current);
+    if (parent === current) return dirs;
+    current = parent;
+  }
+}
+
+/**
+ * The context files to load, in prompt order: global files, then for each root its project files
+ * outermost first. A file reached twice (same device and inode) loads once.
+ */
+export async function discoverContextFiles(opts: DiscoveryOptions): Promise<ContextFileRef[]> {
+  const seen = new Set<string>();
+  const out: ContextFileRef[] = [];
+  const add = async (path: string, scope: ContextFileRef['scope'], importRoot: string) => {
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) return;
+    const id = `${info.dev}:${info.ino}`;
+    if (seen.has(id)) return;
+    seen.add(id);
+    out.push({ path, scope, importRoot });
+  };
+  for (const file of opts.globalFiles) await add(file, 'global', findGitRoot(dirname(file)) ?? dirname(file));
+  const globalDir = resolve(opts.globalDir);
+  for (const root of opts.roots) {
+    const importRoot = findGitRoot(root) ?? root;
+    for (const dir of projectDirs(root)) {
+      if (dir === globalDir) continue;
+      for (const name of opts.fileNames) await add(join(dir, name), 'project', importRoot);
+    }
+  }
+  return out;
+}
+
+/** Every directory where a context file may appear (watched so new files are noticed too). */
+export function candidateDirs(opts: DiscoveryOptions): string[] {
+  const dirs = new Set<string>(opts.globalFiles.map((f) => dirname(f)));
+  for (const root of opts.roots) for (const dir of projectDirs(root)) dirs.add(dir);
+  return [...dirs].filter((d) => {
+    try {
+      return statSync(d).isDirectory();
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,0 +1,46 @@
+import { readFile, realpath } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { discoverContextFiles, type ContextFileRef, type DiscoveryOptions } from './discovery.js';
+import { processImports } from './import-processor.js';
+
+export interface LoadedContext {
+  /** The assembled text: one `--- Context from: ---` block per non-empty file, blank-line separated. */
+  text: string;
+  files: ContextFileRef[];
+  /** Every file read (top-level and imported), for change watching. */
+  touched: string[];
+}
+
+export function renderBlock(path: string, content: string): string {
+  return `--- Context from: ${path} ---\n${content}\n--- End of Context from: ${path} ---`;
+}
+
+/** Discovers, reads, import-processes and renders the memory context (contract 1.13). */
+export async function loadContext(opts: DiscoveryOptions): Promise<LoadedContext> {
+  const refs = await discoverContextFiles(opts);
+  const touched: string[] = [];
+  const blocks: string[] = [];
+  const files: ContextFileRef[] = [];
+  for (const ref of refs) {
+    let raw: string;
+    try {
+      raw = await readFile(ref.path, 'utf8');
+    } catch {
+      continue; // removed between discovery and read: nothing to load
+    }
+    touched.push(ref.path);
+    const real = await realpath(ref.path).catch(() => ref.path);
+    const processed = await processImports(
+      raw,
+      dirname(ref.path),
+      { projectRoot: ref.importRoot, onImport: (p) => touched.push(p) },
+      0,
+      new Set([real]),
+    );
+    const trimmed = processed.trim();
+    if (!trimmed) continue;
+    blocks.push(renderBlock(ref.path, trimmed));
+    files.push(ref);
+  }
+  return { text: blocks.join('\n\n'), files, touched };
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+import { runServerMain } from '../common/entry.js';
+import { createMemoryServer } from './server.js';
+
+await runServerMain({
+  name: 'gemini-mcp-memory',
+  options: {
+    'memory-file': { type: 'string' },
+    'context-file-name': { type: 'string', multiple: true },
+  },
+  usage: '       [--memory-file PATH] [--context-file-name NAME]...',
+  create: (flags, values, log) =>
+    createMemoryServer({
+      roots: flags.roots,
+      projectTempDir: flags.projectTempDir,
+      log,
+      memoryFile: values['memory-file'] as string | undefined,
+      contextFileNames: values['context-file-name'] as string[] | undefined,
+    }),
+});

@@ -1,0 +1,116 @@
+import { join } from 'node:path';
+import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createKitServer, type KitServer } from '../common/create-server.js';
+import type { Logger } from '../common/logger.js';
+import { VERSION } from '../common/version.js';
+import { candidateDirs, type DiscoveryOptions } from './context/discovery.js';
+import { loadContext } from './context/render.js';
+import { ContextWatcher } from './context/watch.js';
+import { MemoryFileWriter } from './memory-file.js';
+import { resolveMemoryPaths } from './paths.js';
+import { createSaveMemoryTool } from './tools/save-memory.js';
+
+export const CONTEXT_URI = 'gemini-memory://context';
+export const FILES_URI = 'gemini-memory://files';
+
+export interface MemoryServerDeps {
+  roots: string[];
+  projectTempDir?: string;
+  log: Logger;
+  /** `--memory-file`; default `<home>/.gemini/<first file name>`. */
+  memoryFile?: string;
+  /** Context file names (`--context-file-name`), default `GEMINI.md`. */
+  contextFileNames?: string[];
+  /** For `GEMINI_CLI_HOME`; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export function createMemoryServer(deps: MemoryServerDeps): KitServer {
+  const fileNames = deps.contextFileNames?.length ? deps.contextFileNames : ['GEMINI.md'];
+  const paths = resolveMemoryPaths({ memoryFile: deps.memoryFile, fileNames, env: deps.env ?? process.env });
+  const writer = new MemoryFileWriter(paths.memoryFile);
+  const subscriptions = new Set<string>();
+  let lastText: string | undefined;
+
+  const notify = (uris: string[]) => {
+    for (const uri of uris) {
+      kit.mcp.server.sendResourceUpdated({ uri }).catch((err: Error) => deps.log.debug(`resources/updated: ${err.message}`));
+    }
+  };
+
+  const globalFiles = fileNames.map((n) => join(paths.globalDir, n));
+  if (!globalFiles.includes(paths.memoryFile)) globalFiles.push(paths.memoryFile);
+  const discovery = (): DiscoveryOptions => ({ globalFiles, roots: kit.roots.list, fileNames, globalDir: paths.globalDir });
+
+  const load = async () => {
+    await kit.rootsReady?.();
+    const ctx = await loadContext(discovery());
+    if (subscriptions.size > 0) watcher.update(candidateDirs(discovery()), ctx.touched, fileNames);
+    lastText = ctx.text;
+    return ctx;
+  };
+
+  // A change on disk is announced only when it changed what the model would see.
+  const watcher = new ContextWatcher(() => {
+    const before = lastText;
+    load()
+      .then((ctx) => {
+        if (ctx.text !== before) notify([...subscriptions]);
+      })
+      .catch((err: Error) => deps.log.warn(`reloading context: ${err.message}`));
+  });
+
+  const kit = createKitServer({
+    name: 'gemini-mcp-memory',
+    version: VERSION,
+    instructions:
+      'Long-term memory: save_memory appends facts to the global GEMINI.md. The assembled context files are the ' +
+      `resource ${CONTEXT_URI} (list of files: ${FILES_URI}); subscribe to be told when they change.`,
+    tools: [
+      createSaveMemoryTool({
+        writer,
+        home: paths.home,
+        // The host reloads its system instruction on this (contract 1.13), subscribed or not.
+        onSaved: () => notify([CONTEXT_URI, ...(subscriptions.has(FILES_URI) ? [FILES_URI] : [])]),
+      }),
+    ],
+    log: deps.log,
+    roots: deps.roots,
+    projectTempDir: deps.projectTempDir,
+    // Other roots mean other project context files.
+    onRootsChanged: () => {
+      if (subscriptions.size > 0) watcher.trigger();
+    },
+    onClose: () => watcher.close(),
+  });
+
+  kit.mcp.registerResource(
+    'memory-context',
+    CONTEXT_URI,
+    { title: 'Memory context', description: 'The assembled GEMINI.md context for the system instruction.', mimeType: 'text/markdown' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (await load()).text }] }),
+  );
+  kit.mcp.registerResource(
+    'memory-files',
+    FILES_URI,
+    { title: 'Loaded context files', description: 'The context files the memory context was built from.', mimeType: 'application/json' },
+    async (uri) => {
+      const { files } = await load();
+      const text = JSON.stringify({ files: files.map((f) => ({ path: f.path, scope: f.scope })) });
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
+    },
+  );
+  kit.mcp.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+  kit.mcp.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
+    subscriptions.add(req.params.uri);
+    // Watching starts with the first subscription; loading fills the watch list.
+    await load();
+    return {};
+  });
+  kit.mcp.server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
+    subscriptions.delete(req.params.uri);
+    if (subscriptions.size === 0) watcher.close();
+    return {};
+  });
+  return kit;
+}

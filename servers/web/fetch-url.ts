@@ -1,0 +1,195 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { LookupFunction } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import type { Readable } from 'node:stream';
+import { isBlockedAddress, resolveHost } from './host-policy.js';
+
+export const USER_AGENT = 'Mozilla/5.0 (compatible; Google-Gemini-CLI/1.0; +https://github.com/google-gemini/gemini-cli)';
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const MAX_REDIRECTS = 10;
+const RETRIES = 2;
+
+export interface FetchOptions {
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Whether a private host may be reached (`--allow-private-hosts`, or an allowed host). */
+  allowPrivate: (url: URL) => boolean;
+}
+
+export interface FetchedText {
+  url: string;
+  text: string;
+  /** Set when the body was cut at the 10 MB cap. */
+  bodyTruncated: boolean;
+}
+
+export class FetchError extends Error {
+  constructor(message: string, readonly retryable = false) {
+    super(message);
+  }
+}
+
+/** Fetches a URL as text: redirects followed by hand (each hop re-checked), retries with backoff. */
+export async function fetchAsText(href: string, opts: FetchOptions): Promise<FetchedText> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetchOnce(href, opts);
+    } catch (err) {
+      if (!(err instanceof FetchError) || !err.retryable || attempt >= RETRIES || opts.signal.aborted) throw err;
+      await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+    }
+  }
+}
+
+async function fetchOnce(href: string, opts: FetchOptions): Promise<FetchedText> {
+  const deadline = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]);
+  let url = new URL(href);
+  for (let hop = 0; ; hop++) {
+    const res = await send(url, opts, deadline);
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (status >= 300 && status < 400 && location) {
+      res.destroy();
+      if (hop >= MAX_REDIRECTS) throw new FetchError(`Too many redirects (more than ${MAX_REDIRECTS})`);
+      const next = new URL(location, url);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+        throw new FetchError(`Redirect to an unsupported protocol: ${next.href}`);
+      }
+      url = next;
+      continue;
+    }
+    if (status < 200 || status >= 300) {
+      res.destroy();
+      throw new FetchError(`Request failed with status code ${status} ${res.statusMessage ?? ''}`.trimEnd(), status === 429 || status >= 500);
+    }
+    return readText(url, res, deadline, opts.timeoutMs);
+  }
+}
+
+/** One request; the connection may only reach addresses that passed the private-host rule. */
+async function send(url: URL, opts: FetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
+  let lookupFn: LookupFunction | undefined;
+  if (!opts.allowPrivate(url)) {
+    const resolved = await resolveHost(url.hostname);
+    if (resolved.blocked) throw new FetchError(`Blocked host (private or local network address): ${url.host}`);
+    lookupFn = checkedLookup;
+  }
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'GET',
+        signal,
+        ...(lookupFn ? { lookup: lookupFn } : {}),
+        headers: {
+          'user-agent': USER_AGENT,
+          accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.8',
+          'accept-encoding': 'gzip, deflate, br',
+        },
+      },
+      resolve,
+    );
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (signal.aborted) reject(abortError(opts));
+      else reject(new FetchError(err.message, ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN'].includes(err.code ?? '')));
+    });
+    req.end();
+  });
+}
+
+/**
+ * The connection's own DNS lookup refuses private answers too, so a name that resolved publicly
+ * during the check cannot be re-pointed inside (DNS rebinding) when the socket connects.
+ */
+const checkedLookup = ((host: string, options: LookupOptions, cb: (...args: unknown[]) => void) => {
+  dnsLookup(host, { ...options, all: true }, (err, addresses) => {
+    if (err) return cb(err);
+    const list = addresses as LookupAddress[];
+    if (list.some((a) => isBlockedAddress(a.address))) {
+      const denied = Object.assign(new Error(`Blocked host (private or local network address): ${host}`), { code: 'EBLOCKEDHOST' });
+      return cb(denied);
+    }
+    if (options?.all) cb(null, list);
+    else cb(null, list[0].address, list[0].family);
+  });
+}) as unknown as LookupFunction;
+
+function abortError(opts: FetchOptions): Error {
+  if (opts.signal.aborted) return new FetchError('Request cancelled');
+  return new FetchError(`Request timed out after ${opts.timeoutMs} ms`);
+}
+
+const BINARY_TYPE = /^(image|audio|video|font)\/|^application\/(octet-stream|pdf|zip|gzip|x-tar|x-7z|vnd\.|msword|wasm)/;
+
+async function readText(url: URL, res: IncomingMessage, signal: AbortSignal, timeoutMs: number): Promise<FetchedText> {
+  const type = String(res.headers['content-type'] ?? '').toLowerCase();
+  const mime = type.split(';')[0].trim();
+  if (BINARY_TYPE.test(mime)) {
+    res.destroy();
+    throw new FetchError(`Binary content (${mime}) cannot be processed as text`);
+  }
+  const { body, truncated } = await readBody(res, signal, timeoutMs);
+  if (looksBinary(body)) throw new FetchError(`Binary content (${mime || 'unknown type'}) cannot be processed as text`);
+  const charset = /charset=["']?([^;"'\s]+)/.exec(type)?.[1];
+  let decoded: string;
+  try {
+    decoded = new TextDecoder(charset ?? 'utf-8', { fatal: false }).decode(body);
+  } catch {
+    decoded = new TextDecoder('utf-8', { fatal: false }).decode(body); // unknown charset label
+  }
+  const isHtml = !mime || mime === 'text/html' || mime === 'application/xhtml+xml';
+  // Loaded on first use, like the model SDK, to keep server start-up light.
+  const text = isHtml
+    ? (await import('html-to-text')).convert(decoded, {
+        wordwrap: false,
+        selectors: [
+          { selector: 'a', options: { ignoreHref: true } },
+          { selector: 'img', format: 'skip' },
+        ],
+      })
+    : decoded;
+  return { url: url.href, text, bodyTruncated: truncated };
+}
+
+/** The (decompressed) body, stopping at the 10 MB cap instead of failing. */
+async function readBody(res: IncomingMessage, signal: AbortSignal, timeoutMs: number): Promise<{ body: Buffer; truncated: boolean }> {
+  const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase().trim();
+  let stream: Readable = res;
+  if (encoding === 'gzip' || encoding === 'x-gzip') stream = res.pipe(createGunzip());
+  else if (encoding === 'deflate') stream = res.pipe(createInflate());
+  else if (encoding === 'br') stream = res.pipe(createBrotliDecompress());
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (size + chunk.length >= MAX_BODY_BYTES) {
+        chunks.push(chunk.subarray(0, MAX_BODY_BYTES - size));
+        res.destroy();
+        return { body: Buffer.concat(chunks), truncated: true };
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+  } catch (err) {
+    if (signal.aborted) {
+      throw new FetchError(signal.reason?.name === 'TimeoutError' ? `Request timed out after ${timeoutMs} ms` : 'Request cancelled');
+    }
+    throw new FetchError(`Reading the response failed: ${(err as Error).message}`, true);
+  }
+  return { body: Buffer.concat(chunks), truncated: false };
+}
+
+/** Contract 1.7 sniff on the first 4 KB: a NUL byte, or more than 30% control bytes. */
+function looksBinary(body: Buffer): boolean {
+  const head = body.subarray(0, 4096);
+  if (head.length === 0) return false;
+  let control = 0;
+  for (const b of head) {
+    if (b === 0) return true;
+    if (b < 9 || (b > 13 && b < 32)) control++;
+  }
+  return control / head.length > 0.3;
+}

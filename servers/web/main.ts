@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+import { runServerMain } from '../common/entry.js';
+import { DEFAULT_MODEL } from './model.js';
+import { createWebServer, DEFAULT_FETCH_TIMEOUT_MS } from './server.js';
+
+await runServerMain({
+  name: 'gemini-mcp-web',
+  options: {
+    model: { type: 'string' },
+    'base-url': { type: 'string' },
+    'allow-private-hosts': { type: 'boolean', default: false },
+    'allow-host': { type: 'string', multiple: true },
+    'fetch-timeout-ms': { type: 'string' },
+  },
+  usage:
+    '       [--model NAME] [--base-url URL] [--allow-private-hosts] [--allow-host HOST[:PORT]]... [--fetch-timeout-ms N]\n' +
+    '       env: GEMINI_API_KEY or GOOGLE_API_KEY, GOOGLE_GEMINI_BASE_URL, GEMINI_MODEL',
+  create: (flags, values, log) => {
+    const timeout = Number(values['fetch-timeout-ms'] ?? DEFAULT_FETCH_TIMEOUT_MS);
+    return createWebServer({
+      log,
+      roots: flags.roots,
+      projectTempDir: flags.projectTempDir,
+      model: {
+        apiKey: process.env.GEMINI_API_KEY || process.env.GOOGLE_API_KEY || undefined,
+        baseUrl: (values['base-url'] as string | undefined) || process.env.GOOGLE_GEMINI_BASE_URL || undefined,
+        model: (values.model as string | undefined) || process.env.GEMINI_MODEL || DEFAULT_MODEL,
+      },
+      allowPrivateHosts: values['allow-private-hosts'] === true,
+      allowHosts: (values['allow-host'] as string[] | undefined) ?? [],
+      fetchTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_FETCH_TIMEOUT_MS,
+    });
+  },
+});
