@@ -1,0 +1,67 @@
+import { createTwoFilesPatch, structuredPatch } from 'diff';
+import { basename } from 'node:path';
+import { unifiedDiff } from '../../common/diff.js';
+import { ToolError, type FileDiffDisplay } from '../../common/result.js';
+
+const SNIPPET_CONTEXT = 5;
+
+/**
+ * The "Here is the updated code" part (contract 2.3): changed regions of the new content with 5
+ * lines of context, merged when they overlap, `...` marking every gap.
+ */
+export function updatedSnippet(oldContent: string | null, newContent: string): string {
+  if (oldContent === null) return newContent;
+  const patch = structuredPatch('f', 'f', oldContent, newContent, '', '', { context: SNIPPET_CONTEXT });
+  if (patch.hunks.length === 0) return newContent;
+  const lines = newContent.split('\n');
+  // The empty string after a final newline is not a line of its own for the diff.
+  const count = newContent.endsWith('\n') ? lines.length - 1 : lines.length;
+  const out: string[] = [];
+  let lastEnd = 0; // 1-based last line emitted
+  for (const h of patch.hunks) {
+    const first = Math.max(1, h.newLines === 0 ? h.newStart + 1 : h.newStart);
+    const last = Math.min(count, h.newStart + h.newLines - 1);
+    if (first > lastEnd + 1) out.push('...');
+    for (let i = Math.max(first, lastEnd + 1); i <= last; i++) out.push(lines[i - 1]);
+    lastEnd = Math.max(lastEnd, last);
+  }
+  if (lastEnd < count) out.push('...');
+  else if (count < lines.length) out.push('');
+  return out.join('\n');
+}
+
+/** The confirmation diff (`Current`/`Proposed`) and the user-facing display object. */
+export function fileDiffDisplay(
+  filePath: string,
+  originalContent: string | null,
+  newContent: string,
+  labels: 'current' | 'written',
+): FileDiffDisplay {
+  const fileName = basename(filePath);
+  const fileDiff =
+    labels === 'current'
+      ? unifiedDiff(fileName, originalContent ?? '', newContent)
+      : createTwoFilesPatch(fileName, fileName, originalContent ?? '', newContent, 'Original', 'Written', { context: 3 });
+  return { fileDiff, fileName, filePath, originalContent, newContent, isNewFile: originalContent === null };
+}
+
+/** Write failures of write_file with their contract texts (2.3). */
+export function writeFileError(filePath: string, err: unknown): ToolError {
+  const e = err as NodeJS.ErrnoException;
+  switch (e?.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return new ToolError(`Permission denied writing to file: ${filePath} (${e.code})`, 'permission_denied');
+    case 'ENOSPC':
+      return new ToolError(`No space left on device: ${filePath} (ENOSPC)`, 'no_space_left');
+    case 'EISDIR':
+      return new ToolError(`Target is a directory, not a file: ${filePath} (EISDIR)`, 'target_is_directory');
+    case undefined:
+      return new ToolError(`Error writing to file: ${e?.message ?? String(err)}`, 'file_write_failure');
+    default:
+      return new ToolError(`Error writing to file '${filePath}': ${e.message} (${e.code})`, 'file_write_failure');
+  }
+}
+
+/** Normalises line endings for matching and diffing. */
+export const toLf = (s: string): string => s.replace(/\r\n/g, '\n');

@@ -1,0 +1,53 @@
+import mime from 'mime';
+import { extname } from 'node:path';
+import { detectBom } from './text-decode.js';
+
+export type FileKind = 'text' | 'svg' | 'image' | 'audio' | 'video' | 'pdf' | 'binary';
+
+const TS_EXT = new Set(['.ts', '.mts', '.cts']);
+const BINARY_EXT = new Set(
+  '.bin .exe .dll .so .dylib .class .jar .war .zip .tar .gz .bz2 .rar .7z .pak .rpa .doc .docx .xls .xlsx .ppt .pptx .odt .ods .odp'.split(' '),
+);
+/** Audio formats a model accepts inline (contract 2.2). */
+const SUPPORTED_AUDIO_EXT = new Set(['.mp3', '.wav', '.aiff', '.aif', '.aac', '.ogg', '.oga', '.flac']);
+
+export const SNIFF_BYTES = 4096;
+
+export function mimeTypeOf(filePath: string): string | undefined {
+  return mime.getType(filePath) ?? undefined;
+}
+
+/** File type by name first, content sniff last (contract 1.7, in that order). */
+export function detectFileKind(filePath: string, head?: Buffer): FileKind {
+  const ext = extname(filePath).toLowerCase();
+  if (TS_EXT.has(ext)) return 'text';
+  if (ext === '.svg') return 'svg';
+  const type = mimeTypeOf(filePath);
+  if (type?.startsWith('image/')) return 'image';
+  if (type?.startsWith('audio/')) return 'audio';
+  if (type?.startsWith('video/')) return 'video';
+  if (type === 'application/pdf') return 'pdf';
+  if (BINARY_EXT.has(ext)) return 'binary';
+  return head && looksBinary(head) ? 'binary' : 'text';
+}
+
+/** Content sniff of the first 4 KB: a BOM means text; a NUL or > 30 % control bytes means binary. */
+export function looksBinary(buf: Buffer): boolean {
+  const head = buf.length > SNIFF_BYTES ? buf.subarray(0, SNIFF_BYTES) : buf;
+  if (head.length === 0) return false;
+  if (detectBom(head)) return false;
+  let control = 0;
+  for (const byte of head) {
+    if (byte === 0) return true;
+    if (byte < 9 || (byte > 13 && byte < 32)) control++;
+  }
+  return control / head.length > 0.3;
+}
+
+export function isSupportedAudio(filePath: string): boolean {
+  return SUPPORTED_AUDIO_EXT.has(extname(filePath).toLowerCase());
+}
+
+export function isMediaKind(kind: FileKind): kind is 'image' | 'audio' | 'video' | 'pdf' {
+  return kind === 'image' || kind === 'audio' || kind === 'video' || kind === 'pdf';
+}

@@ -1,0 +1,217 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants, createReadStream } from 'node:fs';
+import { open, readdir, readFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { looksBinary } from './file-types.js';
+import { CORE_EXCLUDE_DIRS, type IgnoreRules } from './ignore-rules.js';
+import { decodeText } from './text-decode.js';
+
+/** One matching line as an engine reports it; `file` is relative to the search dir, `/`-separated. */
+export interface RawMatch {
+  file: string;
+  line: number;
+  text: string;
+}
+
+export type EngineName = 'rg' | 'git' | 'grep' | 'js';
+
+export interface EngineRequest {
+  dir: string;
+  pattern: string;
+  regex: RegExp;
+  /** A basename-only include glob engines may use to skip files early (results are re-filtered anyway). */
+  basenameInclude?: string;
+  /** Ignore rules of the root holding `dir`, and `dir` relative to that root. */
+  rules: IgnoreRules;
+  dirRel: string;
+  signal: AbortSignal;
+  onMatch: (m: RawMatch) => void;
+}
+
+/** An engine that could not run (missing, unsupported regex, crashed): the next one is tried. */
+export class EngineFailed extends Error {}
+
+export function onPath(cmd: string): boolean {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, cmd), constants.X_OK);
+      return true;
+    } catch {
+      // next PATH entry
+    }
+  }
+  return false;
+}
+
+/**
+ * Engines to try, fastest first. `GEMINI_MCP_GREP_ENGINE` forces one (tests compare engines); the
+ * JS engine always closes the list so a search never fails for want of a tool.
+ */
+export function engineOrder(inGitRepo: boolean): EngineName[] {
+  const forced = process.env.GEMINI_MCP_GREP_ENGINE as EngineName | undefined;
+  if (forced && ['rg', 'git', 'grep', 'js'].includes(forced)) return forced === 'js' ? ['js'] : [forced, 'js'];
+  const order: EngineName[] = [];
+  if (onPath('rg')) order.push('rg');
+  if (inGitRepo && onPath('git')) order.push('git');
+  if (onPath('grep')) order.push('grep');
+  order.push('js');
+  return order;
+}
+
+export function runEngine(name: EngineName, req: EngineRequest): Promise<void> {
+  switch (name) {
+    case 'rg':
+      return runRipgrep(req);
+    case 'git':
+      return runGitGrep(req);
+    case 'grep':
+      return runSystemGrep(req);
+    case 'js':
+      return runJs(req);
+  }
+}
+
+function runRipgrep(req: EngineRequest): Promise<void> {
+  const args = [
+    '--line-number', '--no-heading', '--with-filename', '--null', '--color', 'never', '--ignore-case',
+    '--hidden', '--no-ignore-dot', '--no-ignore-global', '--no-messages', '--no-config',
+    '-g', `!{${CORE_EXCLUDE_DIRS.join(',')}}`,
+  ];
+  // rg applies .gitignore only to prune; when .geminiignore re-includes, our own filter must see everything.
+  if (req.rules.geminiNegates || !req.rules.opts.git) args.push('--no-ignore-vcs');
+  if (req.basenameInclude) args.push('-g', req.basenameInclude);
+  args.push('--regexp', req.pattern, '--', '.');
+  return runProcess('rg', args, req, 'colon');
+}
+
+function runGitGrep(req: EngineRequest): Promise<void> {
+  const args = ['-c', 'core.quotepath=off', 'grep', '--untracked', '-I', '-n', '-z', '-i', '-P', '--no-color', '-e', req.pattern, '--', '.'];
+  for (const d of CORE_EXCLUDE_DIRS) args.push(`:(exclude,glob)**/${d}/**`);
+  if (req.basenameInclude) args.splice(args.indexOf('--') + 1, 1, `:(glob)**/${req.basenameInclude}`);
+  return runProcess('git', args, req, 'nul');
+}
+
+function runSystemGrep(req: EngineRequest): Promise<void> {
+  const args = ['-r', '-n', '-I', '-Z', '-i', '-P', '--no-messages'];
+  for (const d of CORE_EXCLUDE_DIRS) args.push(`--exclude-dir=${d}`);
+  if (req.basenameInclude) args.push(`--include=${req.basenameInclude}`);
+  args.push('-e', req.pattern, '--', '.');
+  return runProcess('grep', args, req, 'colon');
+}
+
+/**
+ * Runs a grep-like tool and streams `path\0line:text` (colon) or `path\0line\0text` (nul) lines.
+ * Exit 1 means "no match"; anything else without output is a failure the caller falls back from.
+ */
+function runProcess(cmd: string, args: string[], req: EngineRequest, format: 'colon' | 'nul'): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: req.dir, stdio: ['ignore', 'pipe', 'pipe'], signal: req.signal });
+    let stderr = '';
+    let produced = false;
+    let pending = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => (stderr.length < 4096 ? (stderr += d) : undefined));
+    child.stdout.setEncoding('utf8');
+    const handleLine = (line: string) => {
+      const z = line.indexOf('\0');
+      if (z < 0) return;
+      let file = line.slice(0, z);
+      const rest = line.slice(z + 1);
+      const sepAt = format === 'nul' ? rest.indexOf('\0') : rest.indexOf(':');
+      if (sepAt < 0) return;
+      const n = Number(rest.slice(0, sepAt));
+      if (!Number.isInteger(n)) return;
+      if (file.startsWith('./')) file = file.slice(2);
+      produced = true;
+      req.onMatch({ file, line: n, text: rest.slice(sepAt + 1) });
+    };
+    child.stdout.on('data', (chunk: string) => {
+      const parts = (pending + chunk).split('\n');
+      pending = parts.pop() ?? '';
+      for (const p of parts) handleLine(p);
+    });
+    child.on('error', (err) => {
+      if (req.signal.aborted) reject(req.signal.reason ?? err);
+      else reject(new EngineFailed(`${cmd}: ${err.message}`));
+    });
+    child.on('close', (code) => {
+      if (pending) handleLine(pending);
+      if (req.signal.aborted) return reject(req.signal.reason);
+      if (code === 0 || code === 1) return resolve();
+      // rg and grep exit 2 when some file was unreadable but still report what they found.
+      if (code === 2 && produced && !/regex|pattern/i.test(stderr)) return resolve();
+      reject(new EngineFailed(`${cmd} exited with ${code}: ${stderr.trim()}`));
+    });
+  });
+}
+
+const STREAM_THRESHOLD = 4 * 1024 * 1024;
+const CONCURRENCY = 16;
+
+/** The portable engine: walks the tree itself (pruning excluded and ignored directories) and streams files. */
+async function runJs(req: EngineRequest): Promise<void> {
+  const files: string[] = [];
+  const pruneIgnored = !req.rules.isEmpty && !req.rules.geminiNegates;
+  const walk = async (relDir: string): Promise<void> => {
+    if (req.signal.aborted) throw req.signal.reason;
+    let entries;
+    try {
+      entries = await readdir(join(req.dir, relDir), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const subdirs: string[] = [];
+    for (const e of entries) {
+      const rel = relDir ? `${relDir}/${e.name}` : e.name;
+      // Symlinks are neither followed into nor searched: only real files and directories count.
+      if (e.isDirectory()) {
+        if (CORE_EXCLUDE_DIRS.includes(e.name)) continue;
+        if (pruneIgnored && req.rules.isIgnored(rootRel(req.dirRel, rel), true)) continue;
+        subdirs.push(rel);
+      } else if (e.isFile()) {
+        files.push(rel);
+      }
+    }
+    for (const d of subdirs) await walk(d);
+  };
+  await walk('');
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      if (req.signal.aborted) throw req.signal.reason;
+      const rel = files[next++];
+      await searchFile(join(req.dir, rel), rel, req).catch(() => undefined);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+export const rootRel = (dirRel: string, rel: string): string => (dirRel ? `${dirRel}/${rel}` : rel);
+
+async function searchFile(full: string, rel: string, req: EngineRequest): Promise<void> {
+  const fh = await open(full, 'r');
+  let size: number;
+  try {
+    size = (await fh.stat()).size;
+    const head = Buffer.alloc(Math.min(4096, size));
+    await fh.read(head, 0, head.length, 0);
+    if (looksBinary(head)) return;
+  } finally {
+    await fh.close();
+  }
+  if (size <= STREAM_THRESHOLD) {
+    const lines = decodeText(await readFile(full)).split(/\r?\n/);
+    for (let i = 0; i < lines.length; i++) {
+      if (req.regex.test(lines[i])) req.onMatch({ file: rel, line: i + 1, text: lines[i] });
+    }
+    return;
+  }
+  const rl = createInterface({ input: createReadStream(full, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let n = 0;
+  for await (const line of rl) {
+    n++;
+    if (req.regex.test(line)) req.onMatch({ file: rel, line: n, text: line });
+  }
+}

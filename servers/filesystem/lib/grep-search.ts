@@ -1,0 +1,160 @@
+import { lstatSync, openSync, readSync, closeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import picomatch from 'picomatch';
+import { isAllowedReal } from '../../common/path-guard.js';
+import type { WorkspaceRoots } from '../../common/roots.js';
+import { looksBinary } from './file-types.js';
+import { EngineFailed, engineOrder, rootRel, runEngine, type RawMatch } from './grep-engines.js';
+import type { GrepGroup } from './grep-format.js';
+import { CORE_EXCLUDE_DIRS, IgnoreRules } from './ignore-rules.js';
+import { decodeText, splitLines } from './text-decode.js';
+
+/** A verified match: `file` for display, `full` to read context from. */
+export interface FoundMatch {
+  file: string;
+  full: string;
+  line: number;
+  text: string;
+}
+
+export interface SearchRequest {
+  dir: string;
+  /** The root holding `dir` (undefined inside the project temp dir) and `dir` relative to it. */
+  root: string | undefined;
+  dirRel: string;
+  pattern: string;
+  regex: RegExp;
+  include?: string;
+  roots: WorkspaceRoots;
+  signal: AbortSignal;
+  /** Only the first `max` matches in path order can be shown, so no more are kept. */
+  max: number;
+}
+
+export const compareMatches = (a: { file: string; line: number }, b: { file: string; line: number }): number =>
+  a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line;
+
+/**
+ * Runs the best available engine over one directory and applies the contract's file rules itself
+ * (include glob, core excludes, ignore files, sensitive segments, regular files only, binary sniff,
+ * JS regex semantics), so every engine yields the same result.
+ */
+export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]> {
+  const rules = new IgnoreRules(req.root ?? req.dir, { git: true, gemini: true });
+  const dirRel = req.root ? req.dirRel : '';
+  const include = req.include ? picomatch(req.include, { dot: true, basename: !req.include.includes('/') }) : undefined;
+  const basenameInclude = req.include && !req.include.includes('/') ? req.include : undefined;
+  const verdicts = new Map<string, boolean>();
+  const fileOk = (file: string): boolean => {
+    let ok = verdicts.get(file);
+    if (ok === undefined) {
+      ok = acceptFile(file, req, rules, dirRel, include);
+      verdicts.set(file, ok);
+    }
+    return ok;
+  };
+
+  let kept: RawMatch[] = [];
+  let buffer: RawMatch[] = [];
+  const compact = () => {
+    // Keep memory bounded on patterns that match everything: only the first `max` can be shown.
+    const merged = kept.concat(buffer.filter((m) => fileOk(m.file) && req.regex.test(m.text)));
+    merged.sort(compareMatches);
+    kept = merged.slice(0, req.max);
+    buffer = [];
+  };
+  const engines = engineOrder(rules.inGitRepo);
+  for (const name of engines) {
+    kept = [];
+    buffer = [];
+    try {
+      await runEngine(name, {
+        dir: req.dir,
+        pattern: req.pattern,
+        regex: req.regex,
+        basenameInclude,
+        rules,
+        dirRel,
+        signal: req.signal,
+        onMatch: (m) => {
+          buffer.push(m);
+          if (buffer.length >= 20_000) compact();
+        },
+      });
+      compact();
+      return kept.map((m) => ({ file: m.file, full: join(req.dir, m.file), line: m.line, text: m.text }));
+    } catch (err) {
+      if (!(err instanceof EngineFailed) || name === 'js') throw err;
+    }
+  }
+  return [];
+}
+
+function acceptFile(
+  file: string,
+  req: SearchRequest,
+  rules: IgnoreRules,
+  dirRel: string,
+  include: ((p: string) => boolean) | undefined,
+): boolean {
+  if (include && !include(file)) return false;
+  if (file.split('/').some((seg) => CORE_EXCLUDE_DIRS.includes(seg))) return false;
+  if (rules.isIgnored(rootRel(dirRel, file))) return false;
+  const full = join(req.dir, file);
+  // The search dir is a real path, so a regular (non-symlink) file below it is its own real path.
+  if (!isAllowedReal(full, req.roots)) return false;
+  try {
+    if (!lstatSync(full).isFile()) return false;
+    return !looksBinary(readHead(full));
+  } catch {
+    return false;
+  }
+}
+
+function readHead(file: string): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Groups by file; with 1–3 matches adds ±50 / ±15 lines of context (contract 2.5 auto-context). */
+export async function groupWithContext(matches: FoundMatch[]): Promise<GrepGroup[]> {
+  const byFile = new Map<string, FoundMatch[]>();
+  for (const m of matches) {
+    const list = byFile.get(m.file) ?? [];
+    list.push(m);
+    byFile.set(m.file, list);
+  }
+  const radius = matches.length === 1 ? 50 : matches.length <= 3 ? 15 : 0;
+  const groups: GrepGroup[] = [];
+  for (const [file, list] of byFile) {
+    if (radius === 0) {
+      groups.push({ file, lines: list.map((m) => ({ n: m.line, text: m.text, match: true })) });
+      continue;
+    }
+    let lines: string[];
+    try {
+      lines = splitLines(decodeText(await readFile(list[0].full)));
+    } catch {
+      groups.push({ file, lines: list.map((m) => ({ n: m.line, text: m.text, match: true })) });
+      continue;
+    }
+    const wanted = new Set<number>();
+    for (const m of list) {
+      for (let n = Math.max(1, m.line - radius); n <= Math.min(lines.length, m.line + radius); n++) wanted.add(n);
+    }
+    const matchLines = new Map(list.map((m) => [m.line, m.text]));
+    const sorted = [...wanted].sort((a, b) => a - b);
+    groups.push({
+      file,
+      lines: sorted.map((n) => ({ n, text: matchLines.get(n) ?? lines[n - 1] ?? '', match: matchLines.has(n) })),
+    });
+  }
+  return groups;
+}

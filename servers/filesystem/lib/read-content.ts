@@ -1,0 +1,166 @@
+import { readFile, stat } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolError, type ErrorType } from '../../common/result.js';
+import { detectFileKind, isMediaKind, isSupportedAudio, mimeTypeOf, type FileKind } from './file-types.js';
+import { decodeText, splitLines } from './text-decode.js';
+
+export const DEFAULT_LINE_LIMIT = 2000;
+export const MAX_LINE_LENGTH = 2000;
+export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+export const MAX_SVG_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_INLINE_MEDIA_BYTES = 6 * 1024 * 1024;
+/** Room for a text window inside the 8 MiB serialized-result bound, JSON escaping included. */
+export const DEFAULT_MAX_TEXT_BYTES = 7 * 1024 * 1024;
+
+type MediaBlock = CallToolResult['content'][number];
+
+export type ReadOutcome =
+  | {
+      kind: 'text';
+      /** The window lines joined with `\n`. */
+      content: string;
+      /** offset > 0, the window ends early, or a line was cut. */
+      truncated: boolean;
+      windowShortened: boolean;
+      linesCut: boolean;
+      start: number;
+      end: number;
+      total: number;
+    }
+  | { kind: 'notice'; text: string; display: string; fileKind: FileKind }
+  | { kind: 'media'; block: MediaBlock; fileKind: FileKind; display: string };
+
+/** A read failure with its contract text, errorType and display. */
+export class FileReadError extends ToolError {
+  constructor(message: string, errorType: ErrorType, readonly display: string) {
+    super(message, errorType);
+  }
+}
+
+export interface ReadOptions {
+  /** Path for messages (as resolved from the input). */
+  abs: string;
+  /** Path to open (symlinks resolved). */
+  real: string;
+  /** Path relative to the primary root, for notices. */
+  rel: string;
+  offset?: number;
+  limit?: number;
+  maxInlineMediaBytes?: number;
+  maxTextBytes?: number;
+}
+
+const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(2);
+
+/** The read_file pipeline (contract 2.2), shared with read_many_files. */
+export async function readForModel(o: ReadOptions): Promise<ReadOutcome> {
+  let size: number;
+  try {
+    const st = await stat(o.real);
+    if (st.isDirectory()) {
+      throw new FileReadError(`Path is a directory, not a file: ${o.abs}`, 'target_is_directory', 'Path is a directory.');
+    }
+    size = st.size;
+  } catch (err) {
+    if (err instanceof FileReadError) throw err;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new FileReadError(`File not found: ${o.abs}`, 'file_not_found', 'File not found.');
+    }
+    throw readFailure(o, err);
+  }
+  if (size > MAX_FILE_BYTES) {
+    throw new FileReadError(`File size exceeds the 20MB limit: ${o.abs} (${mb(size)}MB)`, 'file_too_large', 'File size exceeds the 20MB limit.');
+  }
+  const nameKind = detectFileKind(o.real);
+  if (isMediaKind(nameKind)) return readMedia(o, nameKind, size);
+  if (nameKind === 'svg' && size > MAX_SVG_BYTES) {
+    const text = `Cannot display content of SVG file larger than 1MB: ${o.rel}`;
+    return { kind: 'notice', text, display: `Skipped large SVG file (>1MB): ${o.rel}`, fileKind: 'svg' };
+  }
+  let buf: Buffer;
+  try {
+    buf = await readFile(o.real);
+  } catch (err) {
+    throw readFailure(o, err);
+  }
+  const kind = nameKind === 'svg' ? 'svg' : detectFileKind(o.real, buf);
+  if (kind === 'binary') {
+    return { kind: 'notice', text: `Cannot display content of binary file: ${o.rel}`, display: `Skipped binary file: ${o.rel}`, fileKind: 'binary' };
+  }
+  if (kind === 'svg') {
+    return { kind: 'notice', text: decodeText(buf), display: `Read SVG as text: ${o.rel}`, fileKind: 'svg' };
+  }
+  return textWindow(decodeText(buf), o.offset ?? 0, o.limit ?? DEFAULT_LINE_LIMIT, o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES);
+}
+
+function readFailure(o: ReadOptions, err: unknown): FileReadError {
+  const msg = (err as Error).message;
+  return new FileReadError(`Error reading file ${o.abs}: ${msg}`, 'read_content_failure', `Error reading file ${o.rel}: ${msg}`);
+}
+
+async function readMedia(o: ReadOptions, kind: 'image' | 'audio' | 'video' | 'pdf', size: number): Promise<ReadOutcome> {
+  if (kind === 'audio' && !isSupportedAudio(o.real)) {
+    throw new FileReadError(
+      `Unsupported audio file format for ${o.abs}. Supported audio formats are MP3, WAV, AIFF, AAC, OGG, and FLAC.`,
+      'read_content_failure',
+      `Unsupported audio file format: ${o.rel}`,
+    );
+  }
+  const limit = o.maxInlineMediaBytes ?? DEFAULT_MAX_INLINE_MEDIA_BYTES;
+  if (size > limit) {
+    const n = Math.round(limit / (1024 * 1024));
+    throw new FileReadError(`File size exceeds the ${n}MB limit: ${o.abs} (${mb(size)}MB)`, 'file_too_large', `File size exceeds the ${n}MB limit.`);
+  }
+  let data: string;
+  try {
+    data = (await readFile(o.real)).toString('base64');
+  } catch (err) {
+    throw readFailure(o, err);
+  }
+  const mimeType = mimeTypeOf(o.real) ?? 'application/octet-stream';
+  const display = `Read ${kind} file: ${o.rel}`;
+  if (kind === 'image' || kind === 'audio') return { kind: 'media', fileKind: kind, display, block: { type: kind, data, mimeType } };
+  const uri = pathToFileURL(o.abs).href;
+  return { kind: 'media', fileKind: kind, display, block: { type: 'resource', resource: { uri, mimeType, blob: data } } };
+}
+
+/** Window, line cutting and the byte bound of a text file (contract 2.2). */
+export function textWindow(text: string, offset: number, limit: number, maxBytes: number): ReadOutcome & { kind: 'text' } {
+  const lines = splitLines(text);
+  const total = lines.length;
+  const start = Math.min(offset, total);
+  let end = Math.min(start + limit, total);
+  let linesCut = false;
+  const window: string[] = [];
+  let bytes = 0;
+  let windowShortened = false;
+  for (let i = start; i < end; i++) {
+    let line = lines[i];
+    if (line.length > MAX_LINE_LENGTH) {
+      line = `${line.slice(0, MAX_LINE_LENGTH)}... [truncated]`;
+      linesCut = true;
+    }
+    bytes += Buffer.byteLength(line) + 1;
+    if (bytes > maxBytes && window.length > 0) {
+      end = i;
+      windowShortened = true;
+      break;
+    }
+    window.push(line);
+  }
+  const truncated = offset > 0 || end < total || linesCut;
+  return { kind: 'text', content: window.join('\n'), truncated, windowShortened, linesCut, start, end, total };
+}
+
+/** The exact header read_file puts before a truncated window. */
+export function truncatedHeader(r: { start: number; end: number; total: number }): string {
+  const s = r.start + 1;
+  return (
+    `\nIMPORTANT: The file content has been truncated.\n` +
+    `Status: Showing lines ${s}-${r.end} of ${r.total} total lines.\n` +
+    `Action: To read more of the file, you can use the 'offset' and 'limit' parameters in a subsequent 'read_file' call. ` +
+    `For example, to read the next section of the file, use offset: ${r.end}.\n\n` +
+    `--- FILE CONTENT (truncated) ---\n`
+  );
+}

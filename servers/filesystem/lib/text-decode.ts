@@ -1,0 +1,48 @@
+/**
+ * Decoding of file bytes (contract 1.7): a UTF-8, UTF-16 or UTF-32 byte-order mark selects the
+ * encoding and is stripped; everything else is read as UTF-8.
+ */
+
+export type BomEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'utf32le' | 'utf32be';
+
+export function detectBom(buf: Uint8Array): { encoding: BomEncoding; length: number } | undefined {
+  const [a, b, c, d] = buf;
+  // UTF-32 LE starts like UTF-16 LE, so it is tested first.
+  if (a === 0xff && b === 0xfe && c === 0 && d === 0 && buf.length >= 4) return { encoding: 'utf32le', length: 4 };
+  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return { encoding: 'utf32be', length: 4 };
+  if (a === 0xef && b === 0xbb && c === 0xbf) return { encoding: 'utf8', length: 3 };
+  if (a === 0xff && b === 0xfe) return { encoding: 'utf16le', length: 2 };
+  if (a === 0xfe && b === 0xff) return { encoding: 'utf16be', length: 2 };
+  return undefined;
+}
+
+export function decodeText(buf: Buffer): string {
+  const bom = detectBom(buf);
+  if (!bom) return buf.toString('utf8');
+  const body = buf.subarray(bom.length);
+  switch (bom.encoding) {
+    case 'utf8':
+      return body.toString('utf8');
+    case 'utf16le':
+      return body.toString('utf16le');
+    case 'utf16be':
+      return new TextDecoder('utf-16be').decode(body);
+    case 'utf32le':
+    case 'utf32be':
+      return decodeUtf32(body, bom.encoding === 'utf32le');
+  }
+}
+
+function decodeUtf32(body: Buffer, littleEndian: boolean): string {
+  const out: string[] = [];
+  for (let i = 0; i + 3 < body.length; i += 4) {
+    const cp = littleEndian ? body.readUInt32LE(i) : body.readUInt32BE(i);
+    out.push(cp <= 0x10ffff ? String.fromCodePoint(cp) : '\uFFFD');
+  }
+  return out.join('');
+}
+
+/** Splits on `\r?\n`; a trailing newline yields a final empty line, as the contract counts lines. */
+export function splitLines(text: string): string[] {
+  return text.split(/\r?\n/);
+}

@@ -1,0 +1,116 @@
+import { existsSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { guardPath } from '../../common/path-guard.js';
+import { errorResult, textResult } from '../../common/result.js';
+import { defineTool, READ_ONLY } from '../../common/tool.js';
+import { CORE_EXCLUDE_GLOBS, IgnoreRules } from '../lib/ignore-rules.js';
+import { loadFastGlob } from '../lib/lazy.js';
+import { rootOf } from '../lib/paths.js';
+
+const RECENCY_MS = 24 * 60 * 60 * 1000;
+
+const inputSchema = z.object({
+  pattern: z.string().describe("The glob pattern to match against, e.g. '**/*.py' or 'docs/*.md'."),
+  path: z
+    .string()
+    .optional()
+    .describe('Optional: the absolute path of the directory to search in (or relative to the first root). Defaults to all workspace roots.'),
+  case_sensitive: z.boolean().optional().describe('Optional: whether matching is case-sensitive. Defaults to false.'),
+  respect_git_ignore: z.boolean().optional().describe('Optional: whether to respect .gitignore patterns. Defaults to true.'),
+  respect_gemini_ignore: z.boolean().optional().describe('Optional: whether to respect .geminiignore patterns. Defaults to true.'),
+});
+
+export const glob = defineTool({
+  name: 'glob',
+  title: 'FindFiles',
+  description:
+    "Efficiently finds files matching a glob pattern (e.g. 'src/**/*.ts', '**/*.md') and returns their absolute paths, " +
+    'sorted with recently modified files (last 24 hours) first, newest first. Matching is case-insensitive by default. ' +
+    '.gitignore and .geminiignore rules are respected.',
+  inputSchema,
+  annotations: READ_ONLY,
+  handler: async (args, ctx) => {
+    if (!ctx.roots.primary) return errorResult('No workspace roots are configured.', 'path_not_in_workspace');
+    const target = guardPath(args.path ?? ctx.roots.primary, ctx.roots);
+    const abs = target.resolved;
+    let isDir: boolean;
+    try {
+      isDir = (await stat(target.real)).isDirectory();
+    } catch {
+      return errorResult(`Search path does not exist ${abs}`, 'invalid_tool_params');
+    }
+    if (!isDir) return errorResult(`Search path is not a directory: ${abs}`, 'invalid_tool_params');
+    if (args.pattern.trim() === '') return errorResult("The 'pattern' parameter cannot be empty.", 'invalid_tool_params');
+
+    const dirs = args.path !== undefined ? [target.real] : [...ctx.roots.list];
+    const opts = { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true };
+    const found: { file: string; mtime: number }[] = [];
+    let ignored = 0;
+    try {
+      const fg = await loadFastGlob();
+      for (const dir of dirs) {
+        // A name such as `[id].ts` that exists literally is meant literally.
+        const pattern = existsSync(join(dir, args.pattern)) ? fg.escapePath(args.pattern) : args.pattern;
+        const located = rootOf(dir, ctx.roots);
+        const rules = located ? new IgnoreRules(located.root, opts) : undefined;
+        const stream = fg.stream(pattern, {
+          cwd: dir,
+          onlyFiles: true,
+          dot: true,
+          followSymbolicLinks: false,
+          caseSensitiveMatch: args.case_sensitive ?? false,
+          ignore: CORE_EXCLUDE_GLOBS,
+          suppressErrors: true,
+        });
+        // Streaming lets the mtime stats run while the walk's readdirs are still in flight.
+        for await (const entry of stream) {
+          const rel = entry as string;
+          if (rules && !rules.isEmpty && rules.isIgnored(located!.rel ? `${located!.rel}/${rel}` : rel)) {
+            ignored++;
+            continue;
+          }
+          const file = join(dir, rel);
+          found.push({ file, mtime: mtimeOf(file) });
+        }
+        if (ctx.signal.aborted) throw new Error('cancelled');
+      }
+    } catch (err) {
+      return errorResult(`Error during glob search operation: ${(err as Error).message}`, 'glob_execution_error');
+    }
+
+    const where = dirs.length > 1 ? ` across ${dirs.length} workspace directories` : ` within ${abs}`;
+    if (found.length === 0) {
+      const scope = dirs.length > 1 ? `${dirs.length} workspace directories` : abs;
+      return textResult(
+        `No files found matching pattern "${args.pattern}" within ${scope}${ignored > 0 ? ` (${ignored} files were ignored)` : ''}`,
+        'No files found',
+      );
+    }
+    const sorted = sortByRecency(found, Date.now());
+    const ignoredNote = ignored > 0 ? ` (${ignored} additional files were ignored)` : '';
+    return textResult(
+      `Found ${sorted.length} file(s) matching "${args.pattern}"${where}${ignoredNote}, sorted by modification time (newest first):\n${sorted.join('\n')}`,
+      `Found ${sorted.length} matching file(s)`,
+    );
+  },
+});
+
+function mtimeOf(file: string): number {
+  // A file that vanished since the walk sorts with the old files.
+  return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+}
+
+/** Files changed in the last 24 hours first, newest first; all others by path (contract 2.6). */
+export function sortByRecency(files: { file: string; mtime: number }[], now: number): string[] {
+  const recent: { file: string; mtime: number }[] = [];
+  const old: string[] = [];
+  for (const f of files) {
+    if (now - f.mtime < RECENCY_MS) recent.push(f);
+    else old.push(f.file);
+  }
+  recent.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : 1));
+  old.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...recent.map((r) => r.file), ...old];
+}

@@ -1,0 +1,91 @@
+import { readdir, stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import { z } from 'zod';
+import { guardPath } from '../../common/path-guard.js';
+import { errorResult, textResult } from '../../common/result.js';
+import { defineTool, READ_ONLY } from '../../common/tool.js';
+import { IgnoreRules } from '../lib/ignore-rules.js';
+import { rootOf } from '../lib/paths.js';
+
+const inputSchema = z.object({
+  path: z.string().describe('The absolute path to the directory to list (must be absolute, not relative).'),
+  ignore: z.array(z.string()).optional().describe('List of glob patterns to ignore, matched against entry names.'),
+  respect_git_ignore: z.boolean().optional().describe('Whether to respect .gitignore patterns. Defaults to true.'),
+  respect_gemini_ignore: z.boolean().optional().describe('Whether to respect .geminiignore patterns. Defaults to true.'),
+});
+
+/** `*` → `.*`, `?` → `.`, everything else literal, anchored (contract 2.1). */
+export function nameGlobToRegExp(glob: string): RegExp {
+  const body = glob.replace(/[.+^${}()|[\]\\*?]/g, (c) => (c === '*' ? '.*' : c === '?' ? '.' : `\\${c}`));
+  return new RegExp(`^${body}$`);
+}
+
+interface Entry {
+  name: string;
+  isDir: boolean;
+  size: number;
+}
+
+export const listDirectory = defineTool({
+  name: 'list_directory',
+  title: 'ReadFolder',
+  description:
+    'Lists the names of files and subdirectories directly within a specified directory path (non-recursive). ' +
+    'The path must be absolute. Entries can optionally be filtered with glob patterns in `ignore`; ' +
+    '.gitignore and .geminiignore rules are respected.',
+  inputSchema,
+  annotations: READ_ONLY,
+  handler: async (args, ctx) => {
+    if (!isAbsolute(args.path)) return errorResult(`Path must be absolute: ${args.path}`, 'invalid_tool_params');
+    const target = guardPath(args.path, ctx.roots);
+    const abs = target.resolved;
+    try {
+      const st = await stat(target.real);
+      if (!st.isDirectory()) return errorResult(`Error: Path is not a directory: ${abs}`, 'path_is_not_a_directory');
+    } catch (err) {
+      return errorResult(`Error listing directory: ${(err as Error).message}`, 'ls_execution_error', 'Error: Failed to list directory.');
+    }
+    let dirents;
+    try {
+      dirents = await readdir(target.real, { withFileTypes: true });
+    } catch (err) {
+      return errorResult(`Error listing directory: ${(err as Error).message}`, 'ls_execution_error', 'Error: Failed to list directory.');
+    }
+    if (dirents.length === 0) return textResult(`Directory ${abs} is empty.`, 'Directory is empty.');
+
+    const located = rootOf(target.real, ctx.roots);
+    const rules = located
+      ? new IgnoreRules(located.root, { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true })
+      : undefined;
+    const patterns = (args.ignore ?? []).map(nameGlobToRegExp);
+    let ignored = 0;
+    const stats = await Promise.all(
+      dirents.map(async (d): Promise<Entry | undefined> => {
+        const full = join(target.real, d.name);
+        let st;
+        try {
+          st = await stat(full);
+        } catch {
+          st = undefined;
+        }
+        const isDir = st ? st.isDirectory() : d.isDirectory();
+        if (rules && located) {
+          const rel = located.rel ? `${located.rel}/${d.name}` : d.name;
+          if (rules.isIgnored(rel, isDir)) {
+            ignored++;
+            return undefined;
+          }
+        }
+        if (patterns.some((re) => re.test(d.name))) return undefined;
+        // Broken links and vanished entries are left out silently.
+        return st ? { name: d.name, isDir, size: isDir ? 0 : st.size } : undefined;
+      }),
+    );
+    const entries = stats.filter((e): e is Entry => e !== undefined);
+    entries.sort((a, b) => (a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : a.name.localeCompare(b.name)));
+    const lines = entries.map((e) => (e.isDir ? `[DIR] ${e.name}` : `${e.name} (${e.size} bytes)`));
+    const tail = ignored > 0 ? `\n\n(${ignored} ignored)` : '';
+    const display = `Found ${entries.length} item(s).${ignored > 0 ? ` (${ignored} ignored)` : ''}`;
+    return textResult(`Directory listing for ${abs}:\n${lines.join('\n')}${tail}`, display);
+  },
+});

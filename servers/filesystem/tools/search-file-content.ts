@@ -1,0 +1,109 @@
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { z } from 'zod';
+import { META } from '../../common/meta.js';
+import { guardPath } from '../../common/path-guard.js';
+import { errorResult, textResult, ToolError } from '../../common/result.js';
+import { defineTool, READ_ONLY } from '../../common/tool.js';
+import { formatGrepOutput } from '../lib/grep-format.js';
+import { compareMatches, groupWithContext, searchDirectory, type FoundMatch } from '../lib/grep-search.js';
+import { rootOf } from '../lib/paths.js';
+
+export const MAX_MATCHES = 100;
+export const SEARCH_TIMEOUT_MS = 30_000;
+
+const inputSchema = z.object({
+  pattern: z.string().describe("The regular expression (JavaScript syntax) to search for in file contents, e.g. 'function\\s+myFunction'."),
+  path: z
+    .string()
+    .optional()
+    .describe('Optional: the absolute path of the directory to search (or relative to the first workspace root). Defaults to all workspace roots.'),
+  include: z
+    .string()
+    .optional()
+    .describe("Optional: a glob filtering which files are searched, e.g. '*.js', '*.{ts,tsx}', 'src/**'. Defaults to all files."),
+});
+
+export const searchFileContent = defineTool({
+  name: 'search_file_content',
+  title: 'SearchText',
+  description:
+    'Searches for a regular expression (JavaScript regex syntax, matched case-insensitively) within the content of files ' +
+    'in a directory (optional `path`; by default all workspace roots), optionally filtered by an `include` glob. ' +
+    `Returns at most ${MAX_MATCHES} matching lines, grouped by file, with their line numbers.`,
+  inputSchema,
+  annotations: READ_ONLY,
+  meta: { [META.maxResultSizeChars]: 4_100_000 },
+  handler: async (args, ctx) => {
+    let regex: RegExp;
+    try {
+      regex = new RegExp(args.pattern, 'i');
+    } catch (err) {
+      return errorResult(
+        `Invalid regular expression pattern provided: ${args.pattern}. Error: ${(err as Error).message}`,
+        'invalid_tool_params',
+      );
+    }
+    let dirs: { dir: string; prefix: string }[];
+    if (args.path !== undefined) {
+      const target = guardPath(args.path, ctx.roots);
+      try {
+        if (!(await stat(target.real)).isDirectory()) {
+          return errorResult(`Path is not a directory: ${target.resolved}`, 'invalid_tool_params');
+        }
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        if (e.code === 'ENOENT') return errorResult(`Path does not exist: ${target.resolved}`, 'invalid_tool_params');
+        return errorResult(`Failed to access path stats for ${target.resolved}: ${e.message}`, 'invalid_tool_params');
+      }
+      dirs = [{ dir: target.real, prefix: '' }];
+    } else {
+      if (ctx.roots.list.length === 0) throw new ToolError('No workspace roots are configured.', 'path_not_in_workspace');
+      const several = ctx.roots.list.length > 1;
+      dirs = ctx.roots.list.map((r) => ({ dir: r, prefix: several ? `${basename(r)}/` : '' }));
+    }
+    const location =
+      args.path !== undefined
+        ? `in path "${args.path}"`
+        : dirs.length > 1
+          ? `across ${dirs.length} workspace directories`
+          : 'in the workspace directory';
+    const filter = args.include ? ` (filter: "${args.include}")` : '';
+
+    const timeout = AbortSignal.timeout(SEARCH_TIMEOUT_MS);
+    const signal = AbortSignal.any([ctx.signal, timeout]);
+    const all: FoundMatch[] = [];
+    try {
+      for (const { dir, prefix } of dirs) {
+        const located = rootOf(dir, ctx.roots);
+        const found = await searchDirectory({
+          dir,
+          root: located?.root,
+          dirRel: located?.rel ?? '',
+          pattern: args.pattern,
+          regex,
+          include: args.include,
+          roots: ctx.roots,
+          signal,
+          max: MAX_MATCHES,
+        });
+        for (const m of found) all.push(prefix ? { ...m, file: prefix + m.file } : m);
+      }
+    } catch (err) {
+      if (timeout.aborted && !ctx.signal.aborted) {
+        return errorResult(
+          `Error during grep search operation: Operation timed out after ${SEARCH_TIMEOUT_MS}ms. In large repositories, consider narrowing your search scope by specifying a 'path' or an 'include'.`,
+          'grep_execution_error',
+          'Error: Operation timed out',
+        );
+      }
+      const msg = (err as Error).message;
+      return errorResult(`Error during grep search operation: ${msg}`, 'grep_execution_error', `Error: ${msg}`);
+    }
+    all.sort(compareMatches);
+    const chosen = all.slice(0, MAX_MATCHES);
+    const groups = await groupWithContext(chosen);
+    const out = formatGrepOutput({ groups, pattern: args.pattern, location, filter, max: MAX_MATCHES, limited: all.length >= MAX_MATCHES });
+    return textResult(out.text, out.display);
+  },
+});
