@@ -1,0 +1,49 @@
+import type { ApprovalMode } from '../scheduler/types.js';
+
+// Loaded on first use: the parser brings tree-sitter, which start-up should not pay for.
+type CommandModel = typeof import('../../servers/shell/command-model.js');
+let model: Promise<CommandModel> | undefined;
+const load = () => (model ??= import('../../servers/shell/command-model.js'));
+const parseCommand = async (cmd: string) => (await load()).parseCommand(cmd);
+const isCommandAllowed = async (cmd: string, allowances: string[]) => (await load()).isCommandAllowed(cmd, allowances);
+
+/**
+ * Shell prefix rules (reference 4.5): a command is allowed only when every part of the parsed
+ * command is covered; redirection downgrades to ask in default mode; a parse failure asks.
+ */
+export async function shellDecision(
+  command: string,
+  allowances: readonly string[],
+  mode: ApprovalMode,
+): Promise<'allow' | 'ask'> {
+  if (allowances.length === 0) return 'ask';
+  const parsed = await parseCommand(command);
+  if (!parsed.ok) return 'ask';
+  if (!(await isCommandAllowed(command, [...allowances]))) return 'ask';
+  if (parsed.hasRedirection && mode === 'default') return 'ask';
+  return 'allow';
+}
+
+/** True when any part of the command matches one of the prefixes (used for exclusions). */
+export async function anyPartMatches(command: string, prefixes: readonly string[]): Promise<boolean> {
+  if (prefixes.length === 0) return false;
+  const parsed = await parseCommand(command);
+  // An unparseable command cannot be proven clear of an excluded prefix.
+  if (!parsed.ok) return true;
+  for (const part of parsed.commands) {
+    if (await isCommandAllowed(part.text, [...prefixes])) return true;
+  }
+  return false;
+}
+
+/** True when every part is covered by the prefixes (tools.core restriction). */
+export async function allPartsMatch(command: string, prefixes: readonly string[]): Promise<boolean> {
+  if (prefixes.length === 0) return false;
+  return isCommandAllowed(command, [...prefixes]);
+}
+
+/** Root commands of a command, for "always allow" when the server did not send them. */
+export async function rootCommandsOf(command: string): Promise<string[]> {
+  const parsed = await parseCommand(command);
+  return parsed.ok ? parsed.rootCommands : [];
+}

@@ -1,0 +1,40 @@
+import type { ToolRef } from '../scheduler/types.js';
+
+/**
+ * How policy sees a tool (reference 4.2, contract 1.10). `memory` is an edit that autoEdit does not
+ * cover; `external` is any tool of a third-party or discovered server that is not trusted read-only.
+ */
+export type ToolClass = 'read-only' | 'edit' | 'exec' | 'info' | 'memory' | 'external';
+
+/** Built-in servers' tools by `<alias>/<tool>`; annotations of built-ins are trusted, but web_fetch asks. */
+const BUILT_IN_CLASSES: Record<string, ToolClass> = {
+  'filesystem/list_directory': 'read-only',
+  'filesystem/read_file': 'read-only',
+  'filesystem/search_file_content': 'read-only',
+  'filesystem/glob': 'read-only',
+  'filesystem/read_many_files': 'read-only',
+  'filesystem/write_file': 'edit',
+  'filesystem/replace': 'edit',
+  'shell/run_shell_command': 'exec',
+  'web/web_fetch': 'info',
+  'web/google_web_search': 'read-only',
+  'memory/save_memory': 'memory',
+};
+
+/** The alias the discovery bridge runs under; its tools publish no trustworthy hints (reference 7.4). */
+export const DISCOVERED_ALIAS = 'discovered';
+
+export function classifyTool(tool: Pick<ToolRef, 'serverAlias' | 'toolName' | 'builtIn' | 'readOnly'>): ToolClass {
+  if (tool.builtIn) {
+    const known = BUILT_IN_CLASSES[`${tool.serverAlias}/${tool.toolName}`];
+    if (known) return known;
+    if (tool.serverAlias === DISCOVERED_ALIAS) return 'external';
+  }
+  // ToolRef.readOnly is only true when the hint comes from a built-in or trusted server.
+  return tool.readOnly ? 'read-only' : 'external';
+}
+
+/** The shell tool, whose arguments carry a command that prefix rules can allow. */
+export function isShellTool(tool: Pick<ToolRef, 'serverAlias' | 'toolName' | 'builtIn'>): boolean {
+  return classifyTool({ ...tool, readOnly: false }) === 'exec';
+}

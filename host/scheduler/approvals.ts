@@ -1,0 +1,156 @@
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ConfirmationDetailSchema, type ConfirmationDetail } from '../../servers/common/confirmation.js';
+import { META } from '../../servers/common/meta.js';
+import type { PolicyEngine } from '../policy/policy-engine.js';
+import type { ConfirmationOutcome, ConfirmationRequest, Confirmer, ToolRef } from './types.js';
+
+/** Answers every question with cancel: what a run without a user gets (reference 4.4). */
+export const headlessConfirmer: Confirmer = {
+  confirm: async () => ({ outcome: 'cancel' }),
+};
+
+/** A call in flight that a server may raise a confirmation for. */
+export interface TrackedCall {
+  callId: string;
+  tool: ToolRef;
+  signal: AbortSignal;
+  /** The call waits for the user (status awaiting_approval with this request). */
+  onAwaiting(request: ConfirmationRequest): void;
+  /** The user answered; the call runs on. */
+  onResumed(): void;
+  /** Set when the user declined an in-call confirmation: the call is recorded as cancelled. */
+  declined?: boolean;
+}
+
+/**
+ * Approvals across the MCP boundary (reference 4.7): host-side asks before a call, and the answer to
+ * each confirmation elicitation a server raises mid-call. One dialog at a time; policy is re-checked
+ * when a question reaches the front of the queue, since an earlier "always" may now cover it.
+ */
+export class ApprovalBroker {
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly inFlight = new Map<string, TrackedCall>();
+
+  constructor(
+    private readonly policy: PolicyEngine,
+    private confirmer: Confirmer = headlessConfirmer,
+    private readonly log: (msg: string) => void = () => {},
+  ) {}
+
+  setConfirmer(confirmer: Confirmer): void {
+    this.confirmer = confirmer;
+  }
+
+  track(call: TrackedCall): () => void {
+    this.inFlight.set(call.callId, call);
+    return () => this.inFlight.delete(call.callId);
+  }
+
+  /** Pre-call ask for a tool whose server does not confirm in-call. */
+  askBeforeCall(tool: ToolRef, args: Record<string, unknown>, callId: string, signal: AbortSignal,
+    onAwaiting: (r: ConfirmationRequest) => void): Promise<ConfirmationOutcome> {
+    return this.serialize(signal, async () => {
+      const again = await this.policy.check(tool, args);
+      if (again.decision === 'allow') return { outcome: 'proceed_once' };
+      if (again.decision === 'deny') return { outcome: 'cancel' };
+      const request: ConfirmationRequest = {
+        source: 'pre-call', callId, tool, args,
+        title: `Allow ${tool.toolName} from server ${tool.serverAlias}?`,
+      };
+      onAwaiting(request);
+      const outcome = await untilAborted(this.confirmer.confirm(request, signal), signal);
+      await this.policy.remember(tool, outcome);
+      return outcome;
+    });
+  }
+
+  /** The manager's elicitation handler (install with `manager.setElicitationHandler`). */
+  readonly handleElicitation = async (
+    alias: string,
+    params: ElicitRequest['params'],
+    signal: AbortSignal,
+  ): Promise<ElicitResult> => {
+    const rawDetail = (params._meta as Record<string, unknown> | undefined)?.[META.confirmation];
+    const parsed = ConfirmationDetailSchema.safeParse(rawDetail);
+    const call = this.match(alias, parsed.success ? parsed.data.callId : undefined);
+    if (!call) {
+      this.log(`elicitation from ${alias} matches no call in flight; declined`);
+      return { action: 'decline' };
+    }
+    if (!parsed.success) {
+      // Only typed confirmations are understood; a free-form form from a server is not consent.
+      this.log(`elicitation from ${alias} carries no confirmation detail; declined`);
+      return { action: 'decline' };
+    }
+    const detail = parsed.data;
+    const both = AbortSignal.any([signal, call.signal]);
+    let showed = false;
+    const outcome = await this.serialize(both, async () => {
+      if ((await this.policy.checkConfirmation(call.tool, detail)) === 'allow') return { outcome: 'proceed_once' } as const;
+      const request: ConfirmationRequest = {
+        source: 'elicitation', callId: call.callId, tool: call.tool, detail, message: params.message,
+      };
+      call.onAwaiting(request);
+      showed = true;
+      const o = await untilAborted(this.confirmer.confirm(request, both), both);
+      await this.policy.remember(call.tool, o, detail);
+      return o;
+    });
+    const answer = this.answer(call, outcome, detail);
+    // A declined call stays awaiting until the server's reply ends it as cancelled.
+    if (showed && !call.declined) call.onResumed();
+    return answer;
+  };
+
+  private answer(call: TrackedCall, outcome: ConfirmationOutcome, detail: ConfirmationDetail): ElicitResult {
+    switch (outcome.outcome) {
+      case 'cancel':
+        call.declined = true;
+        return { action: 'decline' };
+      case 'modify':
+        if (detail.kind !== 'edit') {
+          call.declined = true;
+          return { action: 'decline' };
+        }
+        return { action: 'accept', content: { decision: 'modify', content: outcome.content } };
+      case 'proceed_once':
+        return { action: 'accept', content: { decision: 'proceed_once' } };
+      default:
+        return { action: 'accept', content: { decision: 'proceed_always' } };
+    }
+  }
+
+  private match(alias: string, callId: string | undefined): TrackedCall | undefined {
+    if (callId) {
+      const byId = this.inFlight.get(callId);
+      if (byId && byId.tool.serverAlias === alias) return byId;
+    }
+    const ofServer = [...this.inFlight.values()].filter((c) => c.tool.serverAlias === alias);
+    return ofServer.length === 1 ? ofServer[0] : undefined;
+  }
+
+  /** Runs one question at a time; an aborted question resolves cancel without reaching the user. */
+  private serialize(signal: AbortSignal, ask: () => Promise<ConfirmationOutcome>): Promise<ConfirmationOutcome> {
+    const run = this.tail.then(async (): Promise<ConfirmationOutcome> => {
+      if (signal.aborted) return { outcome: 'cancel' };
+      try {
+        return await ask();
+      } catch (err) {
+        this.log(`confirmation failed: ${(err as Error).message}`);
+        return { outcome: 'cancel' };
+      }
+    });
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** A dialog that ignores the signal must not hold an aborted turn: abort resolves cancel. */
+function untilAborted(p: Promise<ConfirmationOutcome>, signal: AbortSignal): Promise<ConfirmationOutcome> {
+  if (signal.aborted) return Promise.resolve({ outcome: 'cancel' });
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve({ outcome: 'cancel' });
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

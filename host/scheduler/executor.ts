@@ -1,0 +1,34 @@
+import type { CallToolResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolRef } from './types.js';
+
+/**
+ * The narrow views of A's registry and client manager the scheduler needs, so that it can be tested
+ * and reasoned about on its own; `ToolRegistry` and `McpClientManager` satisfy them structurally.
+ */
+export interface SchedulableTool extends ToolRef {
+  inputSchema: Record<string, unknown>;
+  maxResultSizeChars?: number;
+}
+
+export interface ToolLookup {
+  get(exposedName: string): SchedulableTool | undefined;
+  list(): SchedulableTool[];
+}
+
+export type ElicitationHandler = (
+  alias: string,
+  params: ElicitRequest['params'],
+  signal: AbortSignal,
+) => Promise<ElicitResult>;
+
+export interface ExecuteOptions {
+  signal?: AbortSignal;
+  meta?: Record<string, unknown>;
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** Something that executes a call on a server (the client manager). */
+export interface CallExecutor {
+  callTool(alias: string, toolName: string, args: Record<string, unknown>, opts?: ExecuteOptions): Promise<CallToolResult>;
+  setElicitationHandler?(handler: ElicitationHandler): void;
+}

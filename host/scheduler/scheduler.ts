@@ -1,0 +1,239 @@
+import { EventEmitter } from 'node:events';
+import { META } from '../../servers/common/meta.js';
+import type { PolicyEngine } from '../policy/policy-engine.js';
+import { ApprovalBroker } from './approvals.js';
+import { convertCallToolResult, functionResponseParts } from './convert-result.js';
+import type { CallExecutor, SchedulableTool, ToolLookup } from './executor.js';
+import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING, notFoundText } from './texts.js';
+import { effectiveThreshold, truncateToolOutput } from './truncate-output.js';
+import type { ConfirmationRequest, Confirmer, ResultDisplay, SchedulerEvent, ToolCall, ToolCallRequestInfo, ToolCallStatus } from './types.js';
+import { ArgumentValidator } from './validate.js';
+
+export interface ToolSchedulerOptions {
+  tools: ToolLookup;
+  executor: CallExecutor;
+  policy: PolicyEngine;
+  /** Who answers asks; defaults to the headless confirmer (declines). */
+  confirmer?: Confirmer;
+  /** Where truncated outputs are saved (`<dir>/tool-outputs/`). */
+  projectTempDir: string;
+  /** `tools.truncateToolOutputThreshold` (default 40,000; ≤ 0 disables). */
+  truncateThreshold?: number;
+  log?: (msg: string) => void;
+  /** Resolves when every server has connected or failed; a name not found yet is looked up again after it. */
+  whenReady?: () => Promise<void>;
+}
+
+const LIVE_OUTPUT_LIMIT = 20_000;
+
+/** Per-batch state shared by its calls. */
+interface Batch {
+  signal: AbortSignal;
+  /** A confirmation was cancelled: calls not yet started are cancelled too (reference 3.2 step 5). */
+  cancelled: boolean;
+}
+
+/**
+ * Runs the calls of one model turn (reference section 3): validate, decide, ask, execute on the
+ * server, convert. Emits every state change as a `SchedulerEvent` on 'event'.
+ */
+export class ToolScheduler extends EventEmitter {
+  readonly approvals: ApprovalBroker;
+  private readonly validator = new ArgumentValidator();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly opts: ToolSchedulerOptions) {
+    super();
+    this.approvals = new ApprovalBroker(opts.policy, opts.confirmer, opts.log);
+    opts.executor.setElicitationHandler?.(this.approvals.handleElicitation);
+  }
+
+  setConfirmer(confirmer: Confirmer): void {
+    this.approvals.setConfirmer(confirmer);
+  }
+
+  /** Resolves with every call in request order once all are terminal; a second batch waits its turn. */
+  schedule(requests: ToolCallRequestInfo[], signal: AbortSignal): Promise<ToolCall[]> {
+    const run = this.queue.then(() => this.runBatch(requests, signal));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runBatch(requests: ToolCallRequestInfo[], signal: AbortSignal): Promise<ToolCall[]> {
+    const batch: Batch = { signal, cancelled: false };
+    const calls: ToolCall[] = requests.map((request) => ({ request, status: 'validating', startTime: Date.now() }));
+    const tools = new Map<ToolCall, SchedulableTool>();
+    if (this.opts.whenReady && requests.some((r) => !this.opts.tools.get(r.name))) await this.opts.whenReady();
+    for (const call of calls) {
+      this.emitCall(call);
+      const tool = this.prepare(call);
+      if (tool) tools.set(call, tool);
+    }
+    // Consecutive read-only calls form one parallel group; anything else runs alone, in order.
+    const groups: ToolCall[][] = [];
+    for (const call of calls) {
+      const tool = tools.get(call);
+      if (!tool) continue;
+      const last = groups[groups.length - 1];
+      if (tool.readOnly && last && tools.get(last[0])!.readOnly) last.push(call);
+      else groups.push([call]);
+    }
+    for (const group of groups) {
+      await Promise.all(group.map((call) => this.runOne(call, tools.get(call)!, batch)));
+    }
+    const done = calls.map((c) => ({ ...c }));
+    this.emitEvent({ type: 'all_complete', calls: done });
+    return done;
+  }
+
+  /** Lookup and validation; ends the call in error or leaves it scheduled. */
+  private prepare(call: ToolCall): SchedulableTool | undefined {
+    const { name } = call.request;
+    const tool = this.opts.tools.get(name);
+    if (!tool) {
+      this.finishError(call, notFoundText(name, this.opts.tools.list().map((t) => t.exposedName)), 'tool_not_registered');
+      return undefined;
+    }
+    call.tool = tool;
+    const args = { ...call.request.args };
+    const props = (tool.inputSchema?.properties ?? {}) as Record<string, unknown>;
+    if ('wait_for_previous' in args && !('wait_for_previous' in props)) delete args.wait_for_previous;
+    call.request = { ...call.request, args };
+    const invalid = this.validator.validate(tool.inputSchema, args);
+    if (invalid) {
+      this.finishError(call, invalid, 'invalid_tool_params');
+      return undefined;
+    }
+    this.setStatus(call, 'scheduled');
+    return tool;
+  }
+
+  private async runOne(call: ToolCall, tool: SchedulableTool, batch: Batch): Promise<void> {
+    if (batch.signal.aborted) return this.finishCancelled(call, ABORTED);
+    if (batch.cancelled) return this.finishCancelled(call, CANCELLED_WAITING);
+    const { args, callId } = call.request;
+    const decision = await this.opts.policy.check(tool, args);
+    if (decision.decision === 'deny') return this.finishError(call, decision.message, 'policy_denied');
+    let preapproved = decision.decision === 'allow';
+    if (decision.decision === 'ask' && !tool.confirmsInCall) {
+      const outcome = await this.approvals.askBeforeCall(tool, args, callId, batch.signal, (r) => this.awaiting(call, r));
+      // `modify` has no meaning before a call (nothing was proposed yet): it is not consent.
+      if (outcome.outcome === 'cancel' || outcome.outcome === 'modify') {
+        if (batch.signal.aborted) return this.finishCancelled(call, ABORTED);
+        batch.cancelled = true;
+        return this.finishCancelled(call, CANCELLED_BY_USER);
+      }
+      preapproved = true;
+      call.confirmation = undefined;
+      this.setStatus(call, 'scheduled');
+    }
+    if (batch.signal.aborted) return this.finishCancelled(call, ABORTED);
+    await this.execute(call, tool, batch, preapproved);
+  }
+
+  private async execute(call: ToolCall, tool: SchedulableTool, batch: Batch, preapproved: boolean): Promise<void> {
+    const { args, callId } = call.request;
+    const tracked = {
+      callId,
+      tool,
+      signal: batch.signal,
+      declined: false,
+      onAwaiting: (r: ConfirmationRequest) => this.awaiting(call, r),
+      onResumed: () => {
+        call.confirmation = undefined;
+        this.setStatus(call, 'executing');
+      },
+    };
+    const untrack = this.approvals.track(tracked);
+    this.setStatus(call, 'executing');
+    let result;
+    try {
+      result = await this.opts.executor.callTool(tool.serverAlias, tool.toolName, args, {
+        signal: batch.signal,
+        meta: { [META.callId]: callId, ...(preapproved ? { [META.preapproved]: true } : {}) },
+        onProgress: (p) => p.message && this.progress(call, p.message),
+      });
+    } catch (err) {
+      if (batch.signal.aborted) return this.finishCancelled(call, ABORTED);
+      return this.finishError(call, (err as Error).message ?? String(err), 'execution_failed');
+    } finally {
+      untrack();
+    }
+    if (tracked.declined) {
+      batch.cancelled = true;
+      return this.finishCancelled(call, CANCELLED_BY_USER);
+    }
+    const converted = convertCallToolResult(result, {
+      toolName: tool.toolName,
+      untrusted: !tool.builtIn && !tool.trusted,
+    });
+    if (converted.isError) {
+      return this.finishError(call, converted.text || 'Tool reported an error.', converted.errorType ?? 'execution_failed',
+        converted.display);
+    }
+    const threshold = effectiveThreshold(this.opts.truncateThreshold, tool.maxResultSizeChars);
+    const cut = await truncateToolOutput(converted.text, {
+      threshold, projectTempDir: this.opts.projectTempDir, exposedName: tool.exposedName, callId,
+    });
+    call.response = {
+      callId,
+      responseParts: functionResponseParts(callId, call.request.name, { output: cut.text, media: converted.mediaParts }),
+      resultDisplay: converted.display,
+      ...(cut.file ? { outputFile: cut.file } : {}),
+    };
+    this.finish(call, 'success');
+  }
+
+  private awaiting(call: ToolCall, request: ConfirmationRequest): void {
+    call.confirmation = request;
+    this.setStatus(call, 'awaiting_approval');
+  }
+
+  private progress(call: ToolCall, message: string): void {
+    const live = call.liveOutput ? `${call.liveOutput}\n${message}` : message;
+    call.liveOutput = live.length > LIVE_OUTPUT_LIMIT ? live.slice(live.length - LIVE_OUTPUT_LIMIT) : live;
+    this.emitEvent({ type: 'tool_output', callId: call.request.callId, chunk: message });
+    this.emitCall(call);
+  }
+
+  private finishError(call: ToolCall, text: string, errorType: string, display?: ResultDisplay): void {
+    call.response = {
+      callId: call.request.callId,
+      responseParts: functionResponseParts(call.request.callId, call.request.name, { error: text }),
+      resultDisplay: display ?? text,
+      error: text,
+      errorType,
+    };
+    this.finish(call, 'error');
+  }
+
+  private finishCancelled(call: ToolCall, text: string): void {
+    call.response = {
+      callId: call.request.callId,
+      responseParts: functionResponseParts(call.request.callId, call.request.name, { error: text }),
+      resultDisplay: text,
+      error: text,
+      errorType: 'cancelled',
+    };
+    this.finish(call, 'cancelled');
+  }
+
+  private finish(call: ToolCall, status: ToolCallStatus): void {
+    call.confirmation = undefined;
+    call.endTime = Date.now();
+    this.setStatus(call, status);
+  }
+
+  private setStatus(call: ToolCall, status: ToolCallStatus): void {
+    call.status = status;
+    this.emitCall(call);
+  }
+
+  private emitCall(call: ToolCall): void {
+    this.emitEvent({ type: 'tool_call_update', call: { ...call } });
+  }
+
+  private emitEvent(event: SchedulerEvent): void {
+    this.emit('event', event);
+  }
+}

@@ -1,0 +1,40 @@
+/** Texts the model reads for calls that did not run (reference 3.5). */
+export const CANCELLED_BY_USER = '[Operation Cancelled] Reason: User denied execution.';
+export const CANCELLED_WAITING = 'User cancelled operation';
+export const ABORTED = '[Operation Cancelled] User cancelled tool execution.';
+
+export function notFoundText(name: string, candidates: string[]): string {
+  const close = closestNames(name, candidates, 3);
+  return close.length > 0
+    ? `Tool "${name}" not found. Did you mean one of: ${close.map((c) => `"${c}"`).join(', ')}?`
+    : `Tool "${name}" not found.`;
+}
+
+/** Up to `n` names close to `name`: same bare tool name first, then by edit distance. */
+export function closestNames(name: string, candidates: string[], n: number): string[] {
+  const bare = (s: string) => (s.includes('__') ? s.slice(s.indexOf('__') + 2) : s);
+  const scored = candidates.map((c) => {
+    const d = bare(c) === bare(name) ? 0 : Math.min(distance(name, c), distance(bare(name), bare(c)) + 1);
+    return { c, d };
+  });
+  const limit = Math.max(3, Math.floor(name.length / 3));
+  return scored
+    .filter((s) => s.d <= limit)
+    .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
+    .slice(0, n)
+    .map((s) => s.c);
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length];
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// Host-core benchmark (issue 5): host ready with the 5 built-in servers, per-call overhead of
+// scheduler + client manager beside a direct SDK client call, idle RSS of host + servers.
+// Runs against dist/ (build first). Bounded: a handful of start-ups and ~1,200 trivial calls.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const dist = (p) => pathToFileURL(join(REPO, 'dist', p)).href;
+const { createHostRuntime } = await import(dist('host/runtime.js'));
+const { resolveServers, loadSettings } = await import(dist('host/config/settings.js'));
+
+const READY_RUNS = 5;
+const CALLS = 300;
+const TARGET_READY_MS = 400;
+const TARGET_OVERHEAD_MS = 1;
+const TARGET_RSS_MIB = 260;
+
+const root = mkdtempSync(join(tmpdir(), 'gmc-bench-'));
+const ws = join(root, 'ws');
+const home = join(root, 'home');
+mkdirSync(join(ws, '.gemini'), { recursive: true });
+mkdirSync(home, { recursive: true });
+writeFileSync(join(ws, 'tools.json'), JSON.stringify([{ name: 'noop', description: 'Does nothing.' }]));
+writeFileSync(join(ws, 'small.txt'), 'hello\n');
+writeFileSync(join(ws, '.gemini', 'settings.json'), JSON.stringify({
+  tools: { discoveryCommand: `cat ${join(ws, 'tools.json')}`, callCommand: 'true' },
+}));
+const env = { ...process.env, GEMINI_CLI_HOME: home };
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const fmt = (n, d = 1) => n.toFixed(d);
+const verdict = (ok) => (ok ? 'PASS' : 'MISS');
+const vmRssKiB = (pid) => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : 0;
+};
+
+async function hostReady() {
+  const t0 = performance.now();
+  const rt = await createHostRuntime({ cwd: ws, env, interactive: false });
+  await rt.manager.whenSettled();
+  const ms = performance.now() - t0;
+  const states = rt.manager.states();
+  const down = states.filter((s) => s.status !== 'connected');
+  if (states.length !== 5 || down.length) {
+    throw new Error(`expected 5 connected servers, got ${states.map((s) => `${s.alias}:${s.status} ${s.error ?? ''}`).join(', ')}`);
+  }
+  return { rt, ms };
+}
+
+/** Baseline: the same 5 server entries spawned and connected with bare SDK clients, in parallel. */
+async function directReady() {
+  const configs = resolveServers(loadSettings({ cwd: ws, env }), { cwd: ws, roots: [ws], projectTempDir: join(root, 'tmp'), env });
+  const t0 = performance.now();
+  const clients = await Promise.all(configs.map(async (c) => {
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(new StdioClientTransport({ command: c.command, args: c.args, env: c.env, stderr: 'pipe' }));
+    await client.listTools();
+    return client;
+  }));
+  const ms = performance.now() - t0;
+  await Promise.all(clients.map((c) => c.close()));
+  return ms;
+}
+
+async function idleNodeRssKiB() {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 300));
+  const kib = vmRssKiB(child.pid);
+  child.kill();
+  return kib;
+}
+
+// 1. Ready time (host) and the bare-client baseline, interleaved.
+const readyHost = [];
+const readyDirect = [];
+let keep;
+for (let i = 0; i < READY_RUNS; i++) {
+  readyDirect.push(await directReady());
+  const { rt, ms } = await hostReady();
+  readyHost.push(ms);
+  if (i === READY_RUNS - 1) keep = rt;
+  else await rt.close();
+}
+
+// 2. Idle RSS of host + servers.
+await new Promise((r) => setTimeout(r, 500));
+const serverPids = keep.manager.states().map((s) => keep.manager.pid(s.alias)).filter(Boolean);
+const perProcess = [['host', vmRssKiB(process.pid)], ...keep.manager.states().map((s) => [s.alias, vmRssKiB(keep.manager.pid(s.alias))])];
+const rssKiB = perProcess.reduce((a, [, k]) => a + k, 0);
+const bareKiB = await idleNodeRssKiB();
+
+// 3. Per-call overhead: scheduler + manager vs a direct SDK client on its own filesystem server.
+const fs = keep.manager.states().find((s) => s.alias === 'filesystem').config;
+const direct = new Client({ name: 'bench', version: '1' });
+await direct.connect(new StdioClientTransport({ command: fs.command, args: fs.args, env: fs.env, stderr: 'pipe' }));
+const callArgs = { absolute_path: join(ws, 'small.txt') };
+const viaScheduler = [];
+const viaDirect = [];
+const ac = new AbortController();
+let id = 0;
+for (let block = 0; block < CALLS / 50 + 1; block++) {
+  for (let i = 0; i < 50; i++) {
+    let t = performance.now();
+    const [call] = await keep.scheduler.schedule(
+      [{ callId: `b${id++}`, name: 'filesystem__read_file', args: callArgs, isClientInitiated: false, promptId: 'bench' }], ac.signal);
+    if (call.status !== 'success') throw new Error(`scheduler call failed: ${call.response?.error}`);
+    const s = performance.now() - t;
+    t = performance.now();
+    await direct.callTool({ name: 'read_file', arguments: callArgs });
+    const d = performance.now() - t;
+    if (block > 0) { viaScheduler.push(s); viaDirect.push(d); } // block 0 warms up
+  }
+}
+await direct.close();
+await keep.close();
+rmSync(root, { recursive: true, force: true });
+
+const readyMs = median(readyHost);
+const baseReadyMs = median(readyDirect);
+const sMed = median(viaScheduler);
+const dMed = median(viaDirect);
+const added = sMed - dMed;
+const rssMiB = rssKiB / 1024;
+const bareMiB = bareKiB / 1024;
+console.log('host-core');
+console.log(`  ready (5 built-in servers connected): median ${fmt(readyMs)} ms over ${READY_RUNS} runs; bare SDK clients ${fmt(baseReadyMs)} ms; ratio ${fmt(readyMs / baseReadyMs, 2)}x; target ${TARGET_READY_MS} ms (${fmt(readyMs / TARGET_READY_MS, 2)} of target) ${verdict(readyMs <= TARGET_READY_MS)}`);
+console.log(`  trivial call: scheduler+manager ${fmt(sMed, 3)} ms, direct SDK ${fmt(dMed, 3)} ms (median of ${viaScheduler.length}); added ${fmt(added, 3)} ms; ratio ${fmt(sMed / dMed, 2)}x; target +${TARGET_OVERHEAD_MS} ms ${verdict(added <= TARGET_OVERHEAD_MS)}`);
+console.log(`  idle RSS host + ${serverPids.length} servers: ${fmt(rssMiB)} MiB; bare node process ${fmt(bareMiB)} MiB (ratio ${fmt(rssMiB / (bareMiB * (serverPids.length + 1)), 2)}x of ${serverPids.length + 1} bare processes); target ${TARGET_RSS_MIB} MiB ${verdict(rssMiB <= TARGET_RSS_MIB)}`);
+console.log(`    per process (MiB): ${perProcess.map(([n, k]) => `${n} ${fmt(k / 1024)}`).join(', ')}`);

@@ -1,0 +1,16 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/tmp.js';
+
+/** A workspace with its own GEMINI_CLI_HOME; only the servers named are started. */
+export function workspace(keep: string[]): { dir: string; env: NodeJS.ProcessEnv } {
+  const root = tempDir('gmc-rt-');
+  const dir = join(root, 'ws');
+  const home = join(root, 'home');
+  mkdirSync(join(dir, '.gemini'), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  const excluded = ['filesystem', 'shell', 'web', 'memory'].filter((a) => !keep.includes(a));
+  writeFileSync(join(dir, '.gemini', 'settings.json'), JSON.stringify({ mcp: { excluded } }));
+  return { dir, env: { ...process.env, GEMINI_CLI_HOME: home } };
+}
+
