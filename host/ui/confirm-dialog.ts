@@ -1,0 +1,112 @@
+import type { Widgets } from 'blessed';
+import type { ConfirmationOutcome, ConfirmationRequest, Confirmer } from '../scheduler/types.js';
+import { choicesLine, confirmBody, confirmChoices, type ConfirmChoice } from './confirm-view.js';
+import type { Palette } from './palette.js';
+
+interface Pending {
+  request: ConfirmationRequest;
+  signal: AbortSignal;
+  resolve: (o: ConfirmationOutcome) => void;
+}
+
+export interface DialogHost {
+  /** Shows the dialog text (or hides it with undefined) and redraws. */
+  show(body: string | undefined, footer?: string): void;
+  /** Opens `content` in the user's editor; resolves with the saved text, or undefined when it failed. */
+  editText(content: string, fileName: string): Promise<string | undefined>;
+  /** Scrolls the dialog body (PageUp / PageDown on a long diff). */
+  scroll(lines: number): void;
+}
+
+/**
+ * The terminal UI's `Confirmer`: one request at a time (parallel calls can ask together), answered by
+ * a key. An aborted turn or a dismissed dialog answers cancel.
+ */
+export class ConfirmDialog implements Confirmer {
+  private queue: Pending[] = [];
+  private current?: { pending: Pending; choices: ConfirmChoice[]; onAbort: () => void };
+  private editing = false;
+
+  constructor(private readonly host: DialogHost, private readonly palette: Palette) {}
+
+  get isOpen(): boolean {
+    return this.current !== undefined;
+  }
+
+  confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<ConfirmationOutcome> {
+    if (signal.aborted) return Promise.resolve({ outcome: 'cancel' });
+    return new Promise((resolve) => {
+      this.queue.push({ request, signal, resolve });
+      if (!this.current) this.next();
+    });
+  }
+
+  /** Handles a key while open; returns true when the key was consumed (every key is, while open). */
+  handleKey(ch: string | undefined, key: { name?: string; full?: string; ctrl?: boolean }): boolean {
+    if (!this.current || this.editing) return this.isOpen;
+    const name = key.name ?? '';
+    if (name === 'escape' || (key.ctrl && name === 'c')) return this.answer({ outcome: 'cancel' }), true;
+    if (name === 'pageup') return this.host.scroll(-10), true;
+    if (name === 'pagedown') return this.host.scroll(10), true;
+    if (name === 'up') return this.host.scroll(-1), true;
+    if (name === 'down') return this.host.scroll(1), true;
+    const pressed = (ch ?? name).toLowerCase();
+    const byNumber = /^[1-9]$/.test(pressed) ? this.current.choices[Number(pressed) - 1] : undefined;
+    const choice = byNumber ?? this.current.choices.find((c) => c.key === pressed) ?? (name === 'return' || name === 'enter' ? this.current.choices[0] : undefined);
+    if (!choice) return true;
+    if (choice.outcome === 'modify') void this.modify();
+    else this.answer({ outcome: choice.outcome } as ConfirmationOutcome);
+    return true;
+  }
+
+  /** Cancels everything (the turn was aborted or the UI is closing). */
+  cancelAll(): void {
+    for (const p of this.queue.splice(0)) p.resolve({ outcome: 'cancel' });
+    if (this.current) this.answer({ outcome: 'cancel' });
+  }
+
+  private next(): void {
+    let pending = this.queue.shift();
+    while (pending && pending.signal.aborted) {
+      pending.resolve({ outcome: 'cancel' });
+      pending = this.queue.shift();
+    }
+    if (!pending) {
+      this.current = undefined;
+      this.host.show(undefined);
+      return;
+    }
+    const choices = confirmChoices(pending.request, true);
+    const onAbort = () => this.answer({ outcome: 'cancel' });
+    pending.signal.addEventListener('abort', onAbort, { once: true });
+    this.current = { pending, choices, onAbort };
+    this.host.show(confirmBody(pending.request, this.palette), choicesLine(choices, this.palette));
+  }
+
+  private answer(outcome: ConfirmationOutcome): void {
+    const cur = this.current;
+    if (!cur) return;
+    cur.pending.signal.removeEventListener('abort', cur.onAbort);
+    this.current = undefined;
+    cur.pending.resolve(outcome);
+    this.next();
+  }
+
+  private async modify(): Promise<void> {
+    const cur = this.current;
+    if (!cur || cur.pending.request.source !== 'elicitation') return;
+    const d = cur.pending.request.detail;
+    this.editing = true;
+    const name = (d.filePath ?? 'proposal.txt').split('/').pop() ?? 'proposal.txt';
+    const edited = await this.host.editText(d.newContent ?? '', name);
+    this.editing = false;
+    if (this.current !== cur) return;
+    if (edited === undefined) {
+      this.host.show(confirmBody(cur.pending.request, this.palette), `${this.palette.red('The editor failed.')} ${choicesLine(cur.choices, this.palette)}`);
+      return;
+    }
+    this.answer({ outcome: 'modify', content: edited });
+  }
+}
+
+export type { Widgets };

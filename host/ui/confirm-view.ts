@@ -1,0 +1,60 @@
+import type { ConfirmationOutcome, ConfirmationRequest } from '../scheduler/types.js';
+import { colourDiff } from './diff-view.js';
+import type { Palette } from './palette.js';
+
+export interface ConfirmChoice {
+  key: string;
+  label: string;
+  outcome: ConfirmationOutcome['outcome'] | 'modify';
+}
+
+/** The keys offered for a request: what "always" means depends on the kind of ask. */
+export function confirmChoices(req: ConfirmationRequest, canEdit: boolean): ConfirmChoice[] {
+  const choices: ConfirmChoice[] = [{ key: 'y', label: 'allow once', outcome: 'proceed_once' }];
+  if (req.source === 'elicitation') {
+    const d = req.detail;
+    if (d.kind === 'edit') {
+      choices.push({ key: 'a', label: 'allow all edits this session', outcome: 'proceed_always' });
+      if (canEdit && d.newContent !== undefined) choices.push({ key: 'e', label: 'modify in $EDITOR', outcome: 'modify' });
+    } else if (d.kind === 'exec') {
+      const roots = d.rootCommands?.length ? d.rootCommands.join(', ') : 'this command';
+      choices.push({ key: 'a', label: `always allow ${roots}`, outcome: 'proceed_always' });
+    } else {
+      choices.push({ key: 'a', label: `always allow ${req.tool.exposedName}`, outcome: 'proceed_always' });
+    }
+  } else {
+    choices.push({ key: 't', label: `always allow tool ${req.tool.exposedName}`, outcome: 'proceed_always_tool' });
+    choices.push({ key: 's', label: `always allow server ${req.tool.serverAlias}`, outcome: 'proceed_always_server' });
+  }
+  choices.push({ key: 'n', label: 'cancel (esc)', outcome: 'cancel' });
+  return choices;
+}
+
+/** The body of the dialog: title, then the diff / command / URLs / arguments. */
+export function confirmBody(req: ConfirmationRequest, p: Palette): string {
+  const owner = `${p.bold(req.tool.exposedName)} ${p.gray(`from server ${req.tool.serverAlias}${req.tool.builtIn ? ' (built-in)' : ''}`)}`;
+  if (req.source === 'pre-call') {
+    const args = JSON.stringify(req.args, null, 2);
+    return [p.yellow(req.title || 'Allow this tool call?'), owner, '', p.gray('arguments:'), args].join('\n');
+  }
+  const d = req.detail;
+  const lines = [p.yellow(d.title || req.message.split('\n')[0]), owner, ''];
+  if (d.kind === 'edit') {
+    lines.push(`${d.isNewFile ? 'new file: ' : 'file: '}${p.bold(d.filePath ?? '')}`);
+    if (d.fileDiff) lines.push(colourDiff(d.fileDiff, p));
+  } else if (d.kind === 'exec') {
+    lines.push(`${p.gray('command:')} ${p.bold(d.command ?? '')}`);
+    if (d.directory) lines.push(`${p.gray('in:')} ${d.directory}`);
+    if (d.rootCommands?.length) lines.push(`${p.gray('root commands:')} ${d.rootCommands.join(', ')}`);
+    if (d.description) lines.push(p.gray(d.description));
+  } else {
+    if (d.prompt) lines.push(d.prompt);
+    if (d.urls?.length) lines.push(p.gray('URLs:'), ...d.urls.map((u) => `  ${p.blue(u)}`));
+    if (!d.prompt && !d.urls?.length) lines.push(req.message);
+  }
+  return lines.join('\n');
+}
+
+export function choicesLine(choices: ConfirmChoice[], p: Palette): string {
+  return choices.map((c) => `${p.bold(p.accent(`[${c.key}]`))} ${c.label}`).join('  ');
+}

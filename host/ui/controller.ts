@@ -1,0 +1,325 @@
+import { randomUUID } from 'node:crypto';
+import type { Part } from '@google/genai';
+import type { ServerGeminiStreamEvent } from '../core/events.js';
+import type { ApprovalMode, SchedulerEvent, ToolCall } from '../scheduler/types.js';
+import type { App } from './app.js';
+import type { UiChatClient, UiRuntime } from './backend-types.js';
+import { applyCompletion, completeAtPath, completeAtTool, completeSlash, type Completion } from './completion.js';
+import { processAtCommands } from '../core/at-command.js';
+import { completionTable, runSlash } from './slash-commands.js';
+import { parseSlash } from './slash-parse.js';
+import { formatTokens, nextApprovalMode } from './status-line.js';
+
+interface Stats {
+  started: number;
+  requests: number;
+  promptTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  tools: { success: number; error: number; cancelled: number };
+}
+
+/**
+ * Connects the screen to the host: submissions become model turns, slash commands or passive calls;
+ * stream and scheduler events become conversation items; Esc / Ctrl-C abort the running turn.
+ */
+export class Controller {
+  runtime?: UiRuntime;
+  client?: UiChatClient;
+  /** Why there is no model client (no credentials): shown when the user sends a prompt. */
+  noClientReason?: string;
+  private running?: AbortController;
+  private modelItem?: number;
+  private readonly stats: Stats = { started: Date.now(), requests: 0, promptTokens: 0, outputTokens: 0, totalTokens: 0, tools: { success: 0, error: 0, cancelled: 0 } };
+  private exitResolve?: (code: number) => void;
+  readonly exited: Promise<number>;
+  private readyResolve?: () => void;
+  /** Settles when the runtime is attached or startup failed: early submissions wait for it. */
+  readonly ready: Promise<void>;
+
+  constructor(private readonly app: App, private readonly cwd: string) {
+    this.exited = new Promise((r) => (this.exitResolve = r));
+    this.ready = new Promise((r) => (this.readyResolve = r));
+    app.handlers = {
+      submit: (t) => void this.submit(t),
+      cancel: () => this.cancel(),
+      cycleApprovalMode: () => this.cycleMode(),
+      complete: (t, c) => this.complete(t, c),
+      exit: () => this.exit(0),
+    };
+  }
+
+  attachRuntime(rt: UiRuntime): void {
+    this.runtime = rt;
+    rt.scheduler.on('event', (ev: SchedulerEvent) => this.onSchedulerEvent(ev));
+    const refresh = () => this.refreshServers();
+    rt.manager.on('status', refresh);
+    rt.manager.on('tools_changed', refresh);
+    this.app.status.approvalMode = rt.getApprovalMode();
+    this.refreshServers();
+    this.readyResolve?.();
+  }
+
+  /** Startup failed: waiting submissions proceed (and report what is missing). */
+  startupFailed(): void {
+    this.readyResolve?.();
+  }
+
+  refreshServers(): void {
+    const states = this.runtime?.manager.states() ?? [];
+    this.app.status.serversTotal = states.length;
+    this.app.status.serversReady = states.filter((s) => s.status === 'connected').length;
+    this.app.status.serversFailed = states.filter((s) => s.status === 'failed').length;
+    this.app.requestRender();
+  }
+
+  exit(code: number): void {
+    this.running?.abort(new Error('The session is closing.'));
+    this.exitResolve?.(code);
+  }
+
+  cancel(): void {
+    if (!this.running) return;
+    this.running.abort(new Error('user pressed Esc'));
+    this.app.dialog.cancelAll();
+  }
+
+  private cycleMode(): void {
+    const next: ApprovalMode = nextApprovalMode(this.app.status.approvalMode);
+    try {
+      this.runtime?.setApprovalMode(next);
+      this.app.status.approvalMode = this.runtime?.getApprovalMode() ?? next;
+    } catch (err) {
+      this.app.flash(this.app.palette.red((err as Error).message));
+    }
+    this.app.requestRender();
+  }
+
+  private complete(text: string, cursor: number): { text: string; cursor: number; hint?: string } | undefined {
+    const tools = this.runtime?.registry.list().map((t) => t.exposedName) ?? [];
+    const c: Completion | undefined =
+      completeSlash(text, cursor, completionTable(this.runtime)) ?? completeAtTool(text, cursor, tools) ?? completeAtPath(text, cursor, this.cwd);
+    if (!c || c.candidates.length === 0) return undefined;
+    const applied = applyCompletion(text, c);
+    const hint = c.candidates.length > 1 ? this.app.palette.gray(c.candidates.slice(0, 12).join('  ') + (c.candidates.length > 12 ? '  …' : '')) : undefined;
+    return applied ? { ...applied, hint } : hint ? { text, cursor, hint } : undefined;
+  }
+
+  private print(text: string): void {
+    this.app.conv.add({ kind: 'info', text });
+    this.app.requestRender();
+  }
+
+  private error(text: string): void {
+    this.app.conv.add({ kind: 'error', text });
+    this.app.requestRender();
+  }
+
+  async submit(text: string): Promise<void> {
+    const p = this.app.palette;
+    if (this.running) {
+      this.app.flash(p.yellow('Still working: press Esc to cancel first.'));
+      return;
+    }
+    if (!this.runtime) {
+      this.app.setBusy('Starting');
+      await this.ready;
+      this.app.setBusy(undefined);
+    }
+    const slash = text.startsWith('/') ? parseSlash(text) : undefined;
+    if (slash) {
+      this.app.conv.add({ kind: 'user', text });
+      const handled = await runSlash(slash, {
+        runtime: this.runtime,
+        palette: p,
+        print: (t) => this.print(t),
+        error: (t) => this.error(t),
+        clear: () => {
+          this.app.conv.clear();
+          this.app.banner = undefined;
+          this.app.requestRender();
+        },
+        exit: () => this.exit(0),
+        stats: () => this.formatStats(),
+        submitPrompt: (prompt) => void this.sendToModel(prompt),
+        runTool: (name, args) => this.runPassive(name, args),
+        readMemory: () => this.readMemory(),
+      }).catch((err: unknown) => {
+        this.error(`/${slash.name} failed: ${(err as Error).message}`);
+        return true;
+      });
+      if (!handled) this.error(`Unknown command /${slash.name}. Type /help for the list.`);
+      return;
+    }
+    this.app.conv.add({ kind: 'user', text });
+    await this.sendToModel(text);
+  }
+
+  private async runPassive(name: string, args: Record<string, unknown>): Promise<void> {
+    const rt = this.runtime;
+    if (!rt) return this.error('The host runtime is still starting; try again in a moment.');
+    const ac = new AbortController();
+    this.running = ac;
+    this.app.setBusy(`Running ${name}`);
+    try {
+      const [call] = await rt.scheduler.schedule([{ callId: `passive-${randomUUID().slice(0, 8)}`, name, args, isClientInitiated: true, promptId: `passive-${Date.now()}` }], ac.signal);
+      if (call) this.app.conv.upsertTool(call);
+    } catch (err) {
+      this.error(`${name} failed: ${(err as Error).message}`);
+    } finally {
+      this.running = undefined;
+      this.app.setBusy(undefined);
+    }
+  }
+
+  private async readMemory(): Promise<string | undefined> {
+    const rt = this.runtime;
+    const alias = rt?.manager.states().find((s) => s.alias === 'memory' && s.status === 'connected')?.alias;
+    if (!rt || !alias) return undefined;
+    const res = await rt.manager.readResource(alias, 'gemini-memory://context');
+    return res.contents.map((c) => c.text ?? '').join('\n');
+  }
+
+  /**
+   * `@server__tool(...)` passive calls run first and only show their cards; `@path` references are
+   * read through the filesystem server; what is left goes to the model (host core's at-commands).
+   */
+  private async sendToModel(text: string): Promise<void> {
+    const p = this.app.palette;
+    const rt = this.runtime;
+    if (!rt) return this.error('The host runtime is still starting; try again in a moment.');
+    const ac = new AbortController();
+    this.running = ac;
+    this.modelItem = undefined;
+    this.app.setBusy('Working');
+    const promptId = randomUUID().slice(0, 12);
+    try {
+      let parts: Part[] = [{ text }];
+      if (/(^|\s)@\S/.test(text)) {
+        const res = await processAtCommands(text, {
+          runtime: rt as unknown as Parameters<typeof processAtCommands>[1]['runtime'],
+          signal: ac.signal,
+          promptId,
+          onWarning: (m) => this.print(p.yellow(m)),
+        });
+        if (res.calls.length === 0 && res.display.trim()) this.error(res.display);
+        if (res.skipModel || ac.signal.aborted) return;
+        parts = res.parts;
+      }
+      if (!this.client) return this.error(this.noClientReason ?? 'The model client is still starting; try again in a moment.');
+      this.app.setBusy('Thinking');
+      for await (const ev of this.client.sendMessageStream(parts, ac.signal, promptId)) this.onStreamEvent(ev);
+    } catch (err) {
+      if (ac.signal.aborted) this.print(p.gray('Request cancelled.'));
+      else this.error(`Error: ${(err as Error).message}`);
+    } finally {
+      this.finishModelItem();
+      this.running = undefined;
+      this.app.setBusy(undefined);
+    }
+  }
+
+  private finishModelItem(): void {
+    if (this.modelItem === undefined) return;
+    this.app.conv.update(this.modelItem, (it) => {
+      if (it.kind === 'model') it.streaming = false;
+    });
+    this.modelItem = undefined;
+  }
+
+  private onStreamEvent(ev: ServerGeminiStreamEvent): void {
+    const app = this.app;
+    switch (ev.type) {
+      case 'content':
+        if (this.modelItem === undefined) this.modelItem = app.conv.add({ kind: 'model', text: '', streaming: true });
+        app.conv.update(this.modelItem, (it) => {
+          if (it.kind === 'model') it.text += ev.value;
+        });
+        app.setBusy('Responding');
+        app.noteChunk();
+        break;
+      case 'thought':
+        this.finishModelItem();
+        app.conv.add({ kind: 'thought', subject: ev.value.subject, description: ev.value.description });
+        app.setBusy(ev.value.subject || 'Thinking');
+        break;
+      case 'tool_call_request':
+        this.finishModelItem();
+        break;
+      case 'tool_call_update':
+      case 'tool_call_response':
+        this.finishModelItem();
+        app.conv.upsertTool(ev.value);
+        break;
+      case 'retry':
+        if (ev.value.discardPartial && this.modelItem !== undefined) {
+          app.conv.update(this.modelItem, (it) => {
+            if (it.kind === 'model') it.text = '';
+          });
+        }
+        app.flash(app.palette.yellow(`Retrying (${ev.value.attempt}/${ev.value.maxAttempts}): ${ev.value.reason}`));
+        break;
+      case 'usage':
+        this.addUsage(ev.value.usage);
+        break;
+      case 'finished':
+        break;
+      case 'error':
+        this.finishModelItem();
+        app.conv.add({ kind: 'error', text: `Error: ${ev.value.error.message}` });
+        break;
+      case 'invalid_stream':
+        app.conv.add({ kind: 'error', text: `The model's response was unusable (${ev.value.type}): ${ev.value.message}` });
+        break;
+      case 'user_cancelled':
+        this.finishModelItem();
+        app.conv.add({ kind: 'info', text: app.palette.gray('Request cancelled.') });
+        break;
+      case 'max_session_turns':
+        app.conv.add({ kind: 'info', text: app.palette.yellow(`Stopped: the ${ev.value.scope} turn limit (${ev.value.limit}) was reached.`) });
+        break;
+      case 'tool_output':
+        break;
+    }
+    app.requestRender();
+  }
+
+  private addUsage(u: { promptTokenCount?: number; candidatesTokenCount?: number; totalTokenCount?: number }): void {
+    this.stats.requests++;
+    this.stats.promptTokens += u.promptTokenCount ?? 0;
+    this.stats.outputTokens += u.candidatesTokenCount ?? 0;
+    this.stats.totalTokens += u.totalTokenCount ?? 0;
+    this.app.status.tokens = this.stats.totalTokens;
+  }
+
+  private onSchedulerEvent(ev: SchedulerEvent): void {
+    if (ev.type === 'tool_call_update') {
+      this.app.conv.upsertTool(ev.call);
+      if (ev.call.status === 'executing') this.app.setBusy(`Running ${ev.call.request.name}`);
+      this.app.requestRender();
+    } else if (ev.type === 'all_complete') {
+      for (const c of ev.calls) this.countCall(c);
+      if (this.running) this.app.setBusy('Thinking');
+    }
+  }
+
+  private countCall(c: ToolCall): void {
+    if (c.status === 'success') this.stats.tools.success++;
+    else if (c.status === 'error') this.stats.tools.error++;
+    else if (c.status === 'cancelled') this.stats.tools.cancelled++;
+  }
+
+  formatStats(): string {
+    const p = this.app.palette;
+    const s = this.stats;
+    const mins = Math.floor((Date.now() - s.started) / 60000);
+    const secs = Math.floor(((Date.now() - s.started) % 60000) / 1000);
+    return [
+      p.bold('Session stats'),
+      `  duration        ${mins}m ${secs}s`,
+      `  model requests  ${s.requests}`,
+      `  tokens          ${formatTokens(s.totalTokens)} total (${formatTokens(s.promptTokens)} prompt, ${formatTokens(s.outputTokens)} output)`,
+      `  tool calls      ${s.tools.success + s.tools.error + s.tools.cancelled} (${p.green(`${s.tools.success} ok`)}, ${p.red(`${s.tools.error} failed`)}, ${s.tools.cancelled} cancelled)`,
+    ].join('\n');
+  }
+}

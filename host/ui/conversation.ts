@@ -1,0 +1,131 @@
+import type { ToolCall } from '../scheduler/types.js';
+import type { MarkdownRenderer } from './markdown.js';
+import type { Palette } from './palette.js';
+import { formatToolCard } from './tool-card.js';
+
+export type Item =
+  | { kind: 'user'; text: string }
+  | { kind: 'model'; text: string; streaming: boolean }
+  | { kind: 'thought'; subject: string; description: string }
+  | { kind: 'tool'; call: ToolCall }
+  | { kind: 'info'; text: string }
+  | { kind: 'error'; text: string };
+
+interface Cached {
+  width: number;
+  version: number;
+  text: string;
+}
+
+/**
+ * The conversation as a list of items rendered to ANSI text. Each item caches its rendering per
+ * width and version, so a streamed chunk re-renders only the item it belongs to.
+ */
+export class Conversation {
+  private items: { item: Item; version: number; cache?: Cached }[] = [];
+  private toolIndex = new Map<string, number>();
+  showThoughts = false;
+  markdown?: MarkdownRenderer;
+
+  constructor(private readonly palette: Palette) {}
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  add(item: Item): number {
+    this.items.push({ item, version: 0 });
+    if (item.kind === 'tool') this.toolIndex.set(item.call.request.callId, this.items.length - 1);
+    return this.items.length - 1;
+  }
+
+  get(index: number): Item | undefined {
+    return this.items[index]?.item;
+  }
+
+  /** Mutates an item in place and marks it for re-rendering. */
+  update(index: number, fn: (item: Item) => void): void {
+    const entry = this.items[index];
+    if (!entry) return;
+    fn(entry.item);
+    entry.version++;
+  }
+
+  /** Adds or refreshes the card of a tool call (keyed by call id). */
+  upsertTool(call: ToolCall): void {
+    const idx = this.toolIndex.get(call.request.callId);
+    if (idx === undefined) this.add({ kind: 'tool', call });
+    else this.update(idx, (it) => {
+      if (it.kind === 'tool') it.call = call;
+    });
+  }
+
+  /** Executing cards show elapsed time: they change every second without an event. */
+  touchLive(): boolean {
+    let any = false;
+    for (const e of this.items) {
+      if (e.item.kind === 'tool' && e.item.call.status === 'executing') {
+        e.version++;
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  invalidateAll(): void {
+    for (const e of this.items) e.cache = undefined;
+  }
+
+  clear(): void {
+    this.items = [];
+    this.toolIndex.clear();
+  }
+
+  render(width: number, now = Date.now()): string {
+    const out: string[] = [];
+    for (const e of this.items) {
+      if (!e.cache || e.cache.width !== width || e.cache.version !== e.version) {
+        e.cache = { width, version: e.version, text: this.renderItem(e.item, width, now) };
+      }
+      if (e.cache.text !== '') out.push(e.cache.text);
+    }
+    return out.join('\n\n');
+  }
+
+  private renderItem(item: Item, width: number, now: number): string {
+    const p = this.palette;
+    switch (item.kind) {
+      case 'user':
+        return item.text
+          .split('\n')
+          .map((l, i) => (i === 0 ? `${p.accent(p.bold('>'))} ${p.bold(l)}` : `  ${p.bold(l)}`))
+          .join('\n');
+      case 'model': {
+        const body = this.markdown ? safeRender(this.markdown, item.text, width - 2) : item.text;
+        return body
+          .split('\n')
+          .map((l, i) => (i === 0 ? `${p.accent('✦')} ${l}` : `  ${l}`))
+          .join('\n');
+      }
+      case 'thought': {
+        const head = p.dim(p.italic(`∴ ${item.subject || 'Thinking'}`));
+        if (!this.showThoughts || !item.description.trim()) return head + (item.description.trim() && !this.showThoughts ? p.gray(' (ctrl-t to expand)') : '');
+        return `${head}\n${item.description.trim().split('\n').map((l) => `  ${p.dim(l)}`).join('\n')}`;
+      }
+      case 'tool':
+        return formatToolCard(item.call, p, { width, now });
+      case 'info':
+        return item.text;
+      case 'error':
+        return p.red(item.text);
+    }
+  }
+}
+
+function safeRender(md: MarkdownRenderer, text: string, width: number): string {
+  try {
+    return md.render(text, width);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,82 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const MAX_ENTRIES = 500;
+
+/**
+ * Input history, newest last, persisted per project as JSON (`<projectTempDir>/input-history.json`).
+ * Up/Down walk it; the line being typed is kept as a draft and restored when walking past the newest.
+ */
+export class InputHistory {
+  private entries: string[] = [];
+  private index = -1;
+  private draft = '';
+
+  constructor(private readonly file?: string) {}
+
+  static fileFor(projectTempDir: string): string {
+    return join(projectTempDir, 'input-history.json');
+  }
+
+  load(): this {
+    if (!this.file) return this;
+    try {
+      const data = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
+      if (Array.isArray(data)) this.entries = data.filter((e): e is string => typeof e === 'string').slice(-MAX_ENTRIES);
+    } catch {
+      // A missing or unreadable history is an empty one.
+    }
+    return this;
+  }
+
+  list(): readonly string[] {
+    return this.entries;
+  }
+
+  add(entry: string): void {
+    this.reset();
+    if (entry.trim() === '') return;
+    if (this.entries[this.entries.length - 1] !== entry) this.entries.push(entry);
+    if (this.entries.length > MAX_ENTRIES) this.entries.splice(0, this.entries.length - MAX_ENTRIES);
+    this.save();
+  }
+
+  /** The entry before the current one, or undefined at the oldest. `current` is stashed as the draft. */
+  prev(current: string): string | undefined {
+    if (this.entries.length === 0) return undefined;
+    if (this.index === -1) {
+      this.draft = current;
+      this.index = this.entries.length;
+    }
+    if (this.index === 0) return undefined;
+    this.index--;
+    return this.entries[this.index];
+  }
+
+  next(): string | undefined {
+    if (this.index === -1) return undefined;
+    this.index++;
+    if (this.index >= this.entries.length) {
+      this.index = -1;
+      return this.draft;
+    }
+    return this.entries[this.index];
+  }
+
+  reset(): void {
+    this.index = -1;
+    this.draft = '';
+  }
+
+  private save(): void {
+    if (!this.file) return;
+    try {
+      mkdirSync(dirname(this.file), { recursive: true });
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(this.entries));
+      renameSync(tmp, this.file);
+    } catch {
+      // History is a convenience; a read-only home must not break the chat.
+    }
+  }
+}

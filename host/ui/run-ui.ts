@@ -1,0 +1,131 @@
+import type { CliArgs } from '../cli/args.js';
+import type { ApprovalMode } from '../scheduler/types.js';
+import { App } from './app.js';
+import type { UiRuntime } from './backend-types.js';
+import { Controller } from './controller.js';
+import { InputHistory } from './history-store.js';
+
+export interface RunInteractiveOptions {
+  cwd: string;
+  model?: string;
+  approvalMode?: ApprovalMode;
+  env?: NodeJS.ProcessEnv;
+  debug?: boolean;
+  includeDirectories?: string[];
+  allowedMcpServerNames?: string[];
+  allowedTools?: string[];
+  fakeResponses?: string;
+  fakeResponsesNonStrict?: boolean;
+  recordResponses?: string;
+  /** Submitted as the first message once the client is ready. */
+  initialPrompt?: string;
+  /** The parsed command line, as `gemini-mcp` hands it over. */
+  args?: CliArgs;
+}
+
+/** Benchmark hook: when set, the UI appends JSON lines (input-ready, chunk, render) to this file. */
+export const TRACE_ENV = 'GEMINI_MCP_UI_TRACE';
+
+function normalise(o: RunInteractiveOptions): RunInteractiveOptions {
+  const a = o.args;
+  if (!a) return o;
+  return {
+    ...o,
+    model: o.model ?? a.model,
+    approvalMode: o.approvalMode ?? a.approvalMode,
+    debug: o.debug ?? a.debug,
+    includeDirectories: o.includeDirectories ?? a.includeDirectories,
+    allowedMcpServerNames: o.allowedMcpServerNames ?? a.allowedMcpServerNames,
+    allowedTools: o.allowedTools ?? a.allowedTools,
+    fakeResponses: o.fakeResponses ?? a.fakeResponses,
+    fakeResponsesNonStrict: o.fakeResponsesNonStrict ?? a.fakeResponsesNonStrict,
+    recordResponses: o.recordResponses ?? a.recordResponses,
+    initialPrompt: o.initialPrompt ?? a.positional,
+  };
+}
+
+/**
+ * The interactive chat. The screen comes first (input is accepted at once); the markdown renderer,
+ * settings, servers and the model client load behind it. Resolves with the exit code.
+ */
+export async function runInteractive(options: RunInteractiveOptions): Promise<number> {
+  const opts = normalise(options);
+  const env = opts.env ?? process.env;
+  const app = new App({
+    env,
+    traceFile: env[TRACE_ENV] || undefined,
+    status: {
+      model: opts.model ?? env.GEMINI_MODEL ?? 'gemini-2.5-flash',
+      approvalMode: opts.approvalMode ?? 'default',
+      serversReady: 0,
+      serversTotal: 0,
+      serversFailed: 0,
+      tokens: 0,
+      cwd: opts.cwd,
+      home: env.HOME,
+    },
+  });
+  const controller = new Controller(app, opts.cwd);
+  let close: (() => Promise<void>) | undefined;
+  const onSignal = () => controller.exit(130);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+
+  void import('./markdown.js')
+    .then(({ createMarkdownRenderer }) => app.setMarkdown(createMarkdownRenderer(app.palette)))
+    .catch(() => undefined);
+
+  void (async () => {
+    const { createSession, AuthError } = await import('../core/session.js');
+    const base = {
+      cwd: opts.cwd,
+      env,
+      interactive: true,
+      confirmer: app.dialog,
+      approvalMode: opts.approvalMode,
+      includeDirectories: opts.includeDirectories,
+      allowedMcpServerNames: opts.allowedMcpServerNames,
+      allowedTools: opts.allowedTools,
+    };
+    let runtime: UiRuntime;
+    try {
+      const session = await createSession({
+        ...base,
+        model: opts.model,
+        fakeResponses: opts.fakeResponses,
+        fakeResponsesNonStrict: opts.fakeResponsesNonStrict,
+        recordResponses: opts.recordResponses,
+      });
+      close = session.close;
+      runtime = session.runtime;
+      controller.client = session.client;
+      app.status.model = session.model;
+    } catch (err) {
+      if (!(err instanceof AuthError)) throw err;
+      const { createHostRuntime } = await import('../runtime.js');
+      const rt = await createHostRuntime(base);
+      close = () => rt.close();
+      runtime = rt;
+      controller.noClientReason = err.message;
+      app.banner = app.palette.yellow(`⚠ ${err.message}\n  Slash commands and @server__tool({...}) calls still work.`);
+    }
+    controller.attachRuntime(runtime);
+    app.history = new InputHistory(InputHistory.fileFor(runtime.projectTempDir)).load();
+    if (opts.initialPrompt?.trim()) void controller.submit(opts.initialPrompt);
+  })().catch((err: unknown) => {
+    app.banner = app.palette.red(`Startup failed: ${(err as Error).message}`);
+    controller.noClientReason = `Startup failed: ${(err as Error).message}`;
+    controller.startupFailed();
+    app.requestRender();
+  });
+
+  const code = await controller.exited;
+  process.off('SIGTERM', onSignal);
+  process.off('SIGHUP', onSignal);
+  app.destroy();
+  if (close) {
+    // Servers get a bounded time to shut down; the terminal is already restored.
+    await Promise.race([close().catch(() => undefined), new Promise((r) => setTimeout(r, 3000).unref())]);
+  }
+  return code;
+}

@@ -1,0 +1,205 @@
+import type { UiRuntime, UiServerState } from './backend-types.js';
+import type { Palette } from './palette.js';
+import { promptArgs, type SlashInput } from './slash-parse.js';
+
+export interface SlashContext {
+  runtime?: UiRuntime;
+  palette: Palette;
+  print(text: string): void;
+  error(text: string): void;
+  clear(): void;
+  exit(): void;
+  stats(): string;
+  /** Sends text to the model as a user message (MCP prompts end here). */
+  submitPrompt(text: string, display: string): void;
+  /** Runs a passive tool call (its card shows the result; nothing goes to the model). */
+  runTool(name: string, args: Record<string, unknown>): Promise<void>;
+  /** Re-reads the memory context (the memory server's resource). */
+  readMemory(): Promise<string | undefined>;
+}
+
+/** Built-in commands and their sub-commands (also the Tab completion table). */
+export const BUILTIN_COMMANDS: Record<string, { help: string; subs: string[] }> = {
+  help: { help: 'show commands and keys', subs: [] },
+  mcp: { help: 'MCP servers: status, tools, failures; /mcp restart NAME; /mcp desc', subs: ['list', 'desc', 'restart'] },
+  tools: { help: 'list the tools the model can call', subs: ['desc'] },
+  memory: { help: 'memory: show | refresh | add TEXT', subs: ['show', 'refresh', 'add'] },
+  stats: { help: 'session statistics (tokens, requests, tool calls)', subs: [] },
+  clear: { help: 'clear the screen and start a new conversation view', subs: [] },
+  quit: { help: 'exit', subs: [] },
+  exit: { help: 'exit', subs: [] },
+};
+
+export interface PromptCommand {
+  command: string;
+  alias: string;
+  prompt: UiServerState['prompts'][number];
+}
+
+/** MCP prompts as slash commands: `/name`, or `/alias__name` when two servers offer the same name. */
+export function promptCommands(states: UiServerState[]): PromptCommand[] {
+  const all = states.filter((s) => s.status === 'connected').flatMap((s) => s.prompts.map((prompt) => ({ alias: s.alias, prompt })));
+  const counts = new Map<string, number>();
+  for (const { prompt } of all) counts.set(prompt.name, (counts.get(prompt.name) ?? 0) + 1);
+  return all.map(({ alias, prompt }) => {
+    const plain = prompt.name.toLowerCase();
+    const clash = (counts.get(prompt.name) ?? 0) > 1 || plain in BUILTIN_COMMANDS;
+    return { command: clash ? `${alias}__${plain}` : plain, alias, prompt };
+  });
+}
+
+/** Completion table: built-ins with sub-commands, plus MCP prompt commands. */
+export function completionTable(runtime: UiRuntime | undefined): Record<string, string[]> {
+  const table: Record<string, string[]> = {};
+  for (const [name, c] of Object.entries(BUILTIN_COMMANDS)) table[name] = c.subs;
+  if (runtime) {
+    for (const p of promptCommands(runtime.manager.states())) table[p.command] = [];
+    const restart = table.mcp;
+    table.mcp = [...restart, ...runtime.manager.states().map((s) => `restart ${s.alias}`)].filter((v, i, a) => a.indexOf(v) === i);
+  }
+  return table;
+}
+
+export function formatMcp(states: UiServerState[], p: Palette, withDescriptions: boolean): string {
+  if (states.length === 0) return p.gray('No MCP servers configured.');
+  const lines = [p.bold('MCP servers')];
+  for (const s of states) {
+    const colour = s.status === 'connected' ? p.green : s.status === 'failed' || s.status === 'disconnected' ? p.red : p.yellow;
+    const icon = s.status === 'connected' ? '●' : s.status === 'connecting' ? '◌' : '✗';
+    const where = s.config?.url ?? '';
+    const kind = s.config?.builtIn ? p.gray(' (built-in)') : where ? p.gray(` ${where}`) : '';
+    const counts = s.status === 'connected' ? p.gray(` — ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}${s.prompts.length ? `, ${s.prompts.length} prompt${s.prompts.length === 1 ? '' : 's'}` : ''}`) : '';
+    lines.push(`${colour(icon)} ${p.bold(s.alias)}${kind} ${colour(s.status)}${counts}`);
+    if (s.error) lines.push(`    ${p.red(s.error)}`);
+    if (s.status === 'failed' && s.stderrTail?.trim()) {
+      lines.push(...s.stderrTail.trim().split('\n').slice(-5).map((l) => `    ${p.gray(l)}`));
+    }
+    for (const t of s.tools) {
+      const desc = withDescriptions && t.description ? p.gray(` — ${firstLine(t.description)}`) : '';
+      lines.push(`    ${p.cyan(t.name)}${desc}`);
+    }
+    for (const pr of s.prompts) lines.push(`    ${p.magenta('/' + pr.name)}${pr.description ? p.gray(` — ${firstLine(pr.description)}`) : ''}`);
+  }
+  return lines.join('\n');
+}
+
+function firstLine(s: string): string {
+  const l = s.trim().split('\n')[0];
+  return l.length > 100 ? `${l.slice(0, 99)}…` : l;
+}
+
+export function helpText(runtime: UiRuntime | undefined, p: Palette): string {
+  const lines = [p.bold('Commands')];
+  for (const [name, c] of Object.entries(BUILTIN_COMMANDS)) if (name !== 'exit') lines.push(`  ${p.cyan('/' + name)}  ${c.help}`);
+  const prompts = runtime ? promptCommands(runtime.manager.states()) : [];
+  if (prompts.length) {
+    lines.push(p.bold('MCP prompts'));
+    for (const pc of prompts) lines.push(`  ${p.magenta('/' + pc.command)}  ${pc.prompt.description ?? ''} ${p.gray(`(${pc.alias})`)}`);
+  }
+  lines.push(
+    p.bold('Input'),
+    `  ${p.cyan('@path')} include a file · ${p.cyan('@server__tool({"arg": 1})')} run a tool yourself (result not sent to the model)`,
+    `  ${p.cyan('Enter')} send · ${p.cyan('Alt+Enter')}, ${p.cyan('Ctrl+J')} or ${p.cyan('\\ Enter')} new line · ${p.cyan('Up/Down')} history · ${p.cyan('Tab')} complete`,
+    `  ${p.cyan('Shift+Tab')} approval mode · ${p.cyan('Esc')} cancel · ${p.cyan('Ctrl+T')} thoughts · ${p.cyan('PgUp/PgDn')} scroll · ${p.cyan('Ctrl+C')} twice to exit`,
+  );
+  return lines.join('\n');
+}
+
+/** Runs a slash command; false when the name is unknown. */
+export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<boolean> {
+  const p = ctx.palette;
+  const rt = ctx.runtime;
+  switch (input.name) {
+    case 'help':
+    case '?':
+      ctx.print(helpText(rt, p));
+      return true;
+    case 'quit':
+    case 'exit':
+      ctx.exit();
+      return true;
+    case 'clear':
+      ctx.clear();
+      return true;
+    case 'stats':
+      ctx.print(ctx.stats());
+      return true;
+    case 'mcp': {
+      if (!rt) return ctx.error('The host runtime is still starting.'), true;
+      const [sub, name] = input.args;
+      if (sub === 'restart' || sub === 'refresh') {
+        const targets = name ? [name] : rt.manager.states().map((s) => s.alias);
+        for (const alias of targets) {
+          if (!rt.manager.states().some((s) => s.alias === alias)) {
+            ctx.error(`No MCP server named "${alias}".`);
+            continue;
+          }
+          ctx.print(p.gray(`Restarting ${alias}…`));
+          try {
+            await rt.manager.restart(alias);
+            const st = rt.manager.states().find((s) => s.alias === alias);
+            ctx.print(`${alias}: ${st?.status === 'connected' ? p.green('connected') : p.red(st?.status ?? 'unknown')}${st?.error ? ` ${p.red(st.error)}` : ''}`);
+          } catch (err) {
+            ctx.error(`Restart of ${alias} failed: ${(err as Error).message}`);
+          }
+        }
+        return true;
+      }
+      ctx.print(formatMcp(rt.manager.states(), p, sub === 'desc' || sub === 'descriptions'));
+      return true;
+    }
+    case 'tools': {
+      if (!rt) return ctx.error('The host runtime is still starting.'), true;
+      const tools = rt.registry.list();
+      const desc = input.args[0] === 'desc';
+      ctx.print(
+        tools.length
+          ? [p.bold(`Tools (${tools.length})`), ...tools.map((t) => `  ${p.cyan(t.exposedName)}${desc ? p.gray(` — ${firstLine(t.description)}`) : ''}`)].join('\n')
+          : p.gray('No tools yet (servers may still be connecting: see /mcp).'),
+      );
+      return true;
+    }
+    case 'memory': {
+      const sub = input.args[0] ?? 'show';
+      if (sub === 'add') {
+        const fact = input.rest.replace(/^add\s*/, '').trim();
+        if (!fact) return ctx.error('Usage: /memory add <text to remember>'), true;
+        await ctx.runTool('memory__save_memory', { fact });
+        return true;
+      }
+      if (sub === 'show' || sub === 'refresh') {
+        const text = await ctx.readMemory();
+        if (text === undefined) ctx.error('No memory server is connected.');
+        else if (sub === 'refresh') ctx.print(`Memory refreshed: ${text.length} characters of context.`);
+        else ctx.print(text.trim() ? `${p.bold('Memory context')}\n${text.trim()}` : p.gray('Memory is empty.'));
+        return true;
+      }
+      ctx.error('Usage: /memory show | refresh | add <text>');
+      return true;
+    }
+    default: {
+      if (!rt) return false;
+      const pc = promptCommands(rt.manager.states()).find((c) => c.command === input.name);
+      if (!pc) return false;
+      const args = promptArgs(input.rest, pc.prompt.arguments ?? []);
+      const missing = (pc.prompt.arguments ?? []).filter((a) => a.required && !(a.name in args)).map((a) => a.name);
+      if (missing.length) return ctx.error(`/${pc.command} needs: ${missing.join(', ')} (e.g. --${missing[0]}=value)`), true;
+      try {
+        const res = await rt.manager.getPrompt(pc.alias, pc.prompt.name, args);
+        const text = res.messages.map((m) => contentText(m.content)).filter(Boolean).join('\n\n');
+        ctx.submitPrompt(text, `/${pc.command}${input.rest ? ' ' + input.rest : ''}`);
+      } catch (err) {
+        ctx.error(`Prompt ${pc.prompt.name} failed: ${(err as Error).message}`);
+      }
+      return true;
+    }
+  }
+}
+
+function contentText(c: unknown): string {
+  if (Array.isArray(c)) return c.map(contentText).join('\n');
+  const o = c as { type?: string; text?: string; resource?: { text?: string; uri?: string } };
+  if (o?.type === 'text') return o.text ?? '';
+  if (o?.type === 'resource') return o.resource?.text ?? o.resource?.uri ?? '';
+  return '';
+}

@@ -1,0 +1,58 @@
+import stringWidth from 'string-width';
+import type { ApprovalMode } from '../scheduler/types.js';
+import type { Palette } from './palette.js';
+
+export interface StatusInfo {
+  model: string;
+  approvalMode: ApprovalMode;
+  serversReady: number;
+  serversTotal: number;
+  serversFailed: number;
+  tokens: number;
+  cwd: string;
+  home?: string;
+}
+
+export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+const MODE_LABEL: Record<ApprovalMode, string> = { default: 'default', autoEdit: 'auto-edit', yolo: 'YOLO' };
+
+export function nextApprovalMode(mode: ApprovalMode): ApprovalMode {
+  return mode === 'default' ? 'autoEdit' : mode === 'autoEdit' ? 'yolo' : 'default';
+}
+
+export function shortenPath(path: string, home: string | undefined, max: number): string {
+  let p = home && (path === home || path.startsWith(home + '/')) ? '~' + path.slice(home.length) : path;
+  if (stringWidth(p) <= max) return p;
+  const parts = p.split('/');
+  while (parts.length > 2 && stringWidth(parts.join('/')) + 2 > max) parts.splice(1, 1);
+  p = parts.length > 1 ? `${parts[0]}/…/${parts.slice(1).join('/')}` : p;
+  return stringWidth(p) <= max ? p : '…' + p.slice(-Math.max(1, max - 1));
+}
+
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** The bottom line: cwd on the left; model, mode, servers and tokens on the right; fits `width`. */
+export function formatStatusLine(s: StatusInfo, width: number, p: Palette): string {
+  const mode = MODE_LABEL[s.approvalMode];
+  const modeStyled = s.approvalMode === 'yolo' ? p.red(p.bold(mode)) : s.approvalMode === 'autoEdit' ? p.yellow(mode) : p.gray(mode);
+  const servers = `MCP ${s.serversReady}/${s.serversTotal}${s.serversFailed ? ` (${s.serversFailed} failed)` : ''}`;
+  const serversStyled = s.serversFailed ? p.red(servers) : s.serversReady < s.serversTotal ? p.yellow(servers) : p.green(servers);
+  const rightPlain = `${s.model} · ${mode} · ${servers} · ${formatTokens(s.tokens)} tokens`;
+  const right = `${p.cyan(s.model)} · ${modeStyled} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens`)}`;
+  const room = width - stringWidth(rightPlain) - 2;
+  if (room < 8) return right;
+  const cwd = shortenPath(s.cwd, s.home, room);
+  const gap = Math.max(1, width - stringWidth(cwd) - stringWidth(rightPlain));
+  return `${p.gray(cwd)}${' '.repeat(gap)}${right}`;
+}
+
+/** The activity line above the input while the model or a tool works. */
+export function formatActivity(label: string, elapsedMs: number, frame: number, p: Palette): string {
+  const secs = Math.floor(elapsedMs / 1000);
+  return `${p.accent(SPINNER[frame % SPINNER.length])} ${label} ${p.gray(`(${secs}s · esc to cancel)`)}`;
+}
