@@ -50,6 +50,12 @@ export function createMarkdownRenderer(palette: Palette): MarkdownRenderer {
     // Fenced code: highlighted with the palette theme, indented, never reflowed.
     m.use({
       renderer: {
+        // marked-terminal renders a list item's text token from its raw source, so `code` and
+        // **bold** inside list items stayed literal; parse its inline tokens instead.
+        text(token: Tokens.Text | Tokens.Escape): string | false {
+          if ('tokens' in token && token.tokens?.length) return this.parser.parseInline(token.tokens);
+          return false;
+        },
         code(token: Tokens.Code): string {
           const lang = (token.lang ?? '').split(/\s/)[0];
           let body = token.text;

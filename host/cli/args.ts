@@ -1,0 +1,130 @@
+import { parseArgs } from 'node:util';
+import type { ApprovalMode } from '../scheduler/types.js';
+
+export type OutputFormat = 'text' | 'json' | 'stream-json';
+
+export interface CliArgs {
+  prompt?: string;
+  /** Positional words joined with spaces. */
+  positional?: string;
+  model?: string;
+  approvalMode?: ApprovalMode;
+  allowedMcpServerNames?: string[];
+  allowedTools?: string[];
+  outputFormat: OutputFormat;
+  includeDirectories: string[];
+  debug: boolean;
+  recordResponses?: string;
+  fakeResponses?: string;
+  fakeResponsesNonStrict: boolean;
+  version: boolean;
+  help: boolean;
+}
+
+/** Bad command-line input: exit code 42. */
+export class InputError extends Error {
+  readonly exitCode = 42;
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
+       gemini-mcp mcp <add|remove|list|...>    manage MCP servers
+       gemini-mcp tools <list|call|...>        inspect and call tools
+
+Options:
+  -p, --prompt <text>                 run one prompt headless (stdin is appended when piped)
+  -m, --model <id>                    model (default: GEMINI_MODEL, model.name, gemini-2.5-flash)
+  -y, --yolo                          approve every tool call
+      --approval-mode <mode>          default | auto_edit | yolo
+      --allowed-mcp-server-names <a,b> start only these servers and allow their tools
+      --allowed-tools <a,b>           tools that run without confirmation
+  -o, --output-format <fmt>           text | json | stream-json (headless)
+      --include-directories <a,b>     extra workspace directories
+  -d, --debug                         debug logging on stderr
+      --record-responses <file>       record model responses as JSONL
+      --fake-responses <file>         replay model responses from JSONL (no network)
+  -v, --version                       print the version
+  -h, --help                          print this help
+`;
+
+/** Comma-separated and repeatable list flags both work: `--x a,b --x c`. */
+function list(values: string[] | undefined): string[] | undefined {
+  if (!values) return undefined;
+  return values
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function approvalModeOf(raw: string | undefined, yolo: boolean): ApprovalMode | undefined {
+  if (raw === undefined) return yolo ? 'yolo' : undefined;
+  const modes: Record<string, ApprovalMode> = { default: 'default', auto_edit: 'autoEdit', autoEdit: 'autoEdit', yolo: 'yolo' };
+  const mode = modes[raw];
+  if (!mode) throw new InputError(`Invalid --approval-mode "${raw}". Use one of: default, auto_edit, yolo.`);
+  if (yolo && mode !== 'yolo') {
+    throw new InputError('Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.');
+  }
+  return mode;
+}
+
+export function parseCliArgs(argv: string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        prompt: { type: 'string', short: 'p' },
+        model: { type: 'string', short: 'm' },
+        yolo: { type: 'boolean', short: 'y', default: false },
+        'approval-mode': { type: 'string' },
+        'allowed-mcp-server-names': { type: 'string', multiple: true },
+        'allowed-tools': { type: 'string', multiple: true },
+        'output-format': { type: 'string', short: 'o' },
+        'include-directories': { type: 'string', multiple: true },
+        debug: { type: 'boolean', short: 'd', default: false },
+        'record-responses': { type: 'string' },
+        'fake-responses': { type: 'string' },
+        'fake-responses-non-strict': { type: 'string' },
+        version: { type: 'boolean', short: 'v', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    throw new InputError(`${(err as Error).message}\nRun "gemini-mcp --help" for usage.`);
+  }
+  const v = parsed.values;
+  const format = v['output-format'] ?? 'text';
+  if (format !== 'text' && format !== 'json' && format !== 'stream-json') {
+    throw new InputError(`Invalid --output-format "${format}". Use one of: text, json, stream-json.`);
+  }
+  const positional = parsed.positionals.length ? parsed.positionals.join(' ') : undefined;
+  return {
+    prompt: v.prompt,
+    positional,
+    model: v.model,
+    approvalMode: approvalModeOf(v['approval-mode'], v.yolo ?? false),
+    allowedMcpServerNames: list(v['allowed-mcp-server-names']),
+    allowedTools: list(v['allowed-tools']),
+    outputFormat: format,
+    includeDirectories: list(v['include-directories']) ?? [],
+    debug: v.debug ?? false,
+    recordResponses: v['record-responses'],
+    fakeResponses: v['fake-responses'] ?? v['fake-responses-non-strict'],
+    fakeResponsesNonStrict: v['fake-responses-non-strict'] !== undefined && v['fake-responses'] === undefined,
+    version: v.version ?? false,
+    help: v.help ?? false,
+  };
+}
+
+/** What `gemini-mcp` hands the terminal UI (`host/ui/run-ui.ts` `runInteractive`). */
+export interface InteractiveOptions {
+  args: CliArgs;
+  cwd: string;
+  /** The positional prompt, submitted as the first message. */
+  initialPrompt?: string;
+}

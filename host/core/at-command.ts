@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { Part } from '@google/genai';
+import { displayOf, findPassiveCalls, outputOf, parsePassiveArgs, resolvePassiveTool } from '../passive-call.js';
+import type { ToolLookup } from '../scheduler/executor.js';
+import type { ToolCall } from '../scheduler/types.js';
+import type { LoopScheduler } from './loop-runtime.js';
+
+export interface AtCommandDeps {
+  runtime: { scheduler: LoopScheduler; registry: ToolLookup };
+  signal: AbortSignal;
+  promptId: string;
+  onWarning?: (msg: string) => void;
+}
+
+export interface AtCommandResult {
+  /** What to send the model: the text, plus the content of `@path` references. */
+  parts: Part[];
+  /** The user message had nothing for the model (only passive calls): do not send it. */
+  skipModel: boolean;
+  /** Client-initiated calls that ran (`@tool(...)` and the read for `@path`). */
+  calls: ToolCall[];
+  /** Text shown to the user for the passive calls. */
+  display: string;
+}
+
+const PATH_REF = /(^|\s)@((?:\\\s|[^\s])+)/g;
+const TRAILING_PUNCT = /[,.;:!?)\]'"]+$/;
+
+/** `@path` tokens (an `@` at the start or after whitespace; `\ ` escapes a space). */
+export function findPathRefs(text: string): { start: number; end: number; path: string }[] {
+  const refs: { start: number; end: number; path: string }[] = [];
+  for (const m of text.matchAll(PATH_REF)) {
+    const start = m.index! + m[1]!.length;
+    const raw = m[2]!.replace(TRAILING_PUNCT, '');
+    if (!raw) continue;
+    refs.push({ start, end: start + 1 + raw.length, path: raw.replace(/\\(\s)/g, '$1') });
+  }
+  return refs;
+}
+
+/** The registered read-many tool, found by its tool name so no server alias is assumed. */
+function readManyTool(registry: ToolLookup): string | undefined {
+  const all = registry.list().filter((t) => t.toolName === 'read_many_files');
+  return (all.find((t) => t.serverAlias === 'filesystem') ?? all[0])?.exposedName;
+}
+
+function outputText(call: ToolCall): string | undefined {
+  const resp = call.response?.responseParts?.[0]?.functionResponse?.response as { output?: unknown } | undefined;
+  return typeof resp?.output === 'string' ? resp.output : undefined;
+}
+
+/**
+ * Expands a prompt before it is sent: `@server__tool({...})` runs a passive call (shown, not sent);
+ * `@path` injects the files through the read-many tool, as Gemini CLI does.
+ */
+export async function processAtCommands(query: string, deps: AtCommandDeps): Promise<AtCommandResult> {
+  const { scheduler, registry } = deps.runtime;
+  const calls: ToolCall[] = [];
+  const display: string[] = [];
+  let text = query;
+
+  const passive = findPassiveCalls(text).filter((p) => resolvePassiveTool(p.name, registry).ok);
+  for (const p of passive) {
+    const tool = resolvePassiveTool(p.name, registry);
+    if (!tool.ok) continue;
+    const args = parsePassiveArgs(p.argText, tool.value);
+    if (!args.ok) {
+      display.push(args.error);
+      continue;
+    }
+    const [call] = await scheduler.schedule(
+      [{ callId: `passive-${randomUUID()}`, name: tool.value.exposedName, args: args.value, isClientInitiated: true, promptId: deps.promptId }],
+      deps.signal,
+    );
+    calls.push(call!);
+    // Headless and the transcript want the content itself, not the one-line summary.
+    display.push(call!.status === 'success' ? (outputOf(call!) ?? displayOf(call!)) : displayOf(call!));
+  }
+  for (const p of [...passive].reverse()) text = text.slice(0, p.start) + text.slice(p.end);
+
+  const refs = findPathRefs(text);
+  if (!refs.length) {
+    const rest = text.trim();
+    return { parts: rest ? [{ text: passive.length ? rest : query }] : [], skipModel: !rest, calls, display: display.join('\n') };
+  }
+  const tool = readManyTool(registry);
+  if (!tool) {
+    deps.onWarning?.('@path references were sent as plain text: no read_many_files tool is registered.');
+    return { parts: [{ text }], skipModel: false, calls, display: display.join('\n') };
+  }
+  const paths = [...new Set(refs.map((r) => r.path))];
+  const [call] = await scheduler.schedule(
+    [{ callId: `at-${randomUUID()}`, name: tool, args: { paths }, isClientInitiated: true, promptId: deps.promptId }],
+    deps.signal,
+  );
+  calls.push(call!);
+  const parts: Part[] = [{ text }];
+  const content = call!.status === 'success' ? outputText(call!) : undefined;
+  if (content === undefined) {
+    deps.onWarning?.(`Could not read ${paths.map((p) => `@${p}`).join(', ')}: ${call!.response?.error ?? 'no content'}`);
+  } else {
+    const body = content.includes('--- End of content ---') ? content : `${content}\n--- End of content ---`;
+    parts.push({ text: `\n--- Content from referenced files ---\n${body}` });
+  }
+  return { parts, skipModel: false, calls, display: display.join('\n') };
+}

@@ -1,0 +1,196 @@
+import type { Content, GenerateContentConfig, Part } from '@google/genai';
+import type { SchedulerEvent, ToolCall, ToolCallRequestInfo } from '../scheduler/types.js';
+import type { ContentGenerator } from './content-generator.js';
+import type { ServerGeminiStreamEvent } from './events.js';
+import { DEFAULT_RETRY, GeminiChat, type RequestShape, type RetryConfig } from './gemini-chat.js';
+import type { LoopRuntime } from './loop-runtime.js';
+import { MemoryContext } from './memory-context.js';
+import { checkNextSpeaker } from './next-speaker.js';
+import { buildSystemPrompt } from './prompts.js';
+import { Turn } from './turn.js';
+
+/** Model requests caused by one user message, tool continuations included (host reference 1.6). */
+export const MAX_TURNS = 100;
+export const CONTINUE_TEXT = 'Please continue.';
+
+export interface GeminiClientOptions {
+  runtime: LoopRuntime;
+  generator: ContentGenerator;
+  model: string;
+  /** `model.maxSessionTurns`; ≤ 0 is unlimited. */
+  maxSessionTurns?: number;
+  /** `model.skipNextSpeakerCheck` (default true). */
+  skipNextSpeakerCheck?: boolean;
+  retry?: RetryConfig;
+  generationConfig?: GenerateContentConfig;
+  log?: (msg: string) => void;
+}
+
+/** Upstream's request defaults; thinking options only for models that think. */
+export function defaultGenerationConfig(model: string): GenerateContentConfig {
+  const config: GenerateContentConfig = { temperature: 1, topP: 0.95, topK: 64 };
+  if (/gemini-2\.5/.test(model)) config.thinkingConfig = { includeThoughts: true, thinkingBudget: 8192 };
+  else if (/gemini-3/.test(model)) config.thinkingConfig = { includeThoughts: true };
+  return config;
+}
+
+const TERMINAL = new Set(['success', 'error', 'cancelled']);
+
+/** Orchestrates user messages: turns, the tool loop through the scheduler, limits, next-speaker checks. */
+export class GeminiClient {
+  readonly chat: GeminiChat;
+  private readonly memory: MemoryContext;
+  private readonly ids = { next: 0 };
+  private sessionTurns = 0;
+
+  constructor(private readonly opts: GeminiClientOptions) {
+    this.memory = new MemoryContext(opts.runtime.manager, opts.log);
+    this.chat = new GeminiChat(opts.generator, opts.model, () => this.requestShape(), opts.retry ?? DEFAULT_RETRY);
+  }
+
+  get model(): string {
+    return this.chat.model;
+  }
+
+  setModel(model: string): void {
+    this.chat.model = model;
+  }
+
+  getHistory(curated = false): Content[] {
+    return this.chat.getHistory(curated);
+  }
+
+  /** The system instruction for the next request, as built from the live registry and servers. */
+  async systemInstruction(): Promise<string> {
+    const { registry, manager, roots } = this.opts.runtime;
+    const instructions = manager
+      .states()
+      .filter((s) => s.status === 'connected' && s.instructions)
+      .map((s) => ({ alias: s.alias, text: s.instructions! }));
+    return buildSystemPrompt({ tools: registry.list(), instructions, memory: await this.memory.get(), roots });
+  }
+
+  private async requestShape(): Promise<RequestShape> {
+    return {
+      systemInstruction: await this.systemInstruction(),
+      tools: this.opts.runtime.registry.declarations(),
+      generationConfig: this.opts.generationConfig ?? defaultGenerationConfig(this.chat.model),
+    };
+  }
+
+  /** Runs one user message to completion; yields every event on the way. */
+  async *sendMessageStream(parts: Part[], signal: AbortSignal, promptId: string): AsyncGenerator<ServerGeminiStreamEvent> {
+    let next = parts;
+    const maxSession = this.opts.maxSessionTurns ?? -1;
+    for (let turns = 0; ; turns++) {
+      if (signal.aborted) {
+        yield { type: 'user_cancelled' };
+        return;
+      }
+      if (turns >= MAX_TURNS) {
+        yield { type: 'max_session_turns', value: { limit: MAX_TURNS, scope: 'message' } };
+        return;
+      }
+      if (maxSession > 0 && this.sessionTurns >= maxSession) {
+        yield { type: 'max_session_turns', value: { limit: maxSession, scope: 'session' } };
+        return;
+      }
+      this.sessionTurns++;
+      const turn = new Turn(this.chat, promptId, this.ids);
+      let stopped = false;
+      for await (const ev of turn.run(next, signal)) {
+        yield ev;
+        if (ev.type === 'error' || ev.type === 'invalid_stream' || ev.type === 'user_cancelled') stopped = true;
+      }
+      if (stopped) return;
+
+      if (turn.pendingToolCalls.length) {
+        const calls = yield* this.runTools(turn.pendingToolCalls, signal);
+        const responseParts = calls.flatMap((c) => c.response?.responseParts ?? []);
+        // Every call is answered, even when the loop stops here, so the history stays well-formed.
+        if (signal.aborted || calls.every((c) => c.status === 'cancelled')) {
+          this.chat.addHistory({ role: 'user', parts: responseParts });
+          if (signal.aborted) yield { type: 'user_cancelled' };
+          return;
+        }
+        next = responseParts;
+        continue;
+      }
+
+      if (this.opts.skipNextSpeakerCheck ?? true) return;
+      const speaker = await checkNextSpeaker({
+        comprehensive: this.chat.getHistory(false),
+        curated: this.chat.getHistory(true),
+        generator: this.opts.generator,
+        model: this.chat.model,
+        signal,
+        retry: this.retryOptions(),
+      });
+      if (speaker !== 'model' || signal.aborted) return;
+      next = [{ text: CONTINUE_TEXT }];
+    }
+  }
+
+  /**
+   * Schedules one turn's calls and forwards the scheduler's progress for them as stream events while the
+   * batch runs, so a consumer of this stream sees approvals, live output and results in order.
+   */
+  private async *runTools(requests: ToolCallRequestInfo[], signal: AbortSignal): AsyncGenerator<ServerGeminiStreamEvent, ToolCall[]> {
+    const { scheduler } = this.opts.runtime;
+    const ids = new Set(requests.map((r) => r.callId));
+    const answered = new Set<string>();
+    const queue: ServerGeminiStreamEvent[] = [];
+    let wake: (() => void) | undefined;
+    const onEvent = (e: SchedulerEvent): void => {
+      if (e.type === 'tool_output') {
+        if (ids.has(e.callId)) queue.push({ type: 'tool_output', value: { callId: e.callId, chunk: e.chunk } });
+      } else if (e.type === 'tool_call_update' && ids.has(e.call.request.callId)) {
+        const call = { ...e.call };
+        if (TERMINAL.has(call.status) && call.response) {
+          if (answered.has(call.request.callId)) return;
+          answered.add(call.request.callId);
+          queue.push({ type: 'tool_call_response', value: call });
+        } else {
+          queue.push({ type: 'tool_call_update', value: call });
+        }
+      } else return;
+      wake?.();
+    };
+    let done = false;
+    let result: ToolCall[] = [];
+    let failure: unknown;
+    scheduler.on('event', onEvent);
+    const run = scheduler.schedule(requests, signal).then(
+      (calls) => void (result = calls),
+      (err: unknown) => void (failure = err),
+    );
+    void run.finally(() => {
+      done = true;
+      wake?.();
+    });
+    try {
+      for (;;) {
+        while (queue.length) yield queue.shift()!;
+        if (done) break;
+        await new Promise<void>((r) => (wake = r));
+        wake = undefined;
+      }
+    } finally {
+      scheduler.off('event', onEvent);
+    }
+    if (failure) throw failure;
+    for (const call of result) {
+      if (!answered.has(call.request.callId)) yield { type: 'tool_call_response', value: call };
+    }
+    return result;
+  }
+
+  private retryOptions() {
+    const r = this.opts.retry ?? DEFAULT_RETRY;
+    return { maxAttempts: r.maxAttempts, initialDelayMs: r.initialDelayMs, maxDelayMs: r.maxDelayMs, retryFetchErrors: r.retryFetchErrors };
+  }
+
+  dispose(): void {
+    this.memory.dispose();
+  }
+}

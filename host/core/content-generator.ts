@@ -1,0 +1,84 @@
+import type {
+  CountTokensParameters,
+  CountTokensResponse,
+  GenerateContentParameters,
+  GenerateContentResponse,
+} from '@google/genai';
+
+/** The thin seam between the chat and the model API; fakes and recorders wrap or replace it. */
+export interface ContentGenerator {
+  generateContentStream(req: GenerateContentParameters): Promise<AsyncGenerator<GenerateContentResponse>>;
+  generateContent(req: GenerateContentParameters): Promise<GenerateContentResponse>;
+  countTokens(req: CountTokensParameters): Promise<CountTokensResponse>;
+}
+
+/** Missing or unusable credentials: exit code 41. */
+export class AuthError extends Error {
+  readonly exitCode = 41;
+  constructor(message: string) {
+    super(message);
+    this.name = 'AuthError';
+  }
+}
+
+export const DEFAULT_MODEL = 'gemini-2.5-flash';
+
+/** `-m` beats `GEMINI_MODEL` beats `model.name`. */
+export function resolveModel(cliModel: string | undefined, env: NodeJS.ProcessEnv, settingsModel: unknown): string {
+  const fromSettings = typeof settingsModel === 'string' && settingsModel.trim() ? settingsModel.trim() : undefined;
+  return cliModel?.trim() || env.GEMINI_MODEL?.trim() || fromSettings || DEFAULT_MODEL;
+}
+
+export type AuthKind = 'gemini-api-key' | 'vertex-ai';
+
+export interface AuthConfig {
+  kind: AuthKind;
+  apiKey?: string;
+  project?: string;
+  location?: string;
+  baseUrl?: string;
+}
+
+const truthy = (v: string | undefined): boolean => v !== undefined && /^(1|true|yes)$/i.test(v.trim());
+
+/** Decides the auth method from the environment, or throws an AuthError naming what to set. */
+export function resolveAuth(env: NodeJS.ProcessEnv, selectedType?: unknown): AuthConfig {
+  const apiKey = env.GEMINI_API_KEY?.trim() || env.GOOGLE_API_KEY?.trim() || undefined;
+  const baseUrl = env.GOOGLE_GEMINI_BASE_URL?.trim() || undefined;
+  const vertex = selectedType === 'vertex-ai' || truthy(env.GOOGLE_GENAI_USE_VERTEXAI);
+  if (vertex) {
+    const project = env.GOOGLE_CLOUD_PROJECT?.trim() || undefined;
+    const location = env.GOOGLE_CLOUD_LOCATION?.trim() || undefined;
+    const expressKey = env.GOOGLE_API_KEY?.trim() || undefined;
+    if (expressKey) return { kind: 'vertex-ai', apiKey: expressKey, baseUrl: env.GOOGLE_VERTEX_BASE_URL?.trim() || undefined };
+    if (project && location) return { kind: 'vertex-ai', project, location, baseUrl: env.GOOGLE_VERTEX_BASE_URL?.trim() || undefined };
+    throw new AuthError(
+      'Vertex AI is selected (GOOGLE_GENAI_USE_VERTEXAI) but not configured: set GOOGLE_CLOUD_PROJECT and ' +
+        'GOOGLE_CLOUD_LOCATION (with application default credentials), or GOOGLE_API_KEY for express mode.',
+    );
+  }
+  if (!apiKey) {
+    throw new AuthError(
+      'No Gemini credentials found. Set GEMINI_API_KEY (or GOOGLE_API_KEY) to an API key from ' +
+        'https://aistudio.google.com/apikey, or set GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT ' +
+        'and GOOGLE_CLOUD_LOCATION to use Vertex AI.',
+    );
+  }
+  return { kind: 'gemini-api-key', apiKey, baseUrl };
+}
+
+/** The @google/genai implementation. SDK-level retries stay off: retry.ts owns retrying. */
+export async function createGenAiContentGenerator(auth: AuthConfig, userAgent: string): Promise<ContentGenerator> {
+  const { GoogleGenAI } = await import('@google/genai');
+  const httpOptions: { baseUrl?: string; headers: Record<string, string> } = { headers: { 'User-Agent': userAgent } };
+  if (auth.baseUrl) httpOptions.baseUrl = auth.baseUrl;
+  const ai =
+    auth.kind === 'vertex-ai'
+      ? new GoogleGenAI({ vertexai: true, apiKey: auth.apiKey, project: auth.project, location: auth.location, httpOptions })
+      : new GoogleGenAI({ vertexai: false, apiKey: auth.apiKey, httpOptions });
+  return {
+    generateContentStream: (req) => ai.models.generateContentStream(req),
+    generateContent: (req) => ai.models.generateContent(req),
+    countTokens: (req) => ai.models.countTokens(req),
+  };
+}

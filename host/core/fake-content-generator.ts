@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import {
+  CountTokensResponse,
+  GenerateContentResponse,
+  type CountTokensParameters,
+  type GenerateContentParameters,
+} from '@google/genai';
+import type { ContentGenerator } from './content-generator.js';
+
+export type ReplayMethod = 'generateContentStream' | 'generateContent' | 'countTokens' | 'embedContent';
+
+export interface ReplayEntry {
+  method: ReplayMethod;
+  response: unknown;
+}
+
+/** A replay file that cannot be read or parsed: bad input (exit 42). */
+export class ReplayFileError extends Error {
+  readonly exitCode = 42;
+}
+
+export function readReplayFile(file: string): ReplayEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ReplayFileError(`Cannot read fake responses file ${file}: ${(err as Error).message}`);
+  }
+  return text.split('\n').flatMap((line, i) => {
+    if (!line.trim()) return [];
+    try {
+      const entry = JSON.parse(line) as ReplayEntry;
+      if (typeof entry?.method !== 'string' || !('response' in entry)) throw new Error('expected {"method", "response"}');
+      return [entry];
+    } catch (err) {
+      throw new ReplayFileError(`${file}:${i + 1}: invalid replay line: ${(err as Error).message}`);
+    }
+  });
+}
+
+/** Gives plain JSON the SDK response prototype, so `functionCalls` / `text` accessors work. */
+function asResponse(raw: unknown): GenerateContentResponse {
+  return Object.assign(new GenerateContentResponse(), raw);
+}
+
+/**
+ * Serves recorded responses with no network (Gemini CLI's `--fake-responses`). Strict mode serves lines in
+ * order; non-strict serves the first unused line of the requested method.
+ */
+export class FakeContentGenerator implements ContentGenerator {
+  private readonly entries: (ReplayEntry | undefined)[];
+  private next = 0;
+
+  constructor(entries: ReplayEntry[], private readonly strict = true) {
+    this.entries = [...entries];
+  }
+
+  static fromFile(file: string, strict = true): FakeContentGenerator {
+    return new FakeContentGenerator(readReplayFile(file), strict);
+  }
+
+  private take(method: ReplayMethod): unknown {
+    if (this.strict) {
+      const entry = this.entries[this.next];
+      if (!entry) throw new Error(`No more mock responses for ${method}`);
+      if (entry.method !== method) {
+        throw new Error(`Unexpected response type, next response was for ${entry.method} but expected ${method}`);
+      }
+      this.next++;
+      return entry.response;
+    }
+    const idx = this.entries.findIndex((e) => e?.method === method);
+    if (idx < 0) throw new Error(`No more mock responses for ${method}`);
+    const entry = this.entries[idx]!;
+    this.entries[idx] = undefined;
+    return entry.response;
+  }
+
+  async generateContentStream(req: GenerateContentParameters): Promise<AsyncGenerator<GenerateContentResponse>> {
+    const chunks = this.take('generateContentStream');
+    const list = Array.isArray(chunks) ? chunks : [chunks];
+    const signal = req.config?.abortSignal;
+    return (async function* () {
+      for (const c of list) {
+        if (signal?.aborted) throw Object.assign(new Error('The operation was aborted.'), { name: 'AbortError' });
+        yield asResponse(c);
+      }
+    })();
+  }
+
+  async generateContent(_req: GenerateContentParameters): Promise<GenerateContentResponse> {
+    return asResponse(this.take('generateContent'));
+  }
+
+  async countTokens(_req: CountTokensParameters): Promise<CountTokensResponse> {
+    return Object.assign(new CountTokensResponse(), this.take('countTokens'));
+  }
+}

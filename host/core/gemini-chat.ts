@@ -1,0 +1,198 @@
+import type {
+  Content,
+  FunctionDeclaration,
+  GenerateContentConfig,
+  GenerateContentResponse,
+  Part,
+} from '@google/genai';
+import type { ContentGenerator } from './content-generator.js';
+import type { InvalidStreamType, RetryEventValue } from './events.js';
+import {
+  INTERRUPTED_TEXT,
+  aggregateModelParts,
+  curateHistory,
+  isFunctionResponseContent,
+  mergeAdjacent,
+} from './history.js';
+import { describeError, isRetryable, nextDelay, serverRetryDelayMs, sleep } from './retry.js';
+
+export class InvalidStreamError extends Error {
+  constructor(
+    message: string,
+    readonly type: InvalidStreamType,
+  ) {
+    super(message);
+    this.name = 'InvalidStreamError';
+  }
+}
+
+export interface RetryConfig {
+  /** Connection layer (errors before the stream starts). */
+  maxAttempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+  /** Mid-stream layer (errors while iterating, invalid streams). */
+  midStreamAttempts: number;
+  midStreamDelayMs: number;
+  retryFetchErrors: boolean;
+}
+
+export const DEFAULT_RETRY: RetryConfig = {
+  maxAttempts: 10,
+  initialDelayMs: 5000,
+  maxDelayMs: 30000,
+  midStreamAttempts: 4,
+  midStreamDelayMs: 1000,
+  retryFetchErrors: true,
+};
+
+/** What each request carries besides the history; asked for per request so tool changes apply at once. */
+export interface RequestShape {
+  systemInstruction?: string;
+  tools?: FunctionDeclaration[];
+  generationConfig?: GenerateContentConfig;
+}
+
+export type ChatStreamEvent = { type: 'chunk'; value: GenerateContentResponse } | { type: 'retry'; value: RetryEventValue };
+
+const NUDGE = 'Please provide a response to the user based on the conversation so far; do not reply with thoughts only.';
+const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
+const HTML_COMMENT = /<!--[\s\S]*?-->/g;
+const BLOCKED: Record<string, InvalidStreamType> = {
+  MAX_TOKENS: 'MAX_TOKENS_EXCEEDED',
+  SAFETY: 'SAFETY_BLOCKED',
+  RECITATION: 'RECITATION_BLOCKED',
+  OTHER: 'OTHER_BLOCKED',
+};
+
+function partsOf(chunk: GenerateContentResponse): Part[] {
+  return chunk.candidates?.[0]?.content?.parts ?? [];
+}
+
+/** Checks a finished stream that had no function call (host reference 1.5). */
+function validate(chunks: GenerateContentResponse[], isFunctionResponse: boolean): InvalidStreamError | undefined {
+  let finish: string | undefined;
+  let visible = '';
+  let thoughts = false;
+  for (const c of chunks) {
+    finish = c.candidates?.[0]?.finishReason ?? finish;
+    for (const p of partsOf(c)) {
+      if (p.thought) thoughts = true;
+      else if (typeof p.text === 'string') visible += p.text;
+    }
+  }
+  if (finish === 'MALFORMED_FUNCTION_CALL' || finish === 'UNEXPECTED_TOOL_CALL') {
+    return new InvalidStreamError(`Model stream ended with finish reason ${finish}.`, finish);
+  }
+  if (!finish && !isFunctionResponse) {
+    return new InvalidStreamError('Model stream ended without a finish reason.', 'NO_FINISH_REASON');
+  }
+  const text = visible.replace(ZERO_WIDTH, '').replace(HTML_COMMENT, '').trim();
+  if (text) return undefined;
+  if (finish && BLOCKED[finish]) return new InvalidStreamError(`Model returned no text (finish reason ${finish}).`, BLOCKED[finish]);
+  if (thoughts) return new InvalidStreamError('Model returned only thoughts and no answer.', 'THINKING_ONLY_RESPONSE');
+  if (!finish) return undefined; // a function-response continuation that simply ended
+  return new InvalidStreamError('Model stream ended with an empty response.', 'NO_RESPONSE_TEXT');
+}
+
+/** Holds the conversation and talks to the generator; sends are serialised. */
+export class GeminiChat {
+  private history: Content[] = [];
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly generator: ContentGenerator,
+    public model: string,
+    private readonly shape: () => RequestShape | Promise<RequestShape>,
+    private readonly retry: RetryConfig = DEFAULT_RETRY,
+  ) {}
+
+  getHistory(curated = false): Content[] {
+    return structuredClone(curated ? curateHistory(this.history) : this.history);
+  }
+
+  setHistory(history: Content[]): void {
+    this.history = structuredClone(history);
+  }
+
+  addHistory(content: Content): void {
+    this.history.push(structuredClone(content));
+  }
+
+  /** Streams one model response to `parts`; stores the user content and the aggregated model turn. */
+  async *sendMessageStream(parts: Part[], signal: AbortSignal): AsyncGenerator<ChatStreamEvent> {
+    const previous = this.queue;
+    let release!: () => void;
+    this.queue = new Promise((r) => (release = r));
+    await previous;
+    const rollbackTo = this.history.length;
+    let stored = false;
+    try {
+      const isFunctionResponse = parts.some((p) => p.functionResponse);
+      if (!isFunctionResponse && isFunctionResponseContent(this.history[this.history.length - 1])) {
+        this.history.push({ role: 'model', parts: [{ text: INTERRUPTED_TEXT }] });
+      }
+      this.history.push({ role: 'user', parts: structuredClone(parts) });
+      let nudge = false;
+      for (let attempt = 1; ; attempt++) {
+        const chunks: GenerateContentResponse[] = [];
+        let opened = false;
+        try {
+          const stream = yield* this.open(nudge, signal);
+          opened = true;
+          for await (const chunk of stream) {
+            chunks.push(chunk);
+            yield { type: 'chunk', value: chunk };
+          }
+          const sawCall = chunks.some((c) => partsOf(c).some((p) => p.functionCall));
+          const invalid = sawCall ? undefined : validate(chunks, isFunctionResponse);
+          if (invalid) throw invalid;
+          this.history.push({ role: 'model', parts: aggregateModelParts(chunks.flatMap(partsOf)) });
+          stored = true;
+          return;
+        } catch (err) {
+          if (signal.aborted) throw err;
+          // Failures to open were already retried by the connection layer.
+          const retryable = err instanceof InvalidStreamError || (opened && isRetryable(err, this.retry.retryFetchErrors));
+          if (!retryable || attempt >= this.retry.midStreamAttempts) throw err;
+          const delayMs = this.retry.midStreamDelayMs * 2 ** (attempt - 1);
+          nudge = err instanceof InvalidStreamError && (err.type === 'THINKING_ONLY_RESPONSE' || err.type === 'NO_RESPONSE_TEXT');
+          yield {
+            type: 'retry',
+            value: { attempt, maxAttempts: this.retry.midStreamAttempts, delayMs, reason: describeError(err), discardPartial: true },
+          };
+          await sleep(delayMs, signal);
+        }
+      }
+    } finally {
+      // Failure, abort, or a consumer that stopped iterating: the user content goes too (reference 1.4).
+      if (!stored) this.history.length = rollbackTo;
+      release();
+    }
+  }
+
+  /** Opens the stream, retrying connection failures with backoff and reporting each retry. */
+  private async *open(nudge: boolean, signal: AbortSignal): AsyncGenerator<ChatStreamEvent, AsyncGenerator<GenerateContentResponse>> {
+    let delay = this.retry.initialDelayMs;
+    for (let attempt = 1; ; attempt++) {
+      const shape = await this.shape();
+      const contents = mergeAdjacent(curateHistory(this.history));
+      if (nudge) contents[contents.length - 1]!.parts!.push({ text: NUDGE });
+      const config: GenerateContentConfig = { ...shape.generationConfig, abortSignal: signal };
+      if (shape.systemInstruction) config.systemInstruction = shape.systemInstruction;
+      if (shape.tools?.length) config.tools = [{ functionDeclarations: shape.tools }];
+      try {
+        return await this.generator.generateContentStream({ model: this.model, contents, config });
+      } catch (err) {
+        if (signal.aborted) throw err;
+        if (attempt >= this.retry.maxAttempts || !isRetryable(err, this.retry.retryFetchErrors)) throw err;
+        const server = serverRetryDelayMs(err);
+        if (server !== undefined && server > 300_000) throw err;
+        const delayMs = nextDelay(delay, err, this.retry);
+        yield { type: 'retry', value: { attempt, maxAttempts: this.retry.maxAttempts, delayMs, reason: describeError(err), discardPartial: false } };
+        await sleep(delayMs, signal);
+        delay = Math.min(this.retry.maxDelayMs, delay * 2);
+      }
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import type { FunctionDeclaration } from '@google/genai';
+import type { SchedulerEvent, ToolCall, ToolCallRequestInfo } from '../scheduler/types.js';
+
+/**
+ * The slice of the host runtime (host/runtime.ts) the model loop uses. Structural, so the loop depends
+ * only on what it calls; `HostRuntime` satisfies it.
+ */
+export interface LoopEmitter {
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  off(event: string, listener: (...args: any[]) => void): unknown;
+}
+
+export interface LoopScheduler extends LoopEmitter {
+  schedule(requests: ToolCallRequestInfo[], signal: AbortSignal): Promise<ToolCall[]>;
+}
+
+export interface LoopTool {
+  exposedName: string;
+  serverAlias: string;
+  toolName: string;
+  readOnly: boolean;
+}
+
+export interface LoopRegistry extends LoopEmitter {
+  get(exposedName: string): LoopTool | undefined;
+  list(): LoopTool[];
+  declarations(): FunctionDeclaration[];
+}
+
+export interface LoopServerState {
+  alias: string;
+  status: string;
+  instructions?: string;
+  resources?: { uri: string }[];
+}
+
+export interface LoopManager extends LoopEmitter {
+  states(): LoopServerState[];
+  whenSettled(): Promise<void>;
+  readResource(alias: string, uri: string): Promise<{ contents: { uri?: string; text?: string }[] }>;
+  subscribeResource?(alias: string, uri: string): Promise<unknown>;
+}
+
+export interface LoopRuntime {
+  scheduler: LoopScheduler;
+  registry: LoopRegistry;
+  manager: LoopManager;
+  roots: string[];
+}
+
+export type { SchedulerEvent };

@@ -1,0 +1,104 @@
+import type { LoadedSettings } from '../config/settings.js';
+import type { HostRuntime, HostRuntimeOptions } from '../runtime.js';
+import { GeminiClient } from './client.js';
+import {
+  AuthError,
+  createGenAiContentGenerator,
+  resolveAuth,
+  resolveModel,
+  type AuthConfig,
+  type ContentGenerator,
+} from './content-generator.js';
+import { DEFAULT_RETRY, type RetryConfig } from './gemini-chat.js';
+
+export interface SessionOptions extends HostRuntimeOptions {
+  /** `-m`. */
+  model?: string;
+  fakeResponses?: string;
+  fakeResponsesNonStrict?: boolean;
+  recordResponses?: string;
+}
+
+export interface Session {
+  runtime: HostRuntime;
+  client: GeminiClient;
+  generator: ContentGenerator;
+  model: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Retry delays: settings give the attempt bound; `GEMINI_MCP_RETRY_DELAY_MS` scales the initial delays so
+ * scripted tests do not wait 5 s per injected error (host reference 1.5).
+ */
+export function retryConfig(settings: LoadedSettings['merged'], env: NodeJS.ProcessEnv): RetryConfig {
+  const cfg = { ...DEFAULT_RETRY };
+  const max = settings.general?.maxAttempts;
+  if (typeof max === 'number' && max >= 1) cfg.maxAttempts = Math.min(10, Math.floor(max));
+  if (settings.general?.retryFetchErrors === false) cfg.retryFetchErrors = false;
+  const base = Number(env.GEMINI_MCP_RETRY_DELAY_MS);
+  if (env.GEMINI_MCP_RETRY_DELAY_MS && Number.isFinite(base) && base >= 0) {
+    cfg.initialDelayMs = base;
+    cfg.midStreamDelayMs = base;
+    cfg.maxDelayMs = Math.max(base, base * 8);
+  }
+  return cfg;
+}
+
+async function createGenerator(opts: SessionOptions, auth: AuthConfig | undefined, model: string): Promise<ContentGenerator> {
+  if (!auth) {
+    // Replay replaces the generator before any auth or network setup.
+    const { FakeContentGenerator } = await import('./fake-content-generator.js');
+    return FakeContentGenerator.fromFile(opts.fakeResponses!, !opts.fakeResponsesNonStrict);
+  }
+  const { VERSION } = await import('../../servers/common/version.js');
+  let gen = await createGenAiContentGenerator(auth, `GeminiMcpCli/${VERSION}/${model} (${process.platform}; ${process.arch})`);
+  if (opts.recordResponses) {
+    const { RecordingContentGenerator } = await import('./recording-content-generator.js');
+    gen = new RecordingContentGenerator(gen, opts.recordResponses);
+  }
+  return gen;
+}
+
+/**
+ * Settings → credentials → runtime (servers start, not awaited) → generator → client.
+ */
+export async function createSession(opts: SessionOptions): Promise<Session> {
+  const env = opts.env ?? process.env;
+  const { loadSettings } = await import('../config/settings.js');
+  const settings = loadSettings({ cwd: opts.cwd, homeDir: opts.homeDir, env });
+  const model = resolveModel(opts.model, env, settings.merged.model?.name);
+  // Credentials are checked (cheaply, from the environment) before any server is spawned; the SDK itself
+  // is loaded after the spawn so its import overlaps the servers' startup.
+  const auth = opts.fakeResponses ? undefined : resolveAuth(env, settings.merged.security?.auth?.selectedType);
+  const { createHostRuntime } = await import('../runtime.js');
+  const runtime = await createHostRuntime(opts);
+  let generator: ContentGenerator;
+  try {
+    generator = await createGenerator(opts, auth, model);
+  } catch (err) {
+    await runtime.close();
+    throw err;
+  }
+  const client = new GeminiClient({
+    runtime,
+    generator,
+    model,
+    maxSessionTurns: settings.merged.model?.maxSessionTurns,
+    skipNextSpeakerCheck: settings.merged.model?.skipNextSpeakerCheck ?? true,
+    retry: retryConfig(settings.merged, env),
+    log: opts.log ? (m) => opts.log!.debug(m) : undefined,
+  });
+  return {
+    runtime,
+    client,
+    generator,
+    model,
+    close: async () => {
+      client.dispose();
+      await runtime.close();
+    },
+  };
+}
+
+export { AuthError };
