@@ -37,6 +37,11 @@ describe('markdown', () => {
     expect(out).toContain('\x1b[1m'); // bold survives
     expect(out).toMatch(/\x1b\[38;5;\d+mconst/); // highlighted keyword
   });
+  it('renders inline code and emphasis inside list items', () => {
+    const out = createMarkdownRenderer(p256).render('- created `hello.md`\n- **bold** and *em*\n', 60);
+    expect(stripSgr(out)).toMatch(/\* created hello\.md\n\s+\* bold and em/);
+    expect(out).toContain('\x1b[1mbold');
+  });
   it('reflows to the width and tolerates an unclosed fence while streaming', () => {
     const md = createMarkdownRenderer(plain);
     const out = md.render('word '.repeat(40), 30);
