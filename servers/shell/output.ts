@@ -1,20 +1,10 @@
+import { looksBinary } from '../common/binary-sniff.js';
 import { StringDecoder } from 'node:string_decoder';
 import stripAnsi from 'strip-ansi';
 
 export const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
 const SNIFF_BYTES = 4096;
 export const CAPTURE_WARNING = '\n[GEMINI_CLI_WARNING: Output truncated. The buffer is limited to 16MB.]';
-
-/** Contract 1.7 sniff: a NUL byte, or more than 30 % bytes below 9 or in 14–31. */
-export function looksBinary(buf: Buffer): boolean {
-  if (buf.length === 0) return false;
-  let control = 0;
-  for (const b of buf) {
-    if (b === 0) return true;
-    if (b < 9 || (b > 13 && b < 32)) control++;
-  }
-  return control / buf.length > 0.3;
-}
 
 /**
  * Collects stdout+stderr as they arrive: UTF-8 decoded across chunk boundaries, at most 16 MB, and

@@ -1,3 +1,4 @@
+import { looksBinary } from '../common/binary-sniff.js';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -182,14 +183,3 @@ async function readBody(res: IncomingMessage, signal: AbortSignal, timeoutMs: nu
   return { body: Buffer.concat(chunks), truncated: false };
 }
 
-/** Contract 1.7 sniff on the first 4 KB: a NUL byte, or more than 30% control bytes. */
-function looksBinary(body: Buffer): boolean {
-  const head = body.subarray(0, 4096);
-  if (head.length === 0) return false;
-  let control = 0;
-  for (const b of head) {
-    if (b === 0) return true;
-    if (b < 9 || (b > 13 && b < 32)) control++;
-  }
-  return control / head.length > 0.3;
-}

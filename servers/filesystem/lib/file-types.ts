@@ -1,6 +1,8 @@
 import mime from 'mime';
 import { extname } from 'node:path';
-import { detectBom } from './text-decode.js';
+import { looksBinary } from '../../common/binary-sniff.js';
+
+export { looksBinary };
 
 export type FileKind = 'text' | 'svg' | 'image' | 'audio' | 'video' | 'pdf' | 'binary';
 
@@ -29,19 +31,6 @@ export function detectFileKind(filePath: string, head?: Buffer): FileKind {
   if (type === 'application/pdf') return 'pdf';
   if (BINARY_EXT.has(ext)) return 'binary';
   return head && looksBinary(head) ? 'binary' : 'text';
-}
-
-/** Content sniff of the first 4 KB: a BOM means text; a NUL or > 30 % control bytes means binary. */
-export function looksBinary(buf: Buffer): boolean {
-  const head = buf.length > SNIFF_BYTES ? buf.subarray(0, SNIFF_BYTES) : buf;
-  if (head.length === 0) return false;
-  if (detectBom(head)) return false;
-  let control = 0;
-  for (const byte of head) {
-    if (byte === 0) return true;
-    if (byte < 9 || (byte > 13 && byte < 32)) control++;
-  }
-  return control / head.length > 0.3;
 }
 
 export function isSupportedAudio(filePath: string): boolean {

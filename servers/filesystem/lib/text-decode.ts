@@ -1,20 +1,11 @@
+import { detectBom } from '../../common/binary-sniff.js';
+
+export { detectBom };
+export type { BomEncoding } from '../../common/binary-sniff.js';
 /**
  * Decoding of file bytes (contract 1.7): a UTF-8, UTF-16 or UTF-32 byte-order mark selects the
  * encoding and is stripped; everything else is read as UTF-8.
  */
-
-export type BomEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'utf32le' | 'utf32be';
-
-export function detectBom(buf: Uint8Array): { encoding: BomEncoding; length: number } | undefined {
-  const [a, b, c, d] = buf;
-  // UTF-32 LE starts like UTF-16 LE, so it is tested first.
-  if (a === 0xff && b === 0xfe && c === 0 && d === 0 && buf.length >= 4) return { encoding: 'utf32le', length: 4 };
-  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return { encoding: 'utf32be', length: 4 };
-  if (a === 0xef && b === 0xbb && c === 0xbf) return { encoding: 'utf8', length: 3 };
-  if (a === 0xff && b === 0xfe) return { encoding: 'utf16le', length: 2 };
-  if (a === 0xfe && b === 0xff) return { encoding: 'utf16be', length: 2 };
-  return undefined;
-}
 
 export function decodeText(buf: Buffer): string {
   const bom = detectBom(buf);
