@@ -7,6 +7,8 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { z } from 'zod';
 import { requestConfirmation } from './confirmation.js';
 import type { Logger } from './logger.js';
@@ -49,7 +51,11 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export function createKitServer(spec: KitServerSpec): KitServer {
   const mcp = new McpServer(
     { name: spec.name, version: spec.version },
-    { capabilities: { logging: {}, tools: { listChanged: true } }, instructions: spec.instructions },
+    {
+      capabilities: { logging: {}, tools: { listChanged: true } },
+      instructions: spec.instructions,
+      jsonSchemaValidator: lazyValidator(),
+    },
   );
   const roots = new WorkspaceRoots(spec.roots ?? [process.cwd()], spec.projectTempDir);
   let rootsReady: Promise<void> = Promise.resolve();
@@ -96,12 +102,21 @@ export function createKitServer(spec: KitServerSpec): KitServer {
         } catch (err) {
           if (err instanceof ToolError) return errorResult(err.message, err.errorType);
           spec.log.error(`${def.name}: ${(err as Error).stack ?? err}`);
-          return errorResult(`Error: ${(err as Error).message ?? String(err)}`, 'unhandled_exception');
+          return errorResult((err as Error).message ?? String(err), 'unhandled_exception');
         }
       }) as never,
     );
   }
   return { mcp, roots, rootsReady: () => rootsReady };
+}
+
+/**
+ * The SDK builds an Ajv instance (with its formats) for every server up front, though it only validates
+ * form-elicitation answers with it, which our tools never request: build it on first use instead.
+ */
+function lazyValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 }
 
 function buildContext(mcp: McpServer, roots: WorkspaceRoots, log: Logger, extra: Extra): ToolContext {

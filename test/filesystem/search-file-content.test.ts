@@ -70,6 +70,35 @@ describe.each(ENGINES)('search_file_content (%s engine)', (engine) => {
     expect(multi).toContain(`File: ${basename(other)}/o.txt`);
   });
 
+  it('adds ±15 lines around each of two matches, with the empty last line of a trailing newline', async () => {
+    const root = tempDir();
+    const lines = Array.from({ length: 100 }, (_, i) => (i === 19 ? 'needle a' : i === 94 ? 'needle b' : `l${i + 1}`));
+    writeFileSync(join(root, 'two.txt'), `${lines.join('\n')}\n`);
+    const fs = await connectFs({ roots: [root] });
+    const body = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, k) => from + k).map((n) => (n === 20 || n === 95 ? `L${n}: ${lines[n - 1]}` : `L${n}- ${lines[n - 1] ?? ''}`));
+    expect(await fs.text('search_file_content', { pattern: 'needle' })).toBe(
+      ['Found 2 matches for pattern "needle" in the workspace directory:', '---', 'File: two.txt', ...body(5, 35), ...body(80, 101), '---'].join('\n'),
+    );
+  });
+
+  it('splits lines on \\r?\\n so `$` matches CRLF lines, and expands braces in include', async () => {
+    const root = makeTree();
+    writeFileSync(join(root, 'sub', 'w.tsx'), 'say world\r\nmore\r\n');
+    writeFileSync(join(root, 'sub', 'w.ts'), 'world\n');
+    const fs = await connectFs({ roots: [root] });
+    expect(await fs.text('search_file_content', { pattern: 'world$', path: 'sub' })).toBe(
+      'Found 2 matches for pattern "world$" in path "sub":\n---\nFile: w.ts\nL1: world\nL2- \n---\nFile: w.tsx\nL1: say world\nL2- more\nL3- \n---',
+    );
+    const braces = await fs.text('search_file_content', { pattern: 'world', include: '*.{ts,tsx}' });
+    expect(braces.split('\n')[0]).toBe('Found 2 matches for pattern "world" in the workspace directory (filter: "*.{ts,tsx}"):');
+    expect(braces).toContain('File: sub/w.ts\n');
+    expect(braces).toContain('File: sub/w.tsx\n');
+    expect(await fs.text('search_file_content', { pattern: 'zebra', include: '*.md' })).toBe(
+      'No matches found for pattern "zebra" in the workspace directory (filter: "*.md").',
+    );
+  });
+
   it('caps at 100 matches in path order and cuts long lines', async () => {
     const root = tempDir();
     writeFileSync(join(root, 'b.txt'), Array.from({ length: 150 }, (_, i) => `match ${i}`).join('\n'));

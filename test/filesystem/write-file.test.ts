@@ -71,6 +71,8 @@ describe('write_file', () => {
     expect(writeFileError('/w/f', err('ENOSPC'))).toMatchObject({ message: 'No space left on device: /w/f (ENOSPC)', errorType: 'no_space_left' });
     expect(writeFileError('/w/f', err('EISDIR'))).toMatchObject({ message: 'Target is a directory, not a file: /w/f (EISDIR)', errorType: 'target_is_directory' });
     expect(writeFileError('/w/f', err('EIO'))).toMatchObject({ message: "Error writing to file '/w/f': EIO: boom (EIO)", errorType: 'file_write_failure' });
+    // Only EACCES is "permission denied" in the contract; EPERM (immutable file, as root) is another code.
+    expect(writeFileError('/w/f', err('EPERM'))).toMatchObject({ message: "Error writing to file '/w/f': EPERM: boom (EPERM)", errorType: 'file_write_failure' });
     expect(writeFileError('/w/f', new Error('odd'))).toMatchObject({ message: 'Error writing to file: odd', errorType: 'file_write_failure' });
   });
 

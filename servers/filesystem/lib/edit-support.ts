@@ -50,8 +50,7 @@ export function writeFileError(filePath: string, err: unknown): ToolError {
   const e = err as NodeJS.ErrnoException;
   switch (e?.code) {
     case 'EACCES':
-    case 'EPERM':
-      return new ToolError(`Permission denied writing to file: ${filePath} (${e.code})`, 'permission_denied');
+      return new ToolError(`Permission denied writing to file: ${filePath} (EACCES)`, 'permission_denied');
     case 'ENOSPC':
       return new ToolError(`No space left on device: ${filePath} (ENOSPC)`, 'no_space_left');
     case 'EISDIR':

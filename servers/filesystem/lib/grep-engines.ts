@@ -76,7 +76,7 @@ export function runEngine(name: EngineName, req: EngineRequest): Promise<void> {
 function runRipgrep(req: EngineRequest): Promise<void> {
   const args = [
     '--line-number', '--no-heading', '--with-filename', '--null', '--color', 'never', '--ignore-case',
-    '--hidden', '--no-ignore-dot', '--no-ignore-global', '--no-messages', '--no-config',
+    '--hidden', '--no-ignore-dot', '--no-ignore-global', '--no-messages', '--no-config', '--crlf',
     '-g', `!{${CORE_EXCLUDE_DIRS.join(',')}}`,
   ];
   // rg applies .gitignore only to prune; when .geminiignore re-includes, our own filter must see everything.
@@ -86,17 +86,32 @@ function runRipgrep(req: EngineRequest): Promise<void> {
   return runProcess('rg', args, req, 'colon');
 }
 
+/**
+ * git grep and GNU grep cannot treat `\r\n` as a line end (so `x$` would miss CRLF lines the contract's
+ * `\r?\n` split matches), and their pathspec/--include globs have no braces: such requests go to the
+ * next engine, or the engine runs unfiltered.
+ */
+function lineEndSensitive(pattern: string): boolean {
+  return pattern.includes('$');
+}
+
+const plainInclude = (glob: string | undefined): string | undefined => (glob && !/[{}]/.test(glob) ? glob : undefined);
+
 function runGitGrep(req: EngineRequest): Promise<void> {
+  if (lineEndSensitive(req.pattern)) return Promise.reject(new EngineFailed('git grep: pattern needs CRLF-aware line ends'));
+  const include = plainInclude(req.basenameInclude);
   const args = ['-c', 'core.quotepath=off', 'grep', '--untracked', '-I', '-n', '-z', '-i', '-P', '--no-color', '-e', req.pattern, '--', '.'];
   for (const d of CORE_EXCLUDE_DIRS) args.push(`:(exclude,glob)**/${d}/**`);
-  if (req.basenameInclude) args.splice(args.indexOf('--') + 1, 1, `:(glob)**/${req.basenameInclude}`);
+  if (include) args.splice(args.indexOf('--') + 1, 1, `:(glob)**/${include}`);
   return runProcess('git', args, req, 'nul');
 }
 
 function runSystemGrep(req: EngineRequest): Promise<void> {
+  if (lineEndSensitive(req.pattern)) return Promise.reject(new EngineFailed('grep: pattern needs CRLF-aware line ends'));
+  const include = plainInclude(req.basenameInclude);
   const args = ['-r', '-n', '-I', '-Z', '-i', '-P', '--no-messages'];
   for (const d of CORE_EXCLUDE_DIRS) args.push(`--exclude-dir=${d}`);
-  if (req.basenameInclude) args.push(`--include=${req.basenameInclude}`);
+  if (include) args.push(`--include=${include}`);
   args.push('-e', req.pattern, '--', '.');
   return runProcess('grep', args, req, 'colon');
 }
@@ -125,7 +140,9 @@ function runProcess(cmd: string, args: string[], req: EngineRequest, format: 'co
       if (!Number.isInteger(n)) return;
       if (file.startsWith('./')) file = file.slice(2);
       produced = true;
-      req.onMatch({ file, line: n, text: rest.slice(sepAt + 1) });
+      // Lines are split on \r?\n (contract 1.7): a CRLF line's text has no trailing \r.
+      const text = rest.slice(sepAt + 1);
+      req.onMatch({ file, line: n, text: text.endsWith('\r') ? text.slice(0, -1) : text });
     };
     child.stdout.on('data', (chunk: string) => {
       const parts = (pending + chunk).split('\n');

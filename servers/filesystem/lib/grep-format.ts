@@ -11,7 +11,8 @@ export interface GrepGroup {
 }
 
 const MAX_GRAPHEMES = 2000;
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Built on first use: constructing a Segmenter loads ICU break data (~20 ms), a cost only long lines pay.
+let segmenter: Intl.Segmenter | undefined;
 
 /** Right-trims and cuts a line at 2000 graphemes (contract 2.5). */
 export function cutLine(text: string): string {
@@ -19,6 +20,7 @@ export function cutLine(text: string): string {
   // A string of at most 2000 code units cannot hold more than 2000 graphemes.
   if (trimmed.length <= MAX_GRAPHEMES) return trimmed;
   let count = 0;
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (const { index } of segmenter.segment(trimmed)) {
     if (count === MAX_GRAPHEMES) return `${trimmed.slice(0, index)}... [truncated]`;
     count++;

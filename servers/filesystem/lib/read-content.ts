@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError, type ErrorType } from '../../common/result.js';
 import { detectFileKind, isMediaKind, isSupportedAudio, mimeTypeOf, type FileKind } from './file-types.js';
+import { readRegularFile } from './regular-file.js';
 import { decodeText, splitLines } from './text-decode.js';
 
 export const DEFAULT_LINE_LIMIT = 2000;
@@ -64,7 +65,9 @@ export async function readForModel(o: ReadOptions): Promise<ReadOutcome> {
     size = st.size;
   } catch (err) {
     if (err instanceof FileReadError) throw err;
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+    // ENOTDIR: a parent is a file, so this path does not exist either.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
       throw new FileReadError(`File not found: ${o.abs}`, 'file_not_found', 'File not found.');
     }
     throw readFailure(o, err);
@@ -80,7 +83,7 @@ export async function readForModel(o: ReadOptions): Promise<ReadOutcome> {
   }
   let buf: Buffer;
   try {
-    buf = await readFile(o.real);
+    buf = await readRegularFile(o.real);
   } catch (err) {
     throw readFailure(o, err);
   }
@@ -114,7 +117,7 @@ async function readMedia(o: ReadOptions, kind: 'image' | 'audio' | 'video' | 'pd
   }
   let data: string;
   try {
-    data = (await readFile(o.real)).toString('base64');
+    data = (await readRegularFile(o.real)).toString('base64');
   } catch (err) {
     throw readFailure(o, err);
   }

@@ -1,13 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { z } from 'zod';
-import { guardPath } from '../../common/path-guard.js';
+import { guardPath, isWithin } from '../../common/path-guard.js';
 import { errorResult, textResult } from '../../common/result.js';
 import { defineTool, READ_ONLY } from '../../common/tool.js';
 import { CORE_EXCLUDE_GLOBS, IgnoreRules } from '../lib/ignore-rules.js';
 import { loadFastGlob } from '../lib/lazy.js';
-import { rootOf } from '../lib/paths.js';
+import { rootOf, toPosix } from '../lib/paths.js';
 
 const RECENCY_MS = 24 * 60 * 60 * 1000;
 
@@ -52,7 +52,9 @@ export const glob = defineTool({
       const fg = await loadFastGlob();
       for (const dir of dirs) {
         // A name such as `[id].ts` that exists literally is meant literally.
-        const pattern = existsSync(join(dir, args.pattern)) ? fg.escapePath(args.pattern) : args.pattern;
+        const pattern = existsSync(resolve(dir, args.pattern)) ? fg.escapePath(args.pattern) : args.pattern;
+        // `../**` or `/elsewhere/**` would walk outside the scope (up to the whole disk) to find nothing in it.
+        if (!isWithin(dir, staticBase(dir, pattern))) continue;
         const located = rootOf(dir, ctx.roots);
         const rules = located ? new IgnoreRules(located.root, opts) : undefined;
         const stream = fg.stream(pattern, {
@@ -66,12 +68,14 @@ export const glob = defineTool({
         });
         // Streaming lets the mtime stats run while the walk's readdirs are still in flight.
         for await (const entry of stream) {
-          const rel = entry as string;
+          // Absolute patterns yield absolute entries and `../` patterns climb out: the scope is `dir`.
+          const file = resolve(dir, entry as string);
+          if (!isWithin(dir, file) || file === dir) continue;
+          const rel = toPosix(relative(dir, file));
           if (rules && !rules.isEmpty && rules.isIgnored(located!.rel ? `${located!.rel}/${rel}` : rel)) {
             ignored++;
             continue;
           }
-          const file = join(dir, rel);
           found.push({ file, mtime: mtimeOf(file) });
         }
         if (ctx.signal.aborted) throw new Error('cancelled');
@@ -96,6 +100,16 @@ export const glob = defineTool({
     );
   },
 });
+
+/** Where a pattern's walk starts: its leading directory segments free of glob syntax. */
+function staticBase(dir: string, pattern: string): string {
+  const fixed: string[] = [];
+  for (const seg of pattern.split('/').slice(0, -1)) {
+    if (/[*?[\]{}()!\\]/.test(seg)) break;
+    fixed.push(seg);
+  }
+  return resolve(dir, fixed.join('/') || '.');
+}
 
 function mtimeOf(file: string): number {
   // A file that vanished since the walk sorts with the old files.

@@ -57,6 +57,9 @@ export const readManyFiles = defineTool({
     const skipped: { path: string; reason: string }[] = [];
     const files = new Set<string>();
     let ignoredCount = 0;
+    // Keyed by root: a `../` or absolute entry may match files of another root, judged by that root's rules.
+    const rulesByRoot = new Map<string, IgnoreRules>();
+    const rulesFor = (root: string) => rulesByRoot.get(root) ?? rulesByRoot.set(root, new IgnoreRules(root, opts)).get(root)!;
     try {
       const fg = await loadFastGlob();
       for (const root of ctx.roots.list) {
@@ -71,7 +74,6 @@ export const readManyFiles = defineTool({
           ignore: ignoreGlobs,
           suppressErrors: true,
         });
-        const rules = new IgnoreRules(root, opts);
         for (const file of matches) {
           if (files.has(file)) continue;
           let real: string;
@@ -85,7 +87,7 @@ export const readManyFiles = defineTool({
             continue;
           }
           const located = rootOf(real, ctx.roots);
-          if (located && !rules.isEmpty && located.root === root && rules.isIgnored(located.rel)) {
+          if (located && !rulesFor(located.root).isEmpty && rulesFor(located.root).isIgnored(located.rel)) {
             ignoredCount++;
             continue;
           }

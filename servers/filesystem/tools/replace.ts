@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../common/meta.js';
@@ -10,6 +9,7 @@ import { atomicWrite, withLineEndings } from '../lib/atomic-write.js';
 import { fileDiffDisplay, toLf, updatedSnippet } from '../lib/edit-support.js';
 import { introducesPlaceholder } from '../lib/omission.js';
 import { displayRel } from '../lib/paths.js';
+import { readRegularFile } from '../lib/regular-file.js';
 import { decodeText } from '../lib/text-decode.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -62,7 +62,7 @@ async function prepare(args: Args, ctx: ToolContext): Promise<Prepared> {
   const rel = displayRel(target.real, ctx.roots);
   let raw: string | null;
   try {
-    raw = decodeText(await readFile(target.real));
+    raw = decodeText(await readRegularFile(target.real));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code !== 'ENOENT') fail(`Error preparing edit: ${e.message}`, 'edit_preparation_failure', `Error preparing edit: ${e.message}`);

@@ -1,4 +1,4 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../common/meta.js';
@@ -9,6 +9,7 @@ import { atomicWrite, withLineEndings } from '../lib/atomic-write.js';
 import { fileDiffDisplay, toLf, updatedSnippet, writeFileError } from '../lib/edit-support.js';
 import { hasOmissionPlaceholder } from '../lib/omission.js';
 import { displayRel } from '../lib/paths.js';
+import { readRegularFile } from '../lib/regular-file.js';
 import { decodeText } from '../lib/text-decode.js';
 
 const inputSchema = z.object({
@@ -45,7 +46,7 @@ async function validate(args: Args, ctx: ToolContext): Promise<GuardedPath> {
 
 async function readExisting(real: string, filePath: string): Promise<string | null> {
   try {
-    return decodeText(await readFile(real));
+    return decodeText(await readRegularFile(real));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'ENOENT') return null;
