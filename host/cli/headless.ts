@@ -3,6 +3,7 @@ import stripAnsi from 'strip-ansi';
 import type { Part } from '@google/genai';
 import type { Session } from '../core/session.js';
 import type { ServerGeminiStreamEvent } from '../core/events.js';
+import { isAuthStatus } from '../core/api-error-text.js';
 import { createHostLogger } from '../log.js';
 import { InputError, type CliArgs } from './args.js';
 import { FAILURES, RunStats, toolErrorText, toolOutputText, type FailureKind } from './output.js';
@@ -162,7 +163,8 @@ export async function runHeadless(args: CliArgs, io: HeadlessIo): Promise<number
           break;
         case 'error':
           stats.apiError(model);
-          failure = { kind: 'api', message: ev.value.error.message };
+          // A refused key is an authentication failure (exit 41), whether it is missing or wrong.
+          failure = { kind: isAuthStatus(ev.value.error.status) ? 'auth' : 'api', message: ev.value.error.message };
           break;
         case 'invalid_stream':
           stats.apiError(model);

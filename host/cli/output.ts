@@ -1,25 +1,57 @@
 import type { GenerateContentResponseUsageMetadata } from '@google/genai';
 import type { ToolCall } from '../scheduler/types.js';
 
+type Decisions = { accept: number; reject: number; modify: number; auto_accept: number };
+const noDecisions = (): Decisions => ({ accept: 0, reject: 0, modify: 0, auto_accept: 0 });
+/** Calls stopped before any approval question arose: no decision was made about them. */
+const UNDECIDED = new Set(['tool_not_registered', 'invalid_tool_params']);
+
+/**
+ * The approval decision behind a finished call. Headless runs never ask a person: a call that ran was let
+ * through by policy or a flag (`auto_accept`); one refused by policy or declined is a `reject`.
+ */
+function decisionOf(call: ToolCall): keyof Decisions | undefined {
+  const type = call.response?.errorType;
+  if (call.status === 'success') return 'auto_accept';
+  if (type && UNDECIDED.has(type)) return undefined;
+  if (type === 'policy_denied' || call.status === 'cancelled') return 'reject';
+  return 'auto_accept'; // it ran and then failed
+}
+
+/** Lines added and removed by an edit, from the unified diff the server displayed. */
+function diffLines(display: unknown): { added: number; removed: number } {
+  const diff = (display as { fileDiff?: unknown })?.fileDiff;
+  let added = 0;
+  let removed = 0;
+  if (typeof diff !== 'string') return { added, removed };
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('+') && !line.startsWith('+++')) added++;
+    else if (line.startsWith('-') && !line.startsWith('---')) removed++;
+  }
+  return { added, removed };
+}
+
 /** Per-model and per-tool counters for the json / stream-json result (host reference 8.5). */
 export class RunStats {
   readonly started = Date.now();
   readonly models: Record<string, {
     api: { totalRequests: number; totalErrors: number; totalLatencyMs: number };
-    tokens: { prompt: number; candidates: number; total: number; cached: number; thoughts: number };
+    tokens: { input: number; prompt: number; candidates: number; total: number; cached: number; thoughts: number; tool: number };
   }> = {};
   readonly tools = {
     totalCalls: 0,
     totalSuccess: 0,
     totalFail: 0,
     totalDurationMs: 0,
-    byName: {} as Record<string, { count: number; success: number; fail: number; durationMs: number }>,
+    totalDecisions: noDecisions(),
+    byName: {} as Record<string, { count: number; success: number; fail: number; durationMs: number; decisions: Decisions }>,
   };
+  readonly files = { totalLinesAdded: 0, totalLinesRemoved: 0 };
 
   private model(name: string) {
     return (this.models[name] ??= {
       api: { totalRequests: 0, totalErrors: 0, totalLatencyMs: 0 },
-      tokens: { prompt: 0, candidates: 0, total: 0, cached: 0, thoughts: 0 },
+      tokens: { input: 0, prompt: 0, candidates: 0, total: 0, cached: 0, thoughts: 0, tool: 0 },
     });
   }
 
@@ -28,10 +60,12 @@ export class RunStats {
     m.api.totalRequests++;
     m.api.totalLatencyMs += durationMs;
     m.tokens.prompt += u.promptTokenCount ?? 0;
+    m.tokens.input += Math.max(0, (u.promptTokenCount ?? 0) - (u.cachedContentTokenCount ?? 0));
     m.tokens.candidates += u.candidatesTokenCount ?? 0;
     m.tokens.total += u.totalTokenCount ?? 0;
     m.tokens.cached += u.cachedContentTokenCount ?? 0;
     m.tokens.thoughts += u.thoughtsTokenCount ?? 0;
+    m.tokens.tool += u.toolUsePromptTokenCount ?? 0;
   }
 
   apiError(model: string): void {
@@ -46,37 +80,42 @@ export class RunStats {
     this.tools.totalCalls++;
     this.tools[ok ? 'totalSuccess' : 'totalFail']++;
     this.tools.totalDurationMs += ms;
-    const b = (this.tools.byName[call.request.name] ??= { count: 0, success: 0, fail: 0, durationMs: 0 });
+    const b = (this.tools.byName[call.request.name] ??= { count: 0, success: 0, fail: 0, durationMs: 0, decisions: noDecisions() });
     b.count++;
     b[ok ? 'success' : 'fail']++;
     b.durationMs += ms;
+    const decision = decisionOf(call);
+    if (decision) {
+      this.tools.totalDecisions[decision]++;
+      b.decisions[decision]++;
+    }
+    if (ok) {
+      const { added, removed } = diffLines(call.response?.resultDisplay);
+      this.files.totalLinesAdded += added;
+      this.files.totalLinesRemoved += removed;
+    }
   }
 
   json(): Record<string, unknown> {
-    return { models: this.models, tools: this.tools, files: {} };
+    return { models: this.models, tools: this.tools, files: this.files };
   }
 
+  /** stream-json's `result.stats`: snake_case totals and the same five counters per model. */
   streamJson(): Record<string, unknown> {
-    let input = 0;
-    let output = 0;
-    let total = 0;
-    let cached = 0;
-    for (const m of Object.values(this.models)) {
-      input += m.tokens.prompt;
-      output += m.tokens.candidates;
-      total += m.tokens.total;
-      cached += m.tokens.cached;
+    const sum = { total_tokens: 0, input_tokens: 0, output_tokens: 0, cached: 0, input: 0 };
+    const models: Record<string, typeof sum> = {};
+    for (const [name, m] of Object.entries(this.models)) {
+      const one = {
+        total_tokens: m.tokens.total,
+        input_tokens: m.tokens.prompt,
+        output_tokens: m.tokens.candidates,
+        cached: m.tokens.cached,
+        input: m.tokens.input,
+      };
+      models[name] = one;
+      for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += one[k];
     }
-    return {
-      total_tokens: total,
-      input_tokens: input,
-      output_tokens: output,
-      cached,
-      input: input - cached,
-      duration_ms: Date.now() - this.started,
-      tool_calls: this.tools.totalCalls,
-      models: this.models,
-    };
+    return { ...sum, duration_ms: Date.now() - this.started, tool_calls: this.tools.totalCalls, models };
   }
 }
 

@@ -36,6 +36,19 @@ export function defaultGenerationConfig(model: string): GenerateContentConfig {
 
 const TERMINAL = new Set(['success', 'error', 'cancelled']);
 
+/**
+ * One answer per requested call, in request order: the scheduler's parts, or an error response for a call
+ * that has none, since the API rejects a turn whose function calls and responses do not pair up.
+ */
+export function answerAll(requests: ToolCallRequestInfo[], calls: ToolCall[], fallback: string): Part[] {
+  const byId = new Map(calls.map((c) => [c.request.callId, c]));
+  return requests.flatMap((r) => {
+    const parts = byId.get(r.callId)?.response?.responseParts;
+    if (parts?.some((p) => p.functionResponse)) return parts;
+    return [{ functionResponse: { id: r.callId, name: r.name, response: { error: fallback } } }];
+  });
+}
+
 /** Orchestrates user messages: turns, the tool loop through the scheduler, limits, next-speaker checks. */
 export class GeminiClient {
   readonly chat: GeminiChat;
@@ -82,16 +95,23 @@ export class GeminiClient {
   async *sendMessageStream(parts: Part[], signal: AbortSignal, promptId: string): AsyncGenerator<ServerGeminiStreamEvent> {
     let next = parts;
     const maxSession = this.opts.maxSessionTurns ?? -1;
+    // Tool answers not yet sent are still recorded when the loop stops, so no call is left unanswered.
+    const stop = (): void => {
+      if (next.some((p) => p.functionResponse)) this.chat.addHistory({ role: 'user', parts: next });
+    };
     for (let turns = 0; ; turns++) {
       if (signal.aborted) {
+        stop();
         yield { type: 'user_cancelled' };
         return;
       }
       if (turns >= MAX_TURNS) {
+        stop();
         yield { type: 'max_session_turns', value: { limit: MAX_TURNS, scope: 'message' } };
         return;
       }
       if (maxSession > 0 && this.sessionTurns >= maxSession) {
+        stop();
         yield { type: 'max_session_turns', value: { limit: maxSession, scope: 'session' } };
         return;
       }
@@ -105,8 +125,15 @@ export class GeminiClient {
       if (stopped) return;
 
       if (turn.pendingToolCalls.length) {
-        const calls = yield* this.runTools(turn.pendingToolCalls, signal);
-        const responseParts = calls.flatMap((c) => c.response?.responseParts ?? []);
+        let calls: ToolCall[];
+        try {
+          calls = yield* this.runTools(turn.pendingToolCalls, signal);
+        } catch (err) {
+          const message = `Tool execution failed: ${(err as Error)?.message ?? String(err)}`;
+          this.chat.addHistory({ role: 'user', parts: answerAll(turn.pendingToolCalls, [], message) });
+          throw err;
+        }
+        const responseParts = answerAll(turn.pendingToolCalls, calls, 'The tool call did not complete.');
         // Every call is answered, even when the loop stops here, so the history stays well-formed.
         if (signal.aborted || calls.every((c) => c.status === 'cancelled')) {
           this.chat.addHistory({ role: 'user', parts: responseParts });

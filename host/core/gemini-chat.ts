@@ -91,7 +91,7 @@ function validate(chunks: GenerateContentResponse[], isFunctionResponse: boolean
   if (text) return undefined;
   if (finish && BLOCKED[finish]) return new InvalidStreamError(`Model returned no text (finish reason ${finish}).`, BLOCKED[finish]);
   if (thoughts) return new InvalidStreamError('Model returned only thoughts and no answer.', 'THINKING_ONLY_RESPONSE');
-  if (!finish) return undefined; // a function-response continuation that simply ended
+  // Also after a function response: storing an empty model turn would make every later request invalid.
   return new InvalidStreamError('Model stream ended with an empty response.', 'NO_RESPONSE_TEXT');
 }
 
@@ -125,14 +125,17 @@ export class GeminiChat {
     let release!: () => void;
     this.queue = new Promise((r) => (release = r));
     await previous;
-    const rollbackTo = this.history.length;
+    let rollbackTo = this.history.length;
     let stored = false;
+    const isFunctionResponse = parts.some((p) => p.functionResponse);
+    let keepResponses = false;
     try {
-      const isFunctionResponse = parts.some((p) => p.functionResponse);
       if (!isFunctionResponse && isFunctionResponseContent(this.history[this.history.length - 1])) {
         this.history.push({ role: 'model', parts: [{ text: INTERRUPTED_TEXT }] });
+        rollbackTo++; // the marker keeps the earlier responses answered whatever happens to this send
       }
       this.history.push({ role: 'user', parts: structuredClone(parts) });
+      keepResponses = isFunctionResponse;
       let nudge = false;
       for (let attempt = 1; ; attempt++) {
         const chunks: GenerateContentResponse[] = [];
@@ -165,8 +168,10 @@ export class GeminiChat {
         }
       }
     } finally {
-      // Failure, abort, or a consumer that stopped iterating: the user content goes too (reference 1.4).
-      if (!stored) this.history.length = rollbackTo;
+      // Failure, abort, or a consumer that stopped iterating: a plain user content goes too (reference 1.4).
+      // Function responses stay: they answer the model turn before them, and without them that turn's
+      // calls would dangle and the API would reject every later request.
+      if (!stored) this.history.length = keepResponses ? rollbackTo + 1 : rollbackTo;
       release();
     }
   }

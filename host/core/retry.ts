@@ -99,11 +99,26 @@ export function isRetryable(err: unknown, retryFetchErrors = true): boolean {
   return retryFetchErrors && (msg.includes('fetch failed') || msg.includes('incomplete json segment'));
 }
 
+/** The innermost `cause` message of a network failure ("connect ECONNREFUSED 127.0.0.1:1"). */
+export function networkCause(err: unknown): string | undefined {
+  let e = (err as { cause?: unknown })?.cause;
+  let msg: string | undefined;
+  for (let depth = 0; e && depth < 5; depth++) {
+    const m = (e as Error).message;
+    if (typeof m === 'string' && m) msg = m;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return msg;
+}
+
 export function describeError(err: unknown): string {
   const status = httpStatusOf(err);
   const body = apiErrorBody(err);
   const msg = body.message ?? (err as Error)?.message ?? String(err);
-  return status !== undefined ? `[${status}] ${msg}` : msg;
+  if (status !== undefined) return `[${status}] ${msg}`;
+  // The SDK's bare "fetch failed" hides the reason (refused, DNS, TLS) in `cause`.
+  const cause = networkCause(err);
+  return cause && !msg.includes(cause) ? `${msg} (${cause})` : msg;
 }
 
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>

@@ -2,7 +2,8 @@ import type { FunctionCall, GenerateContentResponseUsageMetadata, Part } from '@
 import type { ToolCallRequestInfo } from '../scheduler/types.js';
 import type { ServerGeminiStreamEvent, ThoughtSummary } from './events.js';
 import { GeminiChat, InvalidStreamError } from './gemini-chat.js';
-import { describeError, httpStatusOf } from './retry.js';
+import { apiErrorText } from './api-error-text.js';
+import { httpStatusOf } from './retry.js';
 
 /** `subject` is the first `**bold**` span, `description` the rest. */
 export function parseThought(text: string): ThoughtSummary {
@@ -83,7 +84,7 @@ export class Turn {
         yield { type: 'invalid_stream', value: { type: err.type, message: err.message } };
         return;
       }
-      yield { type: 'error', value: { error: { message: describeError(err), status: httpStatusOf(err) } } };
+      yield { type: 'error', value: { error: { message: apiErrorText(err, this.chat.model), status: httpStatusOf(err) } } };
     }
   }
 }
