@@ -20,6 +20,15 @@ export interface TrackedCall {
   onResumed(): void;
   /** Set when the user declined an in-call confirmation: the call is recorded as cancelled. */
   declined?: boolean;
+  /** The call's batch: a cancel marks it at once, and later questions of it are not asked (reference 3.2). */
+  batch?: BatchGate;
+  /** Set when the question was declined unasked because the batch was already cancelled. */
+  skipped?: boolean;
+}
+
+/** Shared by the calls of one batch; parallel calls queue questions, and a cancel ends the others'. */
+export interface BatchGate {
+  cancelled: boolean;
 }
 
 /**
@@ -46,10 +55,11 @@ export class ApprovalBroker {
     return () => this.inFlight.delete(call.callId);
   }
 
-  /** Pre-call ask for a tool whose server does not confirm in-call. */
+  /** Pre-call ask for a tool whose server does not confirm in-call, or is not ours to rely on for it. */
   askBeforeCall(tool: ToolRef, args: Record<string, unknown>, callId: string, signal: AbortSignal,
-    onAwaiting: (r: ConfirmationRequest) => void): Promise<ConfirmationOutcome> {
+    onAwaiting: (r: ConfirmationRequest) => void, batch: BatchGate = { cancelled: false }): Promise<ConfirmationOutcome> {
     return this.serialize(signal, async () => {
+      if (batch.cancelled) return { outcome: 'cancel' };
       const again = await this.policy.check(tool, args);
       if (again.decision === 'allow') return { outcome: 'proceed_once' };
       if (again.decision === 'deny') return { outcome: 'cancel' };
@@ -59,6 +69,8 @@ export class ApprovalBroker {
       };
       onAwaiting(request);
       const outcome = await untilAborted(this.confirmer.confirm(request, signal), signal);
+      // Marked before the next queued question runs.
+      if (outcome.outcome === 'cancel' || outcome.outcome === 'modify') batch.cancelled = true;
       await this.policy.remember(tool, outcome);
       return outcome;
     });
@@ -86,6 +98,11 @@ export class ApprovalBroker {
     const both = AbortSignal.any([signal, call.signal]);
     let showed = false;
     const outcome = await this.serialize(both, async () => {
+      // Parallel calls queue their questions; once one is cancelled the others are not asked.
+      if (call.batch?.cancelled) {
+        call.skipped = true;
+        return { outcome: 'cancel' } as const;
+      }
       if ((await this.policy.checkConfirmation(call.tool, detail)) === 'allow') return { outcome: 'proceed_once' } as const;
       const request: ConfirmationRequest = {
         source: 'elicitation', callId: call.callId, tool: call.tool, detail, message: params.message,
@@ -93,6 +110,8 @@ export class ApprovalBroker {
       call.onAwaiting(request);
       showed = true;
       const o = await untilAborted(this.confirmer.confirm(request, both), both);
+      // Marked before the next queued question runs.
+      if (call.batch && (o.outcome === 'cancel' || (o.outcome === 'modify' && detail.kind !== 'edit'))) call.batch.cancelled = true;
       await this.policy.remember(call.tool, o, detail);
       return o;
     });

@@ -115,11 +115,19 @@ export class ToolScheduler extends EventEmitter {
     const decision = await this.opts.policy.check(tool, args);
     if (decision.decision === 'deny') return this.finishError(call, decision.message, 'policy_denied');
     let preapproved = decision.decision === 'allow';
-    if (decision.decision === 'ask' && !tool.confirmsInCall) {
-      const outcome = await this.approvals.askBeforeCall(tool, args, callId, batch.signal, (r) => this.awaiting(call, r));
+    // Only our own servers are relied on to confirm in-call (reference 4.7): an untrusted server that
+    // declares it could simply not ask, so its calls get the host's own dialog before they are sent.
+    if (decision.decision === 'ask' && !(tool.confirmsInCall && tool.builtIn)) {
+      let shown = false;
+      const outcome = await this.approvals.askBeforeCall(tool, args, callId, batch.signal, (r) => {
+        shown = true;
+        this.awaiting(call, r);
+      }, batch);
       // `modify` has no meaning before a call (nothing was proposed yet): it is not consent.
       if (outcome.outcome === 'cancel' || outcome.outcome === 'modify') {
         if (batch.signal.aborted) return this.finishCancelled(call, ABORTED);
+        // Not shown while the batch is cancelled: an earlier call's cancel ended this one unasked.
+        if (!shown && batch.cancelled) return this.finishCancelled(call, CANCELLED_WAITING);
         batch.cancelled = true;
         return this.finishCancelled(call, CANCELLED_BY_USER);
       }
@@ -138,6 +146,8 @@ export class ToolScheduler extends EventEmitter {
       tool,
       signal: batch.signal,
       declined: false,
+      batch,
+      skipped: false,
       onAwaiting: (r: ConfirmationRequest) => this.awaiting(call, r),
       onResumed: () => {
         call.confirmation = undefined;
@@ -161,7 +171,7 @@ export class ToolScheduler extends EventEmitter {
     }
     if (tracked.declined) {
       batch.cancelled = true;
-      return this.finishCancelled(call, CANCELLED_BY_USER);
+      return this.finishCancelled(call, tracked.skipped ? CANCELLED_WAITING : CANCELLED_BY_USER);
     }
     const converted = convertCallToolResult(result, {
       toolName: tool.toolName,
