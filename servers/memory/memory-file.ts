@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { withFileLock } from './file-lock.js';
@@ -55,7 +55,10 @@ export async function readMemoryFile(file: string): Promise<{ content: string; e
 }
 
 /** Temp file + rename in the same directory, so readers never see a half-written memory file. */
-export async function writeAtomic(file: string, content: string): Promise<void> {
+export async function writeAtomic(path: string, content: string): Promise<void> {
+  // A memory file kept elsewhere through a symlink (a dotfiles repository) stays linked: the rename
+  // replaces the link's target, not the link.
+  const file = await realpath(path).catch(() => path);
   const dir = dirname(file);
   await mkdir(dir, { recursive: true });
   const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);

@@ -25,6 +25,14 @@ const DRAIN_QUIET_MS = 100;
 /** …and a job that writes without pause cannot hold the result back longer than this. */
 const DRAIN_MAX_MS = 1000;
 
+/** Joins stderr to stdout inside bash; see executeCommand. */
+const WRAPPER_PREFIX = 'exec 2>&1; ';
+
+/** Contract 2.8: an `Error:` line names the user's command, not our wrapper around it. */
+function userFacing(message: string): string {
+  return message.split(WRAPPER_PREFIX).join('');
+}
+
 export function commandEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_CLI: '1', PAGER: 'cat', GIT_PAGER: 'cat' };
   for (const k of WITHHELD_ENV) delete env[k];
@@ -47,12 +55,20 @@ export function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
     let drainCap: NodeJS.Timeout | undefined;
     let killing: Promise<void> | undefined;
 
-    const child = spawn('bash', ['-c', `exec 2>&1; ${req.command}`], {
-      cwd: req.cwd,
-      env: commandEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn('bash', ['-c', `${WRAPPER_PREFIX}${req.command}`], {
+        cwd: req.cwd,
+        env: commandEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+    } catch (err) {
+      // Some spawn failures throw instead of emitting 'error' (E2BIG: a command over the kernel's
+      // 128 KiB argument limit); they are the same process-level error for the model.
+      const error = userFacing((err as Error).message);
+      return resolve({ output: '', error, exitCode: null, signal: null, backgroundPids: [], timedOut: false, aborted: false });
+    }
     const pgid = child.pid;
     if (pgid !== undefined) req.groups.add(pgid);
 
@@ -107,7 +123,7 @@ export function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
       }
       resolve({
         output: capture.finish(),
-        error: spawnError?.message,
+        error: spawnError && userFacing(spawnError.message),
         exitCode: exit?.code ?? null,
         signal: exit?.signal ? (constants.signals[exit.signal] ?? null) : null,
         pgid,

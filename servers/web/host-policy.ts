@@ -86,4 +86,9 @@ export class HostRateLimiter {
     this.hits.set(host, recent);
     return true;
   }
+
+  /** Gives back the latest request to `host` (a call the user declined made none). */
+  refund(host: string): void {
+    this.hits.get(host)?.pop();
+  }
 }

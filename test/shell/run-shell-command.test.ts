@@ -121,8 +121,12 @@ describe('run_shell_command over stdio', () => {
     const m = /^Output too large\. Showing first 8,000 and last 32,000 characters\. For full output see: (.+)\n/.exec(text);
     expect(m).not.toBeNull();
     const file = m![1];
-    expect(file.startsWith(join(projectTmp, 'tool-outputs'))).toBe(true);
+    expect(file).toMatch(new RegExp(`^${join(projectTmp, 'tool-outputs')}/run_shell_command_[^/]+\\.txt$`));
     const full = readFileSync(file, 'utf8');
+    // The exact 1.9 layout around the saved full text.
+    expect(text).toBe(
+      `${m![0]}${full.slice(0, 8000)}\n\n... [${(full.length - 40_000).toLocaleString('en-US')} characters omitted] ...\n\n${full.slice(-32_000)}`,
+    );
     expect(full.startsWith('<untrusted_context>\nOutput: 1\n2\n3\n')).toBe(true);
     expect(full).toContain('\n19999\n20000\nProcess Group PGID: ');
     expect(text).toContain(' characters omitted] ...');

@@ -1,11 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../common/meta.js';
 import { guardPath } from '../../common/path-guard.js';
 import { cancelledResult, errorResult, textResult, ToolError, wrapUntrusted } from '../../common/result.js';
 import { defineTool, type ToolDefinition } from '../../common/tool.js';
-import { truncateWithFile } from '../../common/truncate.js';
+import { formatTruncated } from '../../common/truncate.js';
 import { parseCommand } from '../command-model.js';
 import { executeCommand } from '../execute.js';
 import { displayOf, formatOutcome } from '../output.js';
@@ -108,11 +110,7 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
       streamer.stop();
 
       const wrapped = wrapUntrusted(formatOutcome(result, deps.timeoutMs));
-      const { text, file } = await truncateWithFile(wrapped, {
-        threshold: deps.truncateThreshold,
-        dir: ctx.roots.projectTempDir ?? deps.fallbackTempDir,
-        label: 'run_shell_command',
-      });
+      const { text, file } = await truncateShellOutput(wrapped, deps.truncateThreshold, ctx.roots.projectTempDir ?? deps.fallbackTempDir, ctx.callId);
       // The display travels in the same message: a huge output shows as the truncated text.
       const display = capDisplay(result.timedOut || file ? text : displayOf(result));
       return result.error ? errorResult(text, 'shell_execute_error', display) : textResult(text, display);
@@ -124,6 +122,21 @@ const MAX_DISPLAY_CHARS = 40_000;
 
 function capDisplay(text: string): string {
   return text.length > MAX_DISPLAY_CHARS ? `...${text.slice(text.length - MAX_DISPLAY_CHARS)}` : text;
+}
+
+/**
+ * Contract 2.8 names the file `<project temp dir>/tool-outputs/run_shell_command_<id>.txt`: the id is
+ * the host's call id when given (so the host can find it), else a fresh random one.
+ */
+async function truncateShellOutput(text: string, threshold: number, dir: string, callId?: string): Promise<{ text: string; file?: string }> {
+  if (threshold <= 0 || text.length <= threshold) return { text };
+  const outDir = join(dir, 'tool-outputs');
+  await mkdir(outDir, { recursive: true });
+  const safeCallId = callId?.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
+  const id = safeCallId ? `${safeCallId}_${randomBytes(3).toString('hex')}` : `${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const file = join(outDir, `run_shell_command_${id}.txt`);
+  await writeFile(file, text, 'utf8');
+  return { text: formatTruncated(text, threshold, file), file };
 }
 
 function isDirectory(p: string): boolean {

@@ -71,7 +71,11 @@ export function createWebFetchTool(deps: WebFetchDeps): ToolDefinition {
         { kind: 'info', title: 'Confirm Web Fetch', prompt, urls: allowed },
         `Confirm Web Fetch\n\n${prompt}\n\nURLs to fetch:\n${allowed.map((u) => `- ${u}`).join('\n')}`,
       );
-      if (outcome.action === 'cancel') return cancelledResult();
+      // Only a plain proceed is consent: `modify` has no meaning for a fetch (contract 1.10).
+      if (outcome.action !== 'proceed') {
+        for (const url of allowed) deps.rateLimiter.refund(new URL(url).host);
+        return cancelledResult();
+      }
       const warning = skipped.length ? `[Warning] The following URLs were skipped:\n${skipped.join('\n')}\n\n` : '';
 
       // Gemini's URL retrieval cannot reach private hosts, and needs our own key.
