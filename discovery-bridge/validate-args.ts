@@ -12,15 +12,16 @@ export type ArgsValidator = (tool: DiscoveredTool, args: Record<string, unknown>
  */
 export function createArgsValidator(log: Logger): ArgsValidator {
   const options = { strict: false, allErrors: true, validateFormats: false };
-  const draft07 = new Ajv(options);
-  const draft2020 = new Ajv2020(options);
+  // Built on the first call: two Ajv instances cost the server's startup several milliseconds.
+  let draft07: Ajv | undefined;
+  let draft2020: Ajv2020 | undefined;
   const compiled = new WeakMap<DiscoveredTool, ValidateFunction | null>();
   return (tool, args) => {
     let validate = compiled.get(tool);
     if (validate === undefined) {
       const is2020 = String(tool.inputSchema.$schema ?? '').includes('2020-12');
       try {
-        validate = (is2020 ? draft2020 : draft07).compile(tool.inputSchema);
+        validate = (is2020 ? (draft2020 ??= new Ajv2020(options)) : (draft07 ??= new Ajv(options))).compile(tool.inputSchema);
       } catch (err) {
         log.warn(`tool "${tool.name}": schema not checkable, arguments pass unchecked: ${(err as Error).message}`);
         validate = null;
@@ -28,6 +29,6 @@ export function createArgsValidator(log: Logger): ArgsValidator {
       compiled.set(tool, validate);
     }
     if (!validate || validate(args)) return undefined;
-    return draft07.errorsText(validate.errors, { dataVar: 'params' });
+    return (draft07 ??= new Ajv(options)).errorsText(validate.errors, { dataVar: 'params' });
   };
 }

@@ -53,13 +53,30 @@ async function hostReady() {
   return { rt, ms };
 }
 
-/** Baseline: the same 5 server entries spawned and connected with bare SDK clients, in parallel. */
-async function directReady() {
+// dist/bin/gemini-mcp-<x>.mjs → the unbundled tsc output it was built from.
+const TSC_OF = {
+  'gemini-mcp-filesystem.mjs': 'dist/servers/filesystem/main.js',
+  'gemini-mcp-shell.mjs': 'dist/servers/shell/main.js',
+  'gemini-mcp-web.mjs': 'dist/servers/web/main.js',
+  'gemini-mcp-memory.mjs': 'dist/servers/memory/main.js',
+  'gemini-mcp-discovery-bridge.mjs': 'dist/discovery-bridge/main.js',
+};
+const unbundled = (args) => {
+  const name = args[0].split(/[\\/]/).pop();
+  return TSC_OF[name] ? [join(REPO, TSC_OF[name]), ...args.slice(1)] : args;
+};
+
+/**
+ * Baseline: the same 5 server entries spawned and connected with bare SDK clients, in parallel.
+ * With `tsc` set, each bundled entry is swapped for its unbundled tsc output (the pre-bundle figure).
+ */
+async function directReady(tsc = false) {
   const configs = resolveServers(loadSettings({ cwd: ws, env }), { cwd: ws, roots: [ws], projectTempDir: join(root, 'tmp'), env });
   const t0 = performance.now();
   const clients = await Promise.all(configs.map(async (c) => {
     const client = new Client({ name: 'bench', version: '1' });
-    await client.connect(new StdioClientTransport({ command: c.command, args: c.args, env: c.env, stderr: 'pipe' }));
+    const args = tsc ? unbundled(c.args) : c.args;
+    await client.connect(new StdioClientTransport({ command: c.command, args, env: c.env, stderr: 'pipe' }));
     await client.listTools();
     return client;
   }));
@@ -68,10 +85,21 @@ async function directReady() {
   return ms;
 }
 
-async function idleNodeRssKiB() {
+// PSS charges each page shared between processes (the node binary's text, shared libraries) to them
+// in equal parts, so a sum over processes counts such a page once; RSS counts it in every process.
+const pssKiB = (pid) => {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Number(m[1]) : NaN;
+  } catch {
+    return NaN;
+  }
+};
+
+async function idleNodeMemKiB() {
   const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 300));
-  const kib = vmRssKiB(child.pid);
+  const kib = { rss: vmRssKiB(child.pid), pss: pssKiB(child.pid) };
   child.kill();
   return kib;
 }
@@ -79,9 +107,11 @@ async function idleNodeRssKiB() {
 // 1. Ready time (host) and the bare-client baseline, interleaved.
 const readyHost = [];
 const readyDirect = [];
+const readyTsc = [];
 let keep;
 for (let i = 0; i < READY_RUNS; i++) {
   readyDirect.push(await directReady());
+  readyTsc.push(await directReady(true));
   const { rt, ms } = await hostReady();
   readyHost.push(ms);
   if (i === READY_RUNS - 1) keep = rt;
@@ -91,9 +121,14 @@ for (let i = 0; i < READY_RUNS; i++) {
 // 2. Idle RSS of host + servers.
 await new Promise((r) => setTimeout(r, 500));
 const serverPids = keep.manager.states().map((s) => keep.manager.pid(s.alias)).filter(Boolean);
-const perProcess = [['host', vmRssKiB(process.pid)], ...keep.manager.states().map((s) => [s.alias, vmRssKiB(keep.manager.pid(s.alias))])];
+const pids = [['host', process.pid], ...keep.manager.states().map((s) => [s.alias, keep.manager.pid(s.alias)])];
+const perProcess = pids.map(([n, pid]) => [n, vmRssKiB(pid), pssKiB(pid)]);
 const rssKiB = perProcess.reduce((a, [, k]) => a + k, 0);
-const bareKiB = await idleNodeRssKiB();
+const pssSumKiB = perProcess.reduce((a, [, , k]) => a + k, 0);
+const entries = keep.manager.states().map((s) => s.config.args?.[0] ?? '').filter(Boolean);
+const bundled = entries.filter((e) => e.endsWith('.mjs')).length;
+const bare = await idleNodeMemKiB();
+const bareKiB = bare.rss;
 
 // 3. Per-call overhead: scheduler + manager vs a direct SDK client on its own filesystem server.
 const fs = keep.manager.states().find((s) => s.alias === 'filesystem').config;
@@ -130,6 +165,10 @@ const rssMiB = rssKiB / 1024;
 const bareMiB = bareKiB / 1024;
 console.log('host-core');
 console.log(`  ready (5 built-in servers connected): median ${fmt(readyMs)} ms over ${READY_RUNS} runs; bare SDK clients ${fmt(baseReadyMs)} ms; ratio ${fmt(readyMs / baseReadyMs, 2)}x; target ${TARGET_READY_MS} ms (${fmt(readyMs / TARGET_READY_MS, 2)} of target) ${verdict(readyMs <= TARGET_READY_MS)}`);
+console.log(`  reference: bare SDK clients on the unbundled tsc entries ${fmt(median(readyTsc))} ms (the same servers before bundling, same run)`);
 console.log(`  trivial call: scheduler+manager ${fmt(sMed, 3)} ms, direct SDK ${fmt(dMed, 3)} ms (median of ${viaScheduler.length}); added ${fmt(added, 3)} ms; ratio ${fmt(sMed / dMed, 2)}x; target +${TARGET_OVERHEAD_MS} ms ${verdict(added <= TARGET_OVERHEAD_MS)}`);
+const pssMiB = pssSumKiB / 1024;
+console.log(`  servers started from: ${bundled}/${entries.length} dist/bin bundles; "host" is this bench process (dist/host/runtime.js loaded unbundled, plus the bench's own clients)`);
 console.log(`  idle RSS host + ${serverPids.length} servers: ${fmt(rssMiB)} MiB; bare node process ${fmt(bareMiB)} MiB (ratio ${fmt(rssMiB / (bareMiB * (serverPids.length + 1)), 2)}x of ${serverPids.length + 1} bare processes); target ${TARGET_RSS_MIB} MiB ${verdict(rssMiB <= TARGET_RSS_MIB)}`);
-console.log(`    per process (MiB): ${perProcess.map(([n, k]) => `${n} ${fmt(k / 1024)}`).join(', ')}`);
+console.log(`  idle PSS host + ${serverPids.length} servers (shared pages counted once; for information, the target is stated for RSS): ${fmt(pssMiB)} MiB; bare node process PSS ${fmt(bare.pss / 1024)} MiB`);
+console.log(`    per process RSS/PSS (MiB): ${perProcess.map(([n, r, p]) => `${n} ${fmt(r / 1024)}/${fmt(p / 1024)}`).join(', ')}`);

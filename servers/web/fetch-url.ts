@@ -1,7 +1,5 @@
 import { looksBinary } from '../common/binary-sniff.js';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { Readable } from 'node:stream';
@@ -77,7 +75,9 @@ async function send(url: URL, opts: FetchOptions, signal: AbortSignal): Promise<
     if (resolved.blocked) throw new FetchError(`Blocked host (private or local network address): ${url.host}`);
     lookupFn = checkedLookup;
   }
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  // http, https (with tls) and zlib are loaded on the first fetch: together they cost the server's
+  // startup ~25 ms, and most sessions never fetch a page.
+  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise<IncomingMessage>((resolve, reject) => {
     const req = request(
       url,
@@ -159,9 +159,13 @@ async function readText(url: URL, res: IncomingMessage, signal: AbortSignal, tim
 async function readBody(res: IncomingMessage, signal: AbortSignal, timeoutMs: number): Promise<{ body: Buffer; truncated: boolean }> {
   const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase().trim();
   let stream: Readable = res;
-  if (encoding === 'gzip' || encoding === 'x-gzip') stream = res.pipe(createGunzip());
-  else if (encoding === 'deflate') stream = res.pipe(createInflate());
-  else if (encoding === 'br') stream = res.pipe(createBrotliDecompress());
+  if (['gzip', 'x-gzip', 'deflate', 'br'].includes(encoding)) {
+    // The response stays paused (buffered) until piped, so the await loses nothing.
+    const zlib = await import('node:zlib');
+    if (encoding === 'deflate') stream = res.pipe(zlib.createInflate());
+    else if (encoding === 'br') stream = res.pipe(zlib.createBrotliDecompress());
+    else stream = res.pipe(zlib.createGunzip());
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   try {

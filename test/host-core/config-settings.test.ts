@@ -134,7 +134,7 @@ describe('resolveServers', () => {
     const fs = servers[0]!;
     expect(fs).toMatchObject({ builtIn: true, trust: false, transport: 'stdio', command: process.execPath, timeoutMs: 600_000 });
     expect(fs.args).toEqual([builtInEntry('filesystem'), '--root', '/w/proj', '--root', '/w/other', '--project-temp-dir', '/w/tmp']);
-    expect(builtInEntry('filesystem')).toMatch(/dist[\\/]servers[\\/]filesystem[\\/]main\.js$/);
+    expect(builtInEntry('filesystem')).toMatch(/dist[\\/](bin[\\/]gemini-mcp-filesystem\.mjs|servers[\\/]filesystem[\\/]main\.js)$/);
   });
 
   it('adds the discovery bridge when tools.discoveryCommand is set', () => {

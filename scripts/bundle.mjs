@@ -1,0 +1,158 @@
+// Bundles each bin entry (tsc output in dist/) into dist/bin/<bin-name>.mjs: a server then loads a few
+// files instead of ~250 modules, which roughly halves its spawn → initialize time and trims its idle
+// memory. Run by `npm run build` after tsc; `node scripts/bundle.mjs --metafile` also writes
+// dist/bin/meta.json (esbuild's metafile) for size analysis.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT = join(ROOT, 'dist/bin');
+const wantMeta = process.argv.includes('--metafile');
+
+/** bin name → tsc output it is built from (package.json `bin` points at the bundles). */
+export const BIN_SOURCES = {
+  'gemini-mcp': 'dist/host/cli/main.js',
+  'gemini-mcp-filesystem': 'dist/servers/filesystem/main.js',
+  'gemini-mcp-shell': 'dist/servers/shell/main.js',
+  'gemini-mcp-web': 'dist/servers/web/main.js',
+  'gemini-mcp-memory': 'dist/servers/memory/main.js',
+  'gemini-mcp-discovery-bridge': 'dist/discovery-bridge/main.js',
+};
+
+// Packages that must stay real files in node_modules:
+// - web-tree-sitter / tree-sitter-bash load their .wasm relative to their own package;
+// - blessed requires terminfo data and widgets dynamically by computed name.
+const EXTERNAL = ['web-tree-sitter', 'tree-sitter-bash', 'blessed'];
+
+// Bundled CommonJS dependencies call require() for node built-ins; ESM output has no require. (The
+// entries' own `#!/usr/bin/env node` line is kept by esbuild above this banner.)
+const BANNER = [
+  "import { createRequire as __gmcCreateRequire } from 'node:module';",
+  'const require = __gmcCreateRequire(import.meta.url);',
+].join('\n');
+
+/**
+ * host/cli/main imports some command modules through a computed URL (`new URL(rel, import.meta.url)`,
+ * so tsc does not insist on modules another engineer may not have written yet). A bundler cannot follow
+ * that, and beside the bundle the URL would point at nothing. So every relative `.js` literal in that
+ * file naming an existing module gets a static `import()` (bundled as a lazy chunk), and its computed
+ * `import(x)` calls look the URL up there first, falling back to a real import (a missing module then
+ * fails exactly as it did before).
+ */
+const computedImports = {
+  name: 'computed-imports',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/]host[\\/]cli[\\/]main\.js$/ }, (args) => {
+      const src = readFileSync(args.path, 'utf8');
+      const dir = dirname(args.path);
+      const rels = [...new Set([...src.matchAll(/(['"])(\.\.?\/[^'"\s]+\.js)\1/g)].map((m) => m[2]))].filter((rel) =>
+        existsSync(resolve(dir, rel)),
+      );
+      const table = rels
+        .map((rel) => `[new URL(${JSON.stringify(rel)}, import.meta.url).href, () => import(${JSON.stringify(rel)})]`)
+        .join(',\n  ');
+      const body = src.replace(/\bimport\(\s*([A-Za-z_$][\w$]*)\s*\)/g, '__gmcImport($1)');
+      const head =
+        `const __gmcModules = new Map([\n  ${table}\n]);\n` +
+        'function __gmcImport(url) { const load = __gmcModules.get(String(url)); return load ? load() : import(url); }\n';
+      // Keep the shebang first; the table goes right after it.
+      const m = /^#!.*\n/.exec(body);
+      const contents = m ? m[0] + head + body.slice(m[0].length) : head + body;
+      return { contents, loader: 'js', resolveDir: dir };
+    });
+  },
+};
+
+/**
+ * zod re-exports all of its ~40 error-message locales as `z.locales`; nothing here switches locale
+ * (zod configures English itself), and they are a quarter of a server's bundle. Only `en` is kept.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+/**
+ * The SDK's Ajv provider imports Ajv at the top, so every process evaluates all of Ajv (~10 ms) at
+ * start. Our servers never build the default provider (servers/common/create-server.ts passes one that
+ * is created on first use, and only form elicitation would use it), so the imports move into its
+ * factory as require() calls, which esbuild still bundles but runs only when a provider is built.
+ * Should a future SDK change the file, it is bundled unchanged and the build says so.
+ */
+const lazyAjvProvider = {
+  name: 'lazy-ajv-provider',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/ }, (args) => {
+      const src = readFileSync(args.path, 'utf8');
+      const imports = "import Ajv from 'ajv';\nimport _addFormats from 'ajv-formats';\n";
+      const factory = 'function createDefaultAjvInstance() {\n';
+      if (!src.includes(imports) || !src.includes(factory)) {
+        return { contents: src, loader: 'js', warnings: [{ text: 'ajv-provider.js changed: Ajv stays eagerly loaded' }] };
+      }
+      const contents = src
+        .replace(imports, '')
+        .replace(factory, `${factory}    const Ajv = require('ajv');\n    const _addFormats = require('ajv-formats');\n`);
+      return { contents, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/** Builds all bins in one pass: code they share (SDK, zod) and lazily imported modules go to chunks. */
+export async function bundleAll() {
+  // Written in place (not emptied first): tests and servers of other builds may be starting from it.
+  mkdirSync(OUT, { recursive: true });
+  const entryPoints = {};
+  for (const [name, src] of Object.entries(BIN_SOURCES)) {
+    const entry = join(ROOT, src);
+    if (!existsSync(entry)) throw new Error(`${src} is missing: run tsc first`);
+    entryPoints[name] = entry;
+  }
+  const r = await build({
+    absWorkingDir: ROOT,
+    entryPoints,
+    outdir: OUT,
+    entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    // Splitting keeps what only some tools need (the Gemini SDK, HTML conversion, the HTTP transport,
+    // fast-glob) out of the startup path: dynamic import() targets become chunks loaded on first use.
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minify: true,
+    sourcemap: true,
+    // esbuild follows tsc's source maps, so these map back to the .ts files (node --enable-source-maps).
+    sourcesContent: false,
+    legalComments: 'none',
+    external: EXTERNAL,
+    banner: { js: BANNER },
+    plugins: [computedImports, zodEnglishOnly, lazyAjvProvider],
+    metafile: true,
+    logLevel: 'warning',
+  });
+  if (wantMeta) writeFileSync(join(OUT, 'meta.json'), JSON.stringify(r.metafile));
+  // Chunk names carry a content hash: drop the ones this build no longer refers to.
+  const written = new Set(Object.keys(r.metafile.outputs).map((f) => resolve(ROOT, f)));
+  const chunks = join(OUT, 'chunks');
+  for (const f of existsSync(chunks) ? readdirSync(chunks) : []) {
+    if (!written.has(join(chunks, f))) rmSync(join(chunks, f), { force: true });
+  }
+  return Object.keys(entryPoints).map((name) => join(OUT, `${name}.mjs`));
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const files = await bundleAll();
+  // The shebang alone does not make a file runnable.
+  const { chmodSync } = await import('node:fs');
+  for (const f of files) chmodSync(f, 0o755);
+}
