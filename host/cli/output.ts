@@ -1,22 +1,8 @@
 import type { GenerateContentResponseUsageMetadata } from '@google/genai';
-import type { ToolCall } from '../scheduler/types.js';
+import type { ToolCall, ToolCallOutcome } from '../scheduler/types.js';
 
-type Decisions = { accept: number; reject: number; modify: number; auto_accept: number };
+type Decisions = Record<ToolCallOutcome, number>;
 const noDecisions = (): Decisions => ({ accept: 0, reject: 0, modify: 0, auto_accept: 0 });
-/** Calls stopped before any approval question arose: no decision was made about them. */
-const UNDECIDED = new Set(['tool_not_registered', 'invalid_tool_params']);
-
-/**
- * The approval decision behind a finished call. Headless runs never ask a person: a call that ran was let
- * through by policy or a flag (`auto_accept`); one refused by policy or declined is a `reject`.
- */
-function decisionOf(call: ToolCall): keyof Decisions | undefined {
-  const type = call.response?.errorType;
-  if (call.status === 'success') return 'auto_accept';
-  if (type && UNDECIDED.has(type)) return undefined;
-  if (type === 'policy_denied' || call.status === 'cancelled') return 'reject';
-  return 'auto_accept'; // it ran and then failed
-}
 
 /** Lines added and removed by an edit, from the unified diff the server displayed. */
 function diffLines(display: unknown): { added: number; removed: number } {
@@ -84,7 +70,8 @@ export class RunStats {
     b.count++;
     b[ok ? 'success' : 'fail']++;
     b.durationMs += ms;
-    const decision = decisionOf(call);
+    // Recorded by the scheduler as the call was decided; a call never up for a decision counts none.
+    const decision = call.outcome;
     if (decision) {
       this.tools.totalDecisions[decision]++;
       b.decisions[decision]++;

@@ -3,7 +3,7 @@ import type { SchedulerEvent, ToolCall, ToolCallRequestInfo } from '../scheduler
 import type { ContentGenerator } from './content-generator.js';
 import type { ServerGeminiStreamEvent } from './events.js';
 import { DEFAULT_RETRY, GeminiChat, type RequestShape, type RetryConfig } from './gemini-chat.js';
-import type { LoopRuntime } from './loop-runtime.js';
+import type { LoopRuntime, LoopTool } from './loop-runtime.js';
 import { MemoryContext } from './memory-context.js';
 import { checkNextSpeaker } from './next-speaker.js';
 import { buildSystemPrompt } from './prompts.js';
@@ -73,20 +73,34 @@ export class GeminiClient {
     return this.chat.getHistory(curated);
   }
 
+  /**
+   * Whether the model is offered the tool. A headless run leaves out tools whose every call policy denies
+   * (reference 4.4), so the model does not spend turns on them; asked per request, so a changed approval
+   * mode shows at once. A call to a left-out tool still gets the policy's denial text.
+   */
+  private offered = (tool: LoopTool): boolean => {
+    const { policy } = this.opts.runtime;
+    return !policy || policy.interactive || !policy.isStaticallyDenied(tool);
+  };
+
   /** The system instruction for the next request, as built from the live registry and servers. */
   async systemInstruction(): Promise<string> {
     const { registry, manager, roots } = this.opts.runtime;
+    const all = registry.list();
+    const tools = all.filter(this.offered);
+    // A server none of whose tools is offered would only describe tools the model cannot call.
+    const hidden = new Set(all.map((t) => t.serverAlias).filter((alias) => !tools.some((t) => t.serverAlias === alias)));
     const instructions = manager
       .states()
-      .filter((s) => s.status === 'connected' && s.instructions)
+      .filter((s) => s.status === 'connected' && s.instructions && !hidden.has(s.alias))
       .map((s) => ({ alias: s.alias, text: s.instructions! }));
-    return buildSystemPrompt({ tools: registry.list(), instructions, memory: await this.memory.get(), roots });
+    return buildSystemPrompt({ tools, instructions, memory: await this.memory.get(), roots });
   }
 
   private async requestShape(): Promise<RequestShape> {
     return {
       systemInstruction: await this.systemInstruction(),
-      tools: this.opts.runtime.registry.declarations(),
+      tools: this.opts.runtime.registry.declarations(this.offered),
       generationConfig: this.opts.generationConfig ?? defaultGenerationConfig(this.chat.model),
     };
   }

@@ -19,12 +19,21 @@ export interface LoopTool {
   serverAlias: string;
   toolName: string;
   readOnly: boolean;
+  builtIn: boolean;
+  trusted: boolean;
 }
 
 export interface LoopRegistry extends LoopEmitter {
   get(exposedName: string): LoopTool | undefined;
   list(): LoopTool[];
-  declarations(): FunctionDeclaration[];
+  /** Declarations of the registered tools, only those `include` accepts when given. */
+  declarations(include?: (tool: LoopTool) => boolean): FunctionDeclaration[];
+}
+
+/** The policy questions the loop asks when choosing what to declare (host/policy/policy-engine.ts). */
+export interface LoopPolicy {
+  readonly interactive: boolean;
+  isStaticallyDenied(tool: LoopTool): boolean;
 }
 
 export interface LoopServerState {
@@ -46,6 +55,8 @@ export interface LoopRuntime {
   registry: LoopRegistry;
   manager: LoopManager;
   roots: string[];
+  /** When given and the run is headless, tools policy always denies are neither declared nor named. */
+  policy?: LoopPolicy;
 }
 
 export type { SchedulerEvent };

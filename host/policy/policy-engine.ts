@@ -32,7 +32,7 @@ export const DENIED_BY_POLICY = 'Tool execution denied by policy.';
 export const headlessDenial = (name: string) =>
   `Tool execution for "${name}" requires user confirmation, which is not supported in non-interactive mode.`;
 
-type PolicyTool = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'toolName' | 'builtIn' | 'readOnly' | 'trusted'>;
+export type PolicyTool = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'toolName' | 'builtIn' | 'readOnly' | 'trusted'>;
 
 /**
  * Decides allow / ask / deny for a call before it runs, and for an in-call confirmation raised by a
@@ -90,6 +90,17 @@ export class PolicyEngine {
     return verdict;
   }
 
+  /**
+   * True when every call of the tool is denied whatever its arguments (reference 4.4): excluded, or, in a
+   * headless run, a tool that always needs confirmation that no mode or allow rule lets through. A tool named
+   * by an allow rule with arguments (`run_shell_command(git)`) is not, since some of its calls may pass.
+   * Reads the current approval mode and session rules, so ask again after either changes.
+   */
+  isStaticallyDenied(tool: PolicyTool): boolean {
+    if (this.wholeDenyReason(tool) !== undefined) return true;
+    return !this.interactive && this.alwaysAsks(tool);
+  }
+
   /** Whether a confirmation the server raised mid-call is answered without asking the user. */
   async checkConfirmation(tool: PolicyTool, detail: ConfirmationDetail): Promise<'allow' | 'ask'> {
     const cls = classifyTool(tool);
@@ -125,18 +136,41 @@ export class PolicyEngine {
   }
 
   private async staticDeny(tool: PolicyTool, command: string | undefined): Promise<string | undefined> {
+    const whole = this.wholeDenyReason(tool);
+    if (whole) return whole;
+    if (command !== undefined && (await anyPartMatches(command, matchRules(this.exclude, tool).prefixes))) {
+      return 'command is in tools.exclude';
+    }
+    if (this.core && command !== undefined) {
+      const core = matchRules(this.core, tool);
+      if (!core.whole && !(await allPartsMatch(command, core.prefixes))) return 'command is not covered by tools.core';
+    }
+    return undefined;
+  }
+
+  /** Exclusions that hold for every call of the tool, whatever its arguments. */
+  private wholeDenyReason(tool: PolicyTool): string | undefined {
     if (this.excludedServers.has(tool.serverAlias)) return `server ${tool.serverAlias} is in mcp.excluded`;
-    const ex = matchRules(this.exclude, tool);
-    if (ex.whole) return `${tool.exposedName} is in tools.exclude`;
-    if (command !== undefined && (await anyPartMatches(command, ex.prefixes))) return 'command is in tools.exclude';
+    if (matchRules(this.exclude, tool).whole) return `${tool.exposedName} is in tools.exclude`;
     if (this.core) {
       const core = matchRules(this.core, tool);
       if (!core.whole && core.prefixes.length === 0) return `${tool.exposedName} is not in tools.core`;
-      if (!core.whole && command !== undefined && !(await allPartsMatch(command, core.prefixes))) {
-        return 'command is not covered by tools.core';
-      }
     }
     return undefined;
+  }
+
+  /** `allowOrAsk` without arguments: true when no call of the tool can be allowed without asking. */
+  private alwaysAsks(tool: PolicyTool): boolean {
+    if (this.mode === 'yolo') return false;
+    if (matchRules(this.confirmationRequired, tool).whole) return true;
+    if (tool.trusted || this.wholeAllowed(tool)) return false;
+    // Any allow rule naming the tool keeps it, arguments or not: some calls may be allowed.
+    if (matchRules(this.allowed, tool).prefixes.length > 0) return false;
+    const cls = classifyTool(tool);
+    if (cls === 'read-only') return false;
+    if (cls === 'edit' || cls === 'info') return this.mode !== 'autoEdit';
+    if (cls === 'exec') return this.session.shellPrefixes().length === 0;
+    return true;
   }
 
   private async allowOrAsk(tool: PolicyTool, cls: ToolClass, command: string | undefined): Promise<PolicyDecision> {

@@ -2,7 +2,7 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/type
 import { ConfirmationDetailSchema, type ConfirmationDetail } from '../../servers/common/confirmation.js';
 import { META } from '../../servers/common/meta.js';
 import type { PolicyEngine } from '../policy/policy-engine.js';
-import type { ConfirmationOutcome, ConfirmationRequest, Confirmer, ToolRef } from './types.js';
+import type { ConfirmationOutcome, ConfirmationRequest, Confirmer, ToolCallOutcome, ToolRef } from './types.js';
 
 /** Answers every question with cancel: what a run without a user gets (reference 4.4). */
 export const headlessConfirmer: Confirmer = {
@@ -24,6 +24,8 @@ export interface TrackedCall {
   batch?: BatchGate;
   /** Set when the question was declined unasked because the batch was already cancelled. */
   skipped?: boolean;
+  /** Told how each in-call confirmation was decided. */
+  onDecided?(outcome: ToolCallOutcome): void;
 }
 
 /** Shared by the calls of one batch; parallel calls queue questions, and a cancel ends the others'. */
@@ -92,6 +94,7 @@ export class ApprovalBroker {
     if (!parsed.success) {
       // Only typed confirmations are understood; a free-form form from a server is not consent.
       this.log(`elicitation from ${alias} carries no confirmation detail; declined`);
+      call.onDecided?.('reject');
       return { action: 'decline' };
     }
     const detail = parsed.data;
@@ -116,6 +119,7 @@ export class ApprovalBroker {
       return o;
     });
     const answer = this.answer(call, outcome, detail);
+    call.onDecided?.(showed ? userDecision(outcome, answer) : answer.action === 'accept' ? 'auto_accept' : 'reject');
     // A declined call stays awaiting until the server's reply ends it as cancelled.
     if (showed && !call.declined) call.onResumed();
     return answer;
@@ -162,6 +166,12 @@ export class ApprovalBroker {
     this.tail = run.catch(() => undefined);
     return run;
   }
+}
+
+/** What the user's answer amounted to; a modify the server cannot take was sent as a decline. */
+export function userDecision(outcome: ConfirmationOutcome, answer?: ElicitResult): ToolCallOutcome {
+  if (outcome.outcome === 'cancel' || answer?.action === 'decline') return 'reject';
+  return outcome.outcome === 'modify' ? 'modify' : 'accept';
 }
 
 /** A dialog that ignores the signal must not hold an aborted turn: abort resolves cancel. */

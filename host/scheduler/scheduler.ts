@@ -6,7 +6,9 @@ import { convertCallToolResult, functionResponseParts } from './convert-result.j
 import type { CallExecutor, SchedulableTool, ToolLookup } from './executor.js';
 import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING, notFoundText } from './texts.js';
 import { effectiveThreshold, truncateToolOutput } from './truncate-output.js';
-import type { ConfirmationRequest, Confirmer, ResultDisplay, SchedulerEvent, ToolCall, ToolCallRequestInfo, ToolCallStatus } from './types.js';
+import type {
+  ConfirmationRequest, Confirmer, ResultDisplay, SchedulerEvent, ToolCall, ToolCallOutcome, ToolCallRequestInfo, ToolCallStatus,
+} from './types.js';
 import { ArgumentValidator } from './validate.js';
 
 export interface ToolSchedulerOptions {
@@ -25,6 +27,12 @@ export interface ToolSchedulerOptions {
 }
 
 const LIVE_OUTPUT_LIMIT = 20_000;
+
+/** A call may be decided more than once (a pre-call ask, then in-call questions): the strongest stands. */
+const OUTCOME_RANK: Record<ToolCallOutcome, number> = { auto_accept: 0, accept: 1, modify: 2, reject: 3 };
+function decide(call: ToolCall, outcome: ToolCallOutcome): void {
+  if (!call.outcome || OUTCOME_RANK[outcome] >= OUTCOME_RANK[call.outcome]) call.outcome = outcome;
+}
 
 /** Per-batch state shared by its calls. */
 interface Batch {
@@ -109,12 +117,17 @@ export class ToolScheduler extends EventEmitter {
   }
 
   private async runOne(call: ToolCall, tool: SchedulableTool, batch: Batch): Promise<void> {
-    if (batch.signal.aborted) return this.finishCancelled(call, ABORTED);
-    if (batch.cancelled) return this.finishCancelled(call, CANCELLED_WAITING);
+    // Ended by the user before its turn came: an abort, or a cancel of an earlier call of the batch.
+    if (batch.signal.aborted) return this.finishCancelled(call, ABORTED, 'reject');
+    if (batch.cancelled) return this.finishCancelled(call, CANCELLED_WAITING, 'reject');
     const { args, callId } = call.request;
     const decision = await this.opts.policy.check(tool, args);
-    if (decision.decision === 'deny') return this.finishError(call, decision.message, 'policy_denied');
+    if (decision.decision === 'deny') {
+      decide(call, 'reject');
+      return this.finishError(call, decision.message, 'policy_denied');
+    }
     let preapproved = decision.decision === 'allow';
+    if (preapproved) decide(call, 'auto_accept');
     // Only our own servers are relied on to confirm in-call (reference 4.7): an untrusted server that
     // declares it could simply not ask, so its calls get the host's own dialog before they are sent.
     if (decision.decision === 'ask' && !(tool.confirmsInCall && tool.builtIn)) {
@@ -124,7 +137,10 @@ export class ToolScheduler extends EventEmitter {
         this.awaiting(call, r);
       }, batch);
       // `modify` has no meaning before a call (nothing was proposed yet): it is not consent.
-      if (outcome.outcome === 'cancel' || outcome.outcome === 'modify') {
+      const refused = outcome.outcome === 'cancel' || outcome.outcome === 'modify';
+      // Not shown: policy, re-checked at the front of the queue, decided it (or the batch was already cancelled).
+      decide(call, refused ? 'reject' : shown ? 'accept' : 'auto_accept');
+      if (refused) {
         if (batch.signal.aborted) return this.finishCancelled(call, ABORTED);
         // Not shown while the batch is cancelled: an earlier call's cancel ended this one unasked.
         if (!shown && batch.cancelled) return this.finishCancelled(call, CANCELLED_WAITING);
@@ -135,7 +151,7 @@ export class ToolScheduler extends EventEmitter {
       call.confirmation = undefined;
       this.setStatus(call, 'scheduled');
     }
-    if (batch.signal.aborted) return this.finishCancelled(call, ABORTED);
+    if (batch.signal.aborted) return this.finishCancelled(call, ABORTED, 'reject');
     await this.execute(call, tool, batch, preapproved);
   }
 
@@ -153,6 +169,7 @@ export class ToolScheduler extends EventEmitter {
         call.confirmation = undefined;
         this.setStatus(call, 'executing');
       },
+      onDecided: (o: ToolCallOutcome) => decide(call, o),
     };
     const untrack = this.approvals.track(tracked);
     this.setStatus(call, 'executing');
@@ -164,7 +181,7 @@ export class ToolScheduler extends EventEmitter {
         onProgress: (p) => p.message && this.progress(call, p.message),
       });
     } catch (err) {
-      if (batch.signal.aborted) return this.finishCancelled(call, ABORTED);
+      if (batch.signal.aborted) return this.finishCancelled(call, ABORTED, 'reject');
       return this.finishError(call, (err as Error).message ?? String(err), 'execution_failed');
     } finally {
       untrack();
@@ -217,7 +234,9 @@ export class ToolScheduler extends EventEmitter {
     this.finish(call, 'error');
   }
 
-  private finishCancelled(call: ToolCall, text: string): void {
+  /** `undecided`: the outcome to record when the call was not decided before the user ended it. */
+  private finishCancelled(call: ToolCall, text: string, undecided?: ToolCallOutcome): void {
+    if (undecided && !call.outcome) call.outcome = undecided;
     call.response = {
       callId: call.request.callId,
       responseParts: functionResponseParts(call.request.callId, call.request.name, { error: text }),

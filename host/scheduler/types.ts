@@ -76,6 +76,13 @@ export interface Confirmer {
   confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<ConfirmationOutcome>;
 }
 
+/**
+ * How a call was decided (the json stats' `decisions`): let through by policy, a mode or a rule without
+ * asking; allowed by the user (once or always); allowed with the user's edited content; or refused, by the
+ * user or by policy.
+ */
+export type ToolCallOutcome = 'auto_accept' | 'accept' | 'modify' | 'reject';
+
 export interface ToolCall {
   request: ToolCallRequestInfo;
   status: ToolCallStatus;
@@ -88,6 +95,8 @@ export interface ToolCall {
   liveOutput?: string;
   /** Set in success / error / cancelled. */
   response?: ToolCallResponseInfo;
+  /** Set once the call was decided; absent when it never came up for a decision (unknown tool, bad args). */
+  outcome?: ToolCallOutcome;
 }
 
 export type SchedulerEvent =

@@ -45,9 +45,13 @@ export class ToolRegistry extends EventEmitter {
     return [...this.byName.values()];
   }
 
-  /** What the model sees: one declaration per registered tool, in configuration then listing order. */
-  declarations(): FunctionDeclaration[] {
-    return this.list().map((t) => t.declaration);
+  /**
+   * What the model sees: one declaration per registered tool, in configuration then listing order;
+   * `include` narrows it (headless runs leave out tools policy always denies).
+   */
+  declarations(include?: (tool: RegisteredTool) => boolean): FunctionDeclaration[] {
+    const tools = this.list();
+    return (include ? tools.filter(include) : tools).map((t) => t.declaration);
   }
 
   warnings(): string[] {

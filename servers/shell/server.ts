@@ -52,7 +52,9 @@ export function createShellServer(deps: ShellServerDeps): KitServer {
     await close();
     await stopAll();
   };
-  // Parse the first command without paying for the wasm load; failures surface on first use.
-  preloadBashParser().catch(() => undefined);
+  // Parse the first command without paying for the wasm load, but after start-up: a host spawns
+  // several servers at once and the handshake should not wait for the grammar. Failures surface on
+  // first use.
+  setTimeout(() => void preloadBashParser().catch(() => undefined), 300).unref();
   return kit;
 }
