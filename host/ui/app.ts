@@ -10,6 +10,7 @@ import type { MarkdownRenderer } from './markdown.js';
 import { colorDepth, createPalette, type Palette } from './palette.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, installPasteFilter } from './paste-filter.js';
 import { formatActivity, formatStatusLine, type StatusInfo } from './status-line.js';
+import { patchBlessedWideChars } from './wide-chars.js';
 
 const FRAME_MS = 33;
 
@@ -66,6 +67,7 @@ export class App {
   private destroyed = false;
 
   constructor(opts: { env: NodeJS.ProcessEnv; status: StatusInfo; traceFile?: string }) {
+    patchBlessedWideChars();
     this.removePaste = installPasteFilter(process.stdin, (text) => this.onPaste(text));
     this.screen = blessed.screen({
       smartCSR: true,
@@ -115,6 +117,7 @@ export class App {
           this.dialogBox.scroll(n);
           this.requestRender();
         },
+        asking: (callId, open) => this.conv.setAsking(callId, open),
       },
       this.palette,
     );
@@ -264,14 +267,18 @@ export class App {
     const styled = lines.map((l, i) => `${i === 0 ? p.accent(p.bold(prefix(i))) : prefix(i)}${l}`).join('\n');
     const plain = (text + ' ').split('\n').map((l, i) => prefix(i) + l).join('\n');
     if (text === '' && !this.busy) {
-      return { plain: '> Type your message or @path/to/file', styled: `${p.accent(p.bold('> '))}${cursorCh}${p.gray('Type your message, @path/to/file, @server__tool({...}) or /help')}` };
+      // The placeholder is one row: the long form only where it fits.
+      const long = 'Type your message, @path/to/file, @server__tool({...}) or /help';
+      const hint = long.length + 3 < (this.screen.width as number) ? long : 'Type your message or /help';
+      return { plain: '> Type your message or /help', styled: `${p.accent(p.bold('> '))}${cursorCh}${p.gray(hint)}` };
     }
     return { plain, styled };
   }
 
   private onPaste(text: string): void {
     if (this.dialog.isOpen) return;
-    this.editor.insert(text.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, ''));
+    // Terminals paste line breaks as CR (tmux, xterm): keep them as newlines, drop other controls.
+    this.editor.insert(text.replace(/\r\n?/g, '\n').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, ''));
     this.requestRender();
   }
 

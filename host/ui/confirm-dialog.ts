@@ -16,6 +16,8 @@ export interface DialogHost {
   editText(content: string, fileName: string): Promise<string | undefined>;
   /** Scrolls the dialog body (PageUp / PageDown on a long diff). */
   scroll(lines: number): void;
+  /** A call's question opened (true) or was answered (false): its card shows it is waiting. */
+  asking?(callId: string, open: boolean): void;
 }
 
 /**
@@ -80,6 +82,7 @@ export class ConfirmDialog implements Confirmer {
     const onAbort = () => this.answer({ outcome: 'cancel' });
     pending.signal.addEventListener('abort', onAbort, { once: true });
     this.current = { pending, choices, onAbort };
+    this.host.asking?.(pending.request.callId, true);
     this.host.show(confirmBody(pending.request, this.palette), choicesLine(choices, this.palette));
   }
 
@@ -88,6 +91,7 @@ export class ConfirmDialog implements Confirmer {
     if (!cur) return;
     cur.pending.signal.removeEventListener('abort', cur.onAbort);
     this.current = undefined;
+    this.host.asking?.(cur.pending.request.callId, false);
     cur.pending.resolve(outcome);
     this.next();
   }

@@ -29,6 +29,7 @@ export class Controller {
   /** Why there is no model client (no credentials): shown when the user sends a prompt. */
   noClientReason?: string;
   private running?: AbortController;
+  private modePicked = false;
   private modelItem?: number;
   private readonly stats: Stats = { started: Date.now(), requests: 0, promptTokens: 0, outputTokens: 0, totalTokens: 0, tools: { success: 0, error: 0, cancelled: 0 } };
   private exitResolve?: (code: number) => void;
@@ -55,6 +56,8 @@ export class Controller {
     const refresh = () => this.refreshServers();
     rt.manager.on('status', refresh);
     rt.manager.on('tools_changed', refresh);
+    // A mode picked with Shift+Tab while the host was still starting wins over the configured one.
+    if (this.modePicked) this.trySetMode(this.app.status.approvalMode);
     this.app.status.approvalMode = rt.getApprovalMode();
     this.refreshServers();
     this.readyResolve?.();
@@ -86,13 +89,20 @@ export class Controller {
 
   private cycleMode(): void {
     const next: ApprovalMode = nextApprovalMode(this.app.status.approvalMode);
+    this.modePicked = true;
+    if (!this.runtime) this.app.status.approvalMode = next;
+    else if (this.trySetMode(next)) this.app.status.approvalMode = this.runtime.getApprovalMode();
+    this.app.requestRender();
+  }
+
+  private trySetMode(mode: ApprovalMode): boolean {
     try {
-      this.runtime?.setApprovalMode(next);
-      this.app.status.approvalMode = this.runtime?.getApprovalMode() ?? next;
+      this.runtime?.setApprovalMode(mode);
+      return true;
     } catch (err) {
       this.app.flash(this.app.palette.red((err as Error).message));
+      return false;
     }
-    this.app.requestRender();
   }
 
   private complete(text: string, cursor: number): { text: string; cursor: number; hint?: string } | undefined {
@@ -157,7 +167,7 @@ export class Controller {
 
   private async runPassive(name: string, args: Record<string, unknown>): Promise<void> {
     const rt = this.runtime;
-    if (!rt) return this.error('The host runtime is still starting; try again in a moment.');
+    if (!rt) return this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
     const ac = new AbortController();
     this.running = ac;
     this.app.setBusy(`Running ${name}`);
@@ -187,7 +197,7 @@ export class Controller {
   private async sendToModel(text: string): Promise<void> {
     const p = this.app.palette;
     const rt = this.runtime;
-    if (!rt) return this.error('The host runtime is still starting; try again in a moment.');
+    if (!rt) return this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
     const ac = new AbortController();
     this.running = ac;
     this.modelItem = undefined;

@@ -2,12 +2,13 @@ import type { ToolCall } from '../scheduler/types.js';
 import type { MarkdownRenderer } from './markdown.js';
 import type { Palette } from './palette.js';
 import { formatToolCard } from './tool-card.js';
+import { wrapText } from './wrap.js';
 
 export type Item =
   | { kind: 'user'; text: string }
   | { kind: 'model'; text: string; streaming: boolean }
   | { kind: 'thought'; subject: string; description: string }
-  | { kind: 'tool'; call: ToolCall }
+  | { kind: 'tool'; call: ToolCall; execStart?: number; asking?: boolean }
   | { kind: 'info'; text: string }
   | { kind: 'error'; text: string };
 
@@ -54,9 +55,27 @@ export class Conversation {
   /** Adds or refreshes the card of a tool call (keyed by call id). */
   upsertTool(call: ToolCall): void {
     const idx = this.toolIndex.get(call.request.callId);
-    if (idx === undefined) this.add({ kind: 'tool', call });
+    // Elapsed time counts from when the call started running, not from when it waited for approval.
+    const execStart = call.status === 'executing' ? Date.now() : undefined;
+    if (idx === undefined) this.add({ kind: 'tool', call, execStart });
     else this.update(idx, (it) => {
-      if (it.kind === 'tool') it.call = call;
+      if (it.kind !== 'tool') return;
+      it.call = call;
+      it.execStart ??= execStart;
+    });
+  }
+
+  /**
+   * Our servers ask mid-call (elicitation), so the call is already executing while its dialog is open:
+   * the card says it awaits approval, and its elapsed time restarts once answered.
+   */
+  setAsking(callId: string, open: boolean): void {
+    const idx = this.toolIndex.get(callId);
+    if (idx === undefined) return;
+    this.update(idx, (it) => {
+      if (it.kind !== 'tool') return;
+      it.asking = open;
+      if (!open) it.execStart = Date.now();
     });
   }
 
@@ -96,24 +115,25 @@ export class Conversation {
     const p = this.palette;
     switch (item.kind) {
       case 'user':
-        return item.text
+        return wrapText(item.text, width - 2)
           .split('\n')
           .map((l, i) => (i === 0 ? `${p.accent(p.bold('>'))} ${p.bold(l)}` : `  ${p.bold(l)}`))
           .join('\n');
       case 'model': {
-        const body = this.markdown ? safeRender(this.markdown, item.text, width - 2) : item.text;
+        // Wrapped here (not by blessed) so continuation rows keep the indent and wide text is not cut.
+        const body = wrapText(this.markdown ? safeRender(this.markdown, item.text, width - 2) : item.text, width - 2);
         return body
           .split('\n')
           .map((l, i) => (i === 0 ? `${p.accent('✦')} ${l}` : `  ${l}`))
           .join('\n');
       }
       case 'thought': {
-        const head = p.dim(p.italic(`∴ ${item.subject || 'Thinking'}`));
+        const head = p.dim(`∴ ${item.subject || 'Thinking'}`);
         if (!this.showThoughts || !item.description.trim()) return head + (item.description.trim() && !this.showThoughts ? p.gray(' (ctrl-t to expand)') : '');
         return `${head}\n${item.description.trim().split('\n').map((l) => `  ${p.dim(l)}`).join('\n')}`;
       }
       case 'tool':
-        return formatToolCard(item.call, p, { width, now });
+        return formatToolCard(item.asking && item.call.status === 'executing' ? { ...item.call, status: 'awaiting_approval' } : item.call, p, { width, now, execStart: item.execStart });
       case 'info':
         return item.text;
       case 'error':

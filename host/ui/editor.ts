@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Widgets } from 'blessed';
 import { parse } from 'shell-quote';
+import { ENABLE_BRACKETED_PASTE } from './paste-filter.js';
 
 /** `$VISUAL` / `$EDITOR` split into command and arguments (`code -w` works); `vi` when unset. */
 export function editorCommand(env: NodeJS.ProcessEnv): { file: string; args: string[] } {
@@ -29,6 +30,8 @@ export function openInEditor(screen: Widgets.Screen, content: string, fileName: 
         text = undefined;
       }
       rmSync(dir, { recursive: true, force: true });
+      // Editors such as vim switch bracketed paste off when they exit: switch it back on.
+      screen.program.output.write(ENABLE_BRACKETED_PASTE);
       resolve(text);
     };
     try {

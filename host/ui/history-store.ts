@@ -1,5 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 
 const MAX_ENTRIES = 500;
 
@@ -12,10 +14,19 @@ export class InputHistory {
   private index = -1;
   private draft = '';
 
-  constructor(private readonly file?: string) {}
+  constructor(readonly file?: string) {}
 
   static fileFor(projectTempDir: string): string {
     return join(projectTempDir, 'input-history.json');
+  }
+
+  /**
+   * The history file under the default project temp dir (as host/config/settings.ts derives it), known
+   * before the host runtime loads, so Up works at once; the runtime's own dir replaces it if different.
+   */
+  static defaultFile(cwd: string, env: NodeJS.ProcessEnv): string {
+    const hash = createHash('sha256').update(resolve(cwd)).digest('hex');
+    return InputHistory.fileFor(join(env.GEMINI_CLI_HOME || homedir(), '.gemini', 'tmp', hash));
   }
 
   load(): this {

@@ -24,7 +24,7 @@ export function createMarkdownRenderer(palette: Palette): MarkdownRenderer {
     m.use(
       markedTerminal({
         code: p.yellow,
-        blockquote: (s: string) => p.gray(p.italic(s)),
+        blockquote: (s: string) => p.gray(s),
         html: p.gray,
         heading: (s: string) => p.bold(p.accent(s)),
         firstHeading: (s: string) => p.bold(p.accent(s)),
@@ -35,7 +35,7 @@ export function createMarkdownRenderer(palette: Palette): MarkdownRenderer {
         strong: p.bold,
         em: p.italic,
         codespan: p.yellow,
-        del: (s: string) => p.strike(p.gray(s)),
+        del: p.gray,
         link: p.blue,
         href: (s: string) => p.underline(p.blue(s)),
         text: (s: string) => s,

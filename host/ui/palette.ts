@@ -56,10 +56,12 @@ export function createPalette(depth: ColorDepth): Palette {
   return {
     depth,
     bold: sgr('1', '22'),
-    dim: sgr('2', '22'),
-    italic: sgr('3', '23'),
+    // blessed drops SGR 2 (faint), 3 (italic) and 9 (strike): faint is a dark gray where the terminal has
+    // one, italic is drawn as underline (the man-page convention), strike-through stays plain.
+    dim: depth === 256 ? sgr('38;5;242', '39') : sgr('2', '22'),
+    italic: sgr('4', '24'),
     underline: sgr('4', '24'),
-    strike: sgr('9', '29'),
+    strike: plain,
     red: c256(203, 31),
     green: c256(114, 32),
     yellow: c256(221, 33),

@@ -65,6 +65,8 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
       home: env.HOME,
     },
   });
+  // History is per project: loaded at once so Up works while the servers are still starting.
+  app.history = new InputHistory(InputHistory.defaultFile(opts.cwd, env)).load();
   const controller = new Controller(app, opts.cwd);
   let close: (() => Promise<void>) | undefined;
   const onSignal = () => controller.exit(130);
@@ -110,7 +112,8 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
       app.banner = app.palette.yellow(`⚠ ${err.message}\n  Slash commands and @server__tool({...}) calls still work.`);
     }
     controller.attachRuntime(runtime);
-    app.history = new InputHistory(InputHistory.fileFor(runtime.projectTempDir)).load();
+    const historyFile = InputHistory.fileFor(runtime.projectTempDir);
+    if (app.history.file !== historyFile) app.history = new InputHistory(historyFile).load();
     if (opts.initialPrompt?.trim()) void controller.submit(opts.initialPrompt);
   })().catch((err: unknown) => {
     app.banner = app.palette.red(`Startup failed: ${(err as Error).message}`);

@@ -2,6 +2,7 @@ import type { FileDiffDisplay } from '../../servers/common/result.js';
 import type { ToolCall, ToolCallStatus } from '../scheduler/types.js';
 import { colourDiff, diffStats } from './diff-view.js';
 import type { Palette } from './palette.js';
+import { wrapLine } from './wrap.js';
 
 const ICON: Record<ToolCallStatus, string> = {
   validating: '○',
@@ -28,6 +29,8 @@ export interface CardOptions {
   now: number;
   /** Lines of result / live output to show (more lines collapse into "… N more"). */
   maxLines?: number;
+  /** When the call began executing (after any approval wait); defaults to its start time. */
+  execStart?: number;
 }
 
 /** One line describing what the call does, from its arguments (the MCP equivalent of upstream's invocation description). */
@@ -78,10 +81,13 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
   const desc = describeArgs(call.request.name, call.request.args);
   const head = `${colour(ICON[status])} ${p.bold(call.request.name)}${passive} ${p.gray(oneLine(desc, Math.max(10, opts.width - call.request.name.length - 20)))}`;
   let statusText = LABEL[status];
-  if (status === 'executing') statusText += ` ${formatElapsed(opts.now - call.startTime)}`;
-  else if (call.endTime && (status === 'success' || status === 'error')) statusText += ` in ${formatElapsed(call.endTime - call.startTime)}`;
+  const begun = Math.max(call.startTime, opts.execStart ?? 0);
+  if (status === 'executing') statusText += ` ${formatElapsed(Math.max(0, opts.now - begun))}`;
+  else if (call.endTime && (status === 'success' || status === 'error')) statusText += ` in ${formatElapsed(Math.max(0, call.endTime - begun))}`;
   const lines = [head, `  ${colour(statusText)}`];
-  const indent = (s: string) => s.split('\n').map((l) => `  ${p.gray('│')} ${l}`);
+  // Styled per row: the gutter's colour reset would otherwise end a style opened on an earlier row.
+  const indent = (s: string, style: (t: string) => string = (t) => t) =>
+    s.split('\n').flatMap((l) => wrapLine(l, opts.width - 4)).map((l) => `  ${p.gray('│')} ${style(l)}`);
 
   if (status === 'executing' && call.liveOutput) {
     lines.push(...clip(indent(call.liveOutput.replace(/\n$/, '')), max, true, p));
@@ -90,14 +96,16 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
   const r = call.response;
   if (!r) return lines.join('\n');
   if (status === 'error' && r.error) {
-    lines.push(...clip(indent(p.red(r.error)), max, false, p));
+    lines.push(...clip(indent(r.error, p.red), max, false, p));
     return lines.join('\n');
   }
   const d = r.resultDisplay;
   const output = call.request.isClientInitiated && status === 'success' && !isDiff(d) ? responseOutput(call) : undefined;
   if (output !== undefined && output.trim() !== '') {
     // Passive calls exist to show the user the result: the full output, not the one-line summary.
-    if (typeof d === 'string' && d.trim() && !output.includes(d.trim())) lines.push(`  ${p.gray(d.trim())}`);
+    if (typeof d === 'string' && d.trim() && !output.includes(d.trim())) {
+      lines.push(...d.trim().split('\n').flatMap((l) => wrapLine(l, opts.width - 2)).map((l) => `  ${p.gray(l)}`));
+    }
     lines.push(...clip(indent(output.replace(/\n$/, '')), max * 2, false, p));
   } else if (isDiff(d)) {
     const st = diffStats(d.fileDiff);
@@ -105,9 +113,9 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
     lines.push(...clip(indent(colourDiff(d.fileDiff, p)), max * 2, false, p));
   } else if (typeof d === 'string' && d.trim() !== '') {
     const text = d.replace(/\n$/, '');
-    lines.push(...clip(indent(status === 'cancelled' ? p.gray(text) : text), max, status === 'cancelled', p));
+    lines.push(...clip(indent(text, status === 'cancelled' ? p.gray : undefined), max, status === 'cancelled', p));
   } else if (status === 'cancelled' && call.liveOutput) {
-    lines.push(...clip(indent(p.gray(call.liveOutput.replace(/\n$/, ''))), max, true, p));
+    lines.push(...clip(indent(call.liveOutput.replace(/\n$/, ''), p.gray), max, true, p));
   }
   if (r.outputFile) lines.push(p.gray(`  full output: ${r.outputFile}`));
   return lines.join('\n');

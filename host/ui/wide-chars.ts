@@ -1,0 +1,57 @@
+import { createRequire } from 'node:module';
+import stringWidth from 'string-width';
+
+/**
+ * blessed's Unicode tables predate emoji: it counts 😀 or ✅ as one column while terminals draw two, so
+ * rows holding emoji shift, redraws leave stray glyphs and wrapping cuts characters. blessed marks a
+ * wide character by putting a filler cell after it (its `chars.all` pattern) and skips that cell when
+ * drawing (`charWidth` = 2). Both are replaced here with string-width's answer, so every character a
+ * terminal draws two columns wide (CJK, emoji, fullwidth forms) gets two cells.
+ */
+interface BlessedUnicode {
+  charWidth(str: string | number, i?: number): number;
+  codePointAt(str: string, i: number): number;
+  chars: { all: unknown };
+}
+
+// Characters below U+1100 (Hangul Jamo) are never wide; anything else may be, including every astral one.
+const MAYBE_WIDE = /[\u{1100}-\u{10ffff}]/gu;
+
+/** Column width of one code point as terminals draw it (cached: the same few characters recur). */
+export function createWidthOf(): (char: string) => number {
+  const cache = new Map<string, number>();
+  return (char) => {
+    let w = cache.get(char);
+    if (w === undefined) {
+      w = stringWidth(char);
+      cache.set(char, w);
+    }
+    return w;
+  };
+}
+
+/** Inserts blessed's filler after every wide character (what `content.replace(chars.all, '$1\x03')` does). */
+export function markWide(text: string, replacement: string, widthOf: (char: string) => number): string {
+  return text.replace(MAYBE_WIDE, (ch) => (widthOf(ch) === 2 ? replacement.replace('$1', ch) : ch));
+}
+
+let patched = false;
+
+export function patchBlessedWideChars(): void {
+  if (patched) return;
+  patched = true;
+  const unicode = createRequire(import.meta.url)('blessed/lib/unicode.js') as BlessedUnicode;
+  const widthOf = createWidthOf();
+  const original = unicode.charWidth.bind(unicode);
+  unicode.charWidth = (str, i) => {
+    const point = typeof str === 'number' ? str : unicode.codePointAt(str, i ?? 0);
+    if (point < 0x1100 || Number.isNaN(point)) return original(str, i);
+    if (widthOf(String.fromCodePoint(point)) === 2) return 2;
+    const own = original(str, i);
+    return own === 2 ? 1 : own;
+  };
+  // blessed only calls `content.replace(chars.all, replacement)`; String#replace defers to Symbol.replace.
+  unicode.chars.all = {
+    [Symbol.replace]: (text: string, replacement: string) => markWide(text, replacement, widthOf),
+  };
+}
