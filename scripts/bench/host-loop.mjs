@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { reply, startScriptedGemini } from '../../test/helpers/scripted-gemini.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const OURS = join(REPO, 'dist/host/cli/main.js');
+const BUNDLE = join(REPO, 'dist/bin/gemini-mcp.mjs');
+const OURS = existsSync(BUNDLE) ? BUNDLE : join(REPO, 'dist/host/cli/main.js');
 const UPSTREAM_VERSION = '0.61.0';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TARGET = 0.25;
