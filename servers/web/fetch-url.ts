@@ -1,4 +1,5 @@
 import { looksBinary } from '../common/binary-sniff.js';
+import { withDeadline } from '../common/deadline.js';
 import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
@@ -42,8 +43,11 @@ export async function fetchAsText(href: string, opts: FetchOptions): Promise<Fet
   }
 }
 
-async function fetchOnce(href: string, opts: FetchOptions): Promise<FetchedText> {
-  const deadline = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]);
+function fetchOnce(href: string, opts: FetchOptions): Promise<FetchedText> {
+  return withDeadline(opts.signal, opts.timeoutMs, (deadline) => fetchWithin(href, opts, deadline));
+}
+
+async function fetchWithin(href: string, opts: FetchOptions, deadline: AbortSignal): Promise<FetchedText> {
   let url = new URL(href);
   for (let hop = 0; ; hop++) {
     const res = await send(url, opts, deadline);

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { withDeadline } from '../../common/deadline.js';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../common/meta.js';
@@ -70,27 +71,29 @@ export const searchFileContent = defineTool({
           : 'in the workspace directory';
     const filter = args.include ? ` (filter: "${args.include}")` : '';
 
-    const timeout = AbortSignal.timeout(SEARCH_TIMEOUT_MS);
-    const signal = AbortSignal.any([ctx.signal, timeout]);
     const all: FoundMatch[] = [];
+    let timedOut = () => false;
     try {
-      for (const { dir, prefix } of dirs) {
-        const located = rootOf(dir, ctx.roots);
-        const found = await searchDirectory({
-          dir,
-          root: located?.root,
-          dirRel: located?.rel ?? '',
-          pattern: args.pattern,
-          regex,
-          include: args.include,
-          roots: ctx.roots,
-          signal,
-          max: MAX_MATCHES,
-        });
-        for (const m of found) all.push(prefix ? { ...m, file: prefix + m.file } : m);
-      }
+      await withDeadline(ctx.signal, SEARCH_TIMEOUT_MS, async (signal, expired) => {
+        timedOut = expired;
+        for (const { dir, prefix } of dirs) {
+          const located = rootOf(dir, ctx.roots);
+          const found = await searchDirectory({
+            dir,
+            root: located?.root,
+            dirRel: located?.rel ?? '',
+            pattern: args.pattern,
+            regex,
+            include: args.include,
+            roots: ctx.roots,
+            signal,
+            max: MAX_MATCHES,
+          });
+          for (const m of found) all.push(prefix ? { ...m, file: prefix + m.file } : m);
+        }
+      });
     } catch (err) {
-      if (timeout.aborted && !ctx.signal.aborted) {
+      if (timedOut() && !ctx.signal.aborted) {
         return errorResult(
           `Error during grep search operation: Operation timed out after ${SEARCH_TIMEOUT_MS}ms. In large repositories, consider narrowing your search scope by specifying a 'path' or an 'include'.`,
           'grep_execution_error',
