@@ -7,13 +7,12 @@ if (!existsSync(file)) {
   process.exit(1);
 }
 const report = JSON.parse(readFileSync(file, 'utf8'));
-const passed = report.numPassedTests ?? 0;
-// A suite that fails to load counts as a failure even though none of its tests ran.
-const failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0) - countSuitesWithFailedTests(report);
-const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+const files = report.testResults ?? [];
+const count = (status) => files.reduce((n, f) => n + (f.assertionResults ?? []).filter((a) => a.status === status).length, 0);
+const passed = count('passed');
+// A test file that fails to load runs no test; it counts as one failure so it cannot go unnoticed.
+const brokenFiles = files.filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')).length;
+const failed = count('failed') + brokenFiles;
+const skipped = count('skipped') + count('pending') + count('todo');
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
-
-function countSuitesWithFailedTests(r) {
-  return (r.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).some((a) => a.status === 'failed')).length;
-}
