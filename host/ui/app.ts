@@ -1,9 +1,8 @@
 import { appendFileSync } from 'node:fs';
-import blessed from 'blessed';
 import type { Widgets } from 'blessed';
+import { loadBlessed } from './blessed-load.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { Conversation } from './conversation.js';
-import { openInEditor } from './editor.js';
 import { InputHistory } from './history-store.js';
 import { LineEditor, wrappedRows } from './line-editor.js';
 import type { MarkdownRenderer } from './markdown.js';
@@ -68,6 +67,7 @@ export class App {
 
   constructor(opts: { env: NodeJS.ProcessEnv; status: StatusInfo; traceFile?: string }) {
     patchBlessedWideChars();
+    const blessed = loadBlessed();
     this.removePaste = installPasteFilter(process.stdin, (text) => this.onPaste(text));
     this.screen = blessed.screen({
       smartCSR: true,
@@ -112,7 +112,8 @@ export class App {
           this.dialogText = body === undefined ? undefined : { body, footer: footer ?? '' };
           this.requestRender();
         },
-        editText: (content, name) => openInEditor(this.screen, content, name, opts.env),
+        // The editor helper (and its shell-word parser) is needed only when the user asks to edit.
+        editText: async (content, name) => (await import('./editor.js')).openInEditor(this.screen, content, name, opts.env),
         scroll: (n) => {
           this.dialogBox.scroll(n);
           this.requestRender();

@@ -1,4 +1,4 @@
-import stringWidth from 'string-width';
+import { textWidth } from './text-width.js';
 
 /**
  * The input box's text model: a multi-line buffer and a cursor (index into the string). Pure, so
@@ -112,5 +112,5 @@ function charAt(s: string, i: number): string {
 
 /** How many terminal rows `text` takes when wrapped at `cols` columns (wide characters count double). */
 export function wrappedRows(text: string, cols: number): number {
-  return text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(stringWidth(line) / Math.max(1, cols))), 0);
+  return text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(textWidth(line) / Math.max(1, cols))), 0);
 }

@@ -4,6 +4,7 @@ import { App } from './app.js';
 import type { UiRuntime } from './backend-types.js';
 import { Controller } from './controller.js';
 import { InputHistory } from './history-store.js';
+import { preloadTextWidth } from './text-width.js';
 
 export interface RunInteractiveOptions {
   cwd: string;
@@ -73,6 +74,7 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
 
+  void preloadTextWidth();
   void import('./markdown.js')
     .then(({ createMarkdownRenderer }) => app.setMarkdown(createMarkdownRenderer(app.palette)))
     .catch(() => undefined);

@@ -1,4 +1,4 @@
-import stringWidth from 'string-width';
+import { textWidth } from './text-width.js';
 import type { ApprovalMode } from '../scheduler/types.js';
 import type { Palette } from './palette.js';
 
@@ -23,11 +23,11 @@ export function nextApprovalMode(mode: ApprovalMode): ApprovalMode {
 
 export function shortenPath(path: string, home: string | undefined, max: number): string {
   let p = home && (path === home || path.startsWith(home + '/')) ? '~' + path.slice(home.length) : path;
-  if (stringWidth(p) <= max) return p;
+  if (textWidth(p) <= max) return p;
   const parts = p.split('/');
-  while (parts.length > 2 && stringWidth(parts.join('/')) + 2 > max) parts.splice(1, 1);
+  while (parts.length > 2 && textWidth(parts.join('/')) + 2 > max) parts.splice(1, 1);
   p = parts.length > 1 ? `${parts[0]}/…/${parts.slice(1).join('/')}` : p;
-  return stringWidth(p) <= max ? p : '…' + p.slice(-Math.max(1, max - 1));
+  return textWidth(p) <= max ? p : '…' + p.slice(-Math.max(1, max - 1));
 }
 
 export function formatTokens(n: number): string {
@@ -44,10 +44,10 @@ export function formatStatusLine(s: StatusInfo, width: number, p: Palette): stri
   const serversStyled = s.serversFailed ? p.red(servers) : s.serversReady < s.serversTotal ? p.yellow(servers) : p.green(servers);
   const rightPlain = `${s.model} · ${mode} · ${servers} · ${formatTokens(s.tokens)} tokens`;
   const right = `${p.cyan(s.model)} · ${modeStyled} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens`)}`;
-  const room = width - stringWidth(rightPlain) - 2;
+  const room = width - textWidth(rightPlain) - 2;
   if (room < 8) return right;
   const cwd = shortenPath(s.cwd, s.home, room);
-  const gap = Math.max(1, width - stringWidth(cwd) - stringWidth(rightPlain));
+  const gap = Math.max(1, width - textWidth(cwd) - textWidth(rightPlain));
   return `${p.gray(cwd)}${' '.repeat(gap)}${right}`;
 }
 

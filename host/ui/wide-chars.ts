@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import stringWidth from 'string-width';
+import { textWidth } from './text-width.js';
 
 /**
  * blessed's Unicode tables predate emoji: it counts 😀 or ✅ as one column while terminals draw two, so
@@ -14,6 +14,10 @@ interface BlessedUnicode {
   chars: { all: unknown };
 }
 
+interface BlessedScreenClass {
+  global?: { tabc: string };
+}
+
 // Characters below U+1100 (Hangul Jamo) are never wide; anything else may be, including every astral one.
 const MAYBE_WIDE = /[\u{1100}-\u{10ffff}]/gu;
 
@@ -23,7 +27,7 @@ export function createWidthOf(): (char: string) => number {
   return (char) => {
     let w = cache.get(char);
     if (w === undefined) {
-      w = stringWidth(char);
+      w = textWidth(char);
       cache.set(char, w);
     }
     return w;
@@ -40,11 +44,15 @@ let patched = false;
 export function patchBlessedWideChars(): void {
   if (patched) return;
   patched = true;
-  const unicode = createRequire(import.meta.url)('blessed/lib/unicode.js') as BlessedUnicode;
+  const req = createRequire(import.meta.url);
+  const unicode = req('blessed/lib/unicode.js') as BlessedUnicode;
   const widthOf = createWidthOf();
   const original = unicode.charWidth.bind(unicode);
   unicode.charWidth = (str, i) => {
     const point = typeof str === 'number' ? str : unicode.codePointAt(str, i ?? 0);
+    // blessed answers a tab from the current screen's tab size, requiring its whole index (every
+    // widget) on the first tab to find the screen; the screen module alone answers the same.
+    if (point === 0x09) return (req('blessed/lib/widgets/screen.js') as BlessedScreenClass).global?.tabc.length ?? 8;
     if (point < 0x1100 || Number.isNaN(point)) return original(str, i);
     if (widthOf(String.fromCodePoint(point)) === 2) return 2;
     const own = original(str, i);

@@ -1,4 +1,4 @@
-import stringWidth from 'string-width';
+import { textWidth } from './text-width.js';
 
 // One SGR sequence or one code point (astral characters stay whole).
 const TOKEN = /\x1b\[[0-9;]*m|[\s\S]/gu;
@@ -10,7 +10,7 @@ const TOKEN = /\x1b\[[0-9;]*m|[\s\S]/gu;
  */
 export function wrapLine(line: string, width: number): string[] {
   const max = Math.max(2, width);
-  if (stringWidth(line) <= max) return [line];
+  if (textWidth(line) <= max) return [line];
   const rows: string[] = [];
   let cur = '';
   let w = 0;
@@ -22,7 +22,7 @@ export function wrapLine(line: string, width: number): string[] {
       cur += tok;
       continue;
     }
-    const cw = stringWidth(tok);
+    const cw = textWidth(tok);
     if (w + cw > max) {
       if (tok === ' ') {
         rows.push(cur);

@@ -10,13 +10,15 @@ import { fileURLToPath } from 'node:url';
 import { reply, startScriptedGemini } from '../../test/helpers/scripted-gemini.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const MAIN = join(ROOT, 'dist/host/cli/main.js');
+// The bundled bin is what users run (package.json `bin`); the tsc output only when no bundle is built.
+const BUNDLE = join(ROOT, 'dist/bin/gemini-mcp.mjs');
+const MAIN = existsSync(BUNDLE) ? BUNDLE : join(ROOT, 'dist/host/cli/main.js');
 const RUNS = 5;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 if (!existsSync(MAIN)) {
-  console.log('ui: dist/host/cli/main.js is not built; run npm run build');
+  console.log('ui: dist/bin/gemini-mcp.mjs is not built; run npm run build');
   process.exit(1);
 }
 try {
@@ -107,7 +109,7 @@ try {
     const ratio = baseline ? ` = ${(value / baseline).toFixed(1)}x bare node (${baseline.toFixed(0)} ms)` : '';
     console.log(`ui: ${label}: ${value.toFixed(1)} ms${ratio} (target ≤ ${target} ms) ${value <= target ? 'PASS' : 'MISS'}`);
   };
-  console.log(`ui: bare node -e 0 median ${b.toFixed(0)} ms over ${RUNS} runs`);
+  console.log(`ui: ${MAIN.slice(ROOT.length)}; bare node -e 0 median ${b.toFixed(0)} ms over ${RUNS} runs`);
   report(`launch → input-ready, wall incl. tmux spawn, median of ${wall.length}`, wall.length ? median(wall) : undefined, 500, b);
   report(`launch → input-ready, in-process (since node start), median of ${inProcess.length}`, inProcess.length ? median(inProcess) : undefined, 500, b);
   report(`last streamed chunk → render, median of ${latencies.length}`, latencies.length ? median(latencies) : undefined, 50, undefined);

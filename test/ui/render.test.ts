@@ -4,10 +4,12 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { defaultProjectTempDir } from '../../host/config/settings.js';
 import type { ToolCall } from '../../host/scheduler/types.js';
+import { loadBlessed } from '../../host/ui/blessed-load.js';
 import { Conversation } from '../../host/ui/conversation.js';
 import { InputHistory } from '../../host/ui/history-store.js';
 import { createPalette, stripSgr } from '../../host/ui/palette.js';
 import { formatToolCard } from '../../host/ui/tool-card.js';
+import { preloadTextWidth, textWidth } from '../../host/ui/text-width.js';
 import { createWidthOf, markWide, patchBlessedWideChars } from '../../host/ui/wide-chars.js';
 import { wrapLine, wrapText } from '../../host/ui/wrap.js';
 
@@ -62,6 +64,48 @@ describe('wide characters in blessed', () => {
       screen.render();
       const cells = screen.lines[0].map((c) => c[1]).join('').replace(/\x03/g, '');
       expect(cells.startsWith('表😀😀😀以及 end')).toBe(true);
+    } finally {
+      screen.destroy();
+    }
+  });
+});
+
+describe('text width', () => {
+  it('agrees with string-width on every code point it counts itself and around them', () => {
+    const points: number[] = [];
+    for (const [a, b] of [[0x00, 0x3ff], [0x2000, 0x206f], [0x2190, 0x21ff], [0x2400, 0x2aff]]) for (let c = a; c <= b; c++) points.push(c);
+    const wrong = points.filter((c) => textWidth(String.fromCodePoint(c)) !== stringWidth(String.fromCodePoint(c)));
+    expect(wrong.map((c) => c.toString(16))).toEqual([]);
+  });
+
+  it('agrees on mixed, styled and clustered text', async () => {
+    await preloadTextWidth();
+    for (const s of ['', 'plain ascii', 'gemini · default · MCP 0/0', '─'.repeat(30), '⠋ thinking…', 'é', 'e\u0301', '中文', '👍🏽', '👨‍👩‍👧', '©', '\x1b[31mred\x1b[39m', 'a\tb', 'soft\u00adhyphen']) {
+      expect(textWidth(s)).toBe(stringWidth(s));
+    }
+  });
+});
+
+describe('blessed as the app loads it', () => {
+  it('draws through capabilities compiled on first use', async () => {
+    patchBlessedWideChars();
+    const blessedLite = loadBlessed();
+    const chunks: string[] = [];
+    const output = Object.assign(new PassThrough(), { columns: 30, rows: 4, isTTY: true });
+    output.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
+    const screen = blessedLite.screen({ output, input: new PassThrough(), terminal: 'xterm-256color', fullUnicode: true, smartCSR: true, warnings: false });
+    try {
+      const box = blessedLite.box({ parent: screen, top: 1, left: 2, width: 20, height: 1, tags: false });
+      box.setContent('hi 中文');
+      screen.render();
+      expect(screen.lines[1].map((c) => c[1]).join('').replace(/\x03/g, '')).toContain('hi 中文');
+      const tput = screen.tput as unknown as { cup(row: number, col: number): string; sgr0(): string };
+      expect(tput.cup(5, 10)).toBe('\x1b[6;11H');
+      expect(tput.sgr0()).toMatch(/^\x1b\[m|^\x1b\[0m|^\x1b\(B\x1b\[m/);
+      // blessed flushes its output buffer on the next tick.
+      await new Promise((r) => setImmediate(r));
+      expect(chunks.join('')).toContain('\x1b[?1049h');
+      expect(chunks.join('')).toContain('hi');
     } finally {
       screen.destroy();
     }
