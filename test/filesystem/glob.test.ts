@@ -81,4 +81,19 @@ describe('glob', () => {
     expect(firstText(await fs.call('glob', { pattern: '*', path: join(root, 'f.txt') }))).toBe(`Search path is not a directory: ${join(root, 'f.txt')}`);
     expect(errorTypeOf(await fs.call('glob', { pattern: '*', path: '/etc' }))).toBe('path_not_in_workspace');
   });
+
+  it('gives the same resolved paths for plain entries and for names or patterns with dot segments', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'a..b'));
+    mkdirSync(join(root, 'sub'));
+    writeFileSync(join(root, 'a..b', 'x.md'), 'x');
+    writeFileSync(join(root, 'sub', 'y.md'), 'y');
+    writeFileSync(join(root, 'z.md'), 'z');
+    const fs = await connectFs({ roots: [root] });
+    const listed = (text: string) => text.split('\n').slice(1).sort();
+    const all = [join(root, 'a..b/x.md'), join(root, 'sub/y.md'), join(root, 'z.md')].sort();
+    expect(listed(await fs.text('glob', { pattern: '**/*.md' }))).toEqual(all);
+    expect(listed(await fs.text('glob', { pattern: './sub/../**/*.md' }))).toEqual(all);
+    expect(listed(await fs.text('glob', { pattern: `${root}/sub/*.md` }))).toEqual([join(root, 'sub/y.md')]);
+  });
 });

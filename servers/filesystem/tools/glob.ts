@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { guardPath, isWithin } from '../../common/path-guard.js';
 import { errorResult, textResult } from '../../common/result.js';
@@ -57,7 +57,10 @@ export const glob = defineTool({
         if (!isWithin(dir, staticBase(dir, pattern))) continue;
         const located = rootOf(dir, ctx.roots);
         const rules = located ? new IgnoreRules(located.root, opts) : undefined;
-        const stream = fg.stream(pattern, {
+        // The walk collects names only (fast-glob's own `stats` would lstat every file it reads, not
+        // just the matches); a synchronous stat per match costs a few microseconds, a thread-pool
+        // round trip per match several times that.
+        const entries = await fg(pattern, {
           cwd: dir,
           onlyFiles: true,
           dot: true,
@@ -66,13 +69,21 @@ export const glob = defineTool({
           ignore: CORE_EXCLUDE_GLOBS,
           suppressErrors: true,
         });
-        // Streaming lets the mtime stats run while the walk's readdirs are still in flight.
-        for await (const entry of stream) {
-          // Absolute patterns yield absolute entries and `../` patterns climb out: the scope is `dir`.
-          const file = resolve(dir, entry as string);
-          if (!isWithin(dir, file) || file === dir) continue;
-          const rel = toPosix(relative(dir, file));
-          if (rules && !rules.isEmpty && rules.isIgnored(located!.rel ? `${located!.rel}/${rel}` : rel)) {
+        const prefix = located?.rel ? `${located.rel}/` : '';
+        const checkRules = rules !== undefined && !rules.isEmpty;
+        for (const name of entries) {
+          let file: string;
+          let rel: string;
+          if (isPlainEntry(name)) {
+            file = dir === sep ? `${sep}${name}` : `${dir}${sep}${name}`;
+            rel = name;
+          } else {
+            // Absolute patterns yield absolute entries and `../` patterns climb out: the scope is `dir`.
+            file = resolve(dir, name);
+            if (!isWithin(dir, file) || file === dir) continue;
+            rel = toPosix(relative(dir, file));
+          }
+          if (checkRules && rules.isIgnored(prefix + rel)) {
             ignored++;
             continue;
           }
@@ -109,6 +120,24 @@ function staticBase(dir: string, pattern: string): string {
     fixed.push(seg);
   }
   return resolve(dir, fixed.join('/') || '.');
+}
+
+/**
+ * Whether `dir` + `/` + `name` is already the resolved path, inside `dir`: a relative entry without
+ * empty, `.` or `..` segments or trailing `/` (most entries; absolute and climbing patterns take the resolve path).
+ */
+function isPlainEntry(name: string): boolean {
+  return (
+    sep === '/' &&
+    name !== '' &&
+    name.charCodeAt(0) !== 47 &&
+    !name.includes('..') &&
+    !name.includes('//') &&
+    !name.includes('./') &&
+    name !== '.' &&
+    !name.endsWith('/.') &&
+    !name.endsWith('/')
+  );
 }
 
 function mtimeOf(file: string): number {

@@ -8,9 +8,9 @@ import { guardPath } from '../../common/path-guard.js';
 import { cancelledResult, errorResult, textResult, ToolError, wrapUntrusted } from '../../common/result.js';
 import { defineTool, type ToolDefinition } from '../../common/tool.js';
 import { formatTruncated } from '../../common/truncate.js';
-import { parseCommand } from '../command-model.js';
 import { executeCommand } from '../execute.js';
 import { displayOf, formatOutcome } from '../output.js';
+import { createParseMemo } from '../parse-memo.js';
 import type { GroupRegistry } from '../process-group.js';
 import { createLineStreamer } from '../progress.js';
 
@@ -56,6 +56,7 @@ const schema = z.object({
 });
 
 export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefinition {
+  const parseCommand = createParseMemo();
   return defineTool({
     name: 'run_shell_command',
     title: 'Shell',
