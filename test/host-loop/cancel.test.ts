@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
-import { reply, startScriptedGemini } from '../helpers/scripted-gemini.mjs';
-import { collect, ONLY, spawnHost, waitFor, workspace } from './run-host.js';
+import { describe, expect, it } from 'vitest';
+import { reply } from '../helpers/scripted-gemini.mjs';
+import { collect, ONLY, spawnHost, waitFor, workspace, scriptedEndpoints } from './run-host.js';
 
 function processesMatching(marker: string): string[] {
   const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
@@ -9,14 +9,12 @@ function processesMatching(marker: string): string[] {
 }
 
 describe('SIGINT cancels the turn and the tool calls in flight, exit 130', () => {
-  const endpoints: { close(): Promise<void> }[] = [];
-  afterAll(() => Promise.all(endpoints.map((e) => e.close())));
+  const endpoint = scriptedEndpoints();
 
   it('mid-stream: partial output kept, exit 130', async () => {
     const ws = workspace();
     ws.settings(ONLY());
-    const ep = await startScriptedGemini([{ ...reply.text('partial answer'), hang: true }]);
-    endpoints.push(ep);
+    const ep = await endpoint({ ...reply.text('partial answer'), hang: true });
     const child = spawnHost(['-p', 'x', '-o', 'json'], { ws, url: ep.url });
     const run = collect(child);
     await waitFor(() => {
@@ -36,11 +34,10 @@ describe('SIGINT cancels the turn and the tool calls in flight, exit 130', () =>
     const ws = workspace();
     ws.settings(ONLY('shell'));
     const marker = `${40 + Math.floor(Math.random() * 1000) / 1000}`;
-    const ep = await startScriptedGemini([
+    const ep = await endpoint(
       reply.calls({ id: 'sh1', name: 'shell__run_shell_command', args: { command: `sleep ${marker}` } }),
       reply.text('never reached'),
-    ]);
-    endpoints.push(ep);
+    );
     const child = spawnHost(['-p', 'run it', '-y', '-o', 'stream-json'], { ws, url: ep.url });
     const run = collect(child);
     await waitFor(() => {

@@ -1,20 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { reply, startScriptedGemini } from '../helpers/scripted-gemini.mjs';
-import { ONLY, runHost, workspace } from './run-host.js';
+import { describe, expect, it } from 'vitest';
+import { reply } from '../helpers/scripted-gemini.mjs';
+import { ONLY, runHost, scriptedEndpoints, workspace } from './run-host.js';
 
 describe('gemini-mcp command line: output formats, exit codes, record and replay', () => {
   const ws = workspace();
   ws.settings(ONLY('filesystem'));
   ws.file('src/a.ts', '// TODO one\n');
-  const endpoints: { close(): Promise<void> }[] = [];
-  afterAll(() => Promise.all(endpoints.map((e) => e.close())));
-  const endpoint = async (...entries: any[]) => {
-    const ep = await startScriptedGemini(entries);
-    endpoints.push(ep);
-    return ep;
-  };
+  const endpoint = scriptedEndpoints();
 
   it('--version and --help exit 0', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));

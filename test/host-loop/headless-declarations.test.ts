@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { reply, startScriptedGemini } from '../helpers/scripted-gemini.mjs';
-import { ONLY, runHost, workspace, type Workspace } from './run-host.js';
+import { describe, expect, it } from 'vitest';
+import { reply } from '../helpers/scripted-gemini.mjs';
+import { ONLY, runHost, workspace, type Workspace, scriptedEndpoints } from './run-host.js';
 
 // Reference 4.4: a headless run declares no tool whose every call policy would deny.
 const ASKING = [
@@ -14,13 +14,11 @@ const ASKING = [
 const READ_ONLY = ['filesystem__read_file', 'filesystem__glob', 'web__google_web_search'];
 
 describe('headless declarations leave out tools policy always denies', () => {
-  const endpoints: { close(): Promise<void> }[] = [];
-  afterAll(() => Promise.all(endpoints.map((e) => e.close())));
+  const endpoint = scriptedEndpoints();
 
   /** One headless run answering with text; the first request's declared names and system text. */
   async function firstRequest(args: string[], ws: Workspace = workspace()) {
-    const ep = await startScriptedGemini([reply.text('ok')]);
-    endpoints.push(ep);
+    const ep = await endpoint(reply.text('ok'));
     const r = await runHost(['-p', 'hi', ...args], { ws, url: ep.url });
     expect(r.code, r.stderr).toBe(0);
     const [req] = ep.requestsOf('streamGenerateContent');
@@ -71,15 +69,14 @@ describe('headless declarations leave out tools policy always denies', () => {
     const ws = workspace();
     ws.settings(ONLY('filesystem'));
     const file = ws.file('a.txt', 'alpha\n');
-    const ep = await startScriptedGemini([
+    const ep = await endpoint(
       reply.calls(
         { id: 'r1', name: 'filesystem__read_file', args: { absolute_path: file } },
         { id: 'w1', name: 'filesystem__write_file', args: { file_path: join(ws.cwd, 'b.txt'), content: 'x\n' } },
         { id: 'u1', name: 'filesystem__nope' },
       ),
       reply.text('done'),
-    ]);
-    endpoints.push(ep);
+    );
     const r = await runHost(['-p', 'go', '-o', 'json'], { ws, url: ep.url });
     expect(r.code, r.stderr).toBe(0);
     const reqs = ep.requestsOf('streamGenerateContent');

@@ -1,18 +1,12 @@
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, startScriptedGemini } from '../helpers/scripted-gemini.mjs';
-import { ONLY, runHost, workspace } from './run-host.js';
+import { ONLY, runHost, scriptedEndpoints, workspace } from './run-host.js';
 
 describe('headless output shapes (reference 8.5) and failure classes (8.6)', () => {
   const ws = workspace();
   ws.settings(ONLY('filesystem'));
-  const endpoints: { close(): Promise<void> }[] = [];
-  afterAll(() => Promise.all(endpoints.map((e) => e.close())));
-  const endpoint = async (...entries: any[]) => {
-    const ep = await startScriptedGemini(entries);
-    endpoints.push(ep);
-    return ep;
-  };
+  const endpoint = scriptedEndpoints();
 
   it('json stats carry the upstream counters: tokens, decisions, byName, file lines', async () => {
     const ep = await endpoint(

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { ENTRY, requireBuilt } from '../helpers/paths.js';
+import { startScriptedGemini, type ScriptEntry, type ScriptedGemini } from '../helpers/scripted-gemini.mjs';
 import { tempDir } from '../helpers/tmp.js';
 
 export interface HostRun {
@@ -84,4 +86,15 @@ export async function waitFor(check: () => boolean, ms = 30_000, what = 'conditi
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** Starts scripted endpoints on demand and closes them after the file's tests. */
+export function scriptedEndpoints(): (...entries: ScriptEntry[]) => Promise<ScriptedGemini> {
+  const endpoints: ScriptedGemini[] = [];
+  afterAll(() => Promise.all(endpoints.map((e) => e.close())));
+  return async (...entries) => {
+    const ep = await startScriptedGemini(entries);
+    endpoints.push(ep);
+    return ep;
+  };
 }

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { reply, startScriptedGemini } from '../helpers/scripted-gemini.mjs';
-import { ONLY, runHost, workspace } from './run-host.js';
+import { describe, expect, it } from 'vitest';
+import { reply } from '../helpers/scripted-gemini.mjs';
+import { ONLY, runHost, workspace, scriptedEndpoints } from './run-host.js';
 
 type Body = { contents: { role: string; parts: Record<string, any>[] }[] };
 const lastParts = (b: Body) => b.contents.at(-1)!.parts;
@@ -13,13 +13,7 @@ describe('headless tool loop with the real filesystem server', () => {
   ws.file('src/a.ts', 'export const a = 1; // TODO: rename\n');
   ws.file('src/b.ts', 'export const b = 2;\n');
   ws.file('notes.md', 'no todo here\n');
-  const endpoints: { close(): Promise<void> }[] = [];
-  afterAll(() => Promise.all(endpoints.map((e) => e.close())));
-  const endpoint = async (...entries: Parameters<typeof reply.text>[] | any[]) => {
-    const ep = await startScriptedGemini(entries as never);
-    endpoints.push(ep);
-    return ep;
-  };
+  const endpoint = scriptedEndpoints();
 
   it('multi-turn: glob → grep → answer, each result sent back as a function response', async () => {
     const ep = await endpoint(

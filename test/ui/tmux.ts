@@ -84,3 +84,13 @@ export class TmuxUi {
 
 /** The UI is ready for input once its prompt placeholder is drawn. */
 export const INPUT_READY = 'Type your message';
+
+/** Whether tmux can run here (CI installs it; a developer without it skips the terminal tests). */
+export const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V']);
+    return true;
+  } catch {
+    return false;
+  }
+})();

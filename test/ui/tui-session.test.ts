@@ -1,20 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunk, reply, startScriptedGemini, type ScriptedGemini } from '../helpers/scripted-gemini.mjs';
 import { ENTRY, REPO, requireBuilt } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
-import { INPUT_READY, TmuxUi } from './tmux.js';
-
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { INPUT_READY, TmuxUi, hasTmux } from './tmux.js';
 
 const STATUS_ROW = /gemini-2\.5-flash · (default|auto-edit|YOLO) · MCP/;
 const lastLine = (screen: string) => screen.trimEnd().split('\n').at(-1) ?? '';

@@ -1,20 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startScriptedGemini, type ScriptedGemini } from '../helpers/scripted-gemini.mjs';
 import { ENTRY, requireBuilt } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
-import { INPUT_READY, TmuxUi } from './tmux.js';
-
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { INPUT_READY, TmuxUi, hasTmux } from './tmux.js';
 
 /** Live `sleep 300` processes started by the shell command carrying `marker`. */
 function sleepsUnder(marker: string): number[] {
