@@ -220,7 +220,10 @@ export class App {
     const body = this.conv.render(W - 1);
     const banner = this.banner ? `${this.banner}\n\n` : '';
     this.convBox.setContent(banner + body);
-    if (atBottom) this.convBox.setScrollPerc(100);
+    // blessed keeps the old scroll offset when content shrinks (a closed dialog, /clear), which
+    // would leave the conversation scrolled past its end: content that fits starts at the top.
+    if ((this.convBox.getScrollHeight() as number) <= convHeight) this.convBox.setScroll(0);
+    else if (atBottom) this.convBox.setScrollPerc(100);
 
     this.activityBox.top = convHeight;
     let activity: string;
