@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { describe, expect, it } from 'vitest';
+import { ENTRY, requireBuilt } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tmp.js';
+
+/** Speaks raw newline-delimited JSON-RPC to a built server, as a broken client would. */
+function rawServer(entry: string, root: string) {
+  const child = spawn(process.execPath, [requireBuilt(entry), '--root', root], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const replies: Record<string, unknown>[] = [];
+  const waiters: Array<() => void> = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    replies.push(JSON.parse(line));
+    waiters.splice(0).forEach((w) => w());
+  });
+  const next = async (pred: (r: Record<string, unknown>) => boolean) => {
+    for (;;) {
+      const hit = replies.find(pred);
+      if (hit) return hit;
+      await new Promise<void>((r) => waiters.push(r));
+    }
+  };
+  return { child, send: (text: string) => child.stdin.write(`${text}\n`), next };
+}
+
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+describe.each([
+  ['filesystem', ENTRY.filesystem],
+  ['shell', ENTRY.shell],
+  ['memory', ENTRY.memory],
+  ['web', ENTRY.web],
+])('%s server with malformed JSON-RPC', (_name, entry) => {
+  it('answers protocol faults and keeps serving', async () => {
+    const s = rawServer(entry, tempDir('gmc-raw-'));
+    try {
+      s.send('this is not json');
+      s.send('{"jsonrpc":"2.0","id":');
+      s.send(JSON.stringify(INIT));
+      expect(await s.next((r) => r.id === 1)).toHaveProperty('result.serverInfo');
+      s.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      s.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'no/such/method' }));
+      expect(await s.next((r) => r.id === 2)).toHaveProperty('error.code', -32601);
+      s.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { arguments: 'not an object' } }));
+      expect(await s.next((r) => r.id === 3)).toHaveProperty('error');
+      s.send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }));
+      const unknown = await s.next((r) => r.id === 4);
+      expect(JSON.stringify(unknown)).toMatch(/no_such_tool/);
+      s.send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
+      expect(((await s.next((r) => r.id === 5)) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
+      expect(s.child.exitCode).toBeNull();
+    } finally {
+      s.child.kill();
+    }
+  });
+});
