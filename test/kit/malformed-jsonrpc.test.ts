@@ -53,4 +53,14 @@ describe.each([
       s.child.kill();
     }
   });
+
+  it.each(['stdin close', 'SIGTERM'])('exits with code 0 on %s', async (how) => {
+    const s = rawServer(entry, tempDir('gmc-raw-'));
+    s.send(JSON.stringify(INIT));
+    await s.next((r) => r.id === 1);
+    const exited = new Promise<number | null>((r) => s.child.once('exit', (code) => r(code)));
+    if (how === 'SIGTERM') s.child.kill('SIGTERM');
+    else s.child.stdin.end();
+    expect(await exited).toBe(0);
+  });
 });
