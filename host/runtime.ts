@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { geminiHome, loadSettings, resolveServers, type LoadedSettings } from './config/settings.js';
+import { resolve } from 'node:path';
+import { loadSettings, resolveServers, type LoadedSettings } from './config/settings.js';
+import { ensureProjectTempDir } from './config/paths.js';
 import { silentLogger, type HostLogger } from './log.js';
 import { McpClientManager } from './mcp/client-manager.js';
 import { PolicyEngine } from './policy/policy-engine.js';
@@ -49,7 +47,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const settings = loadSettings({ cwd, homeDir: opts.homeDir, env });
   const merged = settings.merged;
   const roots = [...new Set([cwd, ...(opts.includeDirectories ?? []).map((d) => resolve(cwd, d))])];
-  const projectTempDir = opts.projectTempDir ?? defaultProjectTempDir(cwd, env, opts.homeDir);
+  const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(cwd, env, opts.homeDir);
   const policy = new PolicyEngine({
     settings: merged,
     approvalMode: opts.approvalMode,
@@ -80,18 +78,4 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     getApprovalMode: () => policy.getApprovalMode(),
     close: () => manager.close(),
   };
-}
-
-/** `~/.gemini/tmp/<sha256 of the project root>`, else under the OS temp dir when home is not writable. */
-export function defaultProjectTempDir(cwd: string, env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
-  const hash = createHash('sha256').update(resolve(cwd)).digest('hex');
-  const preferred = join(geminiHome(env, homeDir), '.gemini', 'tmp', hash);
-  try {
-    mkdirSync(preferred, { recursive: true });
-    return preferred;
-  } catch {
-    const fallback = join(tmpdir(), 'gemini-mcp', hash);
-    mkdirSync(fallback, { recursive: true });
-    return fallback;
-  }
 }

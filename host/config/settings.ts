@@ -1,15 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { homedir, platform } from 'node:os';
+import { platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { SettingsSchema, V1_RENAMES, type Settings, type SettingsScope } from './settings-schema.js';
 import { expandDeep, stripJsonComments } from './expand.js';
 import { SettingsError } from './errors.js';
 import { validateAlias } from './servers.js';
+import { geminiHome } from './paths.js';
 
 export type { Settings, McpServerSettings, SettingsScope } from './settings-schema.js';
 
 export { SettingsError };
+export { geminiHome, defaultProjectTempDir } from './paths.js';
 export { resolveServers, resolveServerSet, validateAlias, packageRoot } from './servers.js';
 export type { ResolvedServerConfig, ResolveServersOptions, BlockedServer, ServerSet } from './servers.js';
 
@@ -31,10 +32,6 @@ export interface LoadSettingsOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The directory that holds `.gemini/`: `GEMINI_CLI_HOME` moves it (tests, sandboxes). */
-export function geminiHome(env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
-  return homeDir ?? (env.GEMINI_CLI_HOME || homedir());
-}
 
 export function userSettingsPath(home: string): string {
   return join(home, '.gemini', 'settings.json');
@@ -60,11 +57,6 @@ function systemDefaultsPath(env: NodeJS.ProcessEnv): string {
   return env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH || join(dirname(systemSettingsPath(env)), 'system-defaults.json');
 }
 
-/** Where host-side files of this project go (truncated outputs, plans): `~/.gemini/tmp/<hash of root>`. */
-export function defaultProjectTempDir(cwd: string, env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
-  const hash = createHash('sha256').update(resolve(cwd)).digest('hex');
-  return join(geminiHome(env, homeDir), '.gemini', 'tmp', hash);
-}
 
 /** The layer files in application order (later wins). */
 export function settingsFiles(opts: LoadSettingsOptions): SettingsFileRef[] {

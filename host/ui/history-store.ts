@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
+import { defaultProjectTempDir } from '../config/paths.js';
 
 const MAX_ENTRIES = 500;
 
@@ -25,8 +24,7 @@ export class InputHistory {
    * before the host runtime loads, so Up works at once; the runtime's own dir replaces it if different.
    */
   static defaultFile(cwd: string, env: NodeJS.ProcessEnv): string {
-    const hash = createHash('sha256').update(resolve(cwd)).digest('hex');
-    return InputHistory.fileFor(join(env.GEMINI_CLI_HOME || homedir(), '.gemini', 'tmp', hash));
+    return InputHistory.fileFor(defaultProjectTempDir(cwd, env));
   }
 
   load(): this {

@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/**
+ * Where the host keeps its files. Node built-ins only, so the terminal UI can find the input history
+ * before settings (and zod) load.
+ */
+
+/** The directory that holds `.gemini/`: `GEMINI_CLI_HOME` moves it (tests, sandboxes). */
+export function geminiHome(env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
+  return homeDir ?? (env.GEMINI_CLI_HOME || homedir());
+}
+
+/** `~/.gemini/tmp/<sha256 of the project root>`: truncated outputs, input history. */
+export function defaultProjectTempDir(cwd: string, env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
+  const hash = createHash('sha256').update(resolve(cwd)).digest('hex');
+  return join(geminiHome(env, homeDir), '.gemini', 'tmp', hash);
+}
+
+/** The project temp dir, created; under the OS temp dir when the home is not writable. */
+export function ensureProjectTempDir(cwd: string, env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
+  const preferred = defaultProjectTempDir(cwd, env, homeDir);
+  try {
+    mkdirSync(preferred, { recursive: true });
+    return preferred;
+  } catch {
+    const fallback = join(tmpdir(), 'gemini-mcp', createHash('sha256').update(resolve(cwd)).digest('hex'));
+    mkdirSync(fallback, { recursive: true });
+    return fallback;
+  }
+}
