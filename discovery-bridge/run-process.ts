@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { signalProcessGroup } from '../servers/common/process-group.js';
 
 export const OUTPUT_LIMIT = 10 * 1024 * 1024;
 
@@ -59,12 +60,7 @@ export function runProcess(opts: RunOptions): Promise<RunResult> {
       setTimeout(() => signalGroup('SIGKILL'), grace).unref();
     };
     const signalGroup = (sig: NodeJS.Signals) => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, sig);
-      } catch {
-        // ESRCH: the group is already gone.
-      }
+      if (child.pid !== undefined) signalProcessGroup(child.pid, sig);
     };
     const onAbort = () => killGroup('aborted');
     const finish = (code: number | null, signal: string | null) => {

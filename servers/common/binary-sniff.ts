@@ -5,7 +5,8 @@
 
 export type BomEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'utf32le' | 'utf32be';
 
-const SNIFF_BYTES = 4096;
+/** How much of the start of the content the sniff looks at. */
+export const SNIFF_BYTES = 4096;
 
 export function detectBom(buf: Uint8Array): { encoding: BomEncoding; length: number } | undefined {
   const [a, b, c, d] = buf;

@@ -1,6 +1,14 @@
 import { createTwoFilesPatch } from 'diff';
 
-/** Unified diff with the contract's `Current`/`Proposed` labels and 3 context lines (contract 1.10). */
-export function unifiedDiff(fileName: string, oldContent: string, newContent: string): string {
-  return createTwoFilesPatch(fileName, fileName, oldContent, newContent, 'Current', 'Proposed', { context: 3 });
+/**
+ * Unified diff with 3 context lines (contract 1.10); labels default to the confirmation's
+ * `Current`/`Proposed`.
+ */
+export function unifiedDiff(
+  fileName: string,
+  oldContent: string,
+  newContent: string,
+  labels: readonly [string, string] = ['Current', 'Proposed'],
+): string {
+  return createTwoFilesPatch(fileName, fileName, oldContent, newContent, labels[0], labels[1], { context: 3 });
 }

@@ -4,6 +4,7 @@ import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type Elic
 import { createStderrLogger } from '../../servers/common/logger.js';
 import { META } from '../../servers/common/meta.js';
 import { createFilesystemServer } from '../../servers/filesystem/server.js';
+import { textOf } from '../helpers/mcp.js';
 
 export interface Connected {
   client: Client;
@@ -31,9 +32,7 @@ export async function connectFs(opts: {
   return { client, call, text: async (name, args) => firstText(await call(name, args)) };
 }
 
-export function firstText(r: CallToolResult): string {
-  const block = r.content.find((c) => c.type === 'text');
-  return block && block.type === 'text' ? block.text : '';
-}
+/** Text of the first text block (the shared helper, under the name these tests use). */
+export const firstText = textOf;
 
 export const errorTypeOf = (r: CallToolResult): unknown => r._meta?.[META.errorType];

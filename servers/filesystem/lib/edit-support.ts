@@ -1,4 +1,4 @@
-import { createTwoFilesPatch, structuredPatch } from 'diff';
+import { structuredPatch } from 'diff';
 import { basename } from 'node:path';
 import { unifiedDiff } from '../../common/diff.js';
 import { ToolError, type FileDiffDisplay } from '../../common/result.js';
@@ -38,10 +38,7 @@ export function fileDiffDisplay(
   labels: 'current' | 'written',
 ): FileDiffDisplay {
   const fileName = basename(filePath);
-  const fileDiff =
-    labels === 'current'
-      ? unifiedDiff(fileName, originalContent ?? '', newContent)
-      : createTwoFilesPatch(fileName, fileName, originalContent ?? '', newContent, 'Original', 'Written', { context: 3 });
+  const fileDiff = unifiedDiff(fileName, originalContent ?? '', newContent, labels === 'current' ? undefined : ['Original', 'Written']);
   return { fileDiff, fileName, filePath, originalContent, newContent, isNewFile: originalContent === null };
 }
 

@@ -2,8 +2,6 @@ import mime from 'mime';
 import { extname } from 'node:path';
 import { looksBinary } from '../../common/binary-sniff.js';
 
-export { looksBinary };
-
 export type FileKind = 'text' | 'svg' | 'image' | 'audio' | 'video' | 'pdf' | 'binary';
 
 const TS_EXT = new Set(['.ts', '.mts', '.cts']);
@@ -12,8 +10,6 @@ const BINARY_EXT = new Set(
 );
 /** Audio formats a model accepts inline (contract 2.2). */
 const SUPPORTED_AUDIO_EXT = new Set(['.mp3', '.wav', '.aiff', '.aif', '.aac', '.ogg', '.oga', '.flac']);
-
-export const SNIFF_BYTES = 4096;
 
 export function mimeTypeOf(filePath: string): string | undefined {
   return mime.getType(filePath) ?? undefined;

@@ -3,7 +3,7 @@ import { accessSync, constants, createReadStream } from 'node:fs';
 import { open, readdir, readFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { looksBinary } from './file-types.js';
+import { looksBinary, SNIFF_BYTES } from '../../common/binary-sniff.js';
 import { CORE_EXCLUDE_DIRS, type IgnoreRules } from './ignore-rules.js';
 import { decodeText } from './text-decode.js';
 
@@ -212,7 +212,7 @@ async function searchFile(full: string, rel: string, req: EngineRequest): Promis
   let size: number;
   try {
     size = (await fh.stat()).size;
-    const head = Buffer.alloc(Math.min(4096, size));
+    const head = Buffer.alloc(Math.min(SNIFF_BYTES, size));
     await fh.read(head, 0, head.length, 0);
     if (looksBinary(head)) return;
   } finally {

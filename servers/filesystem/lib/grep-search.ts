@@ -2,9 +2,9 @@ import { lstatSync, openSync, readSync, closeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
+import { looksBinary, SNIFF_BYTES } from '../../common/binary-sniff.js';
 import { isAllowedReal } from '../../common/path-guard.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
-import { looksBinary } from './file-types.js';
 import { EngineFailed, engineOrder, rootRel, runEngine, type RawMatch } from './grep-engines.js';
 import type { GrepGroup } from './grep-format.js';
 import { CORE_EXCLUDE_DIRS, IgnoreRules } from './ignore-rules.js';
@@ -115,7 +115,7 @@ function acceptFile(
 function readHead(file: string): Buffer {
   const fd = openSync(file, 'r');
   try {
-    const buf = Buffer.alloc(4096);
+    const buf = Buffer.alloc(SNIFF_BYTES);
     const n = readSync(fd, buf, 0, buf.length, 0);
     return buf.subarray(0, n);
   } finally {

@@ -1,6 +1,7 @@
 import ignore, { type Ignore } from 'ignore';
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { toPosix } from './paths.js';
 
 /** Which ignore files to honour in one call (contract 1.6: both default to true). */
 export interface IgnoreOptions {
@@ -15,8 +16,6 @@ interface Level {
   base?: string;
   matcher: Ignore;
 }
-
-const toPosix = (p: string) => (sep === '/' ? p : p.split(sep).join('/'));
 
 /**
  * The ignore files of one workspace root: `.gitignore` (repository top down to each directory,
@@ -144,7 +143,7 @@ function readIgnoreFile(file: string): Ignore | undefined {
 }
 
 /** Nearest ancestor (or the root itself) holding `.git` (a directory, or a file for worktrees). */
-export function findRepoTop(start: string): string | undefined {
+function findRepoTop(start: string): string | undefined {
   for (let d = start; ; d = dirname(d)) {
     try {
       statSync(join(d, '.git'));

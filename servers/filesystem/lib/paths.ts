@@ -1,4 +1,5 @@
 import { relative, sep } from 'node:path';
+import { isWithin } from '../../common/path-guard.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
 
 export const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/'));
@@ -11,11 +12,6 @@ export function displayRel(abs: string, roots: WorkspaceRoots): string {
 
 /** The root containing `real` and the path below it (`/`-separated), if any. */
 export function rootOf(real: string, roots: WorkspaceRoots): { root: string; rel: string } | undefined {
-  for (const root of roots.list) {
-    const rel = relative(root, real);
-    if (rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel))) {
-      return { root, rel: toPosix(rel) };
-    }
-  }
-  return undefined;
+  const root = roots.list.find((r) => isWithin(r, real));
+  return root === undefined ? undefined : { root, rel: toPosix(relative(root, real)) };
 }

@@ -10,7 +10,7 @@ import { detectFileKind, isMediaKind } from '../lib/file-types.js';
 import { IgnoreRules } from '../lib/ignore-rules.js';
 import { loadFastGlob, type FastGlob } from '../lib/lazy.js';
 import { displayRel, rootOf } from '../lib/paths.js';
-import { FileReadError, readForModel } from '../lib/read-content.js';
+import { DEFAULT_MAX_INLINE_MEDIA_BYTES, DEFAULT_MAX_TEXT_BYTES, FileReadError, readForModel } from '../lib/read-content.js';
 
 export const DEFAULT_EXCLUDES = [
   '**/node_modules/**', '**/.git/**', '**/.vscode/**', '**/.idea/**', '**/dist/**', '**/build/**', '**/coverage/**',
@@ -20,8 +20,8 @@ export const DEFAULT_EXCLUDES = [
   '**/*.DS_Store', '**/.env', '**/GEMINI.md',
 ];
 
-/** Text budget of one result, below the kit's 8 MiB bound with room for JSON escaping. */
-const RESULT_BUDGET_BYTES = 7 * 1024 * 1024;
+/** Text budget of one result: the same room below the kit's 8 MiB bound a single read gets. */
+const RESULT_BUDGET_BYTES = DEFAULT_MAX_TEXT_BYTES;
 
 const inputSchema = z.object({
   paths: z
@@ -55,7 +55,8 @@ export const readManyFiles = defineTool({
     const ignoreGlobs = [...(args.useDefaultExcludes === false ? [] : DEFAULT_EXCLUDES), ...(args.exclude ?? [])];
     const opts = { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true };
     const skipped: { path: string; reason: string }[] = [];
-    const files = new Set<string>();
+    /** Matched path → its real path. */
+    const files = new Map<string, string>();
     let ignoredCount = 0;
     // Keyed by root: a `../` or absolute entry may match files of another root, judged by that root's rules.
     const rulesByRoot = new Map<string, IgnoreRules>();
@@ -91,7 +92,7 @@ export const readManyFiles = defineTool({
             ignoredCount++;
             continue;
           }
-          files.add(file);
+          files.set(file, real);
         }
       }
     } catch (err) {
@@ -104,7 +105,7 @@ export const readManyFiles = defineTool({
     let text = '';
     let bytes = 0;
     const processed: string[] = [];
-    for (const file of [...files].sort()) {
+    for (const [file, real] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       if (ctx.signal.aborted) break;
       const kind = detectFileKind(file);
       if (isMediaKind(kind) && !explicitlyRequested(file, lowerEntries)) {
@@ -115,7 +116,6 @@ export const readManyFiles = defineTool({
         skipped.push({ path: file, reason: 'result size limit reached' });
         continue;
       }
-      const real = realpathSync(file);
       let outcome;
       try {
         outcome = await readForModel({
@@ -123,7 +123,7 @@ export const readManyFiles = defineTool({
           real,
           rel: displayRel(real, ctx.roots),
           maxTextBytes: RESULT_BUDGET_BYTES - bytes,
-          maxInlineMediaBytes: Math.min(6 * 1024 * 1024, RESULT_BUDGET_BYTES - bytes),
+          maxInlineMediaBytes: Math.min(DEFAULT_MAX_INLINE_MEDIA_BYTES, RESULT_BUDGET_BYTES - bytes),
         });
       } catch (err) {
         if (!(err instanceof FileReadError)) throw err;
