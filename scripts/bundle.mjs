@@ -34,38 +34,6 @@ const BANNER = [
 ].join('\n');
 
 /**
- * host/cli/main imports some command modules through a computed URL (`new URL(rel, import.meta.url)`,
- * so tsc does not insist on modules another engineer may not have written yet). A bundler cannot follow
- * that, and beside the bundle the URL would point at nothing. So every relative `.js` literal in that
- * file naming an existing module gets a static `import()` (bundled as a lazy chunk), and its computed
- * `import(x)` calls look the URL up there first, falling back to a real import (a missing module then
- * fails exactly as it did before).
- */
-const computedImports = {
-  name: 'computed-imports',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]dist[\\/]host[\\/]cli[\\/]main\.js$/ }, (args) => {
-      const src = readFileSync(args.path, 'utf8');
-      const dir = dirname(args.path);
-      const rels = [...new Set([...src.matchAll(/(['"])(\.\.?\/[^'"\s]+\.js)\1/g)].map((m) => m[2]))].filter((rel) =>
-        existsSync(resolve(dir, rel)),
-      );
-      const table = rels
-        .map((rel) => `[new URL(${JSON.stringify(rel)}, import.meta.url).href, () => import(${JSON.stringify(rel)})]`)
-        .join(',\n  ');
-      const body = src.replace(/\bimport\(\s*([A-Za-z_$][\w$]*)\s*\)/g, '__gmcImport($1)');
-      const head =
-        `const __gmcModules = new Map([\n  ${table}\n]);\n` +
-        'function __gmcImport(url) { const load = __gmcModules.get(String(url)); return load ? load() : import(url); }\n';
-      // Keep the shebang first; the table goes right after it.
-      const m = /^#!.*\n/.exec(body);
-      const contents = m ? m[0] + head + body.slice(m[0].length) : head + body;
-      return { contents, loader: 'js', resolveDir: dir };
-    });
-  },
-};
-
-/**
  * zod re-exports all of its ~40 error-message locales as `z.locales`; nothing here switches locale
  * (zod configures English itself), and they are a quarter of a server's bundle. Only `en` is kept.
  */
@@ -136,7 +104,7 @@ export async function bundleAll() {
     legalComments: 'none',
     external: EXTERNAL,
     banner: { js: BANNER },
-    plugins: [computedImports, zodEnglishOnly, lazyAjvProvider],
+    plugins: [zodEnglishOnly, lazyAjvProvider],
     metafile: true,
     logLevel: 'warning',
   });

@@ -35,7 +35,7 @@ export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
        gemini-mcp tools <list|call|...>        inspect and call tools
 
 Options:
-  -p, --prompt <text>                 run one prompt headless (stdin is appended when piped)
+  -p, --prompt <text>                 run one prompt headless (appended to piped stdin)
   -m, --model <id>                    model (default: GEMINI_MODEL, model.name, gemini-2.5-flash)
   -y, --yolo                          approve every tool call
       --approval-mode <mode>          default | auto_edit | yolo
@@ -119,12 +119,4 @@ export function parseCliArgs(argv: string[]): CliArgs {
     version: v.version ?? false,
     help: v.help ?? false,
   };
-}
-
-/** What `gemini-mcp` hands the terminal UI (`host/ui/run-ui.ts` `runInteractive`). */
-export interface InteractiveOptions {
-  args: CliArgs;
-  cwd: string;
-  /** The positional prompt, submitted as the first message. */
-  initialPrompt?: string;
 }

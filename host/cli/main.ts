@@ -1,31 +1,6 @@
 #!/usr/bin/env node
 // The `gemini-mcp` bin. Kept tiny: every command imports its heavy modules lazily so startup stays fast.
-import { HELP_TEXT, InputError, parseCliArgs, type CliArgs, type InteractiveOptions } from './args.js';
-
-type CommandModule = Record<string, unknown>;
-
-/** A computed specifier keeps tsc from resolving modules that another engineer may not have written yet. */
-async function importOptional(rel: string): Promise<CommandModule | undefined> {
-  const url = new URL(rel, import.meta.url).href;
-  try {
-    return (await import(url)) as CommandModule;
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes(url.replace('file://', ''))) return undefined;
-    throw err;
-  }
-}
-
-async function runSubcommand(rel: string, fn: string, rest: string[]): Promise<number> {
-  const mod = await importOptional(rel);
-  const run = mod?.[fn] as ((argv: string[]) => Promise<number | void>) | undefined;
-  if (!run) {
-    process.stderr.write(`gemini-mcp: this build has no ${fn} (${rel} is missing).\n`);
-    return 1;
-  }
-  const code = await run(rest);
-  return typeof code === 'number' ? code : 0;
-}
+import { HELP_TEXT, InputError, parseCliArgs, type CliArgs } from './args.js';
 
 function isHeadless(args: CliArgs): boolean {
   if (args.prompt !== undefined) return true;
@@ -58,8 +33,8 @@ async function readStdin(idleMs: number | undefined): Promise<string> {
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === 'mcp') return runSubcommand('./mcp-command.js', 'runMcpCommand', rest);
-  if (first === 'tools') return runSubcommand('./tools-command.js', 'runToolsCommand', rest);
+  if (first === 'mcp') return (await import('./mcp-command.js')).runMcpCommand(rest);
+  if (first === 'tools') return (await import('./tools-command.js')).runToolsCommand(rest);
 
   const args = parseCliArgs(argv);
   if (args.help) {
@@ -76,16 +51,8 @@ async function main(argv: string[]): Promise<number> {
     const { runHeadless } = await import('./headless.js');
     return runHeadless(args, { stdinText, cwd: process.cwd() });
   }
-  const ui = await importOptional('../ui/run-ui.js');
-  const runInteractive = ui?.runInteractive as ((o: InteractiveOptions) => Promise<number | void>) | undefined;
-  if (!runInteractive) {
-    process.stderr.write(
-      'gemini-mcp: the terminal UI is not part of this build. Use -p "prompt" (or pipe a prompt on stdin) to run headless.\n',
-    );
-    return 1;
-  }
-  const code = await runInteractive({ args, cwd: process.cwd(), initialPrompt: args.positional });
-  return typeof code === 'number' ? code : 0;
+  const { runInteractive } = await import('../ui/run-ui.js');
+  return runInteractive({ args, cwd: process.cwd() });
 }
 
 main(process.argv.slice(2)).then(

@@ -73,4 +73,3 @@ export type ServerGeminiStreamEvent =
   | { type: 'retry'; value: RetryEventValue }
   | { type: 'usage'; value: UsageEventValue };
 
-export type ServerGeminiEventOf<T extends ServerGeminiStreamEvent['type']> = Extract<ServerGeminiStreamEvent, { type: T }>;

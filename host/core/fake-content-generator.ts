@@ -6,6 +6,7 @@ import {
   type GenerateContentParameters,
 } from '@google/genai';
 import type { ContentGenerator } from './content-generator.js';
+import { abortError } from './retry.js';
 
 export type ReplayMethod = 'generateContentStream' | 'generateContent' | 'countTokens' | 'embedContent';
 
@@ -82,7 +83,7 @@ export class FakeContentGenerator implements ContentGenerator {
     const signal = req.config?.abortSignal;
     return (async function* () {
       for (const c of list) {
-        if (signal?.aborted) throw Object.assign(new Error('The operation was aborted.'), { name: 'AbortError' });
+        if (signal?.aborted) throw abortError();
         yield asResponse(c);
       }
     })();

@@ -14,31 +14,18 @@ export function installPasteFilter(stream: NodeJS.ReadableStream, onPaste: (text
     if (event !== 'data') return original.call(this, event, ...args);
     let data = typeof args[0] === 'string' ? args[0] : Buffer.isBuffer(args[0]) ? args[0].toString('utf8') : String(args[0]);
     let passed = '';
+    // Alternates between typed text (up to the next START) and pasted text (up to the next END).
     while (data.length) {
-      if (!pasting) {
-        const s = data.indexOf(START);
-        if (s === -1) {
-          passed += data;
-          data = '';
-        } else {
-          passed += data.slice(0, s);
-          data = data.slice(s + START.length);
-          pasting = true;
-          buf = '';
-        }
-      } else {
-        const e = data.indexOf(END);
-        if (e === -1) {
-          buf += data;
-          data = '';
-        } else {
-          buf += data.slice(0, e);
-          data = data.slice(e + END.length);
-          pasting = false;
-          onPaste(buf);
-          buf = '';
-        }
-      }
+      const marker = pasting ? END : START;
+      const at = data.indexOf(marker);
+      const piece = at === -1 ? data : data.slice(0, at);
+      data = at === -1 ? '' : data.slice(at + marker.length);
+      if (pasting) buf += piece;
+      else passed += piece;
+      if (at === -1) break;
+      if (pasting) onPaste(buf);
+      buf = '';
+      pasting = !pasting;
     }
     return passed ? original.call(this, event, Buffer.from(passed, 'utf8')) : true;
   };

@@ -65,6 +65,12 @@ export class TmuxUi {
     this.tmux('send-keys', '-t', this.session, '-l', text);
   }
 
+  /** Types a message and presses Enter. */
+  submit(text: string): void {
+    this.type(text);
+    this.keys('Enter');
+  }
+
   keys(...names: string[]): void {
     this.tmux('send-keys', '-t', this.session, ...names);
   }

@@ -73,8 +73,7 @@ describe.skipIf(!hasTmux)('terminal UI: a user session in tmux', () => {
   });
 
   it('shows thoughts dimmed and collapsed; Ctrl-T expands them', async () => {
-    ui.type('think first');
-    ui.keys('Enter');
+    ui.submit('think first');
     const collapsed = await ui.waitFor('Thoughts done.');
     expect(collapsed).toContain('∴ Weighing options (ctrl-t to expand)');
     expect(collapsed).not.toContain('secret plan');
@@ -87,8 +86,7 @@ describe.skipIf(!hasTmux)('terminal UI: a user session in tmux', () => {
   });
 
   it('streams shell output into the tool card while the command runs', async () => {
-    ui.type('run the watcher');
-    ui.keys('Enter');
+    ui.submit('run the watcher');
     const asking = await ui.waitFor('[y] allow once');
     expect(asking).toMatch(/\? shell__run_shell_command[^\n]*\n\s+awaiting approval/);
     ui.type('y');
@@ -101,8 +99,7 @@ describe.skipIf(!hasTmux)('terminal UI: a user session in tmux', () => {
 
   it("asks before a third-party server's tool runs: allow once runs it, cancel does not", async () => {
     await ui.waitFor(/MCP 5\/5/, 60_000);
-    ui.type('remember alice');
-    ui.keys('Enter');
+    ui.submit('remember alice');
     const ask = await ui.waitFor('[y] allow once');
     expect(ask).toContain('Allow create_entities from server kg?');
     expect(ask).toContain('"name": "Alice"');
@@ -112,8 +109,7 @@ describe.skipIf(!hasTmux)('terminal UI: a user session in tmux', () => {
     await ui.waitFor('Stored Alice.');
     expect(readFileSync(graph, 'utf8')).toContain('"Alice"');
 
-    ui.type('remember bob');
-    ui.keys('Enter');
+    ui.submit('remember bob');
     await ui.waitFor('"name": "Bob"');
     ui.type('n');
     // A declined call ends the turn (nothing goes back to the model).
@@ -123,25 +119,21 @@ describe.skipIf(!hasTmux)('terminal UI: a user session in tmux', () => {
 
   it('/stats and /tools report the session', async () => {
     ui.keys('C-l');
-    ui.type('/stats');
-    ui.keys('Enter');
+    ui.submit('/stats');
     const stats = await ui.waitFor('Session stats');
     expect(stats).toMatch(/model requests\s+6/);
     expect(stats).toMatch(/tool calls\s+3 \(2 ok, 0 failed, 1 cancelled\)/);
-    ui.type('/tools');
-    ui.keys('Enter');
+    ui.submit('/tools');
     const tools = await ui.waitFor(/Tools \(\d+\)/);
     for (const name of ['shell__run_shell_command', 'memory__save_memory', 'kg__create_entities', 'kg__read_graph']) expect(tools).toContain(name);
   });
 
   it('/memory add saves a fact (after its confirmation) and /memory show lists it', async () => {
-    ui.type('/memory add I prefer tabs');
-    ui.keys('Enter');
+    ui.submit('/memory add I prefer tabs');
     await ui.waitFor('[y] allow once');
     ui.type('y');
     await ui.waitFor(/✓ memory__save_memory/);
-    ui.type('/memory show');
-    ui.keys('Enter');
+    ui.submit('/memory show');
     const shown = await ui.waitFor('Memory context');
     expect(shown).toContain('- I prefer tabs');
     expect(readFileSync(join(home, '.gemini', 'GEMINI.md'), 'utf8')).toContain('I prefer tabs');

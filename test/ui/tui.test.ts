@@ -69,8 +69,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
   });
 
   it('streams a markdown answer', async () => {
-    ui.type('hello model');
-    ui.keys('Enter');
+    ui.submit('hello model');
     const screen = await ui.waitFor('second item');
     expect(screen).toContain('> hello model');
     expect(screen).toMatch(/Plan/);
@@ -83,8 +82,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
 
   it('/mcp lists the servers and their status', async () => {
     await ui.waitFor(/MCP 4\/4/, 60_000);
-    ui.type('/mcp');
-    ui.keys('Enter');
+    ui.submit('/mcp');
     const screen = await ui.waitFor('MCP servers');
     for (const alias of ['filesystem', 'shell', 'web', 'memory']) expect(screen).toMatch(new RegExp(`● ${alias} \\(built-in\\) connected`));
     expect(screen).toContain('run_shell_command');
@@ -92,15 +90,13 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
 
   it('runs a passive @tool call and shows its result', async () => {
     ui.keys('C-l');
-    ui.type(`@filesystem__list_directory({"path": "${ws}"})`);
-    ui.keys('Enter');
+    ui.submit(`@filesystem__list_directory({"path": "${ws}"})`);
     const screen = await ui.waitFor(/✓ filesystem__list_directory \(passive\)[\s\S]*notes\.txt/);
     expect(screen).toContain('done');
   });
 
   it('shows an edit confirmation with the diff; approving writes the file', async () => {
-    ui.type('please edit');
-    ui.keys('Enter');
+    ui.submit('please edit');
     const screen = await ui.waitFor('[y] allow once');
     expect(screen).toContain('-old line');
     expect(screen).toContain('+approved line');
@@ -111,8 +107,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
   });
 
   it('declining an edit leaves the file unchanged', async () => {
-    ui.type('edit again');
-    ui.keys('Enter');
+    ui.submit('edit again');
     const screen = await ui.waitFor('+declined line');
     expect(screen).toContain('[n] cancel');
     ui.keys('Escape');
@@ -121,8 +116,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
   });
 
   it('modify opens $EDITOR on the proposal and writes the edited text', async () => {
-    ui.type('edit with my changes');
-    ui.keys('Enter');
+    ui.submit('edit with my changes');
     await ui.waitFor('+proposed line');
     ui.type('e');
     // The edited proposal is confirmed again (reference 4.3), now showing the user's text.
@@ -133,8 +127,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
   });
 
   it('Esc cancels a long shell command and leaves no orphan process', async () => {
-    ui.type('run something long');
-    ui.keys('Enter');
+    ui.submit('run something long');
     await ui.waitFor('[y] allow once');
     ui.type('y');
     await ui.waitFor(/executing \d/);
@@ -177,11 +170,9 @@ describe.skipIf(!hasTmux)('terminal UI without credentials', () => {
     const screen = await ui.waitFor('GEMINI_API_KEY');
     expect(screen).toContain('No Gemini credentials');
     await ui.waitFor(INPUT_READY);
-    ui.type('/help');
-    ui.keys('Enter');
+    ui.submit('/help');
     await ui.waitFor('/memory');
-    ui.type('/quit');
-    ui.keys('Enter');
+    ui.submit('/quit');
     await ui.waitFor('[exited 0]');
   });
 });
