@@ -1,7 +1,7 @@
 import { basename, dirname } from 'node:path';
 import type { Node, Parser } from 'web-tree-sitter';
 import { getBashParser } from './bash-parser.js';
-import { evalWord, type Word } from './words.js';
+import { evalWord, literal, type Word } from './words.js';
 import { unwrap } from './wrappers.js';
 
 /**
@@ -117,8 +117,7 @@ function addBuiltin(node: Node, out: Analysis, via?: string): void {
   const keyword = node.children[0];
   if (!keyword) return;
   const args = node.namedChildren.filter((c) => c && c !== keyword).map((c) => evalWord(c!));
-  const name: Word = { value: keyword.text, dynamic: false, text: keyword.text };
-  out.commands.push({ assignments: [], words: [name, ...args], text: node.text, redirections: redirectionsOf(node), viaWrapper: via });
+  out.commands.push({ assignments: [], words: [literal(keyword.text), ...args], text: node.text, redirections: redirectionsOf(node), viaWrapper: via });
 }
 
 function emit(parser: Parser, cmd: Cmd, depth: number, out: Analysis): void {

@@ -41,10 +41,6 @@ export class OutputCapture {
     return text;
   }
 
-  get isBinary(): boolean {
-    return this.binary;
-  }
-
   /** The text for the result: ANSI escapes removed, trimmed, the 16 MB warning when it applies. */
   finish(): string {
     const tail = this.binary ? '' : this.decoder.end();

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { Word } from './words.js';
+import { literal, type Word } from './words.js';
 
 /**
  * Commands that run another command given in their arguments. For approvals the wrapped command
@@ -128,7 +128,7 @@ export function unwrap(words: Word[]): Unwrapped | null {
         long: ['arg-file', 'delimiter', 'eof', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
       });
       // Without a command xargs runs echo.
-      return i < args.length ? wrap(false, [args.slice(i)]) : wrap(false, [[{ value: 'echo', dynamic: false, text: 'echo' }]]);
+      return i < args.length ? wrap(false, [args.slice(i)]) : wrap(false, [[literal('echo')]]);
     }
     case 'eval':
       return args.length === 0 ? null : scriptOf(args, false);

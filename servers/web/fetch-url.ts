@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { Readable } from 'node:stream';
-import { isBlockedAddress, resolveHost } from './host-policy.js';
+import { isBlockedAddress, isPrivateLiteral } from './host-policy.js';
 
 export const USER_AGENT = 'Mozilla/5.0 (compatible; Google-Gemini-CLI/1.0; +https://github.com/google-gemini/gemini-cli)';
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -67,16 +67,19 @@ async function fetchWithin(href: string, opts: FetchOptions, deadline: AbortSign
       res.destroy();
       throw new FetchError(`Request failed with status code ${status} ${res.statusMessage ?? ''}`.trimEnd(), status === 429 || status >= 500);
     }
-    return readText(url, res, deadline, opts.timeoutMs);
+    return readText(url, res, deadline, opts);
   }
 }
 
-/** One request; the connection may only reach addresses that passed the private-host rule. */
+/**
+ * One request; the connection may only reach addresses that pass the private-host rule. A literal
+ * address is never looked up, so it is checked here; a name is checked by the connection's own
+ * lookup, which resolves it once.
+ */
 async function send(url: URL, opts: FetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
   let lookupFn: LookupFunction | undefined;
   if (!opts.allowPrivate(url)) {
-    const resolved = await resolveHost(url.hostname);
-    if (resolved.blocked) throw new FetchError(`Blocked host (private or local network address): ${url.host}`);
+    if (isPrivateLiteral(url.hostname)) throw new FetchError(`Blocked host (private or local network address): ${url.host}`);
     lookupFn = checkedLookup;
   }
   // http, https (with tls) and zlib are loaded on the first fetch: together they cost the server's
@@ -106,8 +109,9 @@ async function send(url: URL, opts: FetchOptions, signal: AbortSignal): Promise<
 }
 
 /**
- * The connection's own DNS lookup refuses private answers too, so a name that resolved publicly
- * during the check cannot be re-pointed inside (DNS rebinding) when the socket connects.
+ * The connection's DNS lookup refuses private answers: the addresses checked are the ones the socket
+ * connects to, so a name cannot resolve publicly for a check and privately for the connection
+ * (DNS rebinding).
  */
 const checkedLookup = ((host: string, options: LookupOptions, cb: (...args: unknown[]) => void) => {
   dnsLookup(host, { ...options, all: true }, (err, addresses) => {
@@ -122,6 +126,7 @@ const checkedLookup = ((host: string, options: LookupOptions, cb: (...args: unkn
   });
 }) as unknown as LookupFunction;
 
+/** Why the request's deadline signal fired: the call was cancelled, or else its time ran out. */
 function abortError(opts: FetchOptions): Error {
   if (opts.signal.aborted) return new FetchError('Request cancelled');
   return new FetchError(`Request timed out after ${opts.timeoutMs} ms`);
@@ -129,14 +134,14 @@ function abortError(opts: FetchOptions): Error {
 
 const BINARY_TYPE = /^(image|audio|video|font)\/|^application\/(octet-stream|pdf|zip|gzip|x-tar|x-7z|vnd\.|msword|wasm)/;
 
-async function readText(url: URL, res: IncomingMessage, signal: AbortSignal, timeoutMs: number): Promise<FetchedText> {
+async function readText(url: URL, res: IncomingMessage, signal: AbortSignal, opts: FetchOptions): Promise<FetchedText> {
   const type = String(res.headers['content-type'] ?? '').toLowerCase();
   const mime = type.split(';')[0].trim();
   if (BINARY_TYPE.test(mime)) {
     res.destroy();
     throw new FetchError(`Binary content (${mime}) cannot be processed as text`);
   }
-  const { body, truncated } = await readBody(res, signal, timeoutMs);
+  const { body, truncated } = await readBody(res, signal, opts);
   if (looksBinary(body)) throw new FetchError(`Binary content (${mime || 'unknown type'}) cannot be processed as text`);
   const charset = /charset=["']?([^;"'\s]+)/.exec(type)?.[1];
   let decoded: string;
@@ -160,7 +165,7 @@ async function readText(url: URL, res: IncomingMessage, signal: AbortSignal, tim
 }
 
 /** The (decompressed) body, stopping at the 10 MB cap instead of failing. */
-async function readBody(res: IncomingMessage, signal: AbortSignal, timeoutMs: number): Promise<{ body: Buffer; truncated: boolean }> {
+async function readBody(res: IncomingMessage, signal: AbortSignal, opts: FetchOptions): Promise<{ body: Buffer; truncated: boolean }> {
   const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase().trim();
   let stream: Readable = res;
   if (['gzip', 'x-gzip', 'deflate', 'br'].includes(encoding)) {
@@ -183,9 +188,7 @@ async function readBody(res: IncomingMessage, signal: AbortSignal, timeoutMs: nu
       size += chunk.length;
     }
   } catch (err) {
-    if (signal.aborted) {
-      throw new FetchError(signal.reason?.name === 'TimeoutError' ? `Request timed out after ${timeoutMs} ms` : 'Request cancelled');
-    }
+    if (signal.aborted) throw abortError(opts);
     throw new FetchError(`Reading the response failed: ${(err as Error).message}`, true);
   }
   return { body: Buffer.concat(chunks), truncated: false };

@@ -39,30 +39,32 @@ export function isBlockedAddress(address: string): boolean {
   return false;
 }
 
-/** URL hostname without IPv6 brackets. */
-export function bareHost(hostname: string): string {
-  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+/** URL hostname without IPv6 brackets, lowercased, without a trailing dot. */
+function bareHost(hostname: string): string {
+  const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  return host.toLowerCase().replace(/\.$/, '');
 }
 
-export interface ResolvedHost {
-  blocked: boolean;
-  addresses: Array<{ address: string; family: number }>;
+/** Private without asking DNS: `localhost` names and literal private addresses. */
+export function isPrivateLiteral(hostname: string): boolean {
+  const host = bareHost(hostname);
+  return host === 'localhost' || host.endsWith('.localhost') || isBlockedAddress(host);
 }
 
 /**
- * Whether a host is private: `localhost` names, literal private addresses, or a name any of whose DNS
- * addresses is private (a public name pointing inside must not open the local network). A name that
- * does not resolve is not blocked here; its fetch fails on its own.
+ * Whether a host is private: a literal one, or a name any of whose DNS addresses is private (a
+ * public name pointing inside must not open the local network). A name that does not resolve is
+ * not blocked here; its fetch fails on its own.
  */
-export async function resolveHost(hostname: string): Promise<ResolvedHost> {
-  const host = bareHost(hostname).toLowerCase().replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return { blocked: true, addresses: [] };
-  if (isIP(host)) return { blocked: isBlockedAddress(host), addresses: [{ address: host, family: isIP(host) }] };
+export async function isPrivateHost(hostname: string): Promise<boolean> {
+  if (isPrivateLiteral(hostname)) return true;
+  const host = bareHost(hostname);
+  if (isIP(host)) return false;
   try {
     const addresses = await lookup(host, { all: true, verbatim: true });
-    return { blocked: addresses.some((a) => isBlockedAddress(a.address)), addresses };
+    return addresses.some((a) => isBlockedAddress(a.address));
   } catch {
-    return { blocked: false, addresses: [] };
+    return false;
   }
 }
 

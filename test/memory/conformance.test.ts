@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ENTRY } from '../helpers/paths.js';
-import { startStdioServer, textOf, type StdioServer } from '../helpers/mcp.js';
+import { textOf } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/tmp.js';
+import { startMemory } from './harness.js';
 
 const NS = 'dev.gemini-mcp-cli';
-const servers: StdioServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
 
 /** Checklist items 2, 9, 10 and 70 for save_memory, with an elicitation-capable client. */
 describe('save_memory confirmation conformance', () => {
@@ -18,12 +14,7 @@ describe('save_memory confirmation conformance', () => {
     const home = tempDir('memc-home-');
     const root = tempDir('memc-root-');
     const asked: ElicitRequest['params'][] = [];
-    const s = await startStdioServer(ENTRY.memory, {
-      args: ['--root', root],
-      env: { GEMINI_CLI_HOME: home },
-      elicit: (p) => (asked.push(p), { action: 'accept', content: decision() }),
-    });
-    servers.push(s);
+    const s = await startMemory(home, root, { elicit: (p) => (asked.push(p), { action: 'accept', content: decision() }) });
     return { s, asked, memFile: join(home, '.gemini', 'GEMINI.md'), home };
   }
 
@@ -74,8 +65,7 @@ describe('save_memory file handling', () => {
     writeFileSync(target, '# Dotfiles\n');
     mkdirSync(join(home, '.gemini'));
     symlinkSync(target, join(home, '.gemini', 'GEMINI.md'));
-    const s = await startStdioServer(ENTRY.memory, { args: ['--root', dotfiles], env: { GEMINI_CLI_HOME: home } });
-    servers.push(s);
+    const s = await startMemory(home, dotfiles);
     expect((await s.call('save_memory', { fact: 'linked' })).isError).toBeFalsy();
     expect(lstatSync(join(home, '.gemini', 'GEMINI.md')).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, 'utf8')).toBe('# Dotfiles\n\n## Gemini Added Memories\n- linked\n');
@@ -84,8 +74,7 @@ describe('save_memory file handling', () => {
   it('a memory path that is a directory is a memory error, not a crash', async () => {
     const home = tempDir('memd-home-');
     mkdirSync(join(home, '.gemini', 'GEMINI.md'), { recursive: true });
-    const s = await startStdioServer(ENTRY.memory, { args: ['--root', home], env: { GEMINI_CLI_HOME: home } });
-    servers.push(s);
+    const s = await startMemory(home, home);
     const r = await s.call('save_memory', { fact: 'x' });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toMatch(/^\{"success":false,"error":"Failed to save memory\. Detail: .*EISDIR/);

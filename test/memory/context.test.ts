@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ENTRY } from '../helpers/paths.js';
-import { startStdioServer, type StdioServer } from '../helpers/mcp.js';
+import type { StdioServer } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/tmp.js';
+import { startMemory as start } from './harness.js';
 
-const servers: StdioServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
 
 function write(file: string, text: string) {
   mkdirSync(join(file, '..'), { recursive: true });
@@ -46,12 +42,6 @@ function fixture() {
   );
   for (let i = 1; i <= 6; i++) write(join(root, `d${i}.md`), `depth ${i} @./d${i + 1}.md`);
   return { home, repo, root, escape };
-}
-
-async function start(home: string, root: string) {
-  const s = await startStdioServer(ENTRY.memory, { args: ['--root', root], env: { GEMINI_CLI_HOME: home } });
-  servers.push(s);
-  return s;
 }
 
 async function readText(s: StdioServer, uri: string): Promise<string> {
@@ -106,11 +96,7 @@ describe('memory context resources', () => {
     write(join(parent, 'AGENTS.md'), 'parent');
     write(join(root, 'AGENTS.md'), 'inner agents');
     write(join(root, 'GEMINI.md'), 'inner gemini');
-    const s = await startStdioServer(ENTRY.memory, {
-      args: ['--root', root, '--context-file-name', 'AGENTS.md'],
-      env: { GEMINI_CLI_HOME: home },
-    });
-    servers.push(s);
+    const s = await start(home, root, { args: ['--context-file-name', 'AGENTS.md'] });
     const text = await readText(s, 'gemini-memory://context');
     expect(text).toBe(`--- Context from: ${join(root, 'AGENTS.md')} ---\ninner agents\n--- End of Context from: ${join(root, 'AGENTS.md')} ---`);
     // save_memory writes to the first configured name
@@ -127,8 +113,7 @@ describe('memory context resources', () => {
     write(join(argRoot, 'GEMINI.md'), 'from the argument root');
     write(join(clientRoot, 'GEMINI.md'), 'from the client root');
     const clientRoots = [clientRoot];
-    const s = await startStdioServer(ENTRY.memory, { args: ['--root', argRoot], roots: clientRoots, env: { GEMINI_CLI_HOME: home } });
-    servers.push(s);
+    const s = await start(home, argRoot, { roots: clientRoots });
     const text = await readText(s, 'gemini-memory://context');
     expect(text).toContain('from the client root');
     expect(text).not.toContain('from the argument root');

@@ -1,31 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENTRY } from '../helpers/paths.js';
-import { startStdioServer, textOf, type StdioServer } from '../helpers/mcp.js';
+import { textOf } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/tmp.js';
+import { startMemory as start } from './harness.js';
 
 const NS = 'dev.gemini-mcp-cli';
-const servers: StdioServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
 
 function fixture() {
   const home = tempDir('mem-home-');
   const root = tempDir('mem-root-');
   const memFile = join(home, '.gemini', 'GEMINI.md');
   return { home, root, memFile };
-}
-
-async function start(home: string, root: string, extra: Parameters<typeof startStdioServer>[1] = {}) {
-  const s = await startStdioServer(ENTRY.memory, {
-    ...extra,
-    args: ['--root', root, ...(extra.args ?? [])],
-    env: { GEMINI_CLI_HOME: home, ...(extra.env ?? {}) },
-  });
-  servers.push(s);
-  return s;
 }
 
 describe('save_memory', () => {

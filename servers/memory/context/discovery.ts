@@ -63,8 +63,10 @@ export async function discoverContextFiles(opts: DiscoveryOptions): Promise<Cont
   for (const file of opts.globalFiles) await add(file, 'global', findGitRoot(dirname(file)) ?? dirname(file));
   const globalDir = resolve(opts.globalDir);
   for (const root of opts.roots) {
-    const importRoot = findGitRoot(root) ?? root;
-    for (const dir of projectDirs(root)) {
+    const dirs = projectDirs(root);
+    // The outermost project directory is the git root, or the root itself without git.
+    const importRoot = dirs[0];
+    for (const dir of dirs) {
       if (dir === globalDir) continue;
       for (const name of opts.fileNames) await add(join(dir, name), 'project', importRoot);
     }

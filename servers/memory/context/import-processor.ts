@@ -1,5 +1,6 @@
 import { readFile, realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { isWithin } from '../../common/path-guard.js';
 
 export const MAX_IMPORT_DEPTH = 5;
 
@@ -85,11 +86,11 @@ async function importOne(
     real = await realpath(full);
   } catch (err) {
     // A missing file outside the root is still a traversal attempt, not a read failure.
-    if (!inside(opts.projectRoot, full)) return `<!-- Import failed: ${token} - Path traversal attempt -->`;
+    if (!isWithin(opts.projectRoot, full)) return `<!-- Import failed: ${token} - Path traversal attempt -->`;
     return `<!-- Import failed: ${token} - ${(err as Error).message} -->`;
   }
   const rootReal = await realpath(opts.projectRoot).catch(() => opts.projectRoot);
-  if (!inside(rootReal, real)) return `<!-- Import failed: ${token} - Path traversal attempt -->`;
+  if (!isWithin(rootReal, real)) return `<!-- Import failed: ${token} - Path traversal attempt -->`;
   if (chain.has(real)) return `<!-- File already processed: ${token} -->`;
   let text: string;
   try {
@@ -101,9 +102,4 @@ async function importOne(
   const nested = new Set(chain).add(real);
   const processed = await processImports(text, dirname(full), opts, depth + 1, nested);
   return `<!-- Imported from: ${token} -->\n${processed}\n<!-- End of import from: ${token} -->`;
-}
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel !== '..' && !rel.startsWith('../') && !isAbsolute(rel);
 }

@@ -53,7 +53,8 @@ export function createSaveMemoryTool(deps: SaveMemoryDeps): ToolDefinition {
     meta: { [META.confirms]: true },
     handler: async (args, ctx) => {
       const fact = sanitiseFact(args.fact);
-      if (!args.fact.trim() || !fact.trim()) {
+      // Blank, only bullets or only brackets: nothing left after sanitising.
+      if (!fact.trim()) {
         throw new ToolError('Parameter "fact" must be a non-empty string.', 'invalid_tool_params');
       }
       let current: { content: string; exists: boolean };

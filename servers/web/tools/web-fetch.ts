@@ -4,7 +4,7 @@ import { defineTool, type ToolContext, type ToolDefinition } from '../../common/
 import { cancelledResult, errorResult, textResult, ToolError, wrapUntrusted } from '../../common/result.js';
 import { formatSources, insertCitations } from '../citations.js';
 import { fallbackPrompt, fetchAll, shareBudget } from '../fallback.js';
-import { HostRateLimiter, resolveHost } from '../host-policy.js';
+import { HostRateLimiter, isPrivateHost } from '../host-policy.js';
 import { MISSING_KEY_MESSAGE, responseText, type WebModel } from '../model.js';
 import { parsePromptUrls, prepareUrls } from '../urls.js';
 
@@ -54,10 +54,10 @@ export function createWebFetchTool(deps: WebFetchDeps): ToolDefinition {
       const allowed: string[] = [];
       let privateAllowed = false;
       const urls = prepareUrls(parsed.urls);
-      const hosts = await Promise.all(urls.map((url) => resolveHost(new URL(url).hostname)));
+      const privateHosts = await Promise.all(urls.map((url) => isPrivateHost(new URL(url).hostname)));
       for (const [i, url] of urls.entries()) {
         const u = new URL(url);
-        const { blocked } = hosts[i];
+        const blocked = privateHosts[i];
         if (blocked && !exempt(u)) skipped.push(`[Blocked Host] ${url}`);
         else if (!deps.rateLimiter.take(u.host)) skipped.push(`[Rate limit exceeded] ${url}`);
         else {
