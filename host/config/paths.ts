@@ -13,10 +13,11 @@ export function geminiHome(env: NodeJS.ProcessEnv = process.env, homeDir?: strin
   return homeDir ?? (env.GEMINI_CLI_HOME || homedir());
 }
 
+const projectHash = (cwd: string) => createHash('sha256').update(resolve(cwd)).digest('hex');
+
 /** `~/.gemini/tmp/<sha256 of the project root>`: truncated outputs, input history. */
 export function defaultProjectTempDir(cwd: string, env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
-  const hash = createHash('sha256').update(resolve(cwd)).digest('hex');
-  return join(geminiHome(env, homeDir), '.gemini', 'tmp', hash);
+  return join(geminiHome(env, homeDir), '.gemini', 'tmp', projectHash(cwd));
 }
 
 /** The project temp dir, created; under the OS temp dir when the home is not writable. */
@@ -26,7 +27,7 @@ export function ensureProjectTempDir(cwd: string, env: NodeJS.ProcessEnv = proce
     mkdirSync(preferred, { recursive: true });
     return preferred;
   } catch {
-    const fallback = join(tmpdir(), 'gemini-mcp', createHash('sha256').update(resolve(cwd)).digest('hex'));
+    const fallback = join(tmpdir(), 'gemini-mcp', projectHash(cwd));
     mkdirSync(fallback, { recursive: true });
     return fallback;
   }

@@ -18,12 +18,13 @@ import {
   type Resource,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { VERSION } from '../../servers/common/version.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
 import type { HostLogger } from '../log.js';
 import type { StderrTail } from './stderr-tail.js';
 import { createTransport, transportPlan, transportPid, type ConcreteTransport } from './transports.js';
 
-export const CLIENT_INFO = { name: 'gemini-mcp-cli', version: '0.1.0' };
+export const CLIENT_INFO = { name: 'gemini-mcp-cli', version: VERSION };
 export const LIST_TIMEOUT_MS = 30_000;
 const MAX_PAGES = 1000;
 const LIST_DEBOUNCE_MS = 300;

@@ -1,5 +1,8 @@
-import type { ElicitRequest, ElicitResult, Prompt, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
+import type { ElicitationHandler, ExecuteOptions } from '../scheduler/executor.js';
+
+export type { ElicitationHandler };
 
 export type ServerStatus = 'connecting' | 'connected' | 'disconnected' | 'failed';
 
@@ -21,11 +24,7 @@ export interface ServerState {
   pid?: number;
 }
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  meta?: Record<string, unknown>;
-  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+/** The scheduler's call options plus a per-call timeout override. */
+export interface CallOptions extends ExecuteOptions {
   timeoutMs?: number;
 }
-
-export type ElicitationHandler = (alias: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;

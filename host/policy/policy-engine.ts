@@ -73,10 +73,6 @@ export class PolicyEngine {
     this.mode = mode;
   }
 
-  classify(tool: PolicyTool): ToolClass {
-    return classifyTool(tool);
-  }
-
   /** The decision before the call (reference 4.2 table, 4.4 headless). */
   async check(tool: PolicyTool, args: Record<string, unknown>): Promise<PolicyDecision> {
     const cls = classifyTool(tool);

@@ -1,5 +1,5 @@
 import type { ToolRef } from '../scheduler/types.js';
-import { patternNamesTool } from '../tools/naming.js';
+import { nameCoversTool, parseToolPattern } from '../tools/naming.js';
 
 /**
  * One entry of `tools.allowed` / `tools.exclude` / `tools.core` / `--allowed-tools`: a tool name in the
@@ -14,13 +14,12 @@ export interface ToolRule {
   args?: string;
 }
 
-const RULE_RE = /^\s*([^\s(]+)\s*(?:\((.*)\)\s*)?$/s;
-
+/** Parsed like every other tool pattern (`parseToolPattern`), so policy and the registry read entries alike. */
 export function parseRule(raw: string): ToolRule | undefined {
-  const m = RULE_RE.exec(raw);
-  if (!m) return undefined;
-  const args = m[2]?.trim();
-  return { raw, name: m[1], ...(args !== undefined ? { args } : {}) };
+  const { name, arg } = parseToolPattern(raw);
+  if (!name) return undefined;
+  const args = arg?.trim();
+  return { raw, name, ...(args !== undefined ? { args } : {}) };
 }
 
 export function parseRules(list: readonly string[] | undefined): ToolRule[] {
@@ -35,17 +34,12 @@ export function parseRules(list: readonly string[] | undefined): ToolRule[] {
 
 type Named = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'toolName'>;
 
-/** Whether the rule's name covers the tool (ignoring the argument part); one definition with the registry's. */
-export function ruleNames(rule: ToolRule, tool: Named): boolean {
-  return patternNamesTool(rule.name, tool);
-}
-
 /** Rules naming the tool, split into whole-tool rules and argument (shell prefix) rules. */
 export function matchRules(rules: readonly ToolRule[], tool: Named): { whole: boolean; prefixes: string[] } {
   let whole = false;
   const prefixes: string[] = [];
   for (const rule of rules) {
-    if (!ruleNames(rule, tool)) continue;
+    if (!nameCoversTool(rule.name, tool)) continue;
     if (rule.args === undefined || rule.args === '') whole = true;
     else prefixes.push(rule.args);
   }

@@ -28,13 +28,4 @@ export class SessionRules {
   hasMemoryFile(path: string): boolean {
     return this.memoryFiles.has(path);
   }
-
-  snapshot(): { tools: string[]; servers: string[]; shellPrefixes: string[]; memoryFiles: string[] } {
-    return {
-      tools: [...this.tools],
-      servers: [...this.servers],
-      shellPrefixes: [...this.prefixes],
-      memoryFiles: [...this.memoryFiles],
-    };
-  }
 }

@@ -1,3 +1,4 @@
+import { DISCOVERY_ALIAS } from '../config/servers.js';
 import type { ToolRef } from '../scheduler/types.js';
 
 /**
@@ -21,20 +22,13 @@ const BUILT_IN_CLASSES: Record<string, ToolClass> = {
   'memory/save_memory': 'memory',
 };
 
-/** The alias the discovery bridge runs under; its tools publish no trustworthy hints (reference 7.4). */
-export const DISCOVERED_ALIAS = 'discovered';
-
 export function classifyTool(tool: Pick<ToolRef, 'serverAlias' | 'toolName' | 'builtIn' | 'readOnly'>): ToolClass {
   if (tool.builtIn) {
     const known = BUILT_IN_CLASSES[`${tool.serverAlias}/${tool.toolName}`];
     if (known) return known;
-    if (tool.serverAlias === DISCOVERED_ALIAS) return 'external';
+    // The discovery bridge's tools publish no trustworthy hints (reference 7.4).
+    if (tool.serverAlias === DISCOVERY_ALIAS) return 'external';
   }
   // ToolRef.readOnly is only true when the hint comes from a built-in or trusted server.
   return tool.readOnly ? 'read-only' : 'external';
-}
-
-/** The shell tool, whose arguments carry a command that prefix rules can allow. */
-export function isShellTool(tool: Pick<ToolRef, 'serverAlias' | 'toolName' | 'builtIn'>): boolean {
-  return classifyTool({ ...tool, readOnly: false }) === 'exec';
 }

@@ -21,7 +21,6 @@ export async function truncateToolOutput(
   text: string,
   opts: { threshold: number; projectTempDir: string; exposedName: string; callId: string },
 ): Promise<{ text: string; file?: string }> {
-  if (opts.threshold <= 0 || text.length <= opts.threshold) return { text };
   return truncateWithFile(text, {
     threshold: opts.threshold,
     dir: opts.projectTempDir,

@@ -1,5 +1,10 @@
+import { createRequire } from 'node:module';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+
+const OPTIONS = { strict: false, allErrors: false, validateFormats: false, logger: false } as const;
+// The 2020-12 dialect is rare in tool schemas: loaded on first use, not at start-up.
+const requireLazy = createRequire(import.meta.url);
 
 /**
  * Validates tool arguments against the tool's JSON Schema before any call (reference 3.2): draft-07
@@ -7,8 +12,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
  * and formats pass) so that a quirky server is not made unusable by its own schema.
  */
 export class ArgumentValidator {
-  private readonly draft7 = new Ajv({ strict: false, allErrors: false, validateFormats: false, logger: false });
-  private readonly draft2020 = new Ajv2020({ strict: false, allErrors: false, validateFormats: false, logger: false });
+  private draft7?: Ajv;
+  private draft2020?: Ajv2020;
   private readonly cache = new WeakMap<object, ValidateFunction | Error>();
 
   /** Undefined when valid, else the validator text (`params must have required property 'x'`). */
@@ -21,20 +26,30 @@ export class ArgumentValidator {
     }
     if (fn instanceof Error) return `Tool schema could not be compiled: ${fn.message}`;
     if (fn(args)) return undefined;
-    const ajv = this.isDraft2020(schema) ? this.draft2020 : this.draft7;
-    return ajv.errorsText(fn.errors, { dataVar: 'params' });
+    return this.ajvFor(schema).errorsText(fn.errors, { dataVar: 'params' });
   }
 
   private isDraft2020(schema: Record<string, unknown>): boolean {
     return typeof schema.$schema === 'string' && schema.$schema.includes('2020-12');
   }
 
+  /** Built on first use: most sessions validate against one dialect only. */
+  private ajvFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
+    if (!this.isDraft2020(schema)) return (this.draft7 ??= new Ajv(OPTIONS));
+    if (!this.draft2020) {
+      const { Ajv2020: Ctor } = requireLazy('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+      this.draft2020 = new Ctor(OPTIONS);
+    }
+    return this.draft2020;
+  }
+
   private compile(schema: Record<string, unknown>): ValidateFunction | Error {
     try {
-      if (this.isDraft2020(schema)) return this.draft2020.compile(schema);
+      const ajv = this.ajvFor(schema);
+      if (this.isDraft2020(schema)) return ajv.compile(schema);
       // Ajv's draft-07 instance refuses unknown $schema URIs; the keyword set is what matters here.
       const { $schema, ...rest } = schema;
-      return this.draft7.compile(typeof $schema === 'string' && $schema.includes('draft-07') ? schema : rest);
+      return ajv.compile(typeof $schema === 'string' && $schema.includes('draft-07') ? schema : rest);
     } catch (err) {
       return err as Error;
     }

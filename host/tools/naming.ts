@@ -31,13 +31,19 @@ export function parseToolPattern(pattern: string): { name: string; arg?: string 
   return m ? { name: m[1]!.trim(), arg: m[2]! } : { name: pattern.trim() };
 }
 
+type NamedTool = { exposedName: string; serverAlias: string; toolName: string };
+
 /**
  * Whether a settings entry (tools.core / tools.exclude / tools.allowed style) names this tool: the Gemini
  * CLI bare form (`read_file`, `run_shell_command(git)`), the prefixed form (`shell__run_shell_command`) or
  * a whole server (`shell__*`). The `(…)` part is ignored here: it narrows a tool's use, not the tool.
  */
-export function patternNamesTool(pattern: string, tool: { exposedName: string; serverAlias: string; toolName: string }): boolean {
-  const { name } = parseToolPattern(pattern);
+export function patternNamesTool(pattern: string, tool: NamedTool): boolean {
+  return nameCoversTool(parseToolPattern(pattern).name, tool);
+}
+
+/** `patternNamesTool` for a name already taken out of its pattern (policy rules parse once). */
+export function nameCoversTool(name: string, tool: NamedTool): boolean {
   if (name === `${tool.serverAlias}${SEPARATOR}*`) return true;
   return name === tool.exposedName || name === tool.toolName || name === `${tool.serverAlias}${SEPARATOR}${tool.toolName}`;
 }
