@@ -1,6 +1,5 @@
-import { mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { atomicWrite } from '../common/atomic-write.js';
+import { readFile, realpath } from 'node:fs/promises';
 import { withFileLock } from './file-lock.js';
 
 export const MEMORY_SECTION_HEADER = '## Gemini Added Memories';
@@ -54,22 +53,11 @@ export async function readMemoryFile(file: string): Promise<{ content: string; e
   }
 }
 
-/** Temp file + rename in the same directory, so readers never see a half-written memory file. */
+/** Atomic (temp file, fsync, rename) write of the memory file. */
 export async function writeAtomic(path: string, content: string): Promise<void> {
   // A memory file kept elsewhere through a symlink (a dotfiles repository) stays linked: the rename
   // replaces the link's target, not the link.
-  const file = await realpath(path).catch(() => path);
-  const dir = dirname(file);
-  await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const mode = await stat(file).then((s) => s.mode & 0o777, () => undefined);
-  try {
-    await writeFile(tmp, content, { encoding: 'utf8', ...(mode !== undefined ? { mode } : {}) });
-    await rename(tmp, file);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
+  await atomicWrite(await realpath(path).catch(() => path), content);
 }
 
 /**

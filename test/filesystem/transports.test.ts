@@ -116,7 +116,7 @@ describe('atomic writes', () => {
     const target = join(root, 'big.bin');
     const size = 16 * 1024 * 1024;
     writeFileSync(target, Buffer.alloc(size, 'o'));
-    const writer = join(REPO, 'dist/servers/filesystem/lib/atomic-write.js');
+    const writer = join(REPO, 'dist/servers/common/atomic-write.js');
     // Alternates two full contents as fast as it can, reporting each completed write.
     const script = `
       const { atomicWrite } = await import(${JSON.stringify(writer)});
