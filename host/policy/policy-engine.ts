@@ -1,3 +1,4 @@
+import { coreLimits } from '../tools/naming.js';
 import type { ConfirmationDetail } from '../../servers/common/confirmation.js';
 import type { ApprovalMode, ConfirmationOutcome, ToolRef } from '../scheduler/types.js';
 import { matchRules, parseRules, type ToolRule } from './rules.js';
@@ -45,6 +46,7 @@ export class PolicyEngine {
   private readonly allowed: ToolRule[];
   private readonly exclude: ToolRule[];
   private readonly core: ToolRule[] | undefined;
+  private readonly coreEntries: string[];
   private readonly confirmationRequired: ToolRule[];
   private readonly allowedServers: Set<string>;
   private readonly excludedServers: Set<string>;
@@ -56,7 +58,8 @@ export class PolicyEngine {
     this.disableYolo = s.security?.disableYoloMode === true;
     this.allowed = [...parseRules(s.tools?.allowed), ...parseRules(opts.allowedTools)];
     this.exclude = parseRules(s.tools?.exclude);
-    this.core = s.tools?.core && s.tools.core.length > 0 ? parseRules(s.tools.core) : undefined;
+    this.coreEntries = s.tools?.core ?? [];
+    this.core = this.coreEntries.length > 0 ? parseRules(this.coreEntries) : undefined;
     this.confirmationRequired = parseRules(s.tools?.confirmationRequired);
     this.allowedServers = new Set([...(s.mcp?.allowed ?? []), ...(opts.allowedMcpServerNames ?? [])]);
     this.excludedServers = new Set(s.mcp?.excluded ?? []);
@@ -137,7 +140,7 @@ export class PolicyEngine {
     if (command !== undefined && (await anyPartMatches(command, matchRules(this.exclude, tool).prefixes))) {
       return 'command is in tools.exclude';
     }
-    if (this.core && command !== undefined) {
+    if (this.core && command !== undefined && coreLimits(this.coreEntries, tool)) {
       const core = matchRules(this.core, tool);
       if (!core.whole && !(await allPartsMatch(command, core.prefixes))) return 'command is not covered by tools.core';
     }
@@ -148,7 +151,7 @@ export class PolicyEngine {
   private wholeDenyReason(tool: PolicyTool): string | undefined {
     if (this.excludedServers.has(tool.serverAlias)) return `server ${tool.serverAlias} is in mcp.excluded`;
     if (matchRules(this.exclude, tool).whole) return `${tool.exposedName} is in tools.exclude`;
-    if (this.core) {
+    if (this.core && coreLimits(this.coreEntries, tool)) {
       const core = matchRules(this.core, tool);
       if (!core.whole && core.prefixes.length === 0) return `${tool.exposedName} is not in tools.core`;
     }

@@ -47,3 +47,12 @@ export function nameCoversTool(name: string, tool: NamedTool): boolean {
   if (name === `${tool.serverAlias}${SEPARATOR}*`) return true;
   return name === tool.exposedName || name === tool.toolName || name === `${tool.serverAlias}${SEPARATOR}${tool.toolName}`;
 }
+
+/**
+ * Whether `tools.core` limits this tool: built-in tools always, a third-party server only when an
+ * entry names it with its prefix (Gemini CLI's coreTools does not filter MCP tools). Registry and
+ * policy share it so a tool the model is offered is never one the policy refuses.
+ */
+export function coreLimits(core: readonly string[], tool: { builtIn: boolean; serverAlias: string }): boolean {
+  return tool.builtIn || core.some((p) => parseToolPattern(p).name.startsWith(`${tool.serverAlias}${SEPARATOR}`));
+}

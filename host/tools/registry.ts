@@ -5,7 +5,7 @@ import type { Settings } from '../config/settings-schema.js';
 import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
 import type { ToolRef } from '../scheduler/types.js';
 import { META } from '../../servers/common/meta.js';
-import { exposedName, parseToolPattern, patternNamesTool, SEPARATOR } from './naming.js';
+import { coreLimits, exposedName, parseToolPattern, patternNamesTool } from './naming.js';
 import { schemaProblem, toDeclaration } from './declarations.js';
 
 export { exposedName } from './naming.js';
@@ -138,8 +138,7 @@ function register(state: ServerState, tool: Tool): RegisteredTool {
  */
 function passesCore(core: string[] | undefined, tool: RegisteredTool): boolean {
   if (!core || core.length === 0) return true;
-  const mentionsServer = core.some((p) => parseToolPattern(p).name.startsWith(`${tool.serverAlias}${SEPARATOR}`));
-  if (!tool.builtIn && !mentionsServer) return true;
+  if (!coreLimits(core, tool)) return true;
   return core.some((p) => patternNamesTool(p, tool));
 }
 

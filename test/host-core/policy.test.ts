@@ -87,6 +87,13 @@ describe('policy: settings rules', () => {
     expect(await decide(p, TOOLS.search)).toBe('deny');
   });
 
+  it('tools.core leaves third-party servers alone unless an entry names them, as the registry does', async () => {
+    const unnamed = engine('yolo', true, { tools: { core: ['read_file'] } });
+    expect(await decide(unnamed, TOOLS.foreign)).toBe('allow');
+    const named = engine('yolo', true, { tools: { core: ['read_file', 'github__get_issue'] } });
+    expect(await decide(named, TOOLS.foreign)).toBe('deny');
+  });
+
   it('tools.allowed allows whole tools and servers, also headless', async () => {
     const p = engine('default', false, { tools: { allowed: ['write_file', 'github__*'] } });
     expect(await decide(p, TOOLS.write)).toBe('allow');
