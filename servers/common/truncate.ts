@@ -24,14 +24,14 @@ export function formatTruncated(text: string, threshold: number, fullOutputFile:
 /** Saves the full text under `<dir>/tool-outputs/` and returns the truncated text, or the text itself. */
 export async function truncateWithFile(
   text: string,
-  opts: { threshold?: number; dir: string; label: string },
+  opts: { threshold?: number; dir: string; label: string; /** A fixed file name (the shell's contract names its own). */ fileName?: string },
 ): Promise<{ text: string; file?: string }> {
   const threshold = opts.threshold ?? DEFAULT_TRUNCATE_THRESHOLD;
   if (threshold <= 0 || text.length <= threshold) return { text };
   const outDir = join(opts.dir, 'tool-outputs');
   await mkdir(outDir, { recursive: true });
   const safeLabel = opts.label.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
-  const file = join(outDir, `${safeLabel}-${Date.now()}-${randomBytes(3).toString('hex')}.txt`);
+  const file = join(outDir, opts.fileName ?? `${safeLabel}-${Date.now()}-${randomBytes(3).toString('hex')}.txt`);
   await writeFile(file, text, 'utf8');
   return { text: formatTruncated(text, threshold, file), file };
 }

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../common/meta.js';
 import { guardPath } from '../../common/path-guard.js';
 import { cancelledResult, errorResult, textResult, ToolError, wrapUntrusted } from '../../common/result.js';
 import { defineTool, type ToolDefinition } from '../../common/tool.js';
-import { formatTruncated } from '../../common/truncate.js';
+import { truncateWithFile } from '../../common/truncate.js';
 import { executeCommand } from '../execute.js';
 import { displayOf, formatOutcome } from '../output.js';
 import { createParseMemo } from '../parse-memo.js';
@@ -129,15 +128,10 @@ function capDisplay(text: string): string {
  * Contract 2.8 names the file `<project temp dir>/tool-outputs/run_shell_command_<id>.txt`: the id is
  * the host's call id when given (so the host can find it), else a fresh random one.
  */
-async function truncateShellOutput(text: string, threshold: number, dir: string, callId?: string): Promise<{ text: string; file?: string }> {
-  if (threshold <= 0 || text.length <= threshold) return { text };
-  const outDir = join(dir, 'tool-outputs');
-  await mkdir(outDir, { recursive: true });
+function truncateShellOutput(text: string, threshold: number, dir: string, callId?: string): Promise<{ text: string; file?: string }> {
   const safeCallId = callId?.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
   const id = safeCallId ? `${safeCallId}_${randomBytes(3).toString('hex')}` : `${Date.now()}_${randomBytes(4).toString('hex')}`;
-  const file = join(outDir, `run_shell_command_${id}.txt`);
-  await writeFile(file, text, 'utf8');
-  return { text: formatTruncated(text, threshold, file), file };
+  return truncateWithFile(text, { threshold, dir, label: 'run_shell_command', fileName: `run_shell_command_${id}.txt` });
 }
 
 function isDirectory(p: string): boolean {
