@@ -21,6 +21,8 @@ export interface HostRuntimeOptions {
   homeDir?: string;
   projectTempDir?: string;
   log?: HostLogger;
+  /** Settings the caller already loaded (the session reads them to pick model and credentials). */
+  settings?: LoadedSettings;
 }
 
 export interface HostRuntime {
@@ -44,7 +46,7 @@ export interface HostRuntime {
 export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostRuntime> {
   const env = opts.env ?? process.env;
   const cwd = resolve(opts.cwd);
-  const settings = loadSettings({ cwd, homeDir: opts.homeDir, env });
+  const settings = opts.settings ?? loadSettings({ cwd, homeDir: opts.homeDir, env });
   const merged = settings.merged;
   const roots = [...new Set([cwd, ...(opts.includeDirectories ?? []).map((d) => resolve(cwd, d))])];
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(cwd, env, opts.homeDir);

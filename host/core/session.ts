@@ -72,7 +72,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   // is loaded after the spawn so its import overlaps the servers' startup.
   const auth = opts.fakeResponses ? undefined : resolveAuth(env, settings.merged.security?.auth?.selectedType);
   const { createHostRuntime } = await import('../runtime.js');
-  const runtime = await createHostRuntime(opts);
+  const runtime = await createHostRuntime({ ...opts, settings });
   let generator: ContentGenerator;
   try {
     generator = await createGenerator(opts, auth, model);
