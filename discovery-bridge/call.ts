@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { META } from '../servers/common/meta.js';
+import { META } from '../protocol/meta.js';
 import { OUTPUT_LIMIT, runProcess, type RunResult } from './run-process.js';
 
 export interface CallOptions {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runServerMain, type CommonFlags, type FlagValues } from '../servers/common/entry.js';
+import { runServerMain } from '../servers/common/entry.js';
+import type { CommonFlags, FlagValues } from '../servers/common/flags.js';
 import type { Logger } from '../servers/common/logger.js';
 import { DiscoveryCatalog } from './catalog.js';
 import { SERVER_NAME, createDiscoveryBridgeServer, type DiscoveryBridgeDeps } from './server.js';

@@ -8,7 +8,7 @@ import { createKitServer, type KitServer } from '../servers/common/create-server
 import type { Logger } from '../servers/common/logger.js';
 import { boundResultSize } from '../servers/common/result-bound.js';
 import { errorResult } from '../servers/common/result.js';
-import { VERSION } from '../servers/common/version.js';
+import { VERSION } from '../protocol/version.js';
 import { callDiscoveredTool } from './call.js';
 import type { DiscoveryCatalog } from './catalog.js';
 import type { DiscoveredTool } from './declarations.js';

@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (args.version) {
-    const { VERSION } = await import('../../servers/common/version.js');
+    const { VERSION } = await import('../../protocol/version.js');
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }

@@ -51,7 +51,7 @@ async function createGenerator(opts: SessionOptions, auth: AuthConfig | undefine
     const { FakeContentGenerator } = await import('./fake-content-generator.js');
     return FakeContentGenerator.fromFile(opts.fakeResponses!, !opts.fakeResponsesNonStrict);
   }
-  const { VERSION } = await import('../../servers/common/version.js');
+  const { VERSION } = await import('../../protocol/version.js');
   let gen = await createGenAiContentGenerator(auth, `GeminiMcpCli/${VERSION}/${model} (${process.platform}; ${process.arch})`);
   if (opts.recordResponses) {
     const { RecordingContentGenerator } = await import('./recording-content-generator.js');

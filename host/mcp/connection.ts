@@ -18,7 +18,7 @@ import {
   type Resource,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { VERSION } from '../../servers/common/version.js';
+import { VERSION } from '../../protocol/version.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
 import type { HostLogger } from '../log.js';
 import type { StderrTail } from './stderr-tail.js';

@@ -1,5 +1,5 @@
 import { coreLimits } from '../tools/naming.js';
-import type { ConfirmationDetail } from '../../servers/common/confirmation.js';
+import type { ConfirmationDetail } from '../../protocol/confirmation.js';
 import type { ApprovalMode, ConfirmationOutcome, ToolRef } from '../scheduler/types.js';
 import { matchRules, parseRules, type ToolRule } from './rules.js';
 import { allPartsMatch, anyPartMatches, rootCommandsOf, shellDecision } from './shell-rules.js';

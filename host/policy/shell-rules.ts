@@ -1,9 +1,9 @@
 import type { ApprovalMode } from '../scheduler/types.js';
 
 // Loaded on first use: the parser brings tree-sitter, which start-up should not pay for.
-type CommandModel = typeof import('../../servers/shell/command-model.js');
+type CommandModel = typeof import('../../protocol/bash/command-model.js');
 let model: Promise<CommandModel> | undefined;
-const load = () => (model ??= import('../../servers/shell/command-model.js'));
+const load = () => (model ??= import('../../protocol/bash/command-model.js'));
 const parseCommand = async (cmd: string) => (await load()).parseCommand(cmd);
 const isCommandAllowed = async (cmd: string, allowances: string[]) => (await load()).isCommandAllowed(cmd, allowances);
 

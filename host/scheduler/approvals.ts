@@ -1,6 +1,6 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { ConfirmationDetailSchema, type ConfirmationDetail } from '../../servers/common/confirmation.js';
-import { META } from '../../servers/common/meta.js';
+import { ConfirmationDetailSchema, type ConfirmationDetail } from '../../protocol/confirmation.js';
+import { META } from '../../protocol/meta.js';
 import type { PolicyEngine } from '../policy/policy-engine.js';
 import type { ConfirmationOutcome, ConfirmationRequest, Confirmer, ToolCallOutcome, ToolRef } from './types.js';
 

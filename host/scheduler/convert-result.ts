@@ -1,7 +1,7 @@
 import type { Part } from '@google/genai';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { META } from '../../servers/common/meta.js';
-import { wrapUntrusted, type FileDiffDisplay } from '../../servers/common/result.js';
+import { META } from '../../protocol/meta.js';
+import { wrapUntrusted, type FileDiffDisplay } from '../../protocol/tool-result.js';
 import type { ResultDisplay } from './types.js';
 
 /** An MCP result taken apart for the model (reference 5.9) and for the user. */

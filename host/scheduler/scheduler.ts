@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { META } from '../../servers/common/meta.js';
+import { META } from '../../protocol/meta.js';
 import type { PolicyEngine } from '../policy/policy-engine.js';
 import { ApprovalBroker } from './approvals.js';
 import { convertCallToolResult, functionResponseParts } from './convert-result.js';

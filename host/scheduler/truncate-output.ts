@@ -1,4 +1,4 @@
-import { DEFAULT_TRUNCATE_THRESHOLD, truncateWithFile } from '../../servers/common/truncate.js';
+import { DEFAULT_TRUNCATE_THRESHOLD, truncateWithFile } from '../../protocol/truncate.js';
 
 /** The largest per-tool threshold a server may ask for through `_meta[META.maxResultSizeChars]`. */
 export const MAX_RESULT_SIZE_CAP = 5_000_000;

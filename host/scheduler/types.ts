@@ -1,6 +1,6 @@
 import type { Part } from '@google/genai';
-import type { ConfirmationDetail } from '../../servers/common/confirmation.js';
-import type { FileDiffDisplay } from '../../servers/common/result.js';
+import type { ConfirmationDetail } from '../../protocol/confirmation.js';
+import type { FileDiffDisplay } from '../../protocol/tool-result.js';
 
 /**
  * The typed tool-call vocabulary shared by the scheduler (host core), the model loop and both

@@ -4,7 +4,7 @@ import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Settings } from '../config/settings-schema.js';
 import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
 import type { ToolRef } from '../scheduler/types.js';
-import { META } from '../../servers/common/meta.js';
+import { META } from '../../protocol/meta.js';
 import { coreLimits, exposedName, parseToolPattern, patternNamesTool } from './naming.js';
 import { schemaProblem, toDeclaration } from './declarations.js';
 

@@ -1,4 +1,4 @@
-import type { FileDiffDisplay } from '../../servers/common/result.js';
+import type { FileDiffDisplay } from '../../protocol/tool-result.js';
 import type { ToolCall, ToolCallStatus } from '../scheduler/types.js';
 import { colourDiff, diffStats } from './diff-view.js';
 import type { Palette } from './palette.js';

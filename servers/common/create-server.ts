@@ -12,7 +12,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import type { z } from 'zod';
 import { requestConfirmation } from './confirmation.js';
 import type { Logger } from './logger.js';
-import { META } from './meta.js';
+import { META } from '../../protocol/meta.js';
 import { ToolError, errorResult } from './result.js';
 import { WorkspaceRoots } from './roots.js';
 import type { ToolContext, ToolDefinition } from './tool.js';

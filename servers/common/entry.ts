@@ -2,18 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createStderrLogger, type Logger } from './logger.js';
 import type { KitServer } from './create-server.js';
-
-export interface CommonFlags {
-  transport: 'stdio' | 'http';
-  port: number;
-  host: string;
-  token?: string;
-  roots: string[];
-  projectTempDir?: string;
-  debug: boolean;
-}
-
-export type FlagValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
+import type { CommonFlags, FlagValues } from './flags.js';
 
 export interface EntrySpec {
   name: string;

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { META } from './meta.js';
+import { META } from '../../protocol/meta.js';
 
 export const DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024 - 64 * 1024;
 export const RESULT_CUT_MARKER = "... [result truncated: exceeds the server's result size limit] ...";

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { ConfirmationDetail, ConfirmOutcome } from './confirmation.js';
+import type { ConfirmationDetail, ConfirmOutcome } from '../../protocol/confirmation.js';
 import type { Logger } from './logger.js';
 import type { WorkspaceRoots } from './roots.js';
 

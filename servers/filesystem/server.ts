@@ -1,6 +1,6 @@
 import { createKitServer, type KitServer } from '../common/create-server.js';
 import type { Logger } from '../common/logger.js';
-import { VERSION } from '../common/version.js';
+import { VERSION } from '../../protocol/version.js';
 import { filesystemTools } from './tools/index.js';
 
 export interface FilesystemServerDeps {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createKitServer, type KitServer } from '../common/create-server.js';
 import type { Logger } from '../common/logger.js';
-import { VERSION } from '../common/version.js';
+import { VERSION } from '../../protocol/version.js';
 import { candidateDirs, type DiscoveryOptions } from './context/discovery.js';
 import { loadContext } from './context/render.js';
 import { ContextWatcher } from './context/watch.js';

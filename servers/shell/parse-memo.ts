@@ -1,4 +1,4 @@
-import { parseCommand, type ParsedCommand } from './command-model.js';
+import { parseCommand, type ParsedCommand } from '../../protocol/bash/command-model.js';
 
 /**
  * parseCommand is a pure function of the command text, and models repeat commands (`npm test`,

@@ -2,9 +2,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKitServer, type KitServer } from '../common/create-server.js';
 import type { Logger } from '../common/logger.js';
-import { DEFAULT_TRUNCATE_THRESHOLD } from '../common/truncate.js';
-import { VERSION } from '../common/version.js';
-import { preloadBashParser } from './bash-parser.js';
+import { DEFAULT_TRUNCATE_THRESHOLD } from '../../protocol/truncate.js';
+import { VERSION } from '../../protocol/version.js';
+import { preloadBashParser } from '../../protocol/bash/bash-parser.js';
 import { GroupRegistry } from './process-group.js';
 import { createRunShellCommandTool } from './tools/run-shell-command.js';
 

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { createStderrLogger } from '../../servers/common/logger.js';
-import { META } from '../../servers/common/meta.js';
+import { META } from '../../protocol/meta.js';
 import { createFilesystemServer } from '../../servers/filesystem/server.js';
 import { textOf } from '../helpers/mcp.js';
 

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
-import { META } from '../../servers/common/meta.js';
+import { META } from '../../protocol/meta.js';
 import { startStdioServer, textOf, type StdioServer } from '../helpers/mcp.js';
 import { ENTRY } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
-import { META } from '../../servers/common/meta.js';
+import { META } from '../../protocol/meta.js';
 import { writeFileError } from '../../servers/filesystem/lib/edit-support.js';
 import { tempDir } from '../helpers/tmp.js';
 import { connectFs, errorTypeOf, firstText } from './connect.js';

@@ -5,7 +5,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { createKitServer } from '../../dist/servers/common/create-server.js';
 import { runServerMain } from '../../dist/servers/common/entry.js';
-import { META } from '../../dist/servers/common/meta.js';
+import { META } from '../../dist/protocol/meta.js';
 import { READ_ONLY } from '../../dist/servers/common/tool.js';
 import { cancelledResult, textResult } from '../../dist/servers/common/result.js';
 

@@ -3,7 +3,7 @@ import { PolicyEngine, type PolicyEngineOptions } from '../../host/policy/policy
 import type { CallExecutor, ElicitationHandler, SchedulableTool, ToolLookup } from '../../host/scheduler/executor.js';
 import { ToolScheduler } from '../../host/scheduler/scheduler.js';
 import type { Confirmer, SchedulerEvent, ToolCallRequestInfo } from '../../host/scheduler/types.js';
-import { META } from '../../servers/common/meta.js';
+import { META } from '../../protocol/meta.js';
 import { startStdioServer, type StdioServer } from '../helpers/mcp.js';
 
 /**

@@ -6,7 +6,7 @@ import { createHostRuntime, type HostRuntime } from '../../host/runtime.js';
 import { ApprovalBroker } from '../../host/scheduler/approvals.js';
 import { PolicyEngine } from '../../host/policy/policy-engine.js';
 import type { ConfirmationOutcome, ConfirmationRequest, Confirmer, ToolCallRequestInfo, SchedulerEvent } from '../../host/scheduler/types.js';
-import { META } from '../../servers/common/meta.js';
+import { META } from '../../protocol/meta.js';
 import { statusTrail } from './scheduler-harness.js';
 import { workspace } from './scheduler-workspace.js';
 

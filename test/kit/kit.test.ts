@@ -10,7 +10,7 @@ import { ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotoc
 import { createKitServer } from '../../servers/common/create-server.js';
 import { defineTool, READ_ONLY } from '../../servers/common/tool.js';
 import { createStderrLogger } from '../../servers/common/logger.js';
-import { META } from '../../servers/common/meta.js';
+import { META } from '../../protocol/meta.js';
 import { flooredNumber } from '../../servers/common/schema.js';
 import { textResult, ToolError } from '../../servers/common/result.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { boundResultSize, RESULT_CUT_MARKER } from '../../servers/common/result-bound.js';
-import { META } from '../../servers/common/meta.js';
-import { formatTruncated } from '../../servers/common/truncate.js';
-import { wrapUntrusted } from '../../servers/common/result.js';
+import { META } from '../../protocol/meta.js';
+import { formatTruncated } from '../../protocol/truncate.js';
+import { wrapUntrusted } from '../../protocol/tool-result.js';
 
 describe('result bound', () => {
   it('leaves small results alone', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCommandAllowed, parseCommand } from '../../servers/shell/command-model.js';
+import { isCommandAllowed, parseCommand } from '../../protocol/bash/command-model.js';
 
 /** [command, expected root commands] — null when the command must not parse. */
 const ROOTS: [string, string[] | null][] = [

@@ -5,7 +5,7 @@ import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ENTRY } from '../helpers/paths.js';
 import { startStdioServer, textOf, type StdioServer } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/tmp.js';
-import { META } from '../../servers/common/meta.js';
+import { META } from '../../protocol/meta.js';
 import { SUBSTITUTION_BLOCKED } from '../../servers/shell/tools/run-shell-command.js';
 
 const TOOL = 'run_shell_command';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../servers/shell/command-model.js';
+import { parseCommand } from '../../protocol/bash/command-model.js';
 import { createParseMemo } from '../../servers/shell/parse-memo.js';
 
 describe('parse memo', () => {

@@ -1,7 +1,8 @@
 import { structuredPatch } from 'diff';
 import { basename } from 'node:path';
 import { unifiedDiff } from '../../common/diff.js';
-import { ToolError, type FileDiffDisplay } from '../../common/result.js';
+import { ToolError } from '../../common/result.js';
+import type { FileDiffDisplay } from '../../../protocol/tool-result.js';
 
 const SNIPPET_CONTEXT = 5;
 

@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ToolError, type ErrorType } from '../../common/result.js';
+import { ToolError } from '../../common/result.js';
+import type { ErrorType } from '../../../protocol/tool-result.js';
 import { detectFileKind, isMediaKind, isSupportedAudio, mimeTypeOf, type FileKind } from './file-types.js';
 import { readRegularFile } from './regular-file.js';
 import { decodeText, splitLines } from './text-decode.js';

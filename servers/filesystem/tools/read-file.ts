@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { META } from '../../common/meta.js';
+import { META } from '../../../protocol/meta.js';
 import { guardPath } from '../../common/path-guard.js';
 import { errorResult, textResult } from '../../common/result.js';
 import { flooredNumber } from '../../common/schema.js';

@@ -2,7 +2,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { META } from '../../common/meta.js';
+import { META } from '../../../protocol/meta.js';
 import { isAllowedReal } from '../../common/path-guard.js';
 import { errorResult, ToolError } from '../../common/result.js';
 import { defineTool, READ_ONLY } from '../../common/tool.js';

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { withDeadline } from '../../common/deadline.js';
 import { basename } from 'node:path';
 import { z } from 'zod';
-import { META } from '../../common/meta.js';
+import { META } from '../../../protocol/meta.js';
 import { guardPath } from '../../common/path-guard.js';
 import { errorResult, textResult, ToolError } from '../../common/result.js';
 import { defineTool, READ_ONLY } from '../../common/tool.js';

@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { META } from '../../common/meta.js';
+import { META } from '../../../protocol/meta.js';
 import { guardPath, type GuardedPath } from '../../common/path-guard.js';
 import { cancelledResult, errorResult, textResult, ToolError } from '../../common/result.js';
 import { defineTool, type ToolContext } from '../../common/tool.js';

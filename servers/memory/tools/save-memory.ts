@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { basename } from 'node:path';
 import { defineTool, type ToolDefinition } from '../../common/tool.js';
-import { META } from '../../common/meta.js';
+import { META } from '../../../protocol/meta.js';
 import { cancelledResult, errorResult, textResult, ToolError } from '../../common/result.js';
 import { unifiedDiff } from '../../common/diff.js';
 import { appendFact, readMemoryFile, sanitiseFact, type MemoryFileWriter } from '../memory-file.js';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { META } from '../../common/meta.js';
+import { META } from '../../../protocol/meta.js';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../common/tool.js';
-import { cancelledResult, errorResult, textResult, ToolError, wrapUntrusted } from '../../common/result.js';
+import { cancelledResult, errorResult, textResult, ToolError } from '../../common/result.js';
+import { wrapUntrusted } from '../../../protocol/tool-result.js';
 import { formatSources, insertCitations } from '../citations.js';
 import { fallbackPrompt, fetchAll, shareBudget } from '../fallback.js';
 import { HostRateLimiter, isPrivateHost } from '../host-policy.js';
