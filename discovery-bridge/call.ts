@@ -19,7 +19,7 @@ export const DISCOVERED_ERROR_TYPE = 'discovered_tool_execution_error';
  */
 export const FAILURE_STREAM_CAP = 3 * 1024 * 1024;
 
-/** Runs `<call command> <name>` with the arguments as JSON on stdin (reference 7.2) and maps the outcome (7.3). */
+/** Runs `<call command> <name>` with the arguments as JSON on stdin and maps the outcome to the bridge's result text. */
 export async function callDiscoveredTool(name: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
   const [program, ...lead] = opts.command;
   const run = await runProcess({
@@ -40,7 +40,7 @@ export async function callDiscoveredTool(name: string, args: Record<string, unkn
   };
 }
 
-/** The exact five-line failure text of reference 7.3; streams are inserted verbatim (up to the cap). */
+/** The exact five-line failure text the model sees; streams are inserted verbatim (up to the cap). */
 export function formatFailure(run: RunResult, timeoutMs = 0): string {
   return [
     `Stdout: ${capped(run.stdout) || '(empty)'}`,

@@ -13,7 +13,7 @@ export interface CatalogOptions {
 
 export type DiscoveryOutcome = { ok: true; tools: DiscoveredTool[]; warnings: string[] } | { ok: false; error: string };
 
-/** Runs the discovery command once and reads its output (reference 7.1, exact messages). */
+/** Runs the discovery command once and reads its output (exact messages). */
 export async function runDiscovery(opts: CatalogOptions): Promise<DiscoveryOutcome> {
   const [program, ...args] = opts.command;
   const run = await runProcess({ program, args, cwd: opts.cwd, timeoutMs: opts.timeoutMs, maxBytes: OUTPUT_LIMIT });

@@ -20,7 +20,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const ANNOTATION_FLAGS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 
 /**
- * Reads the discovery command's stdout (reference 7.1): a JSON array whose elements are declarations
+ * Reads the discovery command's stdout: a JSON array whose elements are declarations
  * or `{functionDeclarations|function_declarations: [...]}` wrappers; other elements are ignored.
  * Throws the reference's message when the text is not a JSON array (or one wrapper object).
  */

@@ -1,8 +1,8 @@
 /**
  * Converts a legacy `parameters` schema (the OpenAPI subset of the Gemini `Schema` type: upper-case
  * `type`, `nullable`, int64 bounds sent as strings, `example`, `propertyOrdering`) into JSON Schema, so
- * old discovery scripts keep their parameters instead of losing them (reference 7.1 allows this as an
- * extension). Keys it does not know are JSON-Schema-compatible already and pass through; sub-schemas
+ * old discovery scripts keep their parameters instead of losing them (an extension of the discovery
+ * protocol, which only names `parametersJsonSchema`). Keys it does not know are JSON-Schema-compatible already and pass through; sub-schemas
  * are converted recursively.
  */
 export type JsonSchema = Record<string, unknown>;

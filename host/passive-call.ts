@@ -4,7 +4,7 @@ import type { ToolScheduler } from './scheduler/scheduler.js';
 import type { ToolCall } from './scheduler/types.js';
 
 /**
- * Passive tool calls (seed 002 §3): the user types `@server__tool({...})` or `@tool({...})` and the
+ * Passive tool calls: the user types `@server__tool({...})` or `@tool({...})` and the
  * host runs it through the same scheduler; the result is shown, not sent to the model.
  */
 export interface PassiveCallSyntax {

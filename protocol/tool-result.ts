@@ -1,4 +1,4 @@
-/** Error classes of contract 1.14, carried in `_meta` of every `isError` result. */
+/** The error classes of the tool contract, carried in `_meta` of every `isError` result. */
 export type ErrorType =
   | 'invalid_tool_params' | 'execution_failed' | 'unhandled_exception' | 'path_not_in_workspace'
   | 'file_not_found' | 'target_is_directory' | 'file_too_large' | 'read_content_failure'
@@ -9,7 +9,7 @@ export type ErrorType =
   | 'web_fetch_processing_error' | 'web_fetch_fallback_failed' | 'web_search_failed'
   | 'memory_tool_execution_error';
 
-/** The user-facing display of a file-changing tool (contract 1.2). */
+/** The user-facing display of a file-changing tool. */
 export interface FileDiffDisplay {
   fileDiff: string;
   fileName: string;
@@ -19,7 +19,7 @@ export interface FileDiffDisplay {
   isNewFile: boolean;
 }
 
-/** Third-party text is fenced so the model can tell it from instructions (contract 1.8). */
+/** Third-party text is fenced so the model can tell it from instructions. */
 export function wrapUntrusted(text: string): string {
   const safe = text.split('</untrusted_context>').join('&lt;/untrusted_context&gt;');
   return `<untrusted_context>\n${safe}\n</untrusted_context>`;

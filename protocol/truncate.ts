@@ -7,7 +7,7 @@ export const DEFAULT_TRUNCATE_THRESHOLD = 40_000;
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /**
- * Cuts text over the threshold to head 20 % / tail 80 % in the exact format of contract 1.9, naming
+ * Cuts text over the threshold to head 20 % / tail 80 % in the tools' contractual format, naming
  * the file that holds the full text. Shared by the shell server and the host so both read the same.
  */
 export function formatTruncated(text: string, threshold: number, fullOutputFile: string): string {

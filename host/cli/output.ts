@@ -17,7 +17,7 @@ function diffLines(display: unknown): { added: number; removed: number } {
   return { added, removed };
 }
 
-/** Per-model and per-tool counters for the json / stream-json result (host reference 8.5). */
+/** Per-model and per-tool counters for the json / stream-json result. */
 export class RunStats {
   readonly started = Date.now();
   readonly models: Record<string, {

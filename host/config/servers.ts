@@ -186,7 +186,7 @@ function userServer(alias: string, entry: McpServerSettings, opts: ResolveServer
     alias, builtIn: false, trust: entry.trust === true, timeoutMs: entry.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
     includeTools: entry.includeTools, excludeTools: entry.excludeTools, description: entry.description,
   };
-  // Precedence: httpUrl > url > command (reference 5.2).
+  // Precedence: httpUrl > url > command.
   if (entry.httpUrl) return { ...common, transport: 'http', url: checkUrl(alias, entry.httpUrl, 'httpUrl'), headers: entry.headers };
   if (entry.url) {
     const t = entry.type;

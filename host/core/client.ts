@@ -9,7 +9,7 @@ import { checkNextSpeaker } from './next-speaker.js';
 import { buildSystemPrompt } from './prompts.js';
 import { Turn } from './turn.js';
 
-/** Model requests caused by one user message, tool continuations included (host reference 1.6). */
+/** Model requests caused by one user message, tool continuations included. */
 export const MAX_TURNS = 100;
 export const CONTINUE_TEXT = 'Please continue.';
 
@@ -74,8 +74,8 @@ export class GeminiClient {
   }
 
   /**
-   * Whether the model is offered the tool. A headless run leaves out tools whose every call policy denies
-   * (reference 4.4), so the model does not spend turns on them; asked per request, so a changed approval
+   * Whether the model is offered the tool. A headless run leaves out tools whose every call policy denies,
+   * so the model does not spend turns on them; asked per request, so a changed approval
    * mode shows at once. A call to a left-out tool still gets the policy's denial text.
    */
   private offered = (tool: LoopTool): boolean => {

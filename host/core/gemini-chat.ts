@@ -69,7 +69,7 @@ function partsOf(chunk: GenerateContentResponse): Part[] {
   return chunk.candidates?.[0]?.content?.parts ?? [];
 }
 
-/** Checks a finished stream that had no function call (host reference 1.5). */
+/** Checks a finished stream that had no function call. */
 function validate(chunks: GenerateContentResponse[], isFunctionResponse: boolean): InvalidStreamError | undefined {
   let finish: string | undefined;
   let visible = '';
@@ -168,7 +168,7 @@ export class GeminiChat {
         }
       }
     } finally {
-      // Failure, abort, or a consumer that stopped iterating: a plain user content goes too (reference 1.4).
+      // Failure, abort, or a consumer that stopped iterating: a plain user content goes too.
       // Function responses stay: they answer the model turn before them, and without them that turn's
       // calls would dangle and the API would reject every later request.
       if (!stored) this.history.length = keepResponses ? rollbackTo + 1 : rollbackTo;

@@ -81,7 +81,7 @@ efficiently, using the tools below.
   return parts.join('\n\n');
 }
 
-/** The next-speaker question (host reference 1.7). */
+/** The next-speaker question. */
 export const NEXT_SPEAKER_PROMPT = `Look only at your own previous response above (not the user's messages) and decide who should speak next. Apply these rules in order:
 1. "model" if your response announced an immediate next action that you have not taken yet, or it stopped in the middle of a thought.
 2. "user" if your response ended with a direct question to the user.

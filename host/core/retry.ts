@@ -1,4 +1,4 @@
-// Backoff for model requests (host reference 1.5). The SDK's own retries stay off so attempts do not multiply.
+// Backoff for model requests. The SDK's own retries stay off so attempts do not multiply.
 
 export interface RetryOptions {
   maxAttempts: number;

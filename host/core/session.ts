@@ -29,7 +29,7 @@ export interface Session {
 
 /**
  * Retry delays: settings give the attempt bound; `GEMINI_MCP_RETRY_DELAY_MS` scales the initial delays so
- * scripted tests do not wait 5 s per injected error (host reference 1.5).
+ * scripted tests do not wait 5 s per injected error.
  */
 export function retryConfig(settings: LoadedSettings['merged'], env: NodeJS.ProcessEnv): RetryConfig {
   const cfg = { ...DEFAULT_RETRY };

@@ -29,7 +29,7 @@ export interface McpClientManagerOptions {
   roots: string[];
   log?: HostLogger;
   elicitationHandler?: ElicitationHandler;
-  /** Connect + initialize bound per attempt (reference 5.5: 30 s). */
+  /** Connect + initialize bound per attempt (30 s). */
   connectTimeoutMs?: number;
   /** Delays before restart attempts 1..n after a crash; its length is the attempt limit. */
   restartBackoffMs?: number[];
@@ -142,7 +142,7 @@ export class McpClientManager extends EventEmitter {
     try {
       return await this.callOnce(slot, toolName, args, opts);
     } catch (err) {
-      // Replaying is safe only for calls that cannot have changed anything (reference 5.10).
+      // Replaying is safe only for calls that cannot have changed anything.
       if (err instanceof McpCallError && err.kind === 'crashed' && !opts.signal?.aborted && isRetryableAfterCrash(slot.config, slot.lastTools, toolName)) {
         this.log.info(`[${alias}] retrying read-only tool '${toolName}' after the restart`);
         return await this.callOnce(slot, toolName, args, opts);

@@ -21,7 +21,7 @@ export type PolicyDecision =
 export interface PolicyEngineOptions {
   settings?: PolicySettings;
   approvalMode?: ApprovalMode;
-  /** Headless runs turn every ask into a deny unless an allow rule applies (reference 4.4). */
+  /** Headless runs turn every ask into a deny unless an allow rule applies. */
   interactive: boolean;
   /** `--allowed-tools`. */
   allowedTools?: string[];
@@ -76,7 +76,7 @@ export class PolicyEngine {
     this.mode = mode;
   }
 
-  /** The decision before the call (reference 4.2 table, 4.4 headless). */
+  /** The decision before the call; headless turns an ask into a deny. */
   async check(tool: PolicyTool, args: Record<string, unknown>): Promise<PolicyDecision> {
     const cls = classifyTool(tool);
     const command = cls === 'exec' && typeof args.command === 'string' ? args.command : undefined;
@@ -90,7 +90,7 @@ export class PolicyEngine {
   }
 
   /**
-   * True when every call of the tool is denied whatever its arguments (reference 4.4): excluded, or, in a
+   * True when every call of the tool is denied whatever its arguments: excluded, or, in a
    * headless run, a tool that always needs confirmation that no mode or allow rule lets through. A tool named
    * by an allow rule with arguments (`run_shell_command(git)`) is not, since some of its calls may pass.
    * Reads the current approval mode and session rules, so ask again after either changes.
@@ -116,7 +116,7 @@ export class PolicyEngine {
     return 'ask';
   }
 
-  /** Records an "always" outcome (reference 4.3; contract 1.10). */
+  /** Records an "always" outcome. */
   async remember(tool: PolicyTool, outcome: ConfirmationOutcome, detail?: ConfirmationDetail): Promise<void> {
     if (outcome.outcome === 'proceed_always_tool') return this.session.allowTool(tool.exposedName);
     if (outcome.outcome === 'proceed_always_server') return this.session.allowServer(tool.serverAlias);

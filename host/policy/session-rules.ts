@@ -1,4 +1,4 @@
-/** "Always" choices made during this session (reference 4.3); not persisted. */
+/** "Always" choices made during this session; not persisted. */
 export class SessionRules {
   private readonly tools = new Set<string>();
   private readonly servers = new Set<string>();

@@ -8,7 +8,7 @@ const parseCommand = async (cmd: string) => (await load()).parseCommand(cmd);
 const isCommandAllowed = async (cmd: string, allowances: string[]) => (await load()).isCommandAllowed(cmd, allowances);
 
 /**
- * Shell prefix rules (reference 4.5): a command is allowed only when every part of the parsed
+ * Shell prefix rules: a command is allowed only when every part of the parsed
  * command is covered; redirection downgrades to ask in default mode; a parse failure asks.
  */
 export async function shellDecision(

@@ -2,7 +2,7 @@ import { DISCOVERY_ALIAS } from '../config/servers.js';
 import type { ToolRef } from '../scheduler/types.js';
 
 /**
- * How policy sees a tool (reference 4.2, contract 1.10). `memory` is an edit that autoEdit does not
+ * How policy sees a tool. `memory` is an edit that autoEdit does not
  * cover; `external` is any tool of a third-party or discovered server that is not trusted read-only.
  */
 export type ToolClass = 'read-only' | 'edit' | 'exec' | 'info' | 'memory' | 'external';
@@ -26,7 +26,7 @@ export function classifyTool(tool: Pick<ToolRef, 'serverAlias' | 'toolName' | 'b
   if (tool.builtIn) {
     const known = BUILT_IN_CLASSES[`${tool.serverAlias}/${tool.toolName}`];
     if (known) return known;
-    // The discovery bridge's tools publish no trustworthy hints (reference 7.4).
+    // The discovery bridge's tools publish no trustworthy hints.
     if (tool.serverAlias === DISCOVERY_ALIAS) return 'external';
   }
   // ToolRef.readOnly is only true when the hint comes from a built-in or trusted server.

@@ -4,7 +4,7 @@ import { META } from '../../protocol/meta.js';
 import type { PolicyEngine } from '../policy/policy-engine.js';
 import type { ConfirmationOutcome, ConfirmationRequest, Confirmer, ToolCallOutcome, ToolRef } from './types.js';
 
-/** Answers every question with cancel: what a run without a user gets (reference 4.4). */
+/** Answers every question with cancel: what a run without a user gets. */
 export const headlessConfirmer: Confirmer = {
   confirm: async () => ({ outcome: 'cancel' }),
 };
@@ -20,7 +20,7 @@ export interface TrackedCall {
   onResumed(): void;
   /** Set when the user declined an in-call confirmation: the call is recorded as cancelled. */
   declined?: boolean;
-  /** The call's batch: a cancel marks it at once, and later questions of it are not asked (reference 3.2). */
+  /** The call's batch: a cancel marks it at once, and later questions of it are not asked. */
   batch?: BatchGate;
   /** Set when the question was declined unasked because the batch was already cancelled. */
   skipped?: boolean;
@@ -34,7 +34,7 @@ export interface BatchGate {
 }
 
 /**
- * Approvals across the MCP boundary (reference 4.7): host-side asks before a call, and the answer to
+ * Approvals across the MCP boundary: host-side asks before a call, and the answer to
  * each confirmation elicitation a server raises mid-call. One dialog at a time; policy is re-checked
  * when a question reaches the front of the queue, since an earlier "always" may now cover it.
  */

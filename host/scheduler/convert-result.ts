@@ -4,7 +4,7 @@ import { META } from '../../protocol/meta.js';
 import { wrapUntrusted, type FileDiffDisplay } from '../../protocol/tool-result.js';
 import type { ResultDisplay } from './types.js';
 
-/** An MCP result taken apart for the model (reference 5.9) and for the user. */
+/** An MCP result taken apart for the model and for the user. */
 export interface ConvertedResult {
   isError: boolean;
   /** Joined text: `output` on success, `error` on failure. */
@@ -18,7 +18,7 @@ export interface ConvertedResult {
 export interface ConvertOptions {
   /** The server's own tool name, used in media markers. */
   toolName: string;
-  /** Fence text of untrusted third-party servers (contract 1.8). */
+  /** Fence text of untrusted third-party servers. */
   untrusted?: boolean;
 }
 
@@ -73,7 +73,7 @@ export function convertCallToolResult(result: CallToolResult, opts: ConvertOptio
         shown.push(`[Link to ${block.title ?? block.name}: ${block.uri}]`);
         break;
       default:
-        // Unknown block types are dropped (reference 5.9).
+        // Unknown block types are dropped.
         break;
     }
   }
@@ -100,7 +100,7 @@ function isDisplay(v: unknown): v is ResultDisplay {
   return typeof d.fileDiff === 'string' && typeof d.fileName === 'string';
 }
 
-/** `{output}` plus media siblings, or `{error}` alone (reference 3.4); empty output sends `{}`. */
+/** `{output}` plus media siblings, or `{error}` alone; empty output sends `{}`. */
 export function functionResponseParts(
   callId: string,
   name: string,

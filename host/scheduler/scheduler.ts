@@ -37,7 +37,7 @@ function decide(call: ToolCall, outcome: ToolCallOutcome): void {
 /** Per-batch state shared by its calls. */
 interface Batch {
   signal: AbortSignal;
-  /** A confirmation was cancelled: calls not yet started are cancelled too (reference 3.2 step 5). */
+  /** A confirmation was cancelled: calls not yet started are cancelled too. */
   cancelled: boolean;
 }
 
@@ -128,7 +128,7 @@ export class ToolScheduler extends EventEmitter {
     }
     let preapproved = decision.decision === 'allow';
     if (preapproved) decide(call, 'auto_accept');
-    // Only our own servers are relied on to confirm in-call (reference 4.7): an untrusted server that
+    // Only our own servers are relied on to confirm in-call: an untrusted server that
     // declares it could simply not ask, so its calls get the host's own dialog before they are sent.
     if (decision.decision === 'ask' && !(tool.confirmsInCall && tool.builtIn)) {
       let shown = false;

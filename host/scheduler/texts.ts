@@ -1,4 +1,4 @@
-/** Texts the model reads for calls that did not run (reference 3.5). */
+/** Texts the model reads for calls that did not run. */
 export const CANCELLED_BY_USER = '[Operation Cancelled] Reason: User denied execution.';
 export const CANCELLED_WAITING = 'User cancelled operation';
 export const ABORTED = '[Operation Cancelled] User cancelled tool execution.';

@@ -5,7 +5,7 @@ export const MAX_RESULT_SIZE_CAP = 5_000_000;
 
 /**
  * The threshold that applies to one tool: `tools.truncateToolOutputThreshold` (≤ 0 disables), raised
- * by the tool's declared maximum up to the host cap (reference 3.7, contract 1.9).
+ * by the tool's declared maximum up to the host cap.
  */
 export function effectiveThreshold(settingsThreshold: number | undefined, toolMax: number | undefined): number {
   const base = settingsThreshold ?? DEFAULT_TRUNCATE_THRESHOLD;

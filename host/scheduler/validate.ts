@@ -7,7 +7,7 @@ const OPTIONS = { strict: false, allErrors: false, validateFormats: false, logge
 const requireLazy = createRequire(import.meta.url);
 
 /**
- * Validates tool arguments against the tool's JSON Schema before any call (reference 3.2): draft-07
+ * Validates tool arguments against the tool's JSON Schema before any call: draft-07
  * by default, 2020-12 when `$schema` says so. Foreign schemas are compiled leniently (unknown keywords
  * and formats pass) so that a quirky server is not made unusable by its own schema.
  */

@@ -1,6 +1,6 @@
 import type { FunctionDeclaration } from '@google/genai';
 
-/** Parameters only the host sets (contract 1.1): hidden from the model. */
+/** Parameters only the host sets: hidden from the model. */
 export const HOST_ONLY_PARAMS = ['modified_by_user'];
 const MAX_SCHEMA_DEPTH = 64;
 

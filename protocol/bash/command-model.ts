@@ -5,7 +5,7 @@ import { evalWord, literal, type Word } from './words.js';
 import { unwrap } from './wrappers.js';
 
 /**
- * The command model for approvals (contract 2.8 "Root commands", host reference 4.5): a command
+ * The command model for approvals: a command
  * line parsed with tree-sitter-bash into every simple command it would run — each part of a chain,
  * pipe or list, commands in substitutions, subshells, function bodies and the inner scripts of
  * `bash -c`/`eval` — looking through wrappers such as `env`, `sudo`, `timeout`, `xargs` and

@@ -27,7 +27,7 @@ export interface KitServerSpec {
   /** Command-line roots; replaced by the client's MCP roots when it offers them. */
   roots?: string[];
   projectTempDir?: string;
-  /** Upper bound of a serialized result (contract 1.9: below the stdio transport's 10 MB). */
+  /** Upper bound of a serialized result (below the stdio transport's 10 MB). */
   maxResultBytes?: number;
   /** Called after the client's roots were (re)applied. */
   onRootsChanged?: () => void;
@@ -166,7 +166,7 @@ function buildContext(mcp: McpServer, roots: WorkspaceRoots, log: Logger, extra:
 
 /**
  * The SDK answers schema failures (and unknown tool names) itself with an `isError` result that lacks
- * our errorType (contract 1.3: `invalid_tool_params`). Its `createToolError` hook is the one place
+ * our errorType (`invalid_tool_params`). Its `createToolError` hook is the one place
  * all of them pass through; if a future SDK drops it, results simply stay untagged.
  */
 function tagSdkToolErrors(mcp: McpServer): void {

@@ -1,7 +1,7 @@
 import { createTwoFilesPatch } from 'diff';
 
 /**
- * Unified diff with 3 context lines (contract 1.10); labels default to the confirmation's
+ * Unified diff with 3 context lines; labels default to the confirmation's
  * `Current`/`Proposed`.
  */
 export function unifiedDiff(

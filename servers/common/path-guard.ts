@@ -4,7 +4,7 @@ import type { WorkspaceRoots } from './roots.js';
 import { ToolError } from './result.js';
 
 /**
- * Workspace confinement (contract 1.5), the one module every path-taking tool goes through.
+ * Workspace confinement, the one module every path-taking tool goes through.
  * Resolves against the primary root, follows symlinks through the longest existing prefix, and
  * refuses anything that lands outside the roots or on a sensitive segment.
  */
@@ -20,7 +20,7 @@ export interface GuardedPath {
 
 const LOG_FRAGMENTS = ['AssertionError:', 'FAIL ', '✓ ', '× ', 'TestingLibraryElementError:'];
 
-/** Returns the pre-flight reason (contract 1.5 step 1), or undefined when the string is fine. */
+/** Returns the pre-flight reason, or undefined when the string is fine. */
 export function preflightReason(p: unknown): string | undefined {
   if (typeof p !== 'string' || p.trim() === '') return 'Path must be a non-empty string.';
   if (/[\n\r\t\0]/.test(p)) return 'Path contains invalid characters (newlines or control characters).';

@@ -5,7 +5,7 @@ export const DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024 - 64 * 1024;
 export const RESULT_CUT_MARKER = "... [result truncated: exceeds the server's result size limit] ...";
 
 /**
- * Keeps a serialized result under the transport bound (contract 1.9): text blocks are cut at a
+ * Keeps a serialized result under the transport bound: text blocks are cut at a
  * line boundary and marked; media are left to the tools, which size-check them before encoding.
  */
 export function boundResultSize(result: CallToolResult, maxBytes = DEFAULT_MAX_RESULT_BYTES): CallToolResult {

@@ -16,7 +16,7 @@ export function errorResult(text: string, errorType: ErrorType, display?: string
   };
 }
 
-/** The result of a confirmation the user declined or cancelled (contract 1.10). */
+/** The result of a confirmation the user declined or cancelled. */
 export function cancelledResult(): CallToolResult {
   return errorResult('[Operation Cancelled] Reason: User denied execution.', 'execution_failed');
 }

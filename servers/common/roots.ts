@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The workspace roots of one server session (contract 1.5). Client roots replace the command-line
+ * The workspace roots of one server session. Client roots replace the command-line
  * roots; order is kept and the first root is primary. Each root is stored as its realpath.
  */
 export class WorkspaceRoots {

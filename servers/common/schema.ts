@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A numeric parameter floored before validation (contract 1.1: `offset: 2.7` behaves as 2). The
+ * A numeric parameter floored before validation (`offset: 2.7` behaves as 2). The
  * declared JSON Schema stays a plain `number` with its minimum, as clients expect.
  */
 export function flooredNumber(min?: number) {

@@ -70,7 +70,7 @@ export function createMemoryServer(deps: MemoryServerDeps): KitServer {
       createSaveMemoryTool({
         writer,
         home: paths.home,
-        // The host reloads its system instruction on this (contract 1.13), subscribed or not.
+        // The host reloads its system instruction on this, subscribed or not.
         onSaved: () => notify([CONTEXT_URI, ...(subscriptions.has(FILES_URI) ? [FILES_URI] : [])]),
       }),
     ],

@@ -14,7 +14,7 @@ export interface ExecRequest {
   onOutput?: (text: string) => void;
 }
 
-/** Keys the command must not see (contract 2.8: the model API key is not passed on). */
+/** Keys the command must not see (the model API key is not passed on). */
 const WITHHELD_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'];
 
 /**

@@ -61,7 +61,7 @@ export interface ExecOutcome {
   aborted: boolean;
 }
 
-/** The result block of contract 2.8, before wrapping. */
+/** The model-facing result block (output, then error, exit code, signal and PIDs when present), before wrapping. */
 export function formatOutcome(r: ExecOutcome, timeoutMs: number): string {
   if (r.timedOut) {
     const minutes = (timeoutMs / 60_000).toFixed(1);
@@ -79,7 +79,7 @@ export function formatOutcome(r: ExecOutcome, timeoutMs: number): string {
   return lines.join('\n');
 }
 
-/** The user-facing summary (contract 2.8 "Display"). */
+/** The user-facing summary. */
 export function displayOf(r: ExecOutcome): string {
   if (r.output) return r.output;
   if (r.signal !== null) return `Command terminated by signal: ${r.signal}`;

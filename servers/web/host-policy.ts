@@ -68,7 +68,7 @@ export async function isPrivateHost(hostname: string): Promise<boolean> {
   }
 }
 
-/** At most `limit` requests per host within `windowMs` (contract 2.9), per server instance. */
+/** At most `limit` requests per host within `windowMs`, per server instance. */
 export class HostRateLimiter {
   private readonly hits = new Map<string, number[]>();
 

@@ -1,4 +1,4 @@
-/** URL handling of web_fetch (contract 2.9): extraction, validation messages, normalisation. */
+/** URL handling of web_fetch: extraction, validation messages, normalisation. */
 
 export interface ParsedPrompt {
   urls: string[];

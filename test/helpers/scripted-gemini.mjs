@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
 const METHODS = ['streamGenerateContent', 'generateContent', 'countTokens'];
-/** Replay-file method names (host reference 8.7) → REST method names. */
+/** Replay-file method names → REST method names. */
 const REPLAY_TO_REST = {
   generateContentStream: 'streamGenerateContent',
   generateContent: 'generateContent',

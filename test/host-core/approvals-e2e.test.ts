@@ -12,7 +12,7 @@ import { ENTRY } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /**
- * Approvals end to end (contract 1.10, host reference 4): the real runtime, the real built-in
+ * Approvals end to end: the real runtime, the real built-in
  * servers and a third-party server, a temp workspace and GEMINI_CLI_HOME, and a recording confirmer
  * that also checks, at the moment it is asked, that nothing has happened yet.
  */

@@ -36,7 +36,7 @@ async function decide(p: PolicyEngine, tool: ToolRef, args: Record<string, unkno
   return (await p.check(tool, args)).decision;
 }
 
-describe('policy: default decision by tool class (reference 4.2, contract 1.10)', () => {
+describe('policy: default decision by tool class', () => {
   const table: [keyof typeof TOOLS, string, string, string, string][] = [
     // tool, default, autoEdit, yolo, headless default
     ['read', 'allow', 'allow', 'allow', 'allow'],
@@ -59,7 +59,7 @@ describe('policy: default decision by tool class (reference 4.2, contract 1.10)'
     });
   }
 
-  it('headless deny carries the reference 3.5 text', async () => {
+  it('headless deny carries the documented denial text', async () => {
     const d = await engine('default', false).check(TOOLS.write, {});
     expect(d).toMatchObject({ decision: 'deny', message: headlessDenial('filesystem__write_file') });
   });
@@ -166,7 +166,7 @@ describe('policy: session "always" rules', () => {
   });
 });
 
-describe('policy: shell root-command allowlisting (reference 4.5)', () => {
+describe('policy: shell root-command allowlisting', () => {
   const allowed = (rules: string[], mode: ApprovalMode = 'default', interactive = true) =>
     engine(mode, interactive, { tools: { allowed: rules } });
   const cases: [string[], string, string][] = [

@@ -8,7 +8,7 @@ import { ONLY, workspace } from './run-host.js';
 
 type Endpoint = Awaited<ReturnType<typeof startScriptedGemini>>;
 
-/** What the API demands (reference 1.4): alternating roles, no empty model turn, every call answered by id. */
+/** What the API demands: alternating roles, no empty model turn, every call answered by id. */
 function expectWellFormed(contents: Content[]): void {
   contents.forEach((c, i) => {
     if (i > 0) expect(c.role, `roles alternate at ${i}`).not.toBe(contents[i - 1]!.role);

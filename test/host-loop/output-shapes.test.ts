@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { reply, startScriptedGemini } from '../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from './run-host.js';
 
-describe('headless output shapes (reference 8.5) and failure classes (8.6)', () => {
+describe('headless output shapes and failure classes', () => {
   const ws = workspace();
   ws.settings(ONLY('filesystem'));
   const endpoint = scriptedEndpoints();

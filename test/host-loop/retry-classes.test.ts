@@ -9,7 +9,7 @@ const netError = (code: string) =>
   Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(`connect ${code} 127.0.0.1:1`), { code }) });
 const retryInfo = (d: string) => [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: d }];
 
-describe('which model errors are retried (reference 1.5)', () => {
+describe('which model errors are retried', () => {
   it.each([429, 499, 500, 503])('%i is retried', (s) => expect(isRetryable(apiError(s, 'x'))).toBe(true));
   it.each([400, 401, 403, 404])('%i is never retried', (s) => expect(isRetryable(apiError(s, 'x'))).toBe(false));
 

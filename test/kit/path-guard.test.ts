@@ -5,7 +5,7 @@ import { checkPath, isAllowedReal, realPathOf } from '../../servers/common/path-
 import { WorkspaceRoots } from '../../servers/common/roots.js';
 import { tempDir } from '../helpers/tmp.js';
 
-describe('path guard (contract 1.5)', () => {
+describe('path guard', () => {
   const root = tempDir('gmc-pg-');
   const outside = tempDir('gmc-pg-out-');
   mkdirSync(join(root, 'sub'));

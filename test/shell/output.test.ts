@@ -3,7 +3,7 @@ import { displayOf, formatOutcome, type ExecOutcome } from '../../servers/shell/
 
 const base: ExecOutcome = { output: '', exitCode: 0, signal: null, backgroundPids: [], timedOut: false, aborted: false };
 
-describe('shell result text (contract 2.8)', () => {
+describe('shell result text', () => {
   it('orders the lines Output, Error, Exit Code, Signal, Background PIDs, Process Group PGID', () => {
     const all = { ...base, output: 'o', error: 'boom', exitCode: 2, signal: 15, backgroundPids: [11, 12], pgid: 10 };
     expect(formatOutcome(all, 300_000)).toBe(

@@ -119,7 +119,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     ui.submit('edit with my changes');
     await ui.waitFor('+proposed line');
     ui.type('e');
-    // The edited proposal is confirmed again (reference 4.3), now showing the user's text.
+    // The edited proposal is confirmed again, now showing the user's text.
     await ui.waitFor('+edited line');
     ui.type('y');
     await ui.waitFor('Modified version written.');

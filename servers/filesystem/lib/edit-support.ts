@@ -7,7 +7,7 @@ import type { FileDiffDisplay } from '../../../protocol/tool-result.js';
 const SNIPPET_CONTEXT = 5;
 
 /**
- * The "Here is the updated code" part (contract 2.3): changed regions of the new content with 5
+ * The "Here is the updated code" part: changed regions of the new content with 5
  * lines of context, merged when they overlap, `...` marking every gap.
  */
 export function updatedSnippet(oldContent: string | null, newContent: string): string {

@@ -8,14 +8,14 @@ const TS_EXT = new Set(['.ts', '.mts', '.cts']);
 const BINARY_EXT = new Set(
   '.bin .exe .dll .so .dylib .class .jar .war .zip .tar .gz .bz2 .rar .7z .pak .rpa .doc .docx .xls .xlsx .ppt .pptx .odt .ods .odp'.split(' '),
 );
-/** Audio formats a model accepts inline (contract 2.2). */
+/** Audio formats a model accepts inline. */
 const SUPPORTED_AUDIO_EXT = new Set(['.mp3', '.wav', '.aiff', '.aif', '.aac', '.ogg', '.oga', '.flac']);
 
 export function mimeTypeOf(filePath: string): string | undefined {
   return mime.getType(filePath) ?? undefined;
 }
 
-/** File type by name first, content sniff last (contract 1.7, in that order). */
+/** File type by name first, content sniff last (in that order). */
 export function detectFileKind(filePath: string, head?: Buffer): FileKind {
   const ext = extname(filePath).toLowerCase();
   if (TS_EXT.has(ext)) return 'text';

@@ -140,7 +140,7 @@ function runProcess(cmd: string, args: string[], req: EngineRequest, format: 'co
       if (!Number.isInteger(n)) return;
       if (file.startsWith('./')) file = file.slice(2);
       produced = true;
-      // Lines are split on \r?\n (contract 1.7): a CRLF line's text has no trailing \r.
+      // Lines are split on \r?\n: a CRLF line's text has no trailing \r.
       const text = rest.slice(sepAt + 1);
       req.onMatch({ file, line: n, text: text.endsWith('\r') ? text.slice(0, -1) : text });
     };

@@ -14,7 +14,7 @@ const MAX_GRAPHEMES = 2000;
 // Built on first use: constructing a Segmenter loads ICU break data (~20 ms), a cost only long lines pay.
 let segmenter: Intl.Segmenter | undefined;
 
-/** Right-trims and cuts a line at 2000 graphemes (contract 2.5). */
+/** Right-trims and cuts a line at 2000 graphemes. */
 export function cutLine(text: string): string {
   const trimmed = text.replace(/\s+$/, '');
   // A string of at most 2000 code units cannot hold more than 2000 graphemes.

@@ -123,7 +123,7 @@ function readHead(file: string): Buffer {
   }
 }
 
-/** Groups by file; with 1–3 matches adds ±50 / ±15 lines of context (contract 2.5 auto-context). */
+/** Groups by file; with 1–3 matches adds ±50 / ±15 lines of context. */
 export async function groupWithContext(matches: FoundMatch[]): Promise<GrepGroup[]> {
   const byFile = new Map<string, FoundMatch[]>();
   for (const m of matches) {

@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { toPosix } from './paths.js';
 
-/** Which ignore files to honour in one call (contract 1.6: both default to true). */
+/** Which ignore files to honour in one call (both default to true). */
 export interface IgnoreOptions {
   git: boolean;
   gemini: boolean;
@@ -155,6 +155,6 @@ function findRepoTop(start: string): string | undefined {
   }
 }
 
-/** Core excludes applied by glob and search (contract 1.6). */
+/** Core excludes applied by glob and search. */
 export const CORE_EXCLUDE_DIRS = ['node_modules', '.git', 'bower_components', '.svn', '.hg'];
 export const CORE_EXCLUDE_GLOBS = CORE_EXCLUDE_DIRS.map((d) => `**/${d}/**`);

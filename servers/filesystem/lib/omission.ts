@@ -1,5 +1,5 @@
 /**
- * Omission placeholders such as `// rest of methods ...` (contract 2.3 optional check): a model that
+ * Omission placeholders such as `// rest of methods ...`: a model that
  * writes one means "keep the old code here", which a whole-file write would silently delete.
  */
 const PLACEHOLDER = /^(rest of( (methods?|code))?|unchanged (code|methods?))\s*(\.\.\.|…)$/i;

@@ -55,7 +55,7 @@ export interface ReadOptions {
 
 const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(2);
 
-/** The read_file pipeline (contract 2.2), shared with read_many_files. */
+/** The read_file pipeline, shared with read_many_files. */
 export async function readForModel(o: ReadOptions): Promise<ReadOutcome> {
   let size: number;
   try {
@@ -129,7 +129,7 @@ async function readMedia(o: ReadOptions, kind: 'image' | 'audio' | 'video' | 'pd
   return { kind: 'media', fileKind: kind, display, block: { type: 'resource', resource: { uri, mimeType, blob: data } } };
 }
 
-/** Window, line cutting and the byte bound of a text file (contract 2.2). */
+/** Window, line cutting and the byte bound of a text file. */
 export function textWindow(text: string, offset: number, limit: number, maxBytes: number): ReadOutcome & { kind: 'text' } {
   const lines = splitLines(text);
   const total = lines.length;

@@ -1,7 +1,7 @@
 import { detectBom } from '../../common/binary-sniff.js';
 
 /**
- * Decoding of file bytes (contract 1.7): a UTF-8, UTF-16 or UTF-32 byte-order mark selects the
+ * Decoding of file bytes: a UTF-8, UTF-16 or UTF-32 byte-order mark selects the
  * encoding and is stripped; everything else is read as UTF-8.
  */
 

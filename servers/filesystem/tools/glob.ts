@@ -145,7 +145,7 @@ function mtimeOf(file: string): number {
   return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 }
 
-/** Files changed in the last 24 hours first, newest first; all others by path (contract 2.6). */
+/** Files changed in the last 24 hours first, newest first; all others by path. */
 export function sortByRecency(files: { file: string; mtime: number }[], now: number): string[] {
   const recent: { file: string; mtime: number }[] = [];
   const old: string[] = [];

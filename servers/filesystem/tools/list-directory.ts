@@ -14,7 +14,7 @@ const inputSchema = z.object({
   respect_gemini_ignore: z.boolean().optional().describe('Whether to respect .geminiignore patterns. Defaults to true.'),
 });
 
-/** `*` → `.*`, `?` → `.`, everything else literal, anchored (contract 2.1). */
+/** `*` → `.*`, `?` → `.`, everything else literal, anchored. */
 export function nameGlobToRegExp(glob: string): RegExp {
   const body = glob.replace(/[.+^${}()|[\]\\*?]/g, (c) => (c === '*' ? '.*' : c === '?' ? '.' : `\\${c}`));
   return new RegExp(`^${body}$`);

@@ -155,7 +155,7 @@ export const readManyFiles = defineTool({
   },
 });
 
-/** An existing file is meant literally, a directory expands, anything else is a glob (contract 2.7). */
+/** An existing file is meant literally, a directory expands, anything else is a glob. */
 function patternFor(fg: FastGlob, root: string, entry: string, recursive: boolean): string {
   const full = join(root, entry);
   try {

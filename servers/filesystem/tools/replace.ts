@@ -46,7 +46,7 @@ function fail(text: string, errorType: Parameters<typeof errorResult>[1], displa
   throw Object.assign(new ToolError(text, errorType), { display });
 }
 
-/** Validation (contract 2.4) and the ordered preparation checks of its table. */
+/** Validation and the ordered preparation checks of its table. */
 async function prepare(args: Args, ctx: ToolContext): Promise<Prepared> {
   const p = args.file_path;
   if (!p || p.trim() === '') throw new ToolError("The 'file_path' parameter must be non-empty.", 'invalid_tool_params');

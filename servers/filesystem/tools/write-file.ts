@@ -21,7 +21,7 @@ const inputSchema = z.object({
 
 type Args = z.infer<typeof inputSchema>;
 
-/** Validation of contract 2.3 (ordered); returns the guarded target. */
+/** write_file's validation checks, in their documented order; returns the guarded target. */
 async function validate(args: Args, ctx: ToolContext): Promise<GuardedPath> {
   const p = args.file_path;
   if (!p || p.trim() === '') throw new ToolError('Missing or empty "file_path"', 'invalid_tool_params');

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 export interface ContextFileRef {
   path: string;
   scope: 'global' | 'project';
-  /** Where `@import`s of this file must stay (contract 1.13: the project root). */
+  /** Where `@import`s of this file must stay (the project root). */
   importRoot: string;
 }
 

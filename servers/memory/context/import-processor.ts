@@ -48,7 +48,7 @@ export function codeRegions(text: string): Array<[number, number]> {
 const IMPORT_TOKEN = /(^|\s)@([./A-Za-z][^\s]*)/g;
 
 /**
- * Replaces `@path` tokens with the imported files' processed content (contract 1.13). `chain` holds
+ * Replaces `@path` tokens with the imported files' processed content. `chain` holds
  * the realpaths of the files currently being imported, so a cycle is reported instead of followed.
  */
 export async function processImports(

@@ -15,7 +15,7 @@ export function renderBlock(path: string, content: string): string {
   return `--- Context from: ${path} ---\n${content}\n--- End of Context from: ${path} ---`;
 }
 
-/** Discovers, reads, import-processes and renders the memory context (contract 1.13). */
+/** Discovers, reads, import-processes and renders the memory context. */
 export async function loadContext(opts: DiscoveryOptions): Promise<LoadedContext> {
   const refs = await discoverContextFiles(opts);
   const touched: string[] = [];

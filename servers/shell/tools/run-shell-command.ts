@@ -18,7 +18,7 @@ export interface RunShellCommandDeps {
   groups: GroupRegistry;
   /** Inactivity timeout in ms; 0 disables it. */
   timeoutMs: number;
-  /** Model-facing character limit (contract 1.9). */
+  /** Model-facing character limit. */
   truncateThreshold: number;
   /** Where full outputs go when the project temp dir is not configured. */
   fallbackTempDir: string;

@@ -72,7 +72,7 @@ export function createWebFetchTool(deps: WebFetchDeps): ToolDefinition {
         { kind: 'info', title: 'Confirm Web Fetch', prompt, urls: allowed },
         `Confirm Web Fetch\n\n${prompt}\n\nURLs to fetch:\n${allowed.map((u) => `- ${u}`).join('\n')}`,
       );
-      // Only a plain proceed is consent: `modify` has no meaning for a fetch (contract 1.10).
+      // Only a plain proceed is consent: `modify` has no meaning for a fetch.
       if (outcome.action !== 'proceed') {
         for (const url of allowed) deps.rateLimiter.refund(new URL(url).host);
         return cancelledResult();
@@ -83,7 +83,7 @@ export function createWebFetchTool(deps: WebFetchDeps): ToolDefinition {
       if (deps.model.hasKey && !privateAllowed) {
         const primary = await tryPrimary(deps.model, prompt, allowed, ctx);
         if (primary !== undefined) return textResult(wrapUntrusted(warning + primary), 'Content processed from prompt.');
-        // A cancelled call gets no result (contract 1.12): do not start the fallback fetches.
+        // A cancelled call gets no result: do not start the fallback fetches.
         if (ctx.signal.aborted) return cancelledResult();
       }
       return runFallback(deps, prompt, allowed, warning, exempt, ctx);
