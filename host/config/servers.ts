@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import shellQuote from 'shell-quote';
@@ -81,23 +81,10 @@ export function packageRoot(): string {
   }
 }
 
-/**
- * A built-in server's entry: the bundle `npm run build` writes to dist/bin (one file to load, so it
- * starts in about half the time), else the plain tsc output. A bundle older than the tsc output is
- * stale (a `tsc`-only rebuild during development) and is skipped.
- */
+/** A built-in server's entry: the bundle `npm run build` writes to dist/bin. */
 export function builtInEntry(name: string): string {
-  const root = packageRoot();
-  const bundle = join(root, 'dist/bin', name === DISCOVERY_ALIAS ? 'gemini-mcp-discovery-bridge.mjs' : `gemini-mcp-${name}.mjs`);
-  const plain = join(root, name === DISCOVERY_ALIAS ? 'dist/discovery-bridge/main.js' : `dist/servers/${name}/main.js`);
-  return isFreshBundle(bundle, plain) ? bundle : plain;
-}
-
-function isFreshBundle(bundle: string, plain: string): boolean {
-  const b = statSync(bundle, { throwIfNoEntry: false });
-  if (!b) return false;
-  const p = statSync(plain, { throwIfNoEntry: false });
-  return !p || b.mtimeMs >= p.mtimeMs;
+  const file = name === DISCOVERY_ALIAS ? 'gemini-mcp-discovery-bridge.mjs' : `gemini-mcp-${name}.mjs`;
+  return join(packageRoot(), 'dist/bin', file);
 }
 
 export function resolveServers(settings: Settings | { merged: Settings }, opts: ResolveServersOptions): ResolvedServerConfig[] {

@@ -12,10 +12,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const TSC_ENTRY = join(REPO, 'dist/servers/filesystem/main.js');
-// The bundle users run (npm run build); the plain tsc output when it was not bundled.
-const BUNDLE = join(REPO, 'dist/bin/gemini-mcp-filesystem.mjs');
-const ENTRY = existsSync(BUNDLE) ? BUNDLE : TSC_ENTRY;
+// The bundle users run (npm run build).
+const ENTRY = join(REPO, 'dist/bin/gemini-mcp-filesystem.mjs');
 const FILES = 50_000;
 const REPS = 5;
 const SPAWNS = 10;
@@ -97,9 +95,7 @@ try {
   );
   await client.close();
 
-  // The bundle and the unbundled tsc output, interleaved so load drifts hit both.
   const spawns = [];
-  const tscSpawns = [];
   const timeSpawn = async (entry, into) => {
     const s0 = performance.now();
     const c = await connect(root, entry);
@@ -108,7 +104,6 @@ try {
   };
   for (let i = 0; i < SPAWNS; i++) {
     await timeSpawn(ENTRY, spawns);
-    if (ENTRY !== TSC_ENTRY && i % 2 === 0) await timeSpawn(TSC_ENTRY, tscSpawns);
   }
   const spawnMs = median(spawns);
   const bare = [];
@@ -118,8 +113,7 @@ try {
     bare.push(performance.now() - s0);
   }
   console.log(`reference: bare node spawn → exit median ${fmt(median(bare))} (machine load context)`);
-  if (tscSpawns.length) console.log(`reference: unbundled tsc output spawn → initialized median ${fmt(median(tscSpawns))} over ${tscSpawns.length}`);
-  console.log(`spawn → initialized (${ENTRY === BUNDLE ? 'dist/bin bundle' : 'tsc output'}): median ${fmt(spawnMs)} over ${SPAWNS} (target ≤ ${TARGETS.spawnMs} ms) ${spawnMs <= TARGETS.spawnMs ? 'PASS' : 'MISS'}`);
+  console.log(`spawn → initialized (dist/bin bundle): median ${fmt(spawnMs)} over ${SPAWNS} (target ≤ ${TARGETS.spawnMs} ms) ${spawnMs <= TARGETS.spawnMs ? 'PASS' : 'MISS'}`);
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -9,11 +9,13 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { bundleModule } from '../bundle.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const dist = (p) => pathToFileURL(join(REPO, 'dist', p)).href;
-const { createHostRuntime } = await import(dist('host/runtime.js'));
-const { resolveServers, loadSettings } = await import(dist('host/config/settings.js'));
+// The host's modules, bundled from source for this process (the build emits only the bins).
+const lib = (p) => pathToFileURL(bundleModule(join(REPO, p), join(REPO, 'dist/bench', p.replace(/[/.]/g, '_') + '.mjs'))).href;
+const { createHostRuntime } = await import(lib('host/runtime.ts'));
+const { resolveServers, loadSettings } = await import(lib('host/config/settings.ts'));
 
 const READY_RUNS = 5;
 const CALLS = 300;
@@ -53,30 +55,15 @@ async function hostReady() {
   return { rt, ms };
 }
 
-// dist/bin/gemini-mcp-<x>.mjs → the unbundled tsc output it was built from.
-const TSC_OF = {
-  'gemini-mcp-filesystem.mjs': 'dist/servers/filesystem/main.js',
-  'gemini-mcp-shell.mjs': 'dist/servers/shell/main.js',
-  'gemini-mcp-web.mjs': 'dist/servers/web/main.js',
-  'gemini-mcp-memory.mjs': 'dist/servers/memory/main.js',
-  'gemini-mcp-discovery-bridge.mjs': 'dist/discovery-bridge/main.js',
-};
-const unbundled = (args) => {
-  const name = args[0].split(/[\\/]/).pop();
-  return TSC_OF[name] ? [join(REPO, TSC_OF[name]), ...args.slice(1)] : args;
-};
-
 /**
  * Baseline: the same 5 server entries spawned and connected with bare SDK clients, in parallel.
- * With `tsc` set, each bundled entry is swapped for its unbundled tsc output (the pre-bundle figure).
  */
-async function directReady(tsc = false) {
+async function directReady() {
   const configs = resolveServers(loadSettings({ cwd: ws, env }), { cwd: ws, roots: [ws], projectTempDir: join(root, 'tmp'), env });
   const t0 = performance.now();
   const clients = await Promise.all(configs.map(async (c) => {
     const client = new Client({ name: 'bench', version: '1' });
-    const args = tsc ? unbundled(c.args) : c.args;
-    await client.connect(new StdioClientTransport({ command: c.command, args, env: c.env, stderr: 'pipe' }));
+    await client.connect(new StdioClientTransport({ command: c.command, args: c.args, env: c.env, stderr: 'pipe' }));
     await client.listTools();
     return client;
   }));
@@ -107,11 +94,9 @@ async function idleNodeMemKiB() {
 // 1. Ready time (host) and the bare-client baseline, interleaved.
 const readyHost = [];
 const readyDirect = [];
-const readyTsc = [];
 let keep;
 for (let i = 0; i < READY_RUNS; i++) {
   readyDirect.push(await directReady());
-  readyTsc.push(await directReady(true));
   const { rt, ms } = await hostReady();
   readyHost.push(ms);
   if (i === READY_RUNS - 1) keep = rt;
@@ -165,10 +150,9 @@ const rssMiB = rssKiB / 1024;
 const bareMiB = bareKiB / 1024;
 console.log('host-core');
 console.log(`  ready (5 built-in servers connected): median ${fmt(readyMs)} ms over ${READY_RUNS} runs; bare SDK clients ${fmt(baseReadyMs)} ms; ratio ${fmt(readyMs / baseReadyMs, 2)}x; target ${TARGET_READY_MS} ms (${fmt(readyMs / TARGET_READY_MS, 2)} of target) ${verdict(readyMs <= TARGET_READY_MS)}`);
-console.log(`  reference: bare SDK clients on the unbundled tsc entries ${fmt(median(readyTsc))} ms (the same servers before bundling, same run)`);
 console.log(`  trivial call: scheduler+manager ${fmt(sMed, 3)} ms, direct SDK ${fmt(dMed, 3)} ms (median of ${viaScheduler.length}); added ${fmt(added, 3)} ms; ratio ${fmt(sMed / dMed, 2)}x; target +${TARGET_OVERHEAD_MS} ms ${verdict(added <= TARGET_OVERHEAD_MS)}`);
 const pssMiB = pssSumKiB / 1024;
-console.log(`  servers started from: ${bundled}/${entries.length} dist/bin bundles; "host" is this bench process (dist/host/runtime.js loaded unbundled, plus the bench's own clients)`);
+console.log(`  servers started from: ${bundled}/${entries.length} dist/bin bundles; "host" is this bench process (the host runtime bundled from source, plus the bench's own clients)`);
 console.log(`  idle RSS host + ${serverPids.length} servers: ${fmt(rssMiB)} MiB; bare node process ${fmt(bareMiB)} MiB (ratio ${fmt(rssMiB / (bareMiB * (serverPids.length + 1)), 2)}x of ${serverPids.length + 1} bare processes); target ${TARGET_RSS_MIB} MiB ${verdict(rssMiB <= TARGET_RSS_MIB)}`);
 console.log(`  idle PSS host + ${serverPids.length} servers (shared pages counted once; for information, the target is stated for RSS): ${fmt(pssMiB)} MiB; bare node process PSS ${fmt(bare.pss / 1024)} MiB`);
 console.log(`    per process RSS/PSS (MiB): ${perProcess.map(([n, r, p]) => `${n} ${fmt(r / 1024)}/${fmt(p / 1024)}`).join(', ')}`);

@@ -11,7 +11,7 @@ import { reply, startScriptedGemini } from '../../test/helpers/scripted-gemini.m
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BUNDLE = join(REPO, 'dist/bin/gemini-mcp.mjs');
-const OURS = existsSync(BUNDLE) ? BUNDLE : join(REPO, 'dist/host/cli/main.js');
+const OURS = BUNDLE;
 const UPSTREAM_VERSION = '0.61.0';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TARGET = 0.25;

@@ -13,9 +13,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 const ROUNDS = Number(process.env.BENCH_SHELL_ROUNDS ?? 150);
 const WARMUP = 10;
 const TARGET = 1.3;
-// The bundle users run (npm run build); the plain tsc output when it was not bundled.
+// The bundle users run (npm run build).
 const bundle = fileURLToPath(new URL('../../dist/bin/gemini-mcp-shell.mjs', import.meta.url));
-const entry = existsSync(bundle) ? bundle : fileURLToPath(new URL('../../dist/servers/shell/main.js', import.meta.url));
+const entry = bundle;
 if (!existsSync(entry)) {
   console.error(`shell bench: ${entry} is not built (npm run build)`);
   process.exit(1);

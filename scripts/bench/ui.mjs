@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { reply, startScriptedGemini } from '../../test/helpers/scripted-gemini.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// The bundled bin is what users run (package.json `bin`); the tsc output only when no bundle is built.
+// The bundled bin is what users run (package.json `bin`).
 const BUNDLE = join(ROOT, 'dist/bin/gemini-mcp.mjs');
-const MAIN = existsSync(BUNDLE) ? BUNDLE : join(ROOT, 'dist/host/cli/main.js');
+const MAIN = BUNDLE;
 const RUNS = 5;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ENTRY, REPO } from '../helpers/paths.js';
+import { bundledModule, ENTRY, REPO } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 import { textOf } from '../helpers/mcp.js';
 
@@ -116,7 +116,7 @@ describe('atomic writes', () => {
     const target = join(root, 'big.bin');
     const size = 16 * 1024 * 1024;
     writeFileSync(target, Buffer.alloc(size, 'o'));
-    const writer = join(REPO, 'dist/servers/common/atomic-write.js');
+    const writer = bundledModule(join(REPO, 'servers/common/atomic-write.ts'));
     // Alternates two full contents as fast as it can, reporting each completed write.
     const script = `
       const { atomicWrite } = await import(${JSON.stringify(writer)});

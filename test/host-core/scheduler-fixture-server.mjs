@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // A small server of ours for scheduler tests: ordering barriers, a call that waits for cancellation,
-// large output, media, and an in-call confirmation. Built on the kit from dist/ (run the build first).
+// large output, media, and an in-call confirmation. Built on the kit's sources, bundled by the tests that spawn it.
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { createKitServer } from '../../dist/servers/common/create-server.js';
-import { runServerMain } from '../../dist/servers/common/entry.js';
-import { META } from '../../dist/protocol/meta.js';
-import { READ_ONLY } from '../../dist/servers/common/tool.js';
-import { cancelledResult, textResult } from '../../dist/servers/common/result.js';
+import { createKitServer } from '../../servers/common/create-server.js';
+import { runServerMain } from '../../servers/common/entry.js';
+import { META } from '../../protocol/meta.js';
+import { READ_ONLY } from '../../servers/common/tool.js';
+import { cancelledResult, textResult } from '../../servers/common/result.js';
 
 const MUTATING = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 const sleep = (ms, signal) => new Promise((r) => { const t = setTimeout(r, ms); signal?.addEventListener('abort', () => { clearTimeout(t); r(); }); });

@@ -6,8 +6,9 @@ import type { ConfirmationOutcome, ConfirmationRequest, Confirmer, SchedulerEven
 import { ENTRY } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 import { startHarness, type Harness } from './scheduler-harness.js';
+import { bundledModule } from '../helpers/paths.js';
 
-const FIXTURE = fileURLToPath(new URL('./scheduler-fixture-server.mjs', import.meta.url));
+const FIXTURE = bundledModule(fileURLToPath(new URL('./scheduler-fixture-server.mjs', import.meta.url)));
 
 /** Records every question and answers from a queue (cancel once it runs dry). */
 function recording(): Confirmer & { seen: ConfirmationRequest[]; next: ConfirmationOutcome[] } {

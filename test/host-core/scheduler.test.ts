@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfirmationOutcome, ConfirmationRequest, Confirmer } from '../../host/scheduler/types.js';
 import { tempDir } from '../helpers/tmp.js';
 import { startHarness, statusTrail, type Harness } from './scheduler-harness.js';
+import { bundledModule } from '../helpers/paths.js';
 
-const FIXTURE = fileURLToPath(new URL('./scheduler-fixture-server.mjs', import.meta.url));
+const FIXTURE = bundledModule(fileURLToPath(new URL('./scheduler-fixture-server.mjs', import.meta.url)));
 
 /** A confirmer that records requests and answers from a script. */
 function scripted(answers: ConfirmationOutcome[]): Confirmer & { seen: ConfirmationRequest[] } {

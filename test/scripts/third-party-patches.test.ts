@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+// @ts-expect-error: a plain .mjs build script without type declarations
+import { AJV_PROVIDER_ANCHORS } from '../../scripts/bundle.mjs';
+import { REPO } from '../helpers/paths.js';
+
+/** Guards for docs/third-party-patches.md: each test names the patch whose upstream detail changed. */
+const require = createRequire(import.meta.url);
+
+describe('third-party patches still match upstream', () => {
+  it('zod English-only locales: the locales index and its English default export exist', async () => {
+    const index = readFileSync(require.resolve('zod/v4/locales/index.js'), 'utf8');
+    expect(index, 'zodEnglishOnly: zod/v4/locales/index.js changed').toMatch(/export \{ default as en \} from "\.\/en\.js"/);
+    const en = await import('zod/v4/locales/en.js');
+    expect(typeof en.default, 'zodEnglishOnly: en.js has no default export').toBe('function');
+  });
+
+  it('lazy Ajv provider: the SDK file holds both anchors verbatim', () => {
+    const src = readFileSync(join(REPO, AJV_PROVIDER_ANCHORS.file), 'utf8');
+    expect(src.includes(AJV_PROVIDER_ANCHORS.imports), 'lazyAjvProvider: import lines changed').toBe(true);
+    expect(src.includes(AJV_PROVIDER_ANCHORS.factory), 'lazyAjvProvider: factory changed').toBe(true);
+  });
+
+  it('SDK tool-error tag: McpServer still routes its own tool errors through createToolError', () => {
+    const server = new McpServer({ name: 'guard', version: '1' }) as unknown as { createToolError?: (m: string) => unknown };
+    expect(typeof server.createToolError, 'tagSdkToolErrors: McpServer.createToolError is gone').toBe('function');
+    expect(server.createToolError!('x')).toMatchObject({ isError: true, content: [{ type: 'text' }] });
+  });
+
+  it('lazy terminfo compile: Tput.prototype._compile(info, key, str) exists', () => {
+    const Tput = require('blessed/lib/tput.js') as { prototype: { _compile?: (...a: unknown[]) => unknown } };
+    expect(typeof Tput.prototype._compile, 'makeTputCompileLazy: Tput._compile is gone').toBe('function');
+    expect(Tput.prototype._compile!.length, 'makeTputCompileLazy: _compile signature changed').toBe(3);
+  });
+
+  it('wide characters: blessed unicode exposes charWidth, codePointAt and chars.all', () => {
+    const unicode = require('blessed/lib/unicode.js') as Record<string, unknown> & { chars: { all: unknown } };
+    expect(typeof unicode.charWidth, 'patchBlessedWideChars: charWidth is gone').toBe('function');
+    expect(typeof unicode.codePointAt, 'patchBlessedWideChars: codePointAt is gone').toBe('function');
+    expect(unicode.chars.all, 'patchBlessedWideChars: chars.all is gone').toBeInstanceOf(RegExp);
+    const uses = readFileSync(require.resolve('blessed/lib/widgets/element.js'), 'utf8');
+    expect(uses, 'patchBlessedWideChars: blessed no longer uses chars.all through replace').toMatch(/\.replace\(unicode\.chars\.all/);
+  });
+});
