@@ -3,6 +3,7 @@ import { loadSettings, resolveServers, type LoadedSettings } from './config/sett
 import { ensureProjectTempDir } from './config/paths.js';
 import { silentLogger, type HostLogger } from './log.js';
 import { McpClientManager } from './mcp/client-manager.js';
+import { ClientRequests, type ClientAsker } from './mcp/client-requests.js';
 import { PolicyEngine } from './policy/policy-engine.js';
 import { headlessConfirmer } from './scheduler/approvals.js';
 import { ToolScheduler } from './scheduler/scheduler.js';
@@ -23,11 +24,17 @@ export interface HostRuntimeOptions {
   log?: HostLogger;
   /** Settings the caller already loaded (the session reads them to pick model and credentials). */
   settings?: LoadedSettings;
+  /** The person who fills in servers' forms and approves sampling (the terminal UI); none when headless. */
+  asker?: ClientAsker;
+  /** Messages the user must see even without --debug (headless: stderr), e.g. a declined server request. */
+  notify?: (message: string) => void;
 }
 
 export interface HostRuntime {
   settings: LoadedSettings;
   manager: McpClientManager;
+  /** Servers' forms and sampling requests; the session installs its model here. */
+  clientRequests: ClientRequests;
   registry: ToolRegistry;
   scheduler: ToolScheduler;
   policy: PolicyEngine;
@@ -61,7 +68,10 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     cwd, roots, projectTempDir, env, allowedMcpServerNames: opts.allowedMcpServerNames, homeDir: opts.homeDir,
   });
   const log = opts.log ?? silentLogger;
-  const manager = new McpClientManager({ servers, roots, log });
+  const trusted = new Set(servers.filter((s) => s.trust).map((s) => s.alias));
+  const clientRequests = new ClientRequests({ trusted: (alias) => trusted.has(alias), notify: opts.notify });
+  if (opts.asker) clientRequests.setAsker(opts.asker);
+  const manager = new McpClientManager({ servers, roots, log, clientRequests });
   const registry = new ToolRegistry(manager, merged);
   const scheduler = new ToolScheduler({
     tools: registry,
@@ -75,7 +85,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   });
   manager.start();
   return {
-    settings, manager, registry, scheduler, policy, roots, projectTempDir,
+    settings, manager, clientRequests, registry, scheduler, policy, roots, projectTempDir,
     setApprovalMode: (m) => policy.setApprovalMode(m),
     getApprovalMode: () => policy.getApprovalMode(),
     close: () => manager.close(),

@@ -85,6 +85,7 @@ export async function runHeadless(args: CliArgs, io: HeadlessIo): Promise<number
       fakeResponsesNonStrict: args.fakeResponsesNonStrict,
       recordResponses: args.recordResponses,
       log: args.debug ? createHostLogger({ debug: true }) : undefined,
+      notify: warn,
     });
     const { runtime, client, model } = session;
     if (format === 'stream-json') emit({ type: 'init', session_id: sessionId, model });

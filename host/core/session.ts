@@ -89,6 +89,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     retry: retryConfig(settings.merged, env),
     log: opts.log ? (m) => opts.log!.debug(m) : undefined,
   });
+  // Servers' sampling requests are answered by the session's model (the one `/model` picks).
+  runtime.clientRequests.setModel(generator, () => client.model);
   return {
     runtime,
     client,

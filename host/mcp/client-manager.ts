@@ -2,6 +2,8 @@ import { EventEmitter } from 'node:events';
 import {
   CallToolResultSchema,
   type CallToolResult,
+  type CreateMessageRequest,
+  type CreateMessageResult,
   type ElicitRequest,
   type ElicitResult,
   type GetPromptResult,
@@ -13,6 +15,7 @@ import type { CallOptions, ElicitationHandler, ServerState, ServerStatus } from 
 import type { ResolvedServerConfig } from '../config/servers.js';
 import { silentLogger, type HostLogger } from '../log.js';
 import { ServerConnection } from './connection.js';
+import { ClientRequests } from './client-requests.js';
 import { McpCallError, withTail } from './errors.js';
 import { StderrTail } from './stderr-tail.js';
 import { PausableTimer } from './timer.js';
@@ -29,6 +32,8 @@ export interface McpClientManagerOptions {
   roots: string[];
   log?: HostLogger;
   elicitationHandler?: ElicitationHandler;
+  /** Forms, URL elicitation and sampling from servers; without it forms are declined and sampling refused. */
+  clientRequests?: ClientRequests;
   /** Connect + initialize bound per attempt (30 s). */
   connectTimeoutMs?: number;
   /** Delays before restart attempts 1..n after a crash; its length is the attempt limit. */
@@ -67,6 +72,7 @@ export class McpClientManager extends EventEmitter {
   private roots: string[];
   private readonly log: HostLogger;
   private elicitationHandler?: ElicitationHandler;
+  readonly clientRequests: ClientRequests;
   private readonly connectTimeoutMs: number;
   private readonly backoff: number[];
   private started = false;
@@ -78,6 +84,7 @@ export class McpClientManager extends EventEmitter {
     this.roots = [...opts.roots];
     this.log = opts.log ?? silentLogger;
     this.elicitationHandler = opts.elicitationHandler;
+    this.clientRequests = opts.clientRequests ?? new ClientRequests({ trusted: (a) => !!this.slots.get(a)?.config.trust });
     this.connectTimeoutMs = opts.connectTimeoutMs ?? 30_000;
     this.backoff = opts.restartBackoffMs ?? DEFAULT_BACKOFF_MS;
     for (const config of opts.servers) {
@@ -236,6 +243,7 @@ export class McpClientManager extends EventEmitter {
       hooks: {
         roots: () => this.roots,
         elicit: (params, signal) => this.elicit(slot, params, signal),
+        sample: (params, signal) => this.sample(slot, params, signal),
         closed: (conn, reason) => this.onLost(slot, conn, reason),
         listChanged: (conn, what) => {
           if (slot.conn !== conn) return;
@@ -379,13 +387,23 @@ export class McpClientManager extends EventEmitter {
     }
   }
 
-  private async elicit(slot: Slot, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
+  private elicit(slot: Slot, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
+    // Our servers' typed confirmations go to the approval broker; anything else is a form for the user.
+    if (!ClientRequests.isConfirmation(params)) return this.whileAsking(slot, () => this.clientRequests.elicit(slot.config.alias, params, signal));
     const handler = this.elicitationHandler;
-    if (!handler) return { action: 'cancel' };
-    // The user may take minutes: no call of this server times out meanwhile.
+    if (!handler) return Promise.resolve({ action: 'cancel' });
+    return this.whileAsking(slot, () => handler(slot.config.alias, params, signal));
+  }
+
+  private sample(slot: Slot, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult> {
+    return this.whileAsking(slot, () => this.clientRequests.createMessage(slot.config.alias, params, signal));
+  }
+
+  /** The user (or the model, for sampling) may take minutes: no call of this server times out meanwhile. */
+  private async whileAsking<T>(slot: Slot, ask: () => Promise<T>): Promise<T> {
     if (slot.openElicitations++ === 0) for (const c of slot.calls) c.timer.pause();
     try {
-      return await handler(slot.config.alias, params, signal);
+      return await ask();
     } finally {
       if (--slot.openElicitations === 0) for (const c of slot.calls) c.timer.resume();
     }

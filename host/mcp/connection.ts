@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
   ErrorCode,
   ListRootsRequestSchema,
@@ -12,6 +13,8 @@ import {
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
+  type CreateMessageRequest,
+  type CreateMessageResult,
   type ElicitRequest,
   type ElicitResult,
   type Prompt,
@@ -32,6 +35,7 @@ const LIST_DEBOUNCE_MS = 300;
 export interface ConnectionHooks {
   roots(): string[];
   elicit(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+  sample(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
   /** The connection ended without close() having been called (process exit, network loss). */
   closed(conn: ServerConnection, reason: string): void;
   listChanged(conn: ServerConnection, what: 'tools' | 'prompts' | 'resources'): void;
@@ -73,7 +77,8 @@ export class ServerConnection {
     let lastError: unknown;
     for (const kind of plan) {
       const client = new Client(CLIENT_INFO, {
-        capabilities: { roots: { listChanged: true }, elicitation: {} },
+        // Form elicitation with defaults applied, URL elicitation and sampling (text and images, no tools).
+        capabilities: { roots: { listChanged: true }, elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {} },
       });
       const transport = createTransport(opts.config, kind, opts.stderr, (s) => opts.log.debug(`[${opts.config.alias}] ${s.trimEnd()}`));
       const conn = new ServerConnection(client, transport, kind, opts);
@@ -105,6 +110,7 @@ export class ServerConnection {
       roots: opts.hooks.roots().map((r) => ({ uri: pathToFileURL(r).href, name: basename(r) || r })),
     }));
     client.setRequestHandler(ElicitRequestSchema, (req, extra) => opts.hooks.elicit(req.params, extra.signal));
+    client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => opts.hooks.sample(req.params, extra.signal));
     // One handler per method (a later setNotificationHandler replaces the earlier one), and our own
     // paginated refresh instead of the SDK's first-page-only listChanged option.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.debounce('tools'));

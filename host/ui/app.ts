@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import type { Widgets } from 'blessed';
 import { loadBlessed } from './blessed-load.js';
 import { ConfirmDialog } from './confirm-dialog.js';
+import { FormDialog } from './elicitation-form-view.js';
 import { Conversation } from './conversation.js';
 import { InputHistory } from './history-store.js';
 import { LineEditor, wrappedRows } from './line-editor.js';
@@ -41,6 +42,8 @@ export class App {
   readonly conv: Conversation;
   readonly editor = new LineEditor();
   readonly dialog: ConfirmDialog;
+  /** Servers' forms and sampling approvals (the session's ClientAsker); shares the dialog box. */
+  readonly forms: FormDialog;
   history = new InputHistory();
   handlers?: AppHandlers;
   status: StatusInfo;
@@ -122,6 +125,15 @@ export class App {
       },
       this.palette,
     );
+    this.forms = new FormDialog(
+      {
+        show: (body, footer) => {
+          this.dialogText = body === undefined ? undefined : { body, footer: footer ?? '' };
+          this.requestRender();
+        },
+      },
+      this.palette,
+    );
     this.screen.program.output.write(ENABLE_BRACKETED_PASTE);
     this.screen.on('keypress', (ch: string | undefined, key: KeyInfo) => this.onKey(ch, key));
     this.screen.on('resize', () => {
@@ -187,6 +199,7 @@ export class App {
     if (this.ticker) clearInterval(this.ticker);
     if (this.hintTimer) clearTimeout(this.hintTimer);
     this.dialog.cancelAll();
+    this.forms.cancelAll();
     this.screen.program.output.write(DISABLE_BRACKETED_PASTE);
     this.screen.destroy();
     this.removePaste?.();
@@ -281,6 +294,7 @@ export class App {
 
   private onPaste(text: string): void {
     if (this.dialog.isOpen) return;
+    if (this.forms.isOpen) return this.forms.paste(text);
     // Terminals paste line breaks as CR (tmux, xterm): keep them as newlines, drop other controls.
     this.editor.insert(text.replace(/\r\n?/g, '\n').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, ''));
     this.requestRender();
@@ -291,6 +305,10 @@ export class App {
     if (this.dialog.isOpen) {
       // 'enter' duplicates every 'return'; let the dialog see one of them.
       if (key.name !== 'enter') this.dialog.handleKey(ch, key);
+      return;
+    }
+    if (this.forms.isOpen) {
+      if (key.name !== 'enter') this.forms.handleKey(ch, key);
       return;
     }
     const h = this.handlers;

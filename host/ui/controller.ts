@@ -85,6 +85,7 @@ export class Controller {
     if (!this.running) return;
     this.running.abort(new Error('user pressed Esc'));
     this.app.dialog.cancelAll();
+    this.app.forms.cancelAll();
   }
 
   private cycleMode(): void {

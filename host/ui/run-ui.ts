@@ -86,6 +86,7 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
       env,
       interactive: true,
       confirmer: app.dialog,
+      asker: app.forms,
       approvalMode: opts.approvalMode,
       includeDirectories: opts.includeDirectories,
       allowedMcpServerNames: opts.allowedMcpServerNames,

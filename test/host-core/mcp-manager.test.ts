@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClientManager, McpCallError } from '../../host/mcp/client-manager.js';
+import { ClientRequests } from '../../host/mcp/client-requests.js';
 import { resolveServers, type ResolvedServerConfig } from '../../host/config/servers.js';
 import { ENTRY, REPO } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -138,16 +139,19 @@ describe('McpClientManager with the fault server', () => {
     expect(readFileSync(join(dir, 'cancelled.log'), 'utf8')).toContain('hang cancelled');
   });
 
-  it('routes elicitations to the handler and pauses the call timer while one is open', async () => {
+  it('routes a form elicitation to the asker and pauses the call timer while one is open', async () => {
     const dir = tempDir();
     const seen: string[] = [];
-    const m = manager([fault('f', dir, {}, { timeoutMs: 400 })], {
-      elicitationHandler: async (alias, params) => {
-        seen.push(`${alias}: ${params.message}`);
+    const clientRequests = new ClientRequests({ trusted: () => false });
+    clientRequests.setAsker({
+      fillForm: async ({ server, form }) => {
+        seen.push(`${server}: ${form.message}`);
         await new Promise((r) => setTimeout(r, 1200)); // longer than the call timeout
         return { action: 'accept', content: { decision: 'proceed' } };
       },
+      approveSampling: async () => 'deny',
     });
+    const m = manager([fault('f', dir, {}, { timeoutMs: 400 })], { clientRequests });
     await m.whenSettled();
     const r = await m.callTool('f', 'ask', {});
     expect(textOf(r)).toBe('answer: accept {"decision":"proceed"}');

@@ -1,0 +1,98 @@
+import { McpError, type CreateMessageResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { META } from '../../protocol/meta.js';
+import { headlessFormElicitor, parseForm, withDefaults, type FormElicitor, type FormRequest } from './elicitation-form.js';
+import { describeSampling, sample, SamplingRequestError, type SamplingModel, type SamplingParams } from './sampling.js';
+
+/** What the user is shown before a server may use the model. */
+export interface SamplingApprovalRequest {
+  server: string;
+  /** The request in a few lines: system prompt, messages, limits, model hints. */
+  summary: string;
+  model: string;
+}
+
+export type SamplingDecision = 'once' | 'always' | 'deny';
+
+/** The person at the terminal: fills in forms and approves sampling. A headless run has none. */
+export interface ClientAsker extends FormElicitor {
+  approveSampling(request: SamplingApprovalRequest, signal: AbortSignal): Promise<SamplingDecision>;
+}
+
+export interface ClientRequestsOptions {
+  /** Whether the user trusts the server (`trust: true`): its sampling needs no approval. */
+  trusted: (alias: string) => boolean;
+  /** A message the user must see (headless: stderr), e.g. why a server's request was declined. */
+  notify?: (message: string) => void;
+}
+
+/** JSON-RPC error code the spec suggests for a sampling request the user rejected. */
+export const USER_REJECTED = -1;
+
+/**
+ * The host's side of requests servers send to the client: form and URL elicitation (our own servers'
+ * typed confirmations go to the approval broker instead) and sampling. One per session; the terminal UI
+ * installs its asker, the model is installed once the session has one.
+ */
+export class ClientRequests {
+  private asker?: ClientAsker;
+  private model?: { gen: SamplingModel; name: () => string };
+  private readonly alwaysSample = new Set<string>();
+
+  constructor(private readonly opts: ClientRequestsOptions) {}
+
+  setAsker(asker: ClientAsker | undefined): void {
+    this.asker = asker;
+  }
+
+  /** The session's model; `name` is read per request so `/model` changes apply. */
+  setModel(gen: SamplingModel, name: () => string): void {
+    this.model = { gen, name };
+  }
+
+  /** A typed confirmation from one of our servers (answered by the approval broker, not as a form). */
+  static isConfirmation(params: ElicitRequest['params']): boolean {
+    const meta = params._meta as Record<string, unknown> | undefined;
+    return !!meta && meta[META.confirmation] !== undefined;
+  }
+
+  async elicit(alias: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
+    const elicitor: FormElicitor = this.asker ?? headlessFormElicitor((m) => this.opts.notify?.(m));
+    const request: FormRequest =
+      params.mode === 'url'
+        ? { server: alias, form: { message: params.message, fields: [] }, url: params.url }
+        : { server: alias, form: parseForm(params.message, params.requestedSchema) };
+    if (request.url && !/^https?:\/\//i.test(request.url)) {
+      this.opts.notify?.(`MCP server "${alias}" asked to open a non-web URL (${request.url}); declined.`);
+      return { action: 'decline' };
+    }
+    const answer = await elicitor.fillForm(request, signal);
+    if (answer.action !== 'accept') return { action: answer.action };
+    if (params.mode === 'url') return { action: 'accept' };
+    return { action: 'accept', content: withDefaults(request.form, answer.content) as ElicitResult['content'] };
+  }
+
+  async createMessage(alias: string, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult> {
+    const model = this.model;
+    if (!model) throw new McpError(USER_REJECTED, 'Sampling is unavailable: this session has no model (no Gemini credentials).');
+    if (!(await this.approved(alias, params, model.name(), signal))) {
+      throw new McpError(USER_REJECTED, `The user rejected the sampling request from "${alias}".`);
+    }
+    try {
+      return await sample(model.gen, params, model.name(), signal);
+    } catch (err) {
+      if (err instanceof SamplingRequestError) throw new McpError(-32602, `Invalid sampling request: ${err.message}`);
+      throw new McpError(-32603, `Sampling failed: ${(err as Error).message}`);
+    }
+  }
+
+  private async approved(alias: string, params: SamplingParams, model: string, signal: AbortSignal): Promise<boolean> {
+    if (this.opts.trusted(alias) || this.alwaysSample.has(alias)) return true;
+    if (!this.asker) {
+      this.opts.notify?.(`MCP server "${alias}" asked to use the model (sampling); denied: a headless run allows sampling only for trusted servers ("trust": true).`);
+      return false;
+    }
+    const decision = await this.asker.approveSampling({ server: alias, summary: describeSampling(params), model }, signal);
+    if (decision === 'always') this.alwaysSample.add(alias);
+    return decision !== 'deny';
+  }
+}
