@@ -19,6 +19,12 @@ export interface CliArgs {
   fakeResponsesNonStrict: boolean;
   version: boolean;
   help: boolean;
+  /** `-r/--resume [latest|N|ID]`; `-r` alone is `latest`. */
+  resume?: string;
+  listSessions: boolean;
+  deleteSession?: string;
+  /** `--checkpointing`: snapshot the project before approved edits. */
+  checkpointing: boolean;
 }
 
 /** Bad command-line input: exit code 42. */
@@ -44,6 +50,10 @@ Options:
   -o, --output-format <fmt>           text | json | stream-json (headless)
       --include-directories <a,b>     extra workspace directories
   -d, --debug                         debug logging on stderr
+  -r, --resume [latest|N|ID]          continue a recorded session of this project (default: latest)
+      --list-sessions                 list this project's recorded sessions
+      --delete-session <N|ID>         delete a recorded session
+      --checkpointing                 snapshot project files before approved edits (/restore)
       --record-responses <file>       record model responses as JSONL
       --fake-responses <file>         replay model responses from JSONL (no network)
   -v, --version                       print the version
@@ -70,11 +80,22 @@ function approvalModeOf(raw: string | undefined, yolo: boolean): ApprovalMode | 
   return mode;
 }
 
+/** `-r` / `--resume` without a value (last, or followed by another flag) means `latest`. */
+function defaultResumeValue(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    out.push(a);
+    if ((a === '-r' || a === '--resume') && (i + 1 >= argv.length || argv[i + 1]!.startsWith('-'))) out.push('latest');
+  }
+  return out;
+}
+
 export function parseCliArgs(argv: string[]): CliArgs {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: defaultResumeValue(argv),
       allowPositionals: true,
       strict: true,
       options: {
@@ -90,6 +111,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'record-responses': { type: 'string' },
         'fake-responses': { type: 'string' },
         'fake-responses-non-strict': { type: 'string' },
+        resume: { type: 'string', short: 'r' },
+        'list-sessions': { type: 'boolean', default: false },
+        'delete-session': { type: 'string' },
+        checkpointing: { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -118,5 +143,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
     fakeResponsesNonStrict: v['fake-responses-non-strict'] !== undefined && v['fake-responses'] === undefined,
     version: v.version ?? false,
     help: v.help ?? false,
+    resume: v.resume,
+    listSessions: v['list-sessions'] ?? false,
+    deleteSession: v['delete-session'],
+    checkpointing: v.checkpointing ?? false,
   };
 }

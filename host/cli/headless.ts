@@ -41,7 +41,7 @@ export async function runHeadless(args: CliArgs, io: HeadlessIo): Promise<number
   const out = io.stdout ?? ((s: string) => void process.stdout.write(s));
   const err = io.stderr ?? ((s: string) => void process.stderr.write(s));
   const env = io.env ?? process.env;
-  const sessionId = randomUUID();
+  let sessionId: string = randomUUID();
   const stats = new RunStats();
   const format = args.outputFormat;
   const warnings: string[] = [];
@@ -84,10 +84,12 @@ export async function runHeadless(args: CliArgs, io: HeadlessIo): Promise<number
       fakeResponses: args.fakeResponses,
       fakeResponsesNonStrict: args.fakeResponsesNonStrict,
       recordResponses: args.recordResponses,
+      resume: args.resume,
       log: args.debug ? createHostLogger({ debug: true }) : undefined,
       notify: warn,
     });
     const { runtime, client, model } = session;
+    sessionId = session.sessionId;
     if (format === 'stream-json') emit({ type: 'init', session_id: sessionId, model });
     // Headless waits for MCP startup so the first request sees every tool.
     await runtime.manager.whenSettled();

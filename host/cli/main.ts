@@ -46,6 +46,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  if (args.listSessions || args.deleteSession !== undefined) {
+    return (await import('./sessions-command.js')).runSessionsCommand(args, { cwd: process.cwd() });
+  }
   if (isHeadless(args)) {
     const stdinText = await readStdin(args.prompt !== undefined || args.positional !== undefined ? 500 : undefined);
     const { runHeadless } = await import('./headless.js');

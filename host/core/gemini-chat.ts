@@ -95,10 +95,17 @@ function validate(chunks: GenerateContentResponse[], isFunctionResponse: boolean
   return new InvalidStreamError('Model stream ended with an empty response.', 'NO_RESPONSE_TEXT');
 }
 
+/** Told about committed history changes only (a rolled-back send is never reported): the session recorder. */
+export interface ChatHistoryListener {
+  appended(contents: Content[]): void;
+  replaced(history: Content[], reason: string): void;
+}
+
 /** Holds the conversation and talks to the generator; sends are serialised. */
 export class GeminiChat {
   private history: Content[] = [];
   private queue: Promise<void> = Promise.resolve();
+  listener?: ChatHistoryListener;
 
   constructor(
     private readonly generator: ContentGenerator,
@@ -111,12 +118,14 @@ export class GeminiChat {
     return structuredClone(curated ? curateHistory(this.history) : this.history);
   }
 
-  setHistory(history: Content[]): void {
+  setHistory(history: Content[], reason = 'set'): void {
     this.history = structuredClone(history);
+    this.listener?.replaced(structuredClone(history), reason);
   }
 
   addHistory(content: Content): void {
     this.history.push(structuredClone(content));
+    this.listener?.appended([structuredClone(content)]);
   }
 
   /** Streams one model response to `parts`; stores the user content and the aggregated model turn. */
@@ -125,6 +134,7 @@ export class GeminiChat {
     let release!: () => void;
     this.queue = new Promise((r) => (release = r));
     await previous;
+    const startLength = this.history.length;
     let rollbackTo = this.history.length;
     let stored = false;
     const isFunctionResponse = parts.some((p) => p.functionResponse);
@@ -172,6 +182,7 @@ export class GeminiChat {
       // Function responses stay: they answer the model turn before them, and without them that turn's
       // calls would dangle and the API would reject every later request.
       if (!stored) this.history.length = keepResponses ? rollbackTo + 1 : rollbackTo;
+      if (this.history.length > startLength) this.listener?.appended(structuredClone(this.history.slice(startLength)));
       release();
     }
   }

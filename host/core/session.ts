@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LoadedSettings } from '../config/settings.js';
 import type { HostRuntime, HostRuntimeOptions } from '../runtime.js';
 import { GeminiClient } from './client.js';
@@ -10,6 +11,9 @@ import {
   type ContentGenerator,
 } from './content-generator.js';
 import { DEFAULT_RETRY, type RetryConfig } from './gemini-chat.js';
+import { ensureProjectTempDir } from '../config/paths.js';
+import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
+import { loadSession, type LoadedSession } from '../sessions/store.js';
 
 export interface SessionOptions extends HostRuntimeOptions {
   /** `-m`. */
@@ -17,6 +21,10 @@ export interface SessionOptions extends HostRuntimeOptions {
   fakeResponses?: string;
   fakeResponsesNonStrict?: boolean;
   recordResponses?: string;
+  /** `--resume`: `latest`, a number from `--list-sessions`, or a session id. */
+  resume?: string;
+  /** Record the run in the project's session store (default true). */
+  recordSession?: boolean;
 }
 
 export interface Session {
@@ -24,6 +32,11 @@ export interface Session {
   client: GeminiClient;
   generator: ContentGenerator;
   model: string;
+  /** The recorded session's id (a resumed session keeps its id). */
+  sessionId: string;
+  recorder?: SessionRecorder;
+  /** Set when the run continues an earlier session. */
+  resumed?: LoadedSession;
   close(): Promise<void>;
 }
 
@@ -71,8 +84,11 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   // Credentials are checked (cheaply, from the environment) before any server is spawned; the SDK itself
   // is loaded after the spawn so its import overlaps the servers' startup.
   const auth = opts.fakeResponses ? undefined : resolveAuth(env, settings.merged.security?.auth?.selectedType);
+  const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(opts.cwd, env, opts.homeDir);
+  // A bad --resume reference fails before any server starts.
+  const resumed = opts.resume !== undefined ? loadSession(projectTempDir, opts.resume) : undefined;
   const { createHostRuntime } = await import('../runtime.js');
-  const runtime = await createHostRuntime({ ...opts, settings });
+  const runtime = await createHostRuntime({ ...opts, settings, projectTempDir });
   let generator: ContentGenerator;
   try {
     generator = await createGenerator(opts, auth, model);
@@ -91,12 +107,27 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   });
   // Servers' sampling requests are answered by the session's model (the one `/model` picks).
   runtime.clientRequests.setModel(generator, () => client.model);
+  if (resumed) client.chat.setHistory(resumed.history);
+  const recorder =
+    opts.recordSession === false
+      ? undefined
+      : new SessionRecorder(
+          chatsDir(projectTempDir),
+          { cwd: opts.cwd, model, kind: opts.interactive ? 'chat' : 'headless' },
+          resumed ? { id: resumed.id, file: resumed.file } : undefined,
+          (m) => opts.log?.warn(m),
+        );
+  client.chat.listener = recorder;
   return {
     runtime,
     client,
     generator,
     model,
+    sessionId: recorder?.id ?? resumed?.id ?? randomUUID(),
+    recorder,
+    resumed,
     close: async () => {
+      recorder?.close();
       client.dispose();
       await runtime.close();
     },

@@ -1,0 +1,22 @@
+import { ensureProjectTempDir } from '../config/paths.js';
+import { deleteSession, formatSessionList, listSessions } from '../sessions/store.js';
+import type { CliArgs } from './args.js';
+
+export interface SessionsCommandIo {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  stdout?: (s: string) => void;
+}
+
+/** `--list-sessions` and `--delete-session N|ID`: the project's recorded sessions, no model involved. */
+export function runSessionsCommand(args: CliArgs, io: SessionsCommandIo): number {
+  const out = io.stdout ?? ((s: string) => void process.stdout.write(s));
+  const dir = ensureProjectTempDir(io.cwd, io.env ?? process.env);
+  if (args.deleteSession !== undefined) {
+    const gone = deleteSession(dir, args.deleteSession);
+    out(`Deleted session ${gone.index}: ${gone.title} [${gone.id}]\n`);
+    return 0;
+  }
+  out(formatSessionList(listSessions(dir)));
+  return 0;
+}

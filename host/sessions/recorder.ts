@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Content } from '@google/genai';
+import { SESSION_FILE_PREFIX, SESSION_FILE_SUFFIX, type SessionHeader, type SessionRecord } from './records.js';
+
+/** What GeminiChat tells its listener about committed history changes. */
+export interface HistoryListener {
+  appended(contents: Content[]): void;
+  replaced(history: Content[], reason: string): void;
+}
+
+export function chatsDir(projectTempDir: string): string {
+  return join(projectTempDir, 'chats');
+}
+
+function fileStamp(d: Date): string {
+  return d.toISOString().slice(0, 19).replace(/:/g, '-');
+}
+
+/**
+ * Appends a session's records to its JSONL file as they happen. Each record is one `write` of a whole
+ * line, so a process killed at any point leaves every earlier record intact. The file is created with
+ * the first record, so a run that never talked to the model leaves nothing behind.
+ */
+export class SessionRecorder implements HistoryListener {
+  readonly id: string;
+  readonly file: string;
+  private fd?: number;
+  private readonly header?: SessionHeader;
+  private failed = false;
+
+  /** A new session, or (with `existing`) one being resumed: records go to the end of its file. */
+  constructor(
+    dir: string,
+    meta: Omit<SessionHeader, 'type' | 'version' | 'id' | 'startTime'>,
+    existing?: { id: string; file: string },
+    private readonly onError?: (message: string) => void,
+  ) {
+    if (existing) {
+      this.id = existing.id;
+      this.file = existing.file;
+      return;
+    }
+    this.id = randomUUID();
+    const start = new Date();
+    this.file = join(dir, `${SESSION_FILE_PREFIX}${fileStamp(start)}-${this.id.slice(0, 8)}${SESSION_FILE_SUFFIX}`);
+    this.header = { type: 'session', version: 1, id: this.id, startTime: start.toISOString(), ...meta };
+  }
+
+  /** Whether anything was written (a new session that never sent a message has no file). */
+  get written(): boolean {
+    return this.fd !== undefined;
+  }
+
+  appended(contents: Content[]): void {
+    const time = new Date().toISOString();
+    for (const content of contents) this.write({ type: 'content', time, content });
+  }
+
+  replaced(history: Content[], reason: string): void {
+    this.write({ type: 'replace', time: new Date().toISOString(), reason, history });
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    this.fd = undefined;
+  }
+
+  private write(rec: SessionRecord): void {
+    if (this.failed) return;
+    try {
+      if (this.fd === undefined) {
+        mkdirSync(join(this.file, '..'), { recursive: true, mode: 0o700 });
+        this.fd = openSync(this.file, 'a', 0o600);
+        if (this.header) writeSync(this.fd, `${JSON.stringify(this.header)}\n`);
+      }
+      writeSync(this.fd, `${JSON.stringify(rec)}\n`);
+    } catch (err) {
+      // Recording must never break the conversation itself; say so once and stop trying.
+      this.failed = true;
+      this.onError?.(`Session recording stopped: ${(err as Error).message}`);
+    }
+  }
+}

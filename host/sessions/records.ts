@@ -1,0 +1,89 @@
+import type { Content, Part } from '@google/genai';
+
+/**
+ * One session file is JSON Lines, append-only: a header, then one record per change of the conversation.
+ * Replaying the records in order gives the history. A line that does not parse (a write torn by a kill)
+ * is skipped, so a killed run loses at most what it was writing.
+ */
+export interface SessionHeader {
+  type: 'session';
+  version: 1;
+  id: string;
+  startTime: string;
+  cwd: string;
+  model: string;
+  /** How the run was started: the terminal chat or a headless `-p` run. */
+  kind: 'chat' | 'headless';
+}
+
+export type SessionRecord =
+  | SessionHeader
+  /** Contents appended to the history once they were committed (a finished model turn, answered calls). */
+  | { type: 'content'; time: string; content: Content }
+  /** The whole history replaced (compression, a restored checkpoint, a resumed tag). */
+  | { type: 'replace'; time: string; reason: string; history: Content[] };
+
+export const SESSION_FILE_PREFIX = 'session-';
+export const SESSION_FILE_SUFFIX = '.jsonl';
+
+export function parseRecords(text: string): SessionRecord[] {
+  const out: SessionRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const rec = JSON.parse(line) as SessionRecord;
+      if (rec && typeof rec === 'object' && typeof rec.type === 'string') out.push(rec);
+    } catch {
+      // A torn line: the process died while writing it.
+    }
+  }
+  return out;
+}
+
+/** The header and the history the records describe. */
+export function foldRecords(records: SessionRecord[]): { header?: SessionHeader; history: Content[] } {
+  let header: SessionHeader | undefined;
+  let history: Content[] = [];
+  for (const r of records) {
+    if (r.type === 'session') header ??= r;
+    else if (r.type === 'content' && r.content) history.push(r.content);
+    else if (r.type === 'replace' && Array.isArray(r.history)) history = [...r.history];
+  }
+  return { header, history };
+}
+
+export const UNFINISHED_CALL_TEXT = 'The session ended before this tool call completed; its result is unknown.';
+
+/**
+ * A run killed while a tool ran leaves a model turn whose calls were never answered. The API rejects a
+ * history like that, so each such call gets an error response saying what happened.
+ */
+export function repairHistory(history: Content[]): Content[] {
+  const out = [...history];
+  const last = out[out.length - 1];
+  if (last?.role !== 'model') return out;
+  const calls = (last.parts ?? []).filter((p) => p.functionCall);
+  if (calls.length === 0) return out;
+  const parts: Part[] = calls.map((p) => ({
+    functionResponse: { id: p.functionCall!.id, name: p.functionCall!.name, response: { error: UNFINISHED_CALL_TEXT } },
+  }));
+  out.push({ role: 'user', parts });
+  return out;
+}
+
+/** The first thing the user typed: the session's title in lists. */
+export function titleOf(history: Content[], max = 80): string {
+  for (const c of history) {
+    if (c.role !== 'user') continue;
+    const text = (c.parts ?? []).find((p) => typeof p.text === 'string' && p.text.trim() && !p.functionResponse)?.text;
+    if (!text) continue;
+    const line = text.trim().split('\n')[0]!.replace(/\s+/g, ' ');
+    return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  }
+  return '(no prompt)';
+}
+
+/** Messages a person would count: user prompts and model answers, tool traffic left out. */
+export function messageCount(history: Content[]): number {
+  return history.filter((c) => (c.parts ?? []).some((p) => typeof p.text === 'string' && p.text.trim() && !p.thought)).length;
+}

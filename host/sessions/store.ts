@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Content } from '@google/genai';
+import { chatsDir } from './recorder.js';
+import {
+  foldRecords,
+  messageCount,
+  parseRecords,
+  repairHistory,
+  SESSION_FILE_PREFIX,
+  SESSION_FILE_SUFFIX,
+  type SessionHeader,
+  titleOf,
+} from './records.js';
+
+export interface SessionInfo {
+  /** 1-based position in the list (oldest activity first, so the newest is last and `latest`). */
+  index: number;
+  id: string;
+  file: string;
+  title: string;
+  startTime: string;
+  /** Last write to the file. */
+  updated: Date;
+  messages: number;
+  kind: SessionHeader['kind'];
+}
+
+export interface LoadedSession extends SessionInfo {
+  header: SessionHeader;
+  /** Ready to send: unanswered calls of a killed run are answered with an error. */
+  history: Content[];
+}
+
+/** A `--resume` / `--delete-session` reference that matches nothing: bad input (exit 42). */
+export class SessionNotFoundError extends Error {
+  readonly exitCode = 42;
+  constructor(message: string) {
+    super(message);
+    this.name = 'SessionNotFoundError';
+  }
+}
+
+function readSession(file: string): { header: SessionHeader; history: Content[] } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const { header, history } = foldRecords(parseRecords(text));
+  return header?.id ? { header, history } : undefined;
+}
+
+/** Every readable session of the project, oldest activity first. */
+export function listSessions(projectTempDir: string): SessionInfo[] {
+  const dir = chatsDir(projectTempDir);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith(SESSION_FILE_PREFIX) && n.endsWith(SESSION_FILE_SUFFIX));
+  } catch {
+    return [];
+  }
+  const out: Omit<SessionInfo, 'index'>[] = [];
+  for (const name of names) {
+    const file = join(dir, name);
+    const s = readSession(file);
+    if (!s) continue;
+    let updated: Date;
+    try {
+      updated = statSync(file).mtime;
+    } catch {
+      continue;
+    }
+    out.push({
+      id: s.header.id,
+      file,
+      title: titleOf(s.history),
+      startTime: s.header.startTime,
+      updated,
+      messages: messageCount(s.history),
+      kind: s.header.kind,
+    });
+  }
+  out.sort((a, b) => a.updated.getTime() - b.updated.getTime() || a.startTime.localeCompare(b.startTime));
+  return out.map((s, i) => ({ ...s, index: i + 1 }));
+}
+
+/** `latest`, a 1-based number from the list, or a session id (a unique prefix of one is enough). */
+export function findSession(projectTempDir: string, ref: string): SessionInfo {
+  const all = listSessions(projectTempDir);
+  if (all.length === 0) throw new SessionNotFoundError('No saved sessions for this project yet.');
+  const r = ref.trim();
+  if (r === '' || r === 'latest') return all[all.length - 1]!;
+  if (/^\d+$/.test(r)) {
+    const hit = all[Number(r) - 1];
+    if (!hit) throw new SessionNotFoundError(`No session number ${r}: this project has ${all.length} (see --list-sessions).`);
+    return hit;
+  }
+  const matches = all.filter((s) => s.id === r || s.id.startsWith(r));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) throw new SessionNotFoundError(`Session id "${r}" is ambiguous: ${matches.length} sessions start with it.`);
+  throw new SessionNotFoundError(`No session "${r}" in this project (see --list-sessions).`);
+}
+
+export function loadSession(projectTempDir: string, ref: string): LoadedSession {
+  const info = findSession(projectTempDir, ref);
+  const s = readSession(info.file);
+  if (!s) throw new SessionNotFoundError(`Session ${info.id} can no longer be read.`);
+  return { ...info, header: s.header, history: repairHistory(s.history) };
+}
+
+export function deleteSession(projectTempDir: string, ref: string): SessionInfo {
+  const info = findSession(projectTempDir, ref);
+  unlinkSync(info.file);
+  return info;
+}
+
+/** "just now", "5 minutes ago", "3 days ago". */
+export function formatAge(from: Date, now = new Date()): string {
+  const s = Math.max(0, Math.round((now.getTime() - from.getTime()) / 1000));
+  const units: [number, string][] = [
+    [86400 * 365, 'year'],
+    [86400 * 30, 'month'],
+    [86400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+  ];
+  for (const [size, name] of units) {
+    const n = Math.floor(s / size);
+    if (n >= 1) return `${n} ${name}${n === 1 ? '' : 's'} ago`;
+  }
+  return 'just now';
+}
+
+/** One numbered line per session: title, age, id. */
+export function formatSessionList(sessions: SessionInfo[], now = new Date()): string {
+  if (sessions.length === 0) return 'No saved sessions for this project yet.\n';
+  const lines = [`Sessions for this project (${sessions.length}):`];
+  for (const s of sessions) lines.push(`  ${s.index}. ${s.title} (${formatAge(s.updated, now)}) [${s.id}]`);
+  return `${lines.join('\n')}\n`;
+}
