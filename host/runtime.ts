@@ -81,7 +81,10 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     projectTempDir,
     truncateThreshold: merged.tools?.truncateToolOutputThreshold,
     log: (m) => log.debug(m),
-    whenReady: () => manager.whenSettled(),
+    whenReady: async () => {
+      await manager.whenSettled();
+      await manager.whenListsFresh();
+    },
   });
   manager.start();
   return {

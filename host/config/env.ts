@@ -24,7 +24,14 @@ const ALWAYS_KEEP = new Set([
   'HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR', 'PWD',
   // Trust-store locations: names look like "CERT", values are paths, and TLS breaks without them.
   'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+  // Agent sockets and session plumbing: the names look secret ("AUTH", "SESSION") but the values are
+  // addresses of agents that hold the keys and ask the user; git over ssh, signing and GUI tools need them.
+  'SSH_AUTH_SOCK', 'SSH_AGENT_PID', 'GPG_AGENT_INFO', 'GNUPGHOME', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_SESSION_TYPE',
+  'XDG_SESSION_ID', 'XDG_RUNTIME_DIR', 'DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY', 'DESKTOP_SESSION', 'SESSION_MANAGER',
 ]);
+
+/** A name ending in _SOCK / _SOCKET names a socket path (an agent's address), never a secret itself. */
+const SOCKET_NAME = /_SOCK(ET)?$/;
 
 export interface RedactionOverrides {
   /** Names kept even if they look secret (`security.environmentVariableRedaction.allowed`). */
@@ -35,6 +42,7 @@ export interface RedactionOverrides {
 
 export function looksSecret(name: string, value: string): boolean {
   if (ALWAYS_KEEP.has(name)) return false;
+  if (SOCKET_NAME.test(name) && value.startsWith('/')) return SECRET_VALUE.some((re) => re.test(value));
   return SECRET_NAME.test(name) || SECRET_VALUE.some((re) => re.test(value));
 }
 

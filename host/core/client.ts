@@ -98,6 +98,8 @@ export class GeminiClient {
   }
 
   private async requestShape(): Promise<RequestShape> {
+    // A tool a server announced during the last turn is declared in this very request.
+    await this.opts.runtime.manager.whenListsFresh?.();
     return {
       systemInstruction: await this.systemInstruction(),
       tools: this.opts.runtime.registry.declarations(this.offered),

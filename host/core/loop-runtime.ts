@@ -46,6 +46,8 @@ export interface LoopServerState {
 export interface LoopManager extends LoopEmitter {
   states(): LoopServerState[];
   whenSettled(): Promise<void>;
+  /** Resolves once tool lists a server announced as changed have been re-read. */
+  whenListsFresh?(): Promise<void>;
   readResource(alias: string, uri: string): Promise<{ contents: { uri?: string; text?: string }[] }>;
   subscribeResource?(alias: string, uri: string): Promise<unknown>;
 }

@@ -140,6 +140,11 @@ export class McpClientManager extends EventEmitter {
     );
   }
 
+  /** Resolves once every server's list_changed re-listing in flight has reached the registry. */
+  async whenListsFresh(): Promise<void> {
+    await Promise.all([...this.slots.values()].map((s) => s.conn?.whenFresh()));
+  }
+
   getRoots(): string[] {
     return [...this.roots];
   }

@@ -30,7 +30,8 @@ import { createTransport, transportPlan, transportPid, type ConcreteTransport } 
 export const CLIENT_INFO = { name: 'gemini-mcp-cli', version: VERSION };
 export const LIST_TIMEOUT_MS = 30_000;
 const MAX_PAGES = 1000;
-const LIST_DEBOUNCE_MS = 300;
+
+export type ListKind = 'tools' | 'prompts' | 'resources';
 
 export interface ConnectionHooks {
   roots(): string[];
@@ -58,7 +59,9 @@ export class ServerConnection {
   instructions?: string;
   closing = false;
   lostReason?: string;
-  private timers = new Map<string, NodeJS.Timeout>();
+  /** Re-listing in flight per kind, and whether another notification came in meanwhile. */
+  private readonly refreshing = new Map<ListKind, Promise<void>>();
+  private readonly again = new Set<ListKind>();
 
   private constructor(
     readonly client: Client,
@@ -113,35 +116,47 @@ export class ServerConnection {
     client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => opts.hooks.sample(req.params, extra.signal));
     // One handler per method (a later setNotificationHandler replaces the earlier one), and our own
     // paginated refresh instead of the SDK's first-page-only listChanged option.
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.debounce('tools'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.debounce('prompts'));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.debounce('resources'));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.relist('tools'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.relist('prompts'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.relist('resources'));
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => opts.hooks.resourceUpdated(n.params.uri));
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
       opts.log.debug(`[${opts.config.alias}] log ${n.params.level}: ${typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data)}`),
     );
     client.onerror = (err) => opts.log.debug(`[${opts.config.alias}] transport error: ${err.message}`);
     client.onclose = () => {
-      for (const t of this.timers.values()) clearTimeout(t);
       if (this.closing) return;
       this.lostReason ??= this.kind === 'stdio' ? 'the server process exited' : 'the connection was closed';
       opts.hooks.closed(this, this.lostReason);
     };
   }
 
-  private debounce(what: 'tools' | 'prompts' | 'resources'): void {
-    clearTimeout(this.timers.get(what));
-    this.timers.set(
-      what,
-      setTimeout(() => {
-        this.timers.delete(what);
-        const refresh = what === 'tools' ? this.refreshTools() : what === 'prompts' ? this.refreshPrompts() : this.refreshResources();
-        refresh.then(
-          () => this.opts.hooks.listChanged(this, what),
-          (err) => this.opts.log.warn(`[${this.opts.config.alias}] re-listing ${what} failed: ${(err as Error).message}`),
-        );
-      }, LIST_DEBOUNCE_MS),
-    );
+  /**
+   * Re-lists at once (no debounce: a tool added now must be in the very next model request). A burst of
+   * notifications costs at most one more listing after the one in flight.
+   */
+  private relist(what: ListKind): void {
+    if (this.refreshing.has(what)) {
+      this.again.add(what);
+      return;
+    }
+    const run = async (): Promise<void> => {
+      do {
+        this.again.delete(what);
+        await (what === 'tools' ? this.refreshTools() : what === 'prompts' ? this.refreshPrompts() : this.refreshResources());
+        if (this.closing) return;
+        this.opts.hooks.listChanged(this, what);
+      } while (this.again.has(what));
+    };
+    const p = run()
+      .catch((err) => this.opts.log.warn(`[${this.opts.config.alias}] re-listing ${what} failed: ${(err as Error).message}`))
+      .finally(() => this.refreshing.delete(what));
+    this.refreshing.set(what, p);
+  }
+
+  /** Resolves once every re-listing started by a list_changed notification has been applied. */
+  async whenFresh(): Promise<void> {
+    while (this.refreshing.size) await Promise.all(this.refreshing.values());
   }
 
   async refreshAll(): Promise<void> {
@@ -175,7 +190,6 @@ export class ServerConnection {
 
   async close(): Promise<void> {
     this.closing = true;
-    for (const t of this.timers.values()) clearTimeout(t);
     await this.client.close().catch(() => {});
   }
 }

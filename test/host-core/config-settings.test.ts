@@ -188,4 +188,20 @@ describe('resolveServers', () => {
     expect(sanitizedEnv({ MY_KEY: 'x' }, { allowed: ['MY_KEY'] })).toEqual({ MY_KEY: 'x' });
     expect(sanitizedEnv({ EDITOR: 'x' }, { blocked: ['EDITOR'] })).toEqual({});
   });
+
+  it('passes agent sockets and session plumbing that only look secret; settings env passes anything', () => {
+    const env = {
+      PATH: '/bin', SSH_AUTH_SOCK: '/tmp/ssh-x/agent.1', GPG_AGENT_INFO: '/run/gpg:0:1', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/bus',
+      MY_APP_SOCKET: '/run/app.sock', EVIL_SOCK: 'ghp_abcdefghijklmnopqrstuvwxyz0123', SESSION_TOKEN: 'abc', AWS_SESSION_TOKEN: 'x',
+    };
+    const servers = resolveServers({ mcpServers: { t: { command: 't', env: { SESSION_TOKEN: 'given', ANYTHING: 'v' } } } }, { ...base, env });
+    const by = Object.fromEntries(servers.map((s) => [s.alias, s.env!]));
+    for (const alias of ['t', 'shell']) {
+      expect(by[alias]).toMatchObject({ SSH_AUTH_SOCK: env.SSH_AUTH_SOCK, GPG_AGENT_INFO: env.GPG_AGENT_INFO, MY_APP_SOCKET: '/run/app.sock' });
+      expect(by[alias]).not.toHaveProperty('EVIL_SOCK');
+      expect(by[alias]).not.toHaveProperty('AWS_SESSION_TOKEN');
+    }
+    expect(by.t).toMatchObject({ SESSION_TOKEN: 'given', ANYTHING: 'v' });
+    expect(by.shell).not.toHaveProperty('SESSION_TOKEN');
+  });
 });
