@@ -185,6 +185,9 @@ export async function runHeadless(args: CliArgs, io: HeadlessIo): Promise<number
         case 'user_cancelled':
           failure = { kind: 'cancelled', message: 'Operation cancelled.' };
           break;
+        case 'loop_detected':
+          failure = { kind: 'loop', message: ev.value.message };
+          break;
         default:
           break;
       }

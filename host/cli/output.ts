@@ -113,6 +113,7 @@ export const FAILURES = {
   config: { type: 'FatalConfigError', code: 52 },
   turns: { type: 'FatalTurnLimitedError', code: 53 },
   cancelled: { type: 'FatalCancellationError', code: 130 },
+  loop: { type: 'LoopDetectedError', code: 1 },
   api: { type: 'ApiError', code: 1 },
   general: { type: 'Error', code: 1 },
 } as const;

@@ -5,6 +5,7 @@ import type { ServerGeminiStreamEvent } from './events.js';
 import { DEFAULT_RETRY, GeminiChat, type RequestShape, type RetryConfig } from './gemini-chat.js';
 import type { LoopRuntime, LoopTool } from './loop-runtime.js';
 import { MemoryContext } from './memory-context.js';
+import { LoopDetector } from './loop-detection.js';
 import { checkNextSpeaker } from './next-speaker.js';
 import { buildSystemPrompt } from './prompts.js';
 import { Turn } from './turn.js';
@@ -24,6 +25,8 @@ export interface GeminiClientOptions {
   retry?: RetryConfig;
   generationConfig?: GenerateContentConfig;
   log?: (msg: string) => void;
+  /** `model.disableLoopDetection`. */
+  disableLoopDetection?: boolean;
 }
 
 /** Upstream's request defaults; thinking options only for models that think. */
@@ -115,6 +118,7 @@ export class GeminiClient {
     const stop = (): void => {
       if (next.some((p) => p.functionResponse)) this.chat.addHistory({ role: 'user', parts: next });
     };
+    const loops = this.opts.disableLoopDetection ? undefined : new LoopDetector();
     for (let turns = 0; ; turns++) {
       if (signal.aborted) {
         stop();
@@ -135,6 +139,12 @@ export class GeminiClient {
       const turn = new Turn(this.chat, promptId, this.ids);
       let stopped = false;
       for await (const ev of turn.run(next, signal)) {
+        const loop = loops?.check(ev);
+        if (loop) {
+          // Leaving the stream unfinished drops this model turn: its repeated call never runs.
+          yield { type: 'loop_detected', value: loop };
+          return;
+        }
         yield ev;
         if (ev.type === 'error' || ev.type === 'invalid_stream' || ev.type === 'user_cancelled') stopped = true;
       }

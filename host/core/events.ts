@@ -19,6 +19,8 @@ export const GeminiEventType = {
   MaxSessionTurns: 'max_session_turns',
   Retry: 'retry',
   Usage: 'usage',
+  LoopDetected: 'loop_detected',
+  ChatCompressed: 'chat_compressed',
 } as const;
 
 export interface ThoughtSummary {
@@ -71,5 +73,18 @@ export type ServerGeminiStreamEvent =
   | { type: 'finished'; value: { reason?: FinishReason; usageMetadata?: GenerateContentResponseUsageMetadata } }
   | { type: 'max_session_turns'; value: { limit: number; scope: 'message' | 'session' } }
   | { type: 'retry'; value: RetryEventValue }
-  | { type: 'usage'; value: UsageEventValue };
+  | { type: 'usage'; value: UsageEventValue }
+  /** The model repeated itself (same call, same text); the message's turn was stopped. */
+  | { type: 'loop_detected'; value: { kind: 'tool_call' | 'content'; message: string } }
+  | { type: 'chat_compressed'; value: ChatCompressionInfo };
+
+export type CompressionStatus = 'compressed' | 'noop' | 'inflated' | 'empty_summary' | 'failed';
+
+export interface ChatCompressionInfo {
+  originalTokenCount: number;
+  newTokenCount: number;
+  status: CompressionStatus;
+  /** Why nothing changed, for a status other than `compressed`. */
+  reason?: string;
+}
 

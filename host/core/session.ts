@@ -102,6 +102,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     model,
     maxSessionTurns: settings.merged.model?.maxSessionTurns,
     skipNextSpeakerCheck: settings.merged.model?.skipNextSpeakerCheck ?? true,
+    disableLoopDetection: settings.merged.model?.disableLoopDetection === true,
     retry: retryConfig(settings.merged, env),
     log: opts.log ? (m) => opts.log!.debug(m) : undefined,
   });

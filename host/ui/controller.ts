@@ -8,6 +8,7 @@ import { applyCompletion, completeAtPath, completeAtTool, completeSlash, type Co
 import { processAtCommands } from '../core/at-command.js';
 import { completionTable, runSlash } from './slash-commands.js';
 import { parseSlash } from './slash-parse.js';
+import { coreNotice } from './core-notices.js';
 import { formatTokens, nextApprovalMode } from './status-line.js';
 
 interface Stats {
@@ -291,6 +292,10 @@ export class Controller {
         break;
       case 'tool_output':
         break;
+      default: {
+        const note = coreNotice(ev, app.palette);
+        if (note) app.conv.add(note);
+      }
     }
     app.requestRender();
   }
