@@ -1,0 +1,47 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ResolvedServerConfig } from '../config/servers.js';
+import type { ServerConnection } from './connection.js';
+import { StderrTail } from './stderr-tail.js';
+import type { PausableTimer } from './timer.js';
+import { filterTools } from './tool-filter.js';
+import type { ServerState, ServerStatus } from './types.js';
+
+export interface InFlight {
+  timer: PausableTimer;
+}
+
+/** Everything the host knows about one configured server, across connections and restarts. */
+export interface Slot {
+  config: ResolvedServerConfig;
+  status: ServerStatus;
+  error?: string;
+  stderr: StderrTail;
+  conn?: ServerConnection;
+  connecting?: Promise<ServerConnection>;
+  recovering?: Promise<ServerConnection>;
+  firstAttempt: Promise<void>;
+  connectedAt: number;
+  failuresInRow: number;
+  restarts: number;
+  calls: Set<InFlight>;
+  openElicitations: number;
+  /** The last tool list seen, kept across a crash to decide whether a call may be replayed. */
+  lastTools: Tool[];
+}
+
+export function newSlot(config: ResolvedServerConfig): Slot {
+  return {
+    config, status: 'connecting', stderr: new StderrTail(), firstAttempt: Promise.resolve(),
+    connectedAt: 0, failuresInRow: 0, restarts: 0, calls: new Set(), openElicitations: 0, lastTools: [],
+  };
+}
+
+export function snapshot(s: Slot): ServerState {
+  const conn = s.conn;
+  const tools = conn ? filterTools(conn.tools, s.config) : [];
+  return {
+    alias: s.config.alias, config: s.config, status: s.status, error: s.error, stderrTail: s.stderr.text(),
+    tools, instructions: conn?.instructions, prompts: conn?.prompts ?? [], resources: conn?.resources ?? [],
+    restarts: s.restarts, connectedVia: conn?.kind, pid: conn?.pid,
+  };
+}

@@ -1,0 +1,163 @@
+import type { HostLogger } from '../log.js';
+import { ServerConnection, type ConnectionHooks } from './connection.js';
+import { McpCallError, withTail } from './errors.js';
+import { snapshot, type Slot } from './server-slot.js';
+import type { ServerStatus } from './types.js';
+import { describeConnectError, sleep } from './util.js';
+
+/** A connection that stayed up this long earns a fresh set of restart attempts when it next dies. */
+const STABLE_UPTIME_MS = 30_000;
+
+/** Requests a server sends to us (roots, elicitation, sampling); the manager answers them. */
+export type ClientHooks = Omit<ConnectionHooks, 'closed' | 'listChanged' | 'resourceUpdated'>;
+
+export interface SupervisorOptions {
+  log: HostLogger;
+  connectTimeoutMs: number;
+  /** Delays before restart attempts 1..n after a crash; its length is the attempt limit. */
+  backoff: number[];
+  clientHooks(slot: Slot): ClientHooks;
+  /** Manager events: status, tools_changed, prompts_changed, resources_changed, resource_updated. */
+  emit(event: string, ...args: unknown[]): void;
+}
+
+/**
+ * The lifecycle of every server connection: connect attempts, status changes, loss detection and
+ * restarts with backoff. It never runs tool calls; it hands out live connections.
+ */
+export class Supervisor {
+  private closedFlag = false;
+  private readonly closeController = new AbortController();
+
+  constructor(private readonly opts: SupervisorOptions) {}
+
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  setStatus(slot: Slot, status: ServerStatus, error?: string): void {
+    slot.status = status;
+    slot.error = error;
+    this.opts.emit('status', snapshot(slot));
+  }
+
+  /** One connection attempt; a failed attempt inside a restart sequence leaves the server 'disconnected'. */
+  connect(slot: Slot, duringRecovery = false): Promise<ServerConnection> {
+    if (slot.connecting) return slot.connecting;
+    if (this.closedFlag) return Promise.reject(new Error('the MCP client manager is closed'));
+    this.setStatus(slot, 'connecting');
+    const attempt = ServerConnection.open({
+      config: slot.config,
+      stderr: slot.stderr,
+      log: this.opts.log,
+      connectTimeoutMs: this.opts.connectTimeoutMs,
+      hooks: {
+        ...this.opts.clientHooks(slot),
+        closed: (conn, reason) => this.lost(slot, conn, reason),
+        listChanged: (conn, what) => {
+          if (slot.conn !== conn) return;
+          if (what === 'tools') slot.lastTools = conn.tools;
+          this.opts.emit(what === 'tools' ? 'tools_changed' : what === 'prompts' ? 'prompts_changed' : 'resources_changed', slot.config.alias);
+        },
+        resourceUpdated: (uri) => this.opts.emit('resource_updated', slot.config.alias, uri),
+      },
+    });
+    slot.connecting = attempt.then(
+      (conn) => this.onConnected(slot, conn),
+      (err: unknown) => {
+        slot.connecting = undefined;
+        const reason = withTail(describeConnectError(err), slot.stderr.text());
+        this.setStatus(slot, duringRecovery ? 'disconnected' : 'failed', reason);
+        this.opts.log.warn(`[${slot.config.alias}] failed to connect: ${reason}`);
+        throw new Error(reason);
+      },
+    );
+    return slot.connecting;
+  }
+
+  private async onConnected(slot: Slot, conn: ServerConnection): Promise<ServerConnection> {
+    slot.connecting = undefined;
+    if (this.closedFlag) {
+      await conn.close();
+      throw new Error('the MCP client manager is closed');
+    }
+    slot.conn = conn;
+    slot.connectedAt = Date.now();
+    slot.lastTools = conn.tools;
+    this.setStatus(slot, 'connected');
+    this.opts.emit('tools_changed', slot.config.alias);
+    this.opts.emit('prompts_changed', slot.config.alias);
+    this.opts.log.debug(`[${slot.config.alias}] connected over ${conn.kind}: ${conn.tools.length} tools`);
+    return conn;
+  }
+
+  /** The connection died on its own: fail its calls (the SDK rejects them) and start restarting. */
+  lost(slot: Slot, conn: ServerConnection, reason: string): void {
+    if (slot.conn !== conn || this.closedFlag) return;
+    slot.conn = undefined;
+    void conn.close();
+    if (Date.now() - slot.connectedAt >= STABLE_UPTIME_MS) slot.failuresInRow = 0;
+    this.setStatus(slot, 'disconnected', reason);
+    this.opts.emit('tools_changed', slot.config.alias);
+    this.opts.log.warn(`[${slot.config.alias}] ${reason}; restarting`);
+    this.recover(slot).catch(() => undefined);
+  }
+
+  /** Restart with backoff; after the last attempt the server stays failed until a manual restart. */
+  private recover(slot: Slot): Promise<ServerConnection> {
+    if (slot.recovering) return slot.recovering;
+    const { backoff } = this.opts;
+    slot.recovering = (async () => {
+      let last = slot.error ?? 'disconnected';
+      while (slot.failuresInRow < backoff.length) {
+        const delay = backoff[slot.failuresInRow]!;
+        slot.failuresInRow++;
+        await sleep(delay, this.closeController.signal);
+        if (this.closedFlag) throw new Error('the MCP client manager is closed');
+        slot.restarts++;
+        slot.stderr.mark(`restart attempt ${slot.failuresInRow}`);
+        try {
+          return await this.connect(slot, true);
+        } catch (err) {
+          last = (err as Error).message;
+        }
+      }
+      const reason = `gave up after ${backoff.length} restart attempts; last error: ${last}`;
+      this.setStatus(slot, 'failed', reason);
+      throw new Error(`MCP server '${slot.config.alias}' ${reason}`);
+    })().finally(() => (slot.recovering = undefined));
+    return slot.recovering;
+  }
+
+  /** The live connection, or the attempt under way; a failed server gives its reason. */
+  async ensureConnected(slot: Slot): Promise<ServerConnection> {
+    if (slot.conn) return slot.conn;
+    if (slot.connecting) return slot.connecting;
+    if (slot.recovering) return slot.recovering;
+    const alias = slot.config.alias;
+    throw new McpCallError('not_connected', `MCP server '${alias}' is not connected: ${slot.error ?? slot.status}`, alias);
+  }
+
+  /** Manual restart (`/mcp restart`): a fresh process and a fresh set of automatic restart attempts. */
+  async restart(slot: Slot): Promise<void> {
+    const old = slot.conn;
+    slot.conn = undefined;
+    slot.failuresInRow = 0;
+    if (old) await old.close();
+    slot.restarts++;
+    slot.stderr.mark('restart requested');
+    await this.connect(slot);
+  }
+
+  async close(slots: Iterable<Slot>): Promise<void> {
+    this.closedFlag = true;
+    this.closeController.abort();
+    await Promise.all([...slots].map(async (s) => {
+      const pending = s.connecting;
+      const conn = s.conn;
+      s.conn = undefined;
+      await conn?.close();
+      await pending?.then((c) => c.close(), () => undefined);
+    }));
+  }
+}

@@ -1,0 +1,79 @@
+import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerConnection } from './connection.js';
+import { McpCallError, withTail } from './errors.js';
+import type { InFlight, Slot } from './server-slot.js';
+import type { Supervisor } from './supervisor.js';
+import { PausableTimer } from './timer.js';
+import { looksLikeConnectionLoss } from './tool-filter.js';
+import type { CallOptions } from './types.js';
+import { settleSoon } from './util.js';
+
+function cancelled(alias: string, toolName: string, why = ''): McpCallError {
+  return new McpCallError('cancelled', `Call to '${toolName}' on MCP server '${alias}' was cancelled${why}`, alias);
+}
+
+/** One `tools/call` on the server's live connection, bounded by the call timeout and the caller's signal. */
+export async function callOnce(sup: Supervisor, slot: Slot, toolName: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
+  const alias = slot.config.alias;
+  if (opts.signal?.aborted) throw cancelled(alias, toolName);
+  let conn: ServerConnection;
+  try {
+    conn = await sup.ensureConnected(slot);
+  } catch (err) {
+    if (err instanceof McpCallError) throw err;
+    throw new McpCallError('not_connected', `MCP server '${alias}' is not connected: ${(err as Error).message}`, alias);
+  }
+  const timeoutMs = opts.timeoutMs ?? slot.config.timeoutMs;
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = () => controller.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const call: InFlight = {
+    timer: new PausableTimer(timeoutMs, () => {
+      timedOut = true;
+      controller.abort(new Error('timeout'));
+    }),
+  };
+  if (slot.openElicitations > 0) call.timer.pause();
+  slot.calls.add(call);
+  try {
+    // A raw request rather than client.callTool: that one throws on outputSchema mismatches, which the
+    // host wants to treat as an ordinary (bad) result, not a protocol failure.
+    const result = await conn.client.request(
+      { method: 'tools/call', params: { name: toolName, arguments: args, ...(opts.meta ? { _meta: opts.meta } : {}) } },
+      CallToolResultSchema,
+      {
+        signal: controller.signal,
+        // The host timer above is the real bound; the SDK's must never fire first.
+        timeout: 2 ** 31 - 1,
+        ...(opts.onProgress ? { onprogress: (p) => opts.onProgress!(p) } : {}),
+      },
+    );
+    return result as CallToolResult;
+  } catch (err) {
+    if (timedOut) {
+      throw new McpCallError('timeout', `MCP server '${alias}': tool '${toolName}' timed out after ${timeoutMs} ms (the server was sent a cancellation)`, alias);
+    }
+    throw await classifyFailure(sup, slot, conn, toolName, err, opts);
+  } finally {
+    call.timer.clear();
+    slot.calls.delete(call);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Why a call without a timeout failed: the caller cancelled, the server went away, or a protocol fault. */
+async function classifyFailure(sup: Supervisor, slot: Slot, conn: ServerConnection, toolName: string, err: unknown, opts: CallOptions): Promise<McpCallError> {
+  const alias = slot.config.alias;
+  if (opts.signal?.aborted) return cancelled(alias, toolName);
+  if (sup.closed) return cancelled(alias, toolName, ': the session is closing');
+  if (conn.lostReason || looksLikeConnectionLoss(err)) {
+    // Remote transports do not always report the loss through onclose.
+    if (!conn.lostReason && slot.conn === conn) sup.lost(slot, conn, `connection lost: ${(err as Error).message}`);
+    await settleSoon();
+    const what = conn.kind === 'stdio' ? 'crashed' : 'lost its connection';
+    const message = `MCP server '${alias}' ${what} during the call to '${toolName}' (${conn.lostReason ?? (err as Error).message}); it is being restarted.`;
+    return new McpCallError('crashed', withTail(message, slot.stderr.text()), alias);
+  }
+  return new McpCallError('protocol', `MCP server '${alias}' failed the call to '${toolName}': ${(err as Error).message}`, alias);
+}
