@@ -5,6 +5,8 @@ import type { ServerGeminiStreamEvent } from './events.js';
 import { DEFAULT_RETRY, GeminiChat, type RequestShape, type RetryConfig } from './gemini-chat.js';
 import type { LoopRuntime, LoopTool } from './loop-runtime.js';
 import { MemoryContext } from './memory-context.js';
+import { compressHistory, DEFAULT_COMPRESSION_THRESHOLD } from './compression.js';
+import type { ChatCompressionInfo } from './events.js';
 import { LoopDetector } from './loop-detection.js';
 import { checkNextSpeaker } from './next-speaker.js';
 import { buildSystemPrompt } from './prompts.js';
@@ -27,6 +29,8 @@ export interface GeminiClientOptions {
   log?: (msg: string) => void;
   /** `model.disableLoopDetection`. */
   disableLoopDetection?: boolean;
+  /** `model.compressionThreshold` (fraction of the context window; default 0.5). */
+  compressionThreshold?: number;
 }
 
 /** Upstream's request defaults; thinking options only for models that think. */
@@ -58,6 +62,9 @@ export class GeminiClient {
   private readonly memory: MemoryContext;
   private readonly ids = { next: 0 };
   private sessionTurns = 0;
+  private lastPromptTokens = 0;
+  /** A compression that did not shrink the history is not retried on every turn; `/compress` still runs. */
+  private compressionFailed = false;
 
   constructor(private readonly opts: GeminiClientOptions) {
     this.memory = new MemoryContext(opts.runtime.manager, opts.log);
@@ -136,6 +143,8 @@ export class GeminiClient {
         return;
       }
       this.sessionTurns++;
+      const compressed = await this.compress(signal, false);
+      if (compressed.status === 'compressed') yield { type: 'chat_compressed', value: compressed };
       const turn = new Turn(this.chat, promptId, this.ids);
       let stopped = false;
       for await (const ev of turn.run(next, signal)) {
@@ -148,6 +157,7 @@ export class GeminiClient {
         yield ev;
         if (ev.type === 'error' || ev.type === 'invalid_stream' || ev.type === 'user_cancelled') stopped = true;
       }
+      if (turn.usage?.promptTokenCount) this.lastPromptTokens = turn.usage.promptTokenCount;
       if (stopped) return;
 
       if (turn.pendingToolCalls.length) {
@@ -236,6 +246,34 @@ export class GeminiClient {
       if (!answered.has(call.request.callId)) yield { type: 'tool_call_response', value: call };
     }
     return result;
+  }
+
+  /**
+   * Summarises older history into a state snapshot when it passes the threshold (or always, with `force`);
+   * the recent part stays verbatim and no call is separated from its response.
+   */
+  async compress(signal: AbortSignal, force: boolean): Promise<ChatCompressionInfo> {
+    const threshold = this.opts.compressionThreshold ?? DEFAULT_COMPRESSION_THRESHOLD;
+    if (!force && (this.compressionFailed || !(threshold > 0))) {
+      return { originalTokenCount: this.lastPromptTokens, newTokenCount: this.lastPromptTokens, status: 'noop' };
+    }
+    const result = await compressHistory({
+      history: this.chat.getHistory(false),
+      generator: this.opts.generator,
+      model: this.chat.model,
+      signal,
+      force,
+      threshold,
+      lastPromptTokens: this.lastPromptTokens,
+    });
+    if (result.history) {
+      this.chat.setHistory(result.history, 'compress');
+      this.lastPromptTokens = result.info.newTokenCount;
+      this.compressionFailed = false;
+    } else if (result.info.status !== 'noop') {
+      this.compressionFailed = true;
+    }
+    return result.info;
   }
 
   private retryOptions() {

@@ -103,6 +103,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     maxSessionTurns: settings.merged.model?.maxSessionTurns,
     skipNextSpeakerCheck: settings.merged.model?.skipNextSpeakerCheck ?? true,
     disableLoopDetection: settings.merged.model?.disableLoopDetection === true,
+    compressionThreshold: settings.merged.model?.compressionThreshold,
     retry: retryConfig(settings.merged, env),
     log: opts.log ? (m) => opts.log!.debug(m) : undefined,
   });
