@@ -126,3 +126,10 @@ export function isAllowedReal(real: string, roots: WorkspaceRoots): boolean {
   if (root) return !hasSensitiveSegment(root, real);
   return !!roots.projectTempDir && isWithin(roots.projectTempDir, real);
 }
+
+/** The directory a write to a guarded path starts its no-follow walk from: its root or the temp dir. */
+export function writeBaseOf(p: GuardedPath, roots: WorkspaceRoots): string {
+  const base = p.root ?? roots.projectTempDir;
+  if (base === undefined) throw new ToolError(notInWorkspaceMessage(p.resolved, roots), 'path_not_in_workspace');
+  return base;
+}

@@ -1,10 +1,12 @@
-import { stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isEscape, openChecked, readRegularHandle } from '../../common/confined-fs.js';
+import { isAllowedReal, notInWorkspaceMessage } from '../../common/path-guard.js';
 import { ToolError } from '../../common/result.js';
+import type { WorkspaceRoots } from '../../common/roots.js';
 import type { ErrorType } from '../../../protocol/tool-result.js';
 import { detectFileKind, isMediaKind, isSupportedAudio, mimeTypeOf, type FileKind } from './file-types.js';
-import { readRegularFile } from './regular-file.js';
 import { decodeText, splitLines } from './text-decode.js';
 
 export const DEFAULT_LINE_LIMIT = 2000;
@@ -43,8 +45,9 @@ export class FileReadError extends ToolError {
 export interface ReadOptions {
   /** Path for messages (as resolved from the input). */
   abs: string;
-  /** Path to open (symlinks resolved). */
+  /** Path to open (symlinks resolved); what is read must really lie inside `roots`. */
   real: string;
+  roots: WorkspaceRoots;
   /** Path relative to the primary root, for notices. */
   rel: string;
   offset?: number;
@@ -57,34 +60,49 @@ const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(2);
 
 /** The read_file pipeline, shared with read_many_files. */
 export async function readForModel(o: ReadOptions): Promise<ReadOutcome> {
+  let fh: FileHandle;
+  try {
+    fh = await openChecked(o.real, { allowed: (real) => isAllowedReal(real, o.roots) });
+  } catch (err) {
+    // ENOTDIR: a parent is a file, so this path does not exist either.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new FileReadError(`File not found: ${o.abs}`, 'file_not_found', 'File not found.');
+    }
+    if (isEscape(err)) throw new FileReadError(notInWorkspaceMessage(o.abs, o.roots), 'path_not_in_workspace', 'Path not in workspace.');
+    throw readFailure(o, err);
+  }
+  try {
+    return await readOpened(o, fh);
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readOpened(o: ReadOptions, fh: FileHandle): Promise<ReadOutcome> {
   let size: number;
   try {
-    const st = await stat(o.real);
+    const st = await fh.stat();
     if (st.isDirectory()) {
       throw new FileReadError(`Path is a directory, not a file: ${o.abs}`, 'target_is_directory', 'Path is a directory.');
     }
     size = st.size;
   } catch (err) {
     if (err instanceof FileReadError) throw err;
-    // ENOTDIR: a parent is a file, so this path does not exist either.
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new FileReadError(`File not found: ${o.abs}`, 'file_not_found', 'File not found.');
-    }
     throw readFailure(o, err);
   }
   if (size > MAX_FILE_BYTES) {
     throw new FileReadError(`File size exceeds the 20MB limit: ${o.abs} (${mb(size)}MB)`, 'file_too_large', 'File size exceeds the 20MB limit.');
   }
   const nameKind = detectFileKind(o.real);
-  if (isMediaKind(nameKind)) return readMedia(o, nameKind, size);
+  if (isMediaKind(nameKind)) return readMedia(o, nameKind, size, fh);
   if (nameKind === 'svg' && size > MAX_SVG_BYTES) {
     const text = `Cannot display content of SVG file larger than 1MB: ${o.rel}`;
     return { kind: 'notice', text, display: `Skipped large SVG file (>1MB): ${o.rel}`, fileKind: 'svg' };
   }
   let buf: Buffer;
   try {
-    buf = await readRegularFile(o.real);
+    buf = await readRegularHandle(fh, o.real);
   } catch (err) {
     throw readFailure(o, err);
   }
@@ -103,7 +121,7 @@ function readFailure(o: ReadOptions, err: unknown): FileReadError {
   return new FileReadError(`Error reading file ${o.abs}: ${msg}`, 'read_content_failure', `Error reading file ${o.rel}: ${msg}`);
 }
 
-async function readMedia(o: ReadOptions, kind: 'image' | 'audio' | 'video' | 'pdf', size: number): Promise<ReadOutcome> {
+async function readMedia(o: ReadOptions, kind: 'image' | 'audio' | 'video' | 'pdf', size: number, fh: FileHandle): Promise<ReadOutcome> {
   if (kind === 'audio' && !isSupportedAudio(o.real)) {
     throw new FileReadError(
       `Unsupported audio file format for ${o.abs}. Supported audio formats are MP3, WAV, AIFF, AAC, OGG, and FLAC.`,
@@ -118,7 +136,7 @@ async function readMedia(o: ReadOptions, kind: 'image' | 'audio' | 'video' | 'pd
   }
   let data: string;
   try {
-    data = (await readRegularFile(o.real)).toString('base64');
+    data = (await readRegularHandle(fh, o.real)).toString('base64');
   } catch (err) {
     throw readFailure(o, err);
   }

@@ -1,21 +1,18 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
-
-const errno = (code: string, message: string) => Object.assign(new Error(`${code}: ${message}`), { code });
+import { isEscape, readChecked } from '../../common/confined-fs.js';
+import { isAllowedReal, notInWorkspaceMessage, type GuardedPath } from '../../common/path-guard.js';
+import { ToolError } from '../../common/result.js';
+import type { WorkspaceRoots } from '../../common/roots.js';
 
 /**
- * Reads a whole file, refusing FIFOs, sockets and devices: a plain read of a FIFO blocks until a
- * writer appears, which would hang the call and pin a libuv thread. O_NONBLOCK makes the open itself
- * return at once; regular files ignore it.
+ * Reads a whole guarded file through a descriptor whose real location is checked after the open, refusing
+ * FIFOs, sockets and devices (opened non-blocking, so a FIFO cannot hang the call). A path that was
+ * swapped to lead outside the roots since the guard looked fails with the guard's own error.
  */
-export async function readRegularFile(path: string): Promise<Buffer> {
-  const fh = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+export async function readGuardedFile(target: GuardedPath, roots: WorkspaceRoots): Promise<Buffer> {
   try {
-    const st = await fh.stat();
-    if (st.isDirectory()) throw errno('EISDIR', 'illegal operation on a directory, read');
-    if (!st.isFile()) throw errno('EINVAL', `not a regular file, read '${path}'`);
-    return await fh.readFile();
-  } finally {
-    await fh.close();
+    return await readChecked(target.real, (real) => isAllowedReal(real, roots));
+  } catch (err) {
+    if (isEscape(err)) throw new ToolError(notInWorkspaceMessage(target.resolved, roots), 'path_not_in_workspace');
+    throw err;
   }
 }

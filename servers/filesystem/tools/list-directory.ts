@@ -1,9 +1,11 @@
+import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import { guardPath } from '../../common/path-guard.js';
+import { childOf, fdPathsWork, isEscape, openChecked } from '../../common/confined-fs.js';
+import { guardPath, isAllowedReal, notInWorkspaceMessage } from '../../common/path-guard.js';
 import { errorResult, textResult } from '../../common/result.js';
-import { defineTool, READ_ONLY } from '../../common/tool.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../../common/tool.js';
 import { IgnoreRules } from '../lib/ignore-rules.js';
 import { rootOf } from '../lib/paths.js';
 
@@ -46,42 +48,26 @@ export const listDirectory = defineTool({
       return errorResult(`Error listing directory: ${(err as Error).message}`, 'ls_execution_error', 'Error: Failed to list directory.');
     }
     let dirents;
+    // The listing comes from the opened directory itself, judged where it really is.
+    let dir;
     try {
-      dirents = await readdir(target.real, { withFileTypes: true });
+      dir = await openChecked(target.real, { directory: true, allowed: (real) => isAllowedReal(real, ctx.roots) });
     } catch (err) {
+      if (isEscape(err)) return errorResult(notInWorkspaceMessage(abs, ctx.roots), 'path_not_in_workspace');
       return errorResult(`Error listing directory: ${(err as Error).message}`, 'ls_execution_error', 'Error: Failed to list directory.');
     }
-    if (dirents.length === 0) return textResult(`Directory ${abs} is empty.`, 'Directory is empty.');
-
-    const located = rootOf(target.real, ctx.roots);
-    const rules = located
-      ? new IgnoreRules(located.root, { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true })
-      : undefined;
-    const patterns = (args.ignore ?? []).map(nameGlobToRegExp);
-    let ignored = 0;
-    const stats = await Promise.all(
-      dirents.map(async (d): Promise<Entry | undefined> => {
-        const full = join(target.real, d.name);
-        let st;
-        try {
-          st = await stat(full);
-        } catch {
-          st = undefined;
-        }
-        const isDir = st ? st.isDirectory() : d.isDirectory();
-        if (rules && located) {
-          const rel = located.rel ? `${located.rel}/${d.name}` : d.name;
-          if (rules.isIgnored(rel, isDir)) {
-            ignored++;
-            return undefined;
-          }
-        }
-        if (patterns.some((re) => re.test(d.name))) return undefined;
-        // Broken links and vanished entries are left out silently.
-        return st ? { name: d.name, isDir, size: isDir ? 0 : st.size } : undefined;
-      }),
-    );
-    const entries = stats.filter((e): e is Entry => e !== undefined);
+    const entryPath = (name: string) => (fdPathsWork() ? childOf(dir, name) : join(target.real, name));
+    try {
+      dirents = await readdir(fdPathsWork() ? `/proc/self/fd/${dir.fd}` : target.real, { withFileTypes: true });
+    } catch (err) {
+      await dir.close();
+      return errorResult(`Error listing directory: ${(err as Error).message}`, 'ls_execution_error', 'Error: Failed to list directory.');
+    }
+    if (dirents.length === 0) {
+      await dir.close();
+      return textResult(`Directory ${abs} is empty.`, 'Directory is empty.');
+    }
+    const { entries, ignored } = await describeEntries(dirents, entryPath, target.real, ctx, args).finally(() => dir.close());
     entries.sort((a, b) => (a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : a.name.localeCompare(b.name)));
     const lines = entries.map((e) => (e.isDir ? `[DIR] ${e.name}` : `${e.name} (${e.size} bytes)`));
     const tail = ignored > 0 ? `\n\n(${ignored} ignored)` : '';
@@ -89,3 +75,40 @@ export const listDirectory = defineTool({
     return textResult(`Directory listing for ${abs}:\n${lines.join('\n')}${tail}`, display);
   },
 });
+
+async function describeEntries(
+  dirents: Dirent[],
+  entryPath: (name: string) => string,
+  real: string,
+  ctx: ToolContext,
+  args: { ignore?: string[]; respect_git_ignore?: boolean; respect_gemini_ignore?: boolean },
+): Promise<{ entries: Entry[]; ignored: number }> {
+  const located = rootOf(real, ctx.roots);
+  const rules = located
+    ? new IgnoreRules(located.root, { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true })
+    : undefined;
+  const patterns = (args.ignore ?? []).map(nameGlobToRegExp);
+  let ignored = 0;
+  const stats = await Promise.all(
+    dirents.map(async (d): Promise<Entry | undefined> => {
+      let st;
+      try {
+        st = await stat(entryPath(d.name));
+      } catch {
+        st = undefined;
+      }
+      const isDir = st ? st.isDirectory() : d.isDirectory();
+      if (rules && located) {
+        const rel = located.rel ? `${located.rel}/${d.name}` : d.name;
+        if (rules.isIgnored(rel, isDir)) {
+          ignored++;
+          return undefined;
+        }
+      }
+      if (patterns.some((re) => re.test(d.name))) return undefined;
+      // Broken links and vanished entries are left out silently.
+      return st ? { name: d.name, isDir, size: isDir ? 0 : st.size } : undefined;
+    }),
+  );
+  return { entries: stats.filter((e): e is Entry => e !== undefined), ignored };
+}

@@ -48,7 +48,7 @@ export const readFile = defineTool({
     const rel = displayRel(target.real, ctx.roots);
     let outcome;
     try {
-      outcome = await readForModel({ abs: target.resolved, real: target.real, rel, offset: args.offset, limit: args.limit });
+      outcome = await readForModel({ abs: target.resolved, real: target.real, roots: ctx.roots, rel, offset: args.offset, limit: args.limit });
     } catch (err) {
       if (err instanceof FileReadError) return errorResult(err.message, err.errorType, err.display);
       throw err;

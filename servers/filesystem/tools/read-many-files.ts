@@ -121,6 +121,7 @@ export const readManyFiles = defineTool({
         outcome = await readForModel({
           abs: file,
           real,
+          roots: ctx.roots,
           rel: displayRel(real, ctx.roots),
           maxTextBytes: RESULT_BUDGET_BYTES - bytes,
           maxInlineMediaBytes: Math.min(DEFAULT_MAX_INLINE_MEDIA_BYTES, RESULT_BUDGET_BYTES - bytes),

@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../../protocol/meta.js';
-import { guardPath } from '../../common/path-guard.js';
+import { guardPath, writeBaseOf, type GuardedPath } from '../../common/path-guard.js';
 import { cancelledResult, errorResult, textResult, ToolError } from '../../common/result.js';
 import { flooredNumber } from '../../common/schema.js';
 import { defineTool, type ToolContext } from '../../common/tool.js';
@@ -10,7 +10,7 @@ import { withLineEndings } from '../lib/line-endings.js';
 import { fileDiffDisplay, toLf, updatedSnippet } from '../lib/edit-support.js';
 import { introducesPlaceholder } from '../lib/omission.js';
 import { displayRel } from '../lib/paths.js';
-import { readRegularFile } from '../lib/regular-file.js';
+import { readGuardedFile } from '../lib/regular-file.js';
 import { decodeText } from '../lib/text-decode.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -32,7 +32,7 @@ const inputSchema = z.object({
 type Args = z.infer<typeof inputSchema>;
 
 interface Prepared {
-  real: string;
+  target: GuardedPath;
   rel: string;
   /** null for a new file. */
   current: string | null;
@@ -63,8 +63,9 @@ async function prepare(args: Args, ctx: ToolContext): Promise<Prepared> {
   const rel = displayRel(target.real, ctx.roots);
   let raw: string | null;
   try {
-    raw = decodeText(await readRegularFile(target.real));
+    raw = decodeText(await readGuardedFile(target, ctx.roots));
   } catch (err) {
+    if (err instanceof ToolError) throw err;
     const e = err as NodeJS.ErrnoException;
     if (e.code !== 'ENOENT') fail(`Error preparing edit: ${e.message}`, 'edit_preparation_failure', `Error preparing edit: ${e.message}`);
     raw = null;
@@ -73,7 +74,7 @@ async function prepare(args: Args, ctx: ToolContext): Promise<Prepared> {
     if (oldString !== '') {
       fail(`File not found: ${p}`, 'file_not_found', 'Error: File not found. Cannot apply edit. Use an empty old_string to create a new file.');
     }
-    return { real: target.real, rel, current: null, raw: null, next: newString, occurrences: 1 };
+    return { target, rel, current: null, raw: null, next: newString, occurrences: 1 };
   }
   if (oldString === '') {
     fail(`File already exists, cannot create: ${p}`, 'attempt_to_create_existing_file', 'Error: Failed to edit. Attempted to create a file that already exists.');
@@ -112,7 +113,7 @@ async function prepare(args: Args, ctx: ToolContext): Promise<Prepared> {
       'Error: No changes to apply. The new content is identical to the current content.',
     );
   }
-  return { real: target.real, rel, current, raw, next, occurrences };
+  return { target, rel, current, raw, next, occurrences };
 }
 
 export const replace = defineTool({
@@ -148,7 +149,7 @@ export const replace = defineTool({
         continue;
       }
       try {
-        await atomicWrite(prep.real, withLineEndings(prep.next, prep.raw));
+        await atomicWrite(prep.target.real, withLineEndings(prep.next, prep.raw), { base: writeBaseOf(prep.target, ctx.roots) });
       } catch (err) {
         const msg = (err as Error).message;
         return errorResult(`Error executing edit: ${msg}`, 'file_write_failure', `Error writing file: ${msg}`);

@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../../protocol/meta.js';
-import { guardPath, type GuardedPath } from '../../common/path-guard.js';
+import { guardPath, writeBaseOf, type GuardedPath } from '../../common/path-guard.js';
 import { cancelledResult, errorResult, textResult, ToolError } from '../../common/result.js';
 import { defineTool, type ToolContext } from '../../common/tool.js';
 import { atomicWrite } from '../../common/atomic-write.js';
@@ -10,7 +10,7 @@ import { withLineEndings } from '../lib/line-endings.js';
 import { fileDiffDisplay, toLf, updatedSnippet, writeFileError } from '../lib/edit-support.js';
 import { hasOmissionPlaceholder } from '../lib/omission.js';
 import { displayRel } from '../lib/paths.js';
-import { readRegularFile } from '../lib/regular-file.js';
+import { readGuardedFile } from '../lib/regular-file.js';
 import { decodeText } from '../lib/text-decode.js';
 
 const inputSchema = z.object({
@@ -45,10 +45,11 @@ async function validate(args: Args, ctx: ToolContext): Promise<GuardedPath> {
   return target;
 }
 
-async function readExisting(real: string, filePath: string): Promise<string | null> {
+async function readExisting(target: GuardedPath, filePath: string, ctx: ToolContext): Promise<string | null> {
   try {
-    return decodeText(await readRegularFile(real));
+    return decodeText(await readGuardedFile(target, ctx.roots));
   } catch (err) {
+    if (err instanceof ToolError) throw err;
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'ENOENT') return null;
     throw new ToolError(`Error checking existing file '${filePath}': ${e.message} (${e.code})`, 'file_write_failure');
@@ -69,7 +70,7 @@ export const writeFile = defineTool({
     let args = input;
     for (;;) {
       const target = await validate(args, ctx);
-      const existing = await readExisting(target.real, args.file_path);
+      const existing = await readExisting(target, args.file_path, ctx);
       const original = existing === null ? null : toLf(existing);
       const proposed = toLf(args.content);
       const rel = displayRel(target.real, ctx.roots);
@@ -82,7 +83,7 @@ export const writeFile = defineTool({
         continue;
       }
       try {
-        await atomicWrite(target.real, withLineEndings(args.content, existing));
+        await atomicWrite(target.real, withLineEndings(args.content, existing), { base: writeBaseOf(target, ctx.roots) });
       } catch (err) {
         const e = writeFileError(args.file_path, err);
         return errorResult(e.message, e.errorType, `Error writing file: ${(err as Error).message}`);
