@@ -1,14 +1,13 @@
 import { lstatSync, openSync, readSync, closeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { looksBinary, SNIFF_BYTES } from '../../common/binary-sniff.js';
 import { isAllowedReal } from '../../common/path-guard.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
 import { EngineFailed, engineOrder, rootRel, runEngine, type RawMatch } from './grep-engines.js';
+import { verifyMatches } from './grep-verify.js';
 import type { GrepGroup } from './grep-format.js';
 import { CORE_EXCLUDE_DIRS, IgnoreRules } from './ignore-rules.js';
-import { decodeText, splitLines } from './text-decode.js';
 
 /** A verified match: `file` for display, `full` to read context from. */
 export interface FoundMatch {
@@ -30,7 +29,12 @@ export interface SearchRequest {
   signal: AbortSignal;
   /** Only the first `max` matches in path order can be shown, so no more are kept. */
   max: number;
+  /** Receives the verified lines of matched files when few enough matches call for auto-context. */
+  linesByFile?: Map<string, string[]>;
 }
+
+/** Up to this many matches get surrounding lines. */
+const AUTO_CONTEXT_MAX = 3;
 
 export const compareMatches = (a: { file: string; line: number }, b: { file: string; line: number }): number =>
   a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line;
@@ -83,7 +87,10 @@ export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]>
         },
       });
       compact();
-      return kept.map((m) => ({ file: m.file, full: join(req.dir, m.file), line: m.line, text: m.text }));
+      const candidates = kept.map((m) => ({ file: m.file, full: join(req.dir, m.file), line: m.line, text: m.text }));
+      const verified = await verifyMatches(candidates, req.regex, req.roots, candidates.length <= AUTO_CONTEXT_MAX);
+      for (const [full, lines] of verified.lines) req.linesByFile?.set(full, lines);
+      return verified.matches;
     } catch (err) {
       if (!(err instanceof EngineFailed) || name === 'js') throw err;
     }
@@ -123,25 +130,22 @@ function readHead(file: string): Buffer {
   }
 }
 
-/** Groups by file; with 1–3 matches adds ±50 / ±15 lines of context. */
-export async function groupWithContext(matches: FoundMatch[]): Promise<GrepGroup[]> {
+/**
+ * Groups by file; with 1–3 matches adds ±50 / ±15 lines of context, taken from the lines verification
+ * read (never from the name again).
+ */
+export function groupWithContext(matches: FoundMatch[], linesByFile: Map<string, string[]>): GrepGroup[] {
   const byFile = new Map<string, FoundMatch[]>();
   for (const m of matches) {
     const list = byFile.get(m.file) ?? [];
     list.push(m);
     byFile.set(m.file, list);
   }
-  const radius = matches.length === 1 ? 50 : matches.length <= 3 ? 15 : 0;
+  const radius = matches.length === 1 ? 50 : matches.length <= AUTO_CONTEXT_MAX ? 15 : 0;
   const groups: GrepGroup[] = [];
   for (const [file, list] of byFile) {
-    if (radius === 0) {
-      groups.push({ file, lines: list.map((m) => ({ n: m.line, text: m.text, match: true })) });
-      continue;
-    }
-    let lines: string[];
-    try {
-      lines = splitLines(decodeText(await readFile(list[0].full)));
-    } catch {
+    const lines = radius === 0 ? undefined : linesByFile.get(list[0].full);
+    if (lines === undefined) {
       groups.push({ file, lines: list.map((m) => ({ n: m.line, text: m.text, match: true })) });
       continue;
     }

@@ -6,6 +6,7 @@ import { guardPath, isWithin } from '../../common/path-guard.js';
 import { errorResult, textResult } from '../../common/result.js';
 import { defineTool, READ_ONLY } from '../../common/tool.js';
 import { CORE_EXCLUDE_GLOBS, IgnoreRules } from '../lib/ignore-rules.js';
+import { confinedReaddir, realDirChecker } from '../lib/confined-glob-fs.js';
 import { loadFastGlob } from '../lib/lazy.js';
 import { rootOf, toPosix } from '../lib/paths.js';
 
@@ -68,7 +69,9 @@ export const glob = defineTool({
           caseSensitiveMatch: args.case_sensitive ?? false,
           ignore: CORE_EXCLUDE_GLOBS,
           suppressErrors: true,
+          fs: { readdir: confinedReaddir((real) => isWithin(dir, real)) as never },
         });
+        const inRealDir = realDirChecker(dir);
         const prefix = located?.rel ? `${located.rel}/` : '';
         const checkRules = rules !== undefined && !rules.isEmpty;
         for (const name of entries) {
@@ -83,6 +86,8 @@ export const glob = defineTool({
             if (!isWithin(dir, file) || file === dir) continue;
             rel = toPosix(relative(dir, file));
           }
+          // Every result lies in a real directory of the scope: none is reached through a symlink.
+          if (!inRealDir(file)) continue;
           if (checkRules && rules.isIgnored(prefix + rel)) {
             ignored++;
             continue;

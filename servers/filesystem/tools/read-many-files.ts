@@ -3,11 +3,12 @@ import { basename, extname, join } from 'node:path';
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { META } from '../../../protocol/meta.js';
-import { isAllowedReal } from '../../common/path-guard.js';
+import { isAllowedReal, isWithin } from '../../common/path-guard.js';
 import { errorResult, ToolError } from '../../common/result.js';
 import { defineTool, READ_ONLY } from '../../common/tool.js';
 import { detectFileKind, isMediaKind } from '../lib/file-types.js';
 import { IgnoreRules } from '../lib/ignore-rules.js';
+import { confinedReaddir } from '../lib/confined-glob-fs.js';
 import { loadFastGlob, type FastGlob } from '../lib/lazy.js';
 import { displayRel, rootOf } from '../lib/paths.js';
 import { DEFAULT_MAX_INLINE_MEDIA_BYTES, DEFAULT_MAX_TEXT_BYTES, FileReadError, readForModel } from '../lib/read-content.js';
@@ -61,6 +62,8 @@ export const readManyFiles = defineTool({
     // Keyed by root: a `../` or absolute entry may match files of another root, judged by that root's rules.
     const rulesByRoot = new Map<string, IgnoreRules>();
     const rulesFor = (root: string) => rulesByRoot.get(root) ?? rulesByRoot.set(root, new IgnoreRules(root, opts)).get(root)!;
+    const inRoots = (real: string) =>
+      ctx.roots.list.some((r) => isWithin(r, real)) || (!!ctx.roots.projectTempDir && isWithin(ctx.roots.projectTempDir, real));
     try {
       const fg = await loadFastGlob();
       for (const root of ctx.roots.list) {
@@ -74,6 +77,7 @@ export const readManyFiles = defineTool({
           followSymbolicLinks: false,
           ignore: ignoreGlobs,
           suppressErrors: true,
+          fs: { readdir: confinedReaddir(inRoots) as never },
         });
         for (const file of matches) {
           if (files.has(file)) continue;

@@ -72,6 +72,7 @@ export const searchFileContent = defineTool({
     const filter = args.include ? ` (filter: "${args.include}")` : '';
 
     const all: FoundMatch[] = [];
+    const linesByFile = new Map<string, string[]>();
     let timedOut = () => false;
     try {
       await withDeadline(ctx.signal, SEARCH_TIMEOUT_MS, async (signal, expired) => {
@@ -88,6 +89,7 @@ export const searchFileContent = defineTool({
             roots: ctx.roots,
             signal,
             max: MAX_MATCHES,
+            linesByFile,
           });
           for (const m of found) all.push(prefix ? { ...m, file: prefix + m.file } : m);
         }
@@ -105,7 +107,7 @@ export const searchFileContent = defineTool({
     }
     all.sort(compareMatches);
     const chosen = all.slice(0, MAX_MATCHES);
-    const groups = await groupWithContext(chosen);
+    const groups = groupWithContext(chosen, linesByFile);
     const out = formatGrepOutput({ groups, pattern: args.pattern, location, filter, max: MAX_MATCHES, limited: all.length >= MAX_MATCHES });
     return textResult(out.text, out.display);
   },

@@ -1,0 +1,85 @@
+import { createInterface } from 'node:readline';
+import type { FileHandle } from 'node:fs/promises';
+import { openChecked } from '../../common/confined-fs.js';
+import { isAllowedReal } from '../../common/path-guard.js';
+import type { WorkspaceRoots } from '../../common/roots.js';
+import { decodeText } from './text-decode.js';
+
+/** Above this a file is streamed line by line (up to the last line needed) instead of read whole. */
+const WHOLE_READ_LIMIT = 8 * 1024 * 1024;
+
+export interface Candidate {
+  file: string;
+  full: string;
+  line: number;
+  text: string;
+}
+
+export interface Verified<M extends Candidate> {
+  matches: M[];
+  /** Lines of each verified file, kept only when `keepLines` asked for them (auto-context). */
+  lines: Map<string, string[]>;
+}
+
+/**
+ * An engine reads files by name, and a name can be swapped to lead elsewhere while it runs (its working
+ * directory too). So no engine output is trusted: each candidate file is opened again, the descriptor must
+ * really be the file the name should denote (inside the roots), and a candidate line survives only if that
+ * file holds the same text at that line and the regex matches it.
+ */
+export async function verifyMatches<M extends Candidate>(
+  candidates: M[],
+  regex: RegExp,
+  roots: WorkspaceRoots,
+  keepLines: boolean,
+): Promise<Verified<M>> {
+  const byFile = new Map<string, M[]>();
+  for (const m of candidates) {
+    const list = byFile.get(m.full);
+    if (list) list.push(m);
+    else byFile.set(m.full, [m]);
+  }
+  const matches: M[] = [];
+  const lines = new Map<string, string[]>();
+  for (const [full, list] of byFile) {
+    const content = await verifiedLines(full, roots, keepLines ? Infinity : Math.max(...list.map((m) => m.line)));
+    if (content === undefined) continue;
+    for (const m of list) {
+      const actual = content[m.line - 1];
+      if (actual !== undefined && actual === m.text && regex.test(actual)) matches.push(m);
+    }
+    if (keepLines) lines.set(full, content);
+  }
+  return { matches, lines };
+}
+
+/** Lines 1..`upTo` of the file that `full` really names, or undefined when it is not that file any more. */
+async function verifiedLines(full: string, roots: WorkspaceRoots, upTo: number): Promise<string[] | undefined> {
+  let fh: FileHandle;
+  try {
+    fh = await openChecked(full, { allowed: (real) => real === full && isAllowedReal(real, roots) });
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) return undefined;
+    if (st.size <= WHOLE_READ_LIMIT || upTo === Infinity) return decodeText(await fh.readFile()).split(/\r?\n/);
+    return await streamLines(fh, upTo);
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close();
+  }
+}
+
+async function streamLines(fh: FileHandle, upTo: number): Promise<string[]> {
+  const out: string[] = [];
+  const rl = createInterface({ input: fh.createReadStream({ encoding: 'utf8', autoClose: false, start: 0 }), crlfDelay: Infinity });
+  for await (const line of rl) {
+    out.push(line);
+    if (out.length >= upTo) break;
+  }
+  rl.close();
+  return out;
+}
