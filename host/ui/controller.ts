@@ -1,24 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Part } from '@google/genai';
-import type { ServerGeminiStreamEvent } from '../core/events.js';
-import type { ApprovalMode, SchedulerEvent, ToolCall } from '../scheduler/types.js';
+import type { ApprovalMode, SchedulerEvent } from '../scheduler/types.js';
 import type { App } from './app.js';
 import type { UiChatClient, UiRuntime } from './backend-types.js';
 import { applyCompletion, completeAtPath, completeAtTool, completeSlash, type Completion } from './completion.js';
 import { processAtCommands } from '../core/at-command.js';
 import { completionTable, runSlash } from './slash-commands.js';
 import { parseSlash } from './slash-parse.js';
-import { coreNotice } from './core-notices.js';
-import { formatTokens, nextApprovalMode } from './status-line.js';
-
-interface Stats {
-  started: number;
-  requests: number;
-  promptTokens: number;
-  outputTokens: number;
-  totalTokens: number;
-  tools: { success: number; error: number; cancelled: number };
-}
+import { SessionStats } from './session-stats.js';
+import { nextApprovalMode } from './status-line.js';
+import { StreamView } from './stream-view.js';
 
 /**
  * Connects the screen to the host: submissions become model turns, slash commands or passive calls;
@@ -31,8 +22,8 @@ export class Controller {
   noClientReason?: string;
   private running?: AbortController;
   private modePicked = false;
-  private modelItem?: number;
-  private readonly stats: Stats = { started: Date.now(), requests: 0, promptTokens: 0, outputTokens: 0, totalTokens: 0, tools: { success: 0, error: 0, cancelled: 0 } };
+  private readonly stats = new SessionStats();
+  private readonly view: StreamView;
   private exitResolve?: (code: number) => void;
   readonly exited: Promise<number>;
   private readyResolve?: () => void;
@@ -42,6 +33,7 @@ export class Controller {
   constructor(private readonly app: App, private readonly cwd: string) {
     this.exited = new Promise((r) => (this.exitResolve = r));
     this.ready = new Promise((r) => (this.readyResolve = r));
+    this.view = new StreamView(app, this.stats);
     app.handlers = {
       submit: (t) => void this.submit(t),
       cancel: () => this.cancel(),
@@ -202,7 +194,6 @@ export class Controller {
     if (!rt) return this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
     const ac = new AbortController();
     this.running = ac;
-    this.modelItem = undefined;
     this.app.setBusy('Working');
     const promptId = randomUUID().slice(0, 12);
     try {
@@ -220,92 +211,15 @@ export class Controller {
       }
       if (!this.client) return this.error(this.noClientReason ?? 'The model client is still starting; try again in a moment.');
       this.app.setBusy('Thinking');
-      for await (const ev of this.client.sendMessageStream(parts, ac.signal, promptId)) this.onStreamEvent(ev);
+      for await (const ev of this.client.sendMessageStream(parts, ac.signal, promptId)) this.view.onEvent(ev);
     } catch (err) {
       if (ac.signal.aborted) this.print(p.gray('Request cancelled.'));
       else this.error(`Error: ${(err as Error).message}`);
     } finally {
-      this.finishModelItem();
+      this.view.finishModelItem();
       this.running = undefined;
       this.app.setBusy(undefined);
     }
-  }
-
-  private finishModelItem(): void {
-    if (this.modelItem === undefined) return;
-    this.app.conv.update(this.modelItem, (it) => {
-      if (it.kind === 'model') it.streaming = false;
-    });
-    this.modelItem = undefined;
-  }
-
-  private onStreamEvent(ev: ServerGeminiStreamEvent): void {
-    const app = this.app;
-    switch (ev.type) {
-      case 'content':
-        if (this.modelItem === undefined) this.modelItem = app.conv.add({ kind: 'model', text: '', streaming: true });
-        app.conv.update(this.modelItem, (it) => {
-          if (it.kind === 'model') it.text += ev.value;
-        });
-        app.setBusy('Responding');
-        app.noteChunk();
-        break;
-      case 'thought':
-        this.finishModelItem();
-        app.conv.add({ kind: 'thought', subject: ev.value.subject, description: ev.value.description });
-        app.setBusy(ev.value.subject || 'Thinking');
-        break;
-      case 'tool_call_request':
-        this.finishModelItem();
-        break;
-      case 'tool_call_update':
-      case 'tool_call_response':
-        this.finishModelItem();
-        app.conv.upsertTool(ev.value);
-        break;
-      case 'retry':
-        if (ev.value.discardPartial && this.modelItem !== undefined) {
-          app.conv.update(this.modelItem, (it) => {
-            if (it.kind === 'model') it.text = '';
-          });
-        }
-        app.flash(app.palette.yellow(`Retrying (${ev.value.attempt}/${ev.value.maxAttempts}): ${ev.value.reason}`));
-        break;
-      case 'usage':
-        this.addUsage(ev.value.usage);
-        break;
-      case 'finished':
-        break;
-      case 'error':
-        this.finishModelItem();
-        app.conv.add({ kind: 'error', text: `Error: ${ev.value.error.message}` });
-        break;
-      case 'invalid_stream':
-        app.conv.add({ kind: 'error', text: `The model's response was unusable (${ev.value.type}): ${ev.value.message}` });
-        break;
-      case 'user_cancelled':
-        this.finishModelItem();
-        app.conv.add({ kind: 'info', text: app.palette.gray('Request cancelled.') });
-        break;
-      case 'max_session_turns':
-        app.conv.add({ kind: 'info', text: app.palette.yellow(`Stopped: the ${ev.value.scope} turn limit (${ev.value.limit}) was reached.`) });
-        break;
-      case 'tool_output':
-        break;
-      default: {
-        const note = coreNotice(ev, app.palette);
-        if (note) app.conv.add(note);
-      }
-    }
-    app.requestRender();
-  }
-
-  private addUsage(u: { promptTokenCount?: number; candidatesTokenCount?: number; totalTokenCount?: number }): void {
-    this.stats.requests++;
-    this.stats.promptTokens += u.promptTokenCount ?? 0;
-    this.stats.outputTokens += u.candidatesTokenCount ?? 0;
-    this.stats.totalTokens += u.totalTokenCount ?? 0;
-    this.app.status.tokens = this.stats.totalTokens;
   }
 
   private onSchedulerEvent(ev: SchedulerEvent): void {
@@ -314,28 +228,12 @@ export class Controller {
       if (ev.call.status === 'executing') this.app.setBusy(`Running ${ev.call.request.name}`);
       this.app.requestRender();
     } else if (ev.type === 'all_complete') {
-      for (const c of ev.calls) this.countCall(c);
+      for (const c of ev.calls) this.stats.countCall(c);
       if (this.running) this.app.setBusy('Thinking');
     }
   }
 
-  private countCall(c: ToolCall): void {
-    if (c.status === 'success') this.stats.tools.success++;
-    else if (c.status === 'error') this.stats.tools.error++;
-    else if (c.status === 'cancelled') this.stats.tools.cancelled++;
-  }
-
   formatStats(): string {
-    const p = this.app.palette;
-    const s = this.stats;
-    const mins = Math.floor((Date.now() - s.started) / 60000);
-    const secs = Math.floor(((Date.now() - s.started) % 60000) / 1000);
-    return [
-      p.bold('Session stats'),
-      `  duration        ${mins}m ${secs}s`,
-      `  model requests  ${s.requests}`,
-      `  tokens          ${formatTokens(s.totalTokens)} total (${formatTokens(s.promptTokens)} prompt, ${formatTokens(s.outputTokens)} output)`,
-      `  tool calls      ${s.tools.success + s.tools.error + s.tools.cancelled} (${p.green(`${s.tools.success} ok`)}, ${p.red(`${s.tools.error} failed`)}, ${s.tools.cancelled} cancelled)`,
-    ].join('\n');
+    return this.stats.format(this.app.palette);
   }
 }

@@ -1,0 +1,95 @@
+import type { App } from './app.js';
+import { applyEditKey, isNewlineKey, type KeyInfo } from './edit-keys.js';
+
+const DOUBLE_CTRL_C_MS = 2000;
+
+/** The chat's keys when no dialog is open: send, cancel, history, completion, scrolling, editing. */
+export class ChatKeys {
+  private ctrlCAt = 0;
+
+  constructor(private readonly app: App) {}
+
+  handle(ch: string | undefined, key: KeyInfo): void {
+    const app = this.app;
+    const name = key.name ?? '';
+    if (key.ctrl && name === 'c') this.ctrlC();
+    else if (name === 'escape') {
+      if (app.busy) app.handlers?.cancel();
+    } else if (name === 'tab' && key.shift) app.handlers?.cycleApprovalMode();
+    else if (name === 'tab') this.complete();
+    else if (isNewlineKey(key)) this.insert('\n');
+    else if (name === 'return') this.enter();
+    else if (name === 'up' || name === 'down') this.upDown(name === 'up' ? -1 : 1);
+    else if (name === 'pageup' || name === 'pagedown') {
+      app.layout.page(name === 'pageup' ? -1 : 1);
+      app.screen.render();
+    } else if (key.ctrl && name === 't') {
+      app.conv.showThoughts = !app.conv.showThoughts;
+      app.conv.invalidateAll();
+      app.requestRender();
+    } else if (key.ctrl && name === 'l') {
+      app.screen.realloc();
+      app.renderNow();
+    } else if (applyEditKey(app.editor, ch, key)) {
+      app.history.reset();
+      app.requestRender();
+    }
+  }
+
+  private ctrlC(): void {
+    const app = this.app;
+    const now = Date.now();
+    if (app.busy) app.handlers?.cancel();
+    else if (app.editor.text !== '') {
+      app.editor.clear();
+      app.history.reset();
+      app.requestRender();
+    } else if (now - this.ctrlCAt < DOUBLE_CTRL_C_MS) app.handlers?.exit();
+    else {
+      this.ctrlCAt = now;
+      app.flash(app.palette.yellow('Press Ctrl-C again to exit.'), DOUBLE_CTRL_C_MS);
+    }
+  }
+
+  private complete(): void {
+    const { app } = this;
+    const r = app.handlers?.complete(app.editor.text, app.editor.cursor);
+    if (r) {
+      app.editor.set(r.text, r.cursor);
+      if (r.hint) app.flash(r.hint, 4000);
+    }
+    app.requestRender();
+  }
+
+  private enter(): void {
+    const { app } = this;
+    const ed = app.editor;
+    if (ed.text.endsWith('\\') && ed.cursor === ed.text.length) {
+      ed.backspace();
+      this.insert('\n');
+      return;
+    }
+    const text = ed.text;
+    if (text.trim() === '') return;
+    ed.clear();
+    app.history.add(text);
+    app.layout.stickBottom = true;
+    app.requestRender();
+    app.handlers?.submit(text);
+  }
+
+  private upDown(dir: -1 | 1): void {
+    const { app } = this;
+    const ed = app.editor;
+    if (!ed.moveLine(dir)) {
+      const entry = dir < 0 ? app.history.prev(ed.text) : app.history.next();
+      if (entry !== undefined) ed.set(entry);
+    }
+    app.requestRender();
+  }
+
+  private insert(s: string): void {
+    this.app.editor.insert(s);
+    this.app.requestRender();
+  }
+}

@@ -1,0 +1,96 @@
+import type { ServerGeminiStreamEvent } from '../core/events.js';
+import type { App } from './app.js';
+import { coreNotice } from './core-notices.js';
+import type { SessionStats } from './session-stats.js';
+
+/** Turns one turn's stream events into conversation items: streamed model text, thoughts, tool cards. */
+export class StreamView {
+  private modelItem?: number;
+
+  constructor(
+    private readonly app: App,
+    private readonly stats: SessionStats,
+  ) {}
+
+  /** The model's current message stops streaming (a tool call, a thought, or the turn ended). */
+  finishModelItem(): void {
+    if (this.modelItem === undefined) return;
+    this.app.conv.update(this.modelItem, (it) => {
+      if (it.kind === 'model') it.streaming = false;
+    });
+    this.modelItem = undefined;
+  }
+
+  onEvent(ev: ServerGeminiStreamEvent): void {
+    const app = this.app;
+    const p = app.palette;
+    switch (ev.type) {
+      case 'content':
+        this.appendText(ev.value);
+        break;
+      case 'thought':
+        this.finishModelItem();
+        app.conv.add({ kind: 'thought', subject: ev.value.subject, description: ev.value.description });
+        app.setBusy(ev.value.subject || 'Thinking');
+        break;
+      case 'tool_call_request':
+        this.finishModelItem();
+        break;
+      case 'tool_call_update':
+      case 'tool_call_response':
+        this.finishModelItem();
+        app.conv.upsertTool(ev.value);
+        break;
+      case 'retry':
+        if (ev.value.discardPartial) this.replaceText('');
+        app.flash(p.yellow(`Retrying (${ev.value.attempt}/${ev.value.maxAttempts}): ${ev.value.reason}`));
+        break;
+      case 'usage':
+        this.stats.addUsage(ev.value.usage);
+        app.status.tokens = this.stats.totalTokens;
+        break;
+      case 'error':
+        this.finishModelItem();
+        app.conv.add({ kind: 'error', text: `Error: ${ev.value.error.message}` });
+        break;
+      case 'invalid_stream':
+        app.conv.add({
+          kind: 'error',
+          text: `The model's response was unusable (${ev.value.type}): ${ev.value.message}`,
+        });
+        break;
+      case 'user_cancelled':
+        this.finishModelItem();
+        app.conv.add({ kind: 'info', text: p.gray('Request cancelled.') });
+        break;
+      case 'max_session_turns':
+        app.conv.add({
+          kind: 'info',
+          text: p.yellow(`Stopped: the ${ev.value.scope} turn limit (${ev.value.limit}) was reached.`),
+        });
+        break;
+      default: {
+        const note = coreNotice(ev, p);
+        if (note) app.conv.add(note);
+      }
+    }
+    app.requestRender();
+  }
+
+  private appendText(text: string): void {
+    const app = this.app;
+    if (this.modelItem === undefined) this.modelItem = app.conv.add({ kind: 'model', text: '', streaming: true });
+    app.conv.update(this.modelItem, (it) => {
+      if (it.kind === 'model') it.text += text;
+    });
+    app.setBusy('Responding');
+    app.noteChunk();
+  }
+
+  private replaceText(text: string): void {
+    if (this.modelItem === undefined) return;
+    this.app.conv.update(this.modelItem, (it) => {
+      if (it.kind === 'model') it.text = text;
+    });
+  }
+}
