@@ -47,7 +47,7 @@ export interface HostRuntime {
 
 /**
  * Wires the tool side of a session: settings → servers → manager → registry, policy and scheduler.
- * Starts every server and returns without waiting for them (`manager.whenSettled()` waits).
+ * Starts every server and returns without waiting for them (`manager.whenReady()` waits).
  * Throws `SettingsError` for bad settings and an Error when yolo is forbidden.
  */
 export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostRuntime> {
@@ -82,7 +82,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     truncateThreshold: merged.tools?.truncateToolOutputThreshold,
     log: (m) => log.debug(m),
     whenReady: async () => {
-      await manager.whenSettled();
+      await manager.whenReady();
       await manager.whenListsFresh();
     },
   });

@@ -3,6 +3,7 @@ import stripAnsi from 'strip-ansi';
 import type { Part } from '@google/genai';
 import type { Session } from '../core/session.js';
 import type { ServerGeminiStreamEvent } from '../core/events.js';
+import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
 import { isAuthStatus } from '../core/api-error-text.js';
 import { createHostLogger } from '../log.js';
 import { InputError, type CliArgs } from './args.js';
@@ -91,11 +92,10 @@ export async function runHeadless(args: CliArgs, io: HeadlessIo): Promise<number
     const { runtime, client, model } = session;
     sessionId = session.sessionId;
     if (format === 'stream-json') emit({ type: 'init', session_id: sessionId, model });
-    // Headless waits for MCP startup so the first request sees every tool.
-    await runtime.manager.whenSettled();
-    for (const s of runtime.manager.states()) {
-      if (s.status === 'failed') warn(`MCP server "${s.alias}" failed to start: ${s.error ?? 'unknown error'}`);
-    }
+    // Headless waits for MCP startup so the first request sees every tool, except a slow server's
+    // (bounded by the startup grace): it joins when ready, and its failure is still reported.
+    await runtime.manager.whenReady();
+    reportServerStartup(runtime.manager, warn);
     for (const w of [...runtime.settings.warnings, ...runtime.registry.warnings()]) debug?.(w);
     if (format === 'stream-json') emit({ type: 'message', role: 'user', content: prompt });
 
@@ -222,4 +222,19 @@ export async function runHeadless(args: CliArgs, io: HeadlessIo): Promise<number
   await session?.close().catch((e: unknown) => debug?.(`shutdown: ${(e as Error).message}`));
   process.off('SIGINT', onSigint);
   return code;
+}
+
+/** Failed servers are reported now; a server still starting is reported if it fails later. */
+function reportServerStartup(manager: McpClientManager, warn: (m: string) => void): void {
+  for (const s of manager.states()) {
+    if (s.status === 'failed') warn(`MCP server "${s.alias}" failed to start: ${s.error ?? 'unknown error'}`);
+    if (s.status !== 'connecting') continue;
+    warn(`MCP server "${s.alias}" is still starting; its tools join the session when it is ready`);
+    const late = (st: ServerState) => {
+      if (st.alias !== s.alias || st.status === 'connecting') return;
+      manager.off('status', late);
+      if (st.status === 'failed') warn(`MCP server "${s.alias}" failed to start: ${st.error ?? 'unknown error'}`);
+    };
+    manager.on('status', late);
+  }
 }

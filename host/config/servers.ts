@@ -21,6 +21,8 @@ export interface ResolvedServerConfig {
   url?: string;
   headers?: Record<string, string>;
   timeoutMs: number;
+  /** Bound of connect + initialize when the settings give `timeout`; the manager's default (30 s) otherwise. */
+  connectTimeoutMs?: number;
   includeTools?: string[];
   excludeTools?: string[];
   description?: string;
@@ -171,6 +173,7 @@ function discoveryBridge(settings: Settings, opts: ResolveServersOptions, env: N
 function userServer(alias: string, entry: McpServerSettings, opts: ResolveServersOptions, env: NodeJS.ProcessEnv, redaction: RedactionOverrides): ResolvedServerConfig {
   const common = {
     alias, builtIn: false, trust: entry.trust === true, timeoutMs: entry.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
+    ...(entry.timeout !== undefined ? { connectTimeoutMs: entry.timeout } : {}),
     includeTools: entry.includeTools, excludeTools: entry.excludeTools, description: entry.description,
   };
   // Precedence: httpUrl > url > command.

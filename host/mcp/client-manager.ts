@@ -36,9 +36,12 @@ export interface McpClientManagerOptions {
   connectTimeoutMs?: number;
   /** Delays before restart attempts 1..n after a crash; its length is the attempt limit. */
   restartBackoffMs?: number[];
+  /** How long `whenReady` waits for servers other than the built-in ones (5 s); later ones join the session when up. */
+  startupGraceMs?: number;
 }
 
 const DEFAULT_BACKOFF_MS = [1000, 2000, 4000];
+const DEFAULT_STARTUP_GRACE_MS = 5000;
 
 /** Owns every MCP server connection of a session: start-up, status, calls, crashes and restarts. */
 export class McpClientManager extends EventEmitter {
@@ -49,6 +52,8 @@ export class McpClientManager extends EventEmitter {
   readonly clientRequests: ClientRequests;
   private readonly sup: Supervisor;
   private started = false;
+  private startedAt = 0;
+  private readonly startupGraceMs: number;
 
   constructor(opts: McpClientManagerOptions) {
     super();
@@ -63,6 +68,7 @@ export class McpClientManager extends EventEmitter {
       clientHooks: (slot) => this.clientHooks(slot),
       emit: (event, ...args) => this.emit(event, ...args),
     });
+    this.startupGraceMs = opts.startupGraceMs ?? DEFAULT_STARTUP_GRACE_MS;
     for (const config of opts.servers) this.slots.set(config.alias, newSlot(config));
   }
 
@@ -70,6 +76,7 @@ export class McpClientManager extends EventEmitter {
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.startedAt = Date.now();
     for (const slot of this.slots.values()) {
       slot.firstAttempt = this.sup.connect(slot).then(() => undefined, () => undefined);
     }
@@ -82,6 +89,22 @@ export class McpClientManager extends EventEmitter {
     if (timeoutMs === undefined) return all;
     let t: NodeJS.Timeout | undefined;
     await Promise.race([all, new Promise<void>((r) => (t = setTimeout(r, timeoutMs)))]);
+    clearTimeout(t);
+  }
+
+  /**
+   * Resolves when a session may begin: every built-in server has connected or failed, and every other
+   * server has too or the startup grace has passed. A slow server does not hold the session; its tools
+   * join when it connects, and `states()` shows it as still connecting (or failed, with the reason).
+   */
+  async whenReady(): Promise<void> {
+    this.start();
+    const slots = [...this.slots.values()];
+    const builtIn = Promise.all(slots.filter((s) => s.config.builtIn).map((s) => s.firstAttempt));
+    const others = Promise.all(slots.filter((s) => !s.config.builtIn).map((s) => s.firstAttempt));
+    let t: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((r) => (t = setTimeout(r, Math.max(0, this.startedAt + this.startupGraceMs - Date.now()))));
+    await Promise.all([builtIn, Promise.race([others, grace])]);
     clearTimeout(t);
   }
 

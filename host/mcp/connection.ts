@@ -48,6 +48,8 @@ export interface ConnectOptions {
   stderr: StderrTail;
   log: HostLogger;
   connectTimeoutMs: number;
+  /** Ends a pending connect at once (the host is closing): a hung server must not hold the exit. */
+  signal?: AbortSignal;
   hooks: ConnectionHooks;
 }
 
@@ -87,11 +89,12 @@ export class ServerConnection {
       const conn = new ServerConnection(client, transport, kind, opts);
       conn.installHandlers();
       try {
-        await client.connect(transport, { timeout: opts.connectTimeoutMs });
+        await client.connect(transport, { timeout: opts.connectTimeoutMs, signal: opts.signal });
       } catch (err) {
         lastError = err;
         conn.closing = true;
         await client.close().catch(() => {});
+        if (opts.signal?.aborted) break;
         if (plan.length > 1) opts.log.debug(`[${opts.config.alias}] ${kind} connect failed: ${(err as Error).message}`);
         continue;
       }

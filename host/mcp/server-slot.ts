@@ -25,20 +25,26 @@ export interface Slot {
   restarts: number;
   calls: Set<InFlight>;
   openElicitations: number;
-  /** The last tool list seen, kept across a crash to decide whether a call may be replayed. */
+  /**
+   * The last tool list seen. It stays registered while the server restarts (calls wait for the restart)
+   * and decides whether a call cut by a crash may be replayed.
+   */
   lastTools: Tool[];
+  /** Calls waiting for the outcome of the next restart attempt. */
+  restartWaiters: Array<{ resolve: (c: ServerConnection) => void; reject: (e: Error) => void }>;
 }
 
 export function newSlot(config: ResolvedServerConfig): Slot {
   return {
     config, status: 'connecting', stderr: new StderrTail(), firstAttempt: Promise.resolve(),
     connectedAt: 0, failuresInRow: 0, restarts: 0, calls: new Set(), openElicitations: 0, lastTools: [],
+    restartWaiters: [],
   };
 }
 
 export function snapshot(s: Slot): ServerState {
   const conn = s.conn;
-  const tools = conn ? filterTools(conn.tools, s.config) : [];
+  const tools = conn ? filterTools(conn.tools, s.config) : s.recovering ? filterTools(s.lastTools, s.config) : [];
   return {
     alias: s.config.alias, config: s.config, status: s.status, error: s.error, stderrTail: s.stderr.text(),
     tools, instructions: conn?.instructions, prompts: conn?.prompts ?? [], resources: conn?.resources ?? [],

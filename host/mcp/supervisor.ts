@@ -50,7 +50,8 @@ export class Supervisor {
       config: slot.config,
       stderr: slot.stderr,
       log: this.opts.log,
-      connectTimeoutMs: this.opts.connectTimeoutMs,
+      connectTimeoutMs: slot.config.connectTimeoutMs ?? this.opts.connectTimeoutMs,
+      signal: this.closeController.signal,
       hooks: {
         ...this.opts.clientHooks(slot),
         closed: (conn, reason) => this.lost(slot, conn, reason),
@@ -97,10 +98,12 @@ export class Supervisor {
     slot.conn = undefined;
     void conn.close();
     if (Date.now() - slot.connectedAt >= STABLE_UPTIME_MS) slot.failuresInRow = 0;
+    // Recovery first: while it runs the server's tools stay registered, so the status event below
+    // must not drop them.
+    this.recover(slot).catch(() => undefined);
     this.setStatus(slot, 'disconnected', reason);
     this.opts.emit('tools_changed', slot.config.alias);
     this.opts.log.warn(`[${slot.config.alias}] ${reason}; restarting`);
-    this.recover(slot).catch(() => undefined);
   }
 
   /** Restart with backoff; after the last attempt the server stays failed until a manual restart. */
@@ -117,23 +120,35 @@ export class Supervisor {
         slot.restarts++;
         slot.stderr.mark(`restart attempt ${slot.failuresInRow}`);
         try {
-          return await this.connect(slot, true);
+          const conn = await this.connect(slot, true);
+          settleWaiters(slot, conn);
+          return conn;
         } catch (err) {
           last = (err as Error).message;
+          settleWaiters(slot, new Error(`MCP server '${slot.config.alias}' could not be restarted (attempt ${slot.failuresInRow}): ${last}`));
         }
       }
       const reason = `gave up after ${backoff.length} restart attempts; last error: ${last}`;
-      this.setStatus(slot, 'failed', reason);
       throw new Error(`MCP server '${slot.config.alias}' ${reason}`);
-    })().finally(() => (slot.recovering = undefined));
+    })();
+    slot.recovering.catch((err: Error) => {
+      slot.recovering = undefined;
+      settleWaiters(slot, err);
+      // The tools leave the registry with this status event.
+      if (!this.closedFlag) this.setStatus(slot, 'failed', err.message.replace(`MCP server '${slot.config.alias}' `, ''));
+    });
+    slot.recovering.then(() => (slot.recovering = undefined), () => undefined);
     return slot.recovering;
   }
 
-  /** The live connection, or the attempt under way; a failed server gives its reason. */
+  /**
+   * The live connection, the attempt under way, or (while restarting) the outcome of the next restart
+   * attempt; a failed server gives its reason.
+   */
   async ensureConnected(slot: Slot): Promise<ServerConnection> {
     if (slot.conn) return slot.conn;
     if (slot.connecting) return slot.connecting;
-    if (slot.recovering) return slot.recovering;
+    if (slot.recovering) return new Promise((resolve, reject) => slot.restartWaiters.push({ resolve, reject }));
     const alias = slot.config.alias;
     throw new McpCallError('not_connected', `MCP server '${alias}' is not connected: ${slot.error ?? slot.status}`, alias);
   }
@@ -153,6 +168,7 @@ export class Supervisor {
     this.closedFlag = true;
     this.closeController.abort();
     await Promise.all([...slots].map(async (s) => {
+      settleWaiters(s, new Error('the MCP client manager is closed'));
       const pending = s.connecting;
       const conn = s.conn;
       s.conn = undefined;
@@ -160,4 +176,9 @@ export class Supervisor {
       await pending?.then((c) => c.close(), () => undefined);
     }));
   }
+}
+
+function settleWaiters(slot: Slot, outcome: ServerConnection | Error): void {
+  const waiters = slot.restartWaiters.splice(0);
+  for (const w of waiters) outcome instanceof Error ? w.reject(outcome) : w.resolve(outcome);
 }

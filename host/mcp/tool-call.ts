@@ -16,24 +16,33 @@ function cancelled(alias: string, toolName: string, why = ''): McpCallError {
 export async function callOnce(sup: Supervisor, slot: Slot, toolName: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
   const alias = slot.config.alias;
   if (opts.signal?.aborted) throw cancelled(alias, toolName);
-  let conn: ServerConnection;
-  try {
-    conn = await sup.ensureConnected(slot);
-  } catch (err) {
-    if (err instanceof McpCallError) throw err;
-    throw new McpCallError('not_connected', `MCP server '${alias}' is not connected: ${(err as Error).message}`, alias);
-  }
   const timeoutMs = opts.timeoutMs ?? slot.config.timeoutMs;
   const controller = new AbortController();
   let timedOut = false;
   const onAbort = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onAbort, { once: true });
+  // Started before waiting for a (re)connection: the call's timeout bounds that wait too.
   const call: InFlight = {
     timer: new PausableTimer(timeoutMs, () => {
       timedOut = true;
       controller.abort(new Error('timeout'));
     }),
   };
+  const done = () => {
+    call.timer.clear();
+    slot.calls.delete(call);
+    opts.signal?.removeEventListener('abort', onAbort);
+  };
+  let conn: ServerConnection;
+  try {
+    conn = await untilAborted(sup.ensureConnected(slot), controller.signal);
+  } catch (err) {
+    done();
+    if (timedOut) throw new McpCallError('not_connected', `MCP server '${alias}' was not ready within the ${timeoutMs} ms timeout of '${toolName}' (${slot.error ?? slot.status})`, alias);
+    if (opts.signal?.aborted) throw cancelled(alias, toolName);
+    if (err instanceof McpCallError) throw err;
+    throw new McpCallError('not_connected', `MCP server '${alias}' is not connected: ${(err as Error).message}`, alias);
+  }
   if (slot.openElicitations > 0) call.timer.pause();
   slot.calls.add(call);
   try {
@@ -56,10 +65,18 @@ export async function callOnce(sup: Supervisor, slot: Slot, toolName: string, ar
     }
     throw await classifyFailure(sup, slot, conn, toolName, err, opts);
   } finally {
-    call.timer.clear();
-    slot.calls.delete(call);
-    opts.signal?.removeEventListener('abort', onAbort);
+    done();
   }
+}
+
+/** Rejects as soon as the signal fires; the awaited work goes on for whoever else waits for it. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Why a call without a timeout failed: the caller cancelled, the server went away, or a protocol fault. */
