@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { loadSettings, resolveServers, type LoadedSettings } from './config/settings.js';
+import { builtinReplacementNotice, type ResolvedServerConfig } from './config/servers.js';
 import { ensureProjectTempDir } from './config/paths.js';
+import { untrustedNotice } from './config/trust.js';
 import { silentLogger, type HostLogger } from './log.js';
 import { McpClientManager } from './mcp/client-manager.js';
 import { ClientRequests, type ClientAsker } from './mcp/client-requests.js';
@@ -28,6 +30,8 @@ export interface HostRuntimeOptions {
   asker?: ClientAsker;
   /** Messages the user must see even without --debug (headless: stderr), e.g. a declined server request. */
   notify?: (message: string) => void;
+  /** `--skip-trust`: this run treats the folder as trusted (nothing is saved). */
+  skipTrust?: boolean;
 }
 
 export interface HostRuntime {
@@ -40,6 +44,8 @@ export interface HostRuntime {
   policy: PolicyEngine;
   roots: string[];
   projectTempDir: string;
+  /** What the user must be told at start: skipped untrusted-folder configuration, replaced built-ins. */
+  notices: string[];
   setApprovalMode(m: ApprovalMode): void;
   getApprovalMode(): ApprovalMode;
   close(): Promise<void>;
@@ -51,21 +57,27 @@ export interface HostRuntime {
  * Throws `SettingsError` for bad settings and an Error when yolo is forbidden.
  */
 export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostRuntime> {
-  const env = opts.env ?? process.env;
   const cwd = resolve(opts.cwd);
-  const settings = opts.settings ?? loadSettings({ cwd, homeDir: opts.homeDir, env });
+  const settings = opts.settings ?? loadSettings({ cwd, homeDir: opts.homeDir, env: opts.env, skipTrust: opts.skipTrust });
+  const env = settings.env;
   const merged = settings.merged;
+  const mode = startingApprovalMode(opts.approvalMode, settings);
   const roots = [...new Set([cwd, ...(opts.includeDirectories ?? []).map((d) => resolve(cwd, d))])];
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(cwd, env, opts.homeDir);
-  const policy = new PolicyEngine({
-    settings: merged,
-    approvalMode: opts.approvalMode,
-    interactive: opts.interactive,
-    allowedTools: opts.allowedTools,
-    allowedMcpServerNames: opts.allowedMcpServerNames,
-  });
   const servers = resolveServers(settings, {
     cwd, roots, projectTempDir, env, allowedMcpServerNames: opts.allowedMcpServerNames, homeDir: opts.homeDir,
+  });
+  const byName = serverNameMap(servers);
+  const policy = new PolicyEngine({
+    settings: {
+      ...merged,
+      mcp: { ...merged.mcp, allowed: byName(merged.mcp?.allowed), excluded: byName(merged.mcp?.excluded) },
+    },
+    approvalMode: mode.mode,
+    untrustedFolder: !settings.trust.trusted,
+    interactive: opts.interactive,
+    allowedTools: opts.allowedTools,
+    allowedMcpServerNames: byName(opts.allowedMcpServerNames),
   });
   const log = opts.log ?? silentLogger;
   const trusted = new Set(servers.filter((s) => s.trust).map((s) => s.alias));
@@ -89,8 +101,26 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   manager.start();
   return {
     settings, manager, clientRequests, registry, scheduler, policy, roots, projectTempDir,
+    notices: [untrustedNotice(settings.trust, [...settings.skipped, ...mode.skipped]), builtinReplacementNotice(servers)].filter((n): n is string => !!n),
     setApprovalMode: (m) => policy.setApprovalMode(m),
     getApprovalMode: () => policy.getApprovalMode(),
     close: () => manager.close(),
   };
+}
+
+/**
+ * The flag's mode, else `general.defaultApprovalMode`; an untrusted folder stays in `default` whatever was
+ * asked, as in Gemini CLI, and the notice says so.
+ */
+function startingApprovalMode(requested: ApprovalMode | undefined, settings: LoadedSettings): { mode: ApprovalMode; skipped: string[] } {
+  const fromSettings = settings.merged.general?.defaultApprovalMode === 'auto_edit' ? 'autoEdit' : undefined;
+  const mode = requested ?? fromSettings ?? 'default';
+  if (settings.trust.trusted || mode === 'default') return { mode, skipped: [] };
+  return { mode: 'default', skipped: [`approval mode ${mode} (this run stays in default)`] };
+}
+
+/** Server lists may use the `mcpServers` key as written; policy compares tool prefixes. */
+function serverNameMap(servers: readonly ResolvedServerConfig[]): (list: string[] | undefined) => string[] | undefined {
+  const alias = new Map(servers.filter((s) => s.name).map((s) => [s.name!, s.alias]));
+  return (list) => list?.map((n) => alias.get(n) ?? n);
 }

@@ -26,6 +26,10 @@ export const BIN_SOURCES = {
 // - blessed requires terminfo data and widgets dynamically by computed name.
 const EXTERNAL = ['web-tree-sitter', 'tree-sitter-bash', 'blessed'];
 
+// jsonc-parser's `main` is a UMD build whose internal require() calls esbuild cannot follow; its ESM
+// build (the package's `module` field) bundles cleanly.
+const ALIAS = { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' };
+
 // Bundled CommonJS dependencies call require() for node built-ins; ESM output has no require. (The
 // entries' own `#!/usr/bin/env node` line is kept by esbuild above this banner.)
 const BANNER = [
@@ -108,6 +112,7 @@ export async function bundleAll() {
     sourcesContent: false,
     legalComments: 'none',
     external: EXTERNAL,
+    alias: ALIAS,
     banner: { js: BANNER },
     plugins: [zodEnglishOnly, lazyAjvProvider],
     metafile: true,
@@ -142,6 +147,7 @@ export function bundleModule(entry, outFile) {
     format: 'esm',
     target: 'node20',
     external: EXTERNAL,
+    alias: ALIAS,
     banner: { js: BANNER },
     logLevel: 'warning',
   });

@@ -17,6 +17,8 @@ export interface CliArgs {
   recordResponses?: string;
   fakeResponses?: string;
   fakeResponsesNonStrict: boolean;
+  /** `--skip-trust`: trust the folder for this run only. */
+  skipTrust: boolean;
   version: boolean;
   help: boolean;
   /** `-r/--resume [latest|N|ID]`; `-r` alone is `latest`. */
@@ -39,6 +41,7 @@ export class InputError extends Error {
 export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
        gemini-mcp mcp <add|remove|list|...>    manage MCP servers
        gemini-mcp tools <list|call|...>        inspect and call tools
+       gemini-mcp trust [--parent|--never|--reset] [dir]   trust a folder (or not)
 
 Options:
   -p, --prompt <text>                 run one prompt headless (appended to piped stdin)
@@ -49,6 +52,7 @@ Options:
       --allowed-tools <a,b>           tools that run without confirmation
   -o, --output-format <fmt>           text | json | stream-json (headless)
       --include-directories <a,b>     extra workspace directories
+      --skip-trust                    trust this folder for this run (workspace servers, .env, modes)
   -d, --debug                         debug logging on stderr
   -r, --resume [latest|N|ID]          continue a recorded session of this project (default: latest)
       --list-sessions                 list this project's recorded sessions
@@ -115,6 +119,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'list-sessions': { type: 'boolean', default: false },
         'delete-session': { type: 'string' },
         checkpointing: { type: 'boolean', default: false },
+        'skip-trust': { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -141,6 +146,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     recordResponses: v['record-responses'],
     fakeResponses: v['fake-responses'] ?? v['fake-responses-non-strict'],
     fakeResponsesNonStrict: v['fake-responses-non-strict'] !== undefined && v['fake-responses'] === undefined,
+    skipTrust: v['skip-trust'] ?? false,
     version: v.version ?? false,
     help: v.help ?? false,
     resume: v.resume,

@@ -88,9 +88,12 @@ export async function runHeadless(args: CliArgs, io: HeadlessIo): Promise<number
       resume: args.resume,
       log: args.debug ? createHostLogger({ debug: true }) : undefined,
       notify: warn,
+      skipTrust: args.skipTrust,
     });
     const { runtime, client, model } = session;
     sessionId = session.sessionId;
+    // Notices go to stderr in every output format: stdout stays the answer a script parses.
+    for (const notice of runtime.notices) err(`${notice}\n`);
     if (format === 'stream-json') emit({ type: 'init', session_id: sessionId, model });
     // Headless waits for MCP startup so the first request sees every tool, except a slow server's
     // (bounded by the startup grace): it joins when ready, and its failure is still reported.

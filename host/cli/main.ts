@@ -35,6 +35,7 @@ async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === 'mcp') return (await import('./mcp-command.js')).runMcpCommand(rest);
   if (first === 'tools') return (await import('./tools-command.js')).runToolsCommand(rest);
+  if (first === 'trust') return (await import('./trust-command.js')).runTrustCommand(rest);
 
   const args = parseCliArgs(argv);
   if (args.help) {

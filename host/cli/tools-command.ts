@@ -21,6 +21,7 @@ const USAGE = `Usage:
   gemini-mcp tools list [--json]
   gemini-mcp tools call <server__tool> '<json arguments>' [--yolo | --approval-mode default|auto_edit|yolo]
         [--allowed-tools a,b] [--allowed-mcp-server-names a,b] [--include-directories a,b] [--json]
+  --skip-trust trusts this folder for this run (its workspace servers and .env apply)
 `;
 
 class UsageError extends Error {}
@@ -49,6 +50,7 @@ export async function runToolsCommand(argv: string[], opts: ToolsCommandOptions 
         'allowed-mcp-server-names': { type: 'string', multiple: true },
         'include-directories': { type: 'string', multiple: true },
         json: { type: 'boolean' },
+        'skip-trust': { type: 'boolean' },
         debug: { type: 'boolean', short: 'd' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -74,8 +76,10 @@ export async function runToolsCommand(argv: string[], opts: ToolsCommandOptions 
       allowedTools: list(values['allowed-tools']),
       allowedMcpServerNames: list(values['allowed-mcp-server-names']),
       includeDirectories: list(values['include-directories']),
+      skipTrust: values['skip-trust'] === true,
       log: createHostLogger({ debug: values.debug, write: (l) => void err.write(l) }),
     });
+    for (const notice of runtime.notices) err.write(`${notice}\n`);
     await runtime.manager.whenSettled();
     if (sub === 'list') return listTools(runtime, values.json === true, out, err);
     return await callTool(runtime, name, callArgs, values.json === true, out, err);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,12 @@ import { BASE_ENV_NAMES, BUILTIN_ENV_NAMES, pickEnv, sanitizedEnv, type Redactio
 export type TransportKind = 'stdio' | 'http' | 'sse' | 'auto';
 
 export interface ResolvedServerConfig {
+  /** The tool-name prefix and the server's id in the host (`<alias>__<tool>`); see `toolPrefixes`. */
   alias: string;
+  /** The `mcpServers` key as written, when it differs from `alias` (`brave.search` → `brave_search`). */
+  name?: string;
+  /** A user entry that took a built-in server's place; `replaceBuiltin: true` marks it as intended. */
+  replacesBuiltin?: 'intended' | 'silently';
   builtIn: boolean;
   trust: boolean;
   transport: TransportKind;
@@ -42,6 +48,7 @@ export interface ResolveServersOptions {
 
 export interface BlockedServer {
   alias: string;
+  name?: string;
   reason: string;
 }
 
@@ -56,7 +63,7 @@ export const DISCOVERY_ALIAS = 'discovered';
 
 const ALIAS = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
-/** Why an alias is unusable, or undefined when it is fine (reference section 6). */
+/** Why a name cannot be used as a tool-name prefix as written, or undefined when it can. */
 export function validateAlias(alias: string): string | undefined {
   if (!ALIAS.test(alias)) {
     return `MCP server alias "${alias}" is invalid: it must start with a letter and contain only letters, digits, "_" and "-"`;
@@ -66,6 +73,35 @@ export function validateAlias(alias: string): string | undefined {
   }
   if (alias.endsWith('_')) return `MCP server alias "${alias}" is invalid: it must not end with "_"`;
   return undefined;
+}
+
+/** A usable prefix made from any name: other characters become `_`, runs of `_` collapse, ends trimmed. */
+function sanitizePrefix(name: string): string {
+  const base = name.replace(/[^A-Za-z0-9_-]/g, '_').replace(/_{2,}/g, '_').replace(/^[_-]+|_+$/g, '');
+  if (!base) return 'server';
+  return /^[A-Za-z]/.test(base) ? base : `s_${base}`;
+}
+
+/**
+ * Tool-name prefixes for server names as other clients write them (`brave.search`, `My Tools`, `a__b`).
+ * A valid name is its own prefix, so existing configurations keep their tool names. Any other name is
+ * sanitised; when that collides with another server's prefix (built-ins included), 6 hex digits of a
+ * SHA-256 of the original name are appended — stable, whatever else is configured.
+ */
+export function toolPrefixes(names: readonly string[], reserved: readonly string[] = [...BUILTIN_ALIASES, DISCOVERY_ALIAS, 'mcp']): Map<string, string> {
+  const out = new Map<string, string>();
+  const taken = new Set([...reserved, ...names.filter((n) => !validateAlias(n))]);
+  for (const name of names) {
+    if (!validateAlias(name)) {
+      out.set(name, name);
+      continue;
+    }
+    let prefix = sanitizePrefix(name);
+    if (taken.has(prefix)) prefix = `${prefix}_${createHash('sha256').update(name).digest('hex').slice(0, 6)}`;
+    taken.add(prefix);
+    out.set(name, prefix);
+  }
+  return out;
 }
 
 let cachedRoot: string | undefined;
@@ -108,21 +144,28 @@ export function resolveServerSet(input: Settings | { merged: Settings }, opts: R
       env: { ...sanitizedEnv(env, redaction), GEMINI_CLI: '1' }, cwd: opts.cwd, timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
     });
   }
-  for (const [alias, entry] of Object.entries(settings.mcpServers ?? {})) {
-    const problem = validateAlias(alias);
-    if (problem) throw new SettingsError(`${problem} (settings key "mcpServers.${alias}")`, undefined, `mcpServers.${alias}`);
-    // A user entry under a built-in alias replaces the built-in in place.
-    ordered.set(alias, userServer(alias, entry, opts, env, redaction));
+  const entries = Object.entries(settings.mcpServers ?? {});
+  const prefixes = toolPrefixes(entries.map(([name]) => name));
+  for (const [name, entry] of entries) {
+    const alias = prefixes.get(name)!;
+    const server = userServer(alias, entry, opts, env, redaction);
+    if (alias !== name) server.name = name;
+    // A user entry under a built-in's name replaces the built-in in place and keeps working.
+    const replaced = ordered.get(alias);
+    if (replaced?.builtIn) server.replacesBuiltin = entry.replaceBuiltin === true ? 'intended' : 'silently';
+    ordered.set(alias, server);
   }
 
   const excluded = new Set(settings.mcp?.excluded ?? []);
   const allowLists = [settings.mcp?.allowed, opts.allowedMcpServerNames].filter((l): l is string[] => !!l && l.length > 0);
   const servers: ResolvedServerConfig[] = [];
   const blocked: BlockedServer[] = [];
+  // Lists may name a server as written in mcpServers or by its tool prefix.
+  const named = (list: Iterable<string>, s: ResolvedServerConfig) => [...list].some((n) => n === s.alias || n === s.name);
   for (const server of ordered.values()) {
-    if (excluded.has(server.alias)) blocked.push({ alias: server.alias, reason: 'excluded by mcp.excluded' });
-    else if (!server.builtIn && allowLists.some((l) => !l.includes(server.alias))) {
-      blocked.push({ alias: server.alias, reason: 'not in mcp.allowed / --allowed-mcp-server-names' });
+    if (named(excluded, server)) blocked.push({ alias: server.alias, name: server.name, reason: 'excluded by mcp.excluded' });
+    else if (!server.builtIn && allowLists.some((l) => !named(l, server))) {
+      blocked.push({ alias: server.alias, name: server.name, reason: 'not in mcp.allowed / --allowed-mcp-server-names' });
     } else servers.push(server);
   }
   return { servers, blocked };
@@ -207,4 +250,19 @@ function splitCommand(text: string, key: string): string[] {
   const words = shellQuote.parse(text).filter((w): w is string => typeof w === 'string');
   if (words.length === 0) throw new SettingsError(`Settings key "${key}" is empty`, undefined, key);
   return words;
+}
+
+/**
+ * The start-up notice for user entries that took a built-in's place without `"replaceBuiltin": true`.
+ * Rule: the user's entry wins and keeps working under that name; the built-in is not started.
+ */
+export function builtinReplacementNotice(servers: readonly ResolvedServerConfig[]): string | undefined {
+  const silent = servers.filter((s) => s.replacesBuiltin === 'silently').map((s) => s.alias);
+  if (silent.length === 0) return undefined;
+  const list = silent.map((a) => `"${a}"`).join(', ');
+  return (
+    `Your mcpServers ${silent.length === 1 ? 'entry' : 'entries'} ${list} replace${silent.length === 1 ? 's' : ''} the built-in ` +
+    `${silent.length === 1 ? 'server' : 'servers'} of the same name: the built-in ${silent.length === 1 ? 'is' : 'are'} not started. ` +
+    'To keep both, rename your entry; to keep yours and silence this, add "replaceBuiltin": true to it.'
+  );
 }

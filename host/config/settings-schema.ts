@@ -25,6 +25,8 @@ export const McpServerSettingsSchema = z.looseObject({
   excludeTools: stringList.optional(),
   description: z.string().optional(),
   oauth: z.looseObject({}).optional(),
+  /** This entry replaces the built-in server of the same name on purpose: no notice. */
+  replaceBuiltin: z.boolean().optional(),
 });
 
 export const SettingsSchema = z.looseObject({
@@ -60,12 +62,15 @@ export const SettingsSchema = z.looseObject({
   general: z
     .looseObject({
       maxAttempts: z.number().optional(),
+      // Gemini CLI's values; `plan` has no equivalent here and reads as `default`.
+      defaultApprovalMode: z.enum(['default', 'auto_edit', 'plan']).optional(),
       retryFetchErrors: z.boolean().optional(),
     })
     .optional(),
   context: z
     .looseObject({
       includeDirectories: stringList.optional(),
+      fileName: z.union([z.string(), stringList]).optional(),
     })
     .optional(),
   security: z

@@ -4,7 +4,9 @@ import { dirname, join, resolve } from 'node:path';
 import { SettingsSchema, V1_RENAMES, type Settings, type SettingsScope } from './settings-schema.js';
 import { expandDeep, stripJsonComments } from './expand.js';
 import { SettingsError } from './errors.js';
-import { validateAlias } from './servers.js';
+import { decideTrust, type TrustDecision } from './trust.js';
+import { findEnvFile, withEnvFile } from './env-file.js';
+import { filterUntrustedWorkspace, withoutFolderTrustKey } from './untrusted-workspace.js';
 import { geminiHome } from './paths.js';
 
 export type { Settings, McpServerSettings, SettingsScope } from './settings-schema.js';
@@ -12,6 +14,7 @@ export type { Settings, McpServerSettings, SettingsScope } from './settings-sche
 export { SettingsError };
 export { geminiHome, defaultProjectTempDir } from './paths.js';
 export { resolveServers, resolveServerSet, validateAlias, packageRoot } from './servers.js';
+export type { TrustDecision } from './trust.js';
 export type { ResolvedServerConfig, ResolveServersOptions, BlockedServer, ServerSet } from './servers.js';
 
 export interface SettingsFileRef {
@@ -23,6 +26,16 @@ export interface LoadedSettings {
   merged: Settings;
   files: SettingsFileRef[];
   warnings: string[];
+  /** Whether this folder is trusted, and why. */
+  trust: TrustDecision;
+  /** What an untrusted folder's workspace settings and `.env` tried to set and did not (empty when trusted). */
+  skipped: string[];
+  /** Workspace `mcpServers` names that were skipped. */
+  skippedServers: string[];
+  /** The environment with the applicable `.env` file's variables beneath the existing ones. */
+  env: NodeJS.ProcessEnv;
+  /** The `.env` file that was read, if any. */
+  envFile?: string;
 }
 
 export interface LoadSettingsOptions {
@@ -30,8 +43,9 @@ export interface LoadSettingsOptions {
   /** Overrides the home directory (else `GEMINI_CLI_HOME`, else the OS home). */
   homeDir?: string;
   env?: NodeJS.ProcessEnv;
+  /** `--skip-trust`: treat the folder as trusted for this run without saving anything. */
+  skipTrust?: boolean;
 }
-
 
 export function userSettingsPath(home: string): string {
   return join(home, '.gemini', 'settings.json');
@@ -74,21 +88,74 @@ export function settingsFiles(opts: LoadSettingsOptions): SettingsFileRef[] {
 }
 
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
-  const env = opts.env ?? process.env;
+  const baseEnv = opts.env ?? process.env;
   const warnings: string[] = [];
+  const raw = settingsFiles(opts)
+    .filter((ref) => existsSync(ref.path))
+    .map((ref) => ({ ref, layer: readRawLayer(ref, warnings) }));
+  const home = geminiHome(baseEnv, opts.homeDir);
+  const envFile = findEnvFile(opts.cwd, home);
+  const workspace = raw.find((r) => r.ref.scope === 'workspace');
+  const trust = decideTrust({
+    cwd: opts.cwd, env: baseEnv, homeDir: opts.homeDir, skipTrust: opts.skipTrust,
+    enabled: folderTrustEnabled(raw.filter((r) => r.ref.scope !== 'workspace').map((r) => r.layer)),
+    hasWorkspaceConfig: !!workspace || !!envFile?.workspace,
+  });
+  const skipped: string[] = [];
+  const skippedServers: string[] = [];
+  let usedEnvFile = envFile;
+  if (!trust.trusted && envFile?.workspace) {
+    skipped.push(`.env file ${envFile.path}`);
+    usedEnvFile = findEnvFile(home, home);
+  }
+  const env = withEnvFile(baseEnv, usedEnvFile);
   const files: SettingsFileRef[] = [];
   let merged: Record<string, unknown> = {};
-  for (const ref of settingsFiles(opts)) {
-    if (!existsSync(ref.path)) continue;
-    const layer = readSettingsFile(ref.path, env, warnings);
+  for (const { ref, layer } of raw) {
+    let data = layer;
+    if (ref.scope === 'workspace') {
+      if (data instanceof SettingsError) {
+        if (trust.trusted) throw data;
+        skipped.unshift(`${ref.path} (it does not parse: ${data.message})`);
+        continue;
+      }
+      data = withoutFolderTrustKey(data);
+      if (!trust.trusted) {
+        const filtered = filterUntrustedWorkspace(data);
+        data = filtered.layer;
+        skipped.unshift(...filtered.skipped);
+        skippedServers.push(...filtered.servers);
+      }
+    }
+    if (data instanceof SettingsError) throw data;
     files.push(ref);
-    merged = mergeLayer(merged, layer);
+    merged = mergeLayer(merged, validateLayer(data, ref.path, env));
   }
-  return { merged: merged as Settings, files, warnings };
+  return { merged: merged as Settings, files, warnings, trust, skipped, skippedServers, env, envFile: usedEnvFile?.path };
 }
 
-/** Reads, expands and validates one settings file. */
-export function readSettingsFile(path: string, env: NodeJS.ProcessEnv = process.env, warnings: string[] = []): Settings {
+/** `security.folderTrust.enabled` from the layers that may set it (default on). */
+function folderTrustEnabled(layers: Array<Record<string, unknown> | SettingsError>): boolean {
+  let enabled = true;
+  for (const layer of layers) {
+    if (layer instanceof SettingsError) continue;
+    const v = (layer.security as { folderTrust?: { enabled?: unknown } } | undefined)?.folderTrust?.enabled;
+    if (typeof v === 'boolean') enabled = v;
+  }
+  return enabled;
+}
+
+/** Parses one file and upgrades v1 keys; a workspace file's error is kept for the trust decision. */
+function readRawLayer(ref: SettingsFileRef, warnings: string[]): Record<string, unknown> | SettingsError {
+  try {
+    return applyV1Renames(parseFile(ref.path), ref.path, warnings);
+  } catch (err) {
+    if (ref.scope === 'workspace' && err instanceof SettingsError) return err;
+    throw err;
+  }
+}
+
+function parseFile(path: string): Record<string, unknown> {
   let raw: unknown;
   try {
     const text = readFileSync(path, 'utf8');
@@ -99,18 +166,22 @@ export function readSettingsFile(path: string, env: NodeJS.ProcessEnv = process.
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new SettingsError(`Invalid settings file ${path}: the top level must be a JSON object`, path);
   }
-  const upgraded = applyV1Renames(raw as Record<string, unknown>, path, warnings);
-  const parsed = SettingsSchema.safeParse(expandDeep(upgraded, env));
+  return raw as Record<string, unknown>;
+}
+
+function validateLayer(layer: Record<string, unknown>, path: string, env: NodeJS.ProcessEnv): Settings {
+  const parsed = SettingsSchema.safeParse(expandDeep(layer, env));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = issue.path.map(String).join('.');
     throw new SettingsError(`Invalid settings in ${path}: "${key}": ${issue.message}`, path, key);
   }
-  for (const alias of Object.keys(parsed.data.mcpServers ?? {})) {
-    const problem = validateAlias(alias);
-    if (problem) throw new SettingsError(`Invalid settings in ${path}: "mcpServers.${alias}": ${problem}`, path, `mcpServers.${alias}`);
-  }
   return parsed.data;
+}
+
+/** Reads, expands and validates one settings file. */
+export function readSettingsFile(path: string, env: NodeJS.ProcessEnv = process.env, warnings: string[] = []): Settings {
+  return validateLayer(applyV1Renames(parseFile(path), path, warnings), path, env);
 }
 
 function applyV1Renames(obj: Record<string, unknown>, path: string, warnings: string[]): Record<string, unknown> {

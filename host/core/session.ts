@@ -77,9 +77,10 @@ async function createGenerator(opts: SessionOptions, auth: AuthConfig | undefine
  * Settings → credentials → runtime (servers start, not awaited) → generator → client.
  */
 export async function createSession(opts: SessionOptions): Promise<Session> {
-  const env = opts.env ?? process.env;
   const { loadSettings } = await import('../config/settings.js');
-  const settings = loadSettings({ cwd: opts.cwd, homeDir: opts.homeDir, env });
+  const settings = loadSettings({ cwd: opts.cwd, homeDir: opts.homeDir, env: opts.env, skipTrust: opts.skipTrust });
+  // The `.env` file's variables (credentials, model) count like the environment's own.
+  const env = settings.env;
   const model = resolveModel(opts.model, env, settings.merged.model?.name);
   // Credentials are checked (cheaply, from the environment) before any server is spawned; the SDK itself
   // is loaded after the spawn so its import overlaps the servers' startup.

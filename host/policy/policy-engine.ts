@@ -27,6 +27,8 @@ export interface PolicyEngineOptions {
   allowedTools?: string[];
   /** `--allowed-mcp-server-names`: these servers' tools are allowed. */
   allowedMcpServerNames?: string[];
+  /** The folder is not trusted: the approval mode stays `default`. */
+  untrustedFolder?: boolean;
 }
 
 export const DENIED_BY_POLICY = 'Tool execution denied by policy.';
@@ -51,11 +53,13 @@ export class PolicyEngine {
   private readonly allowedServers: Set<string>;
   private readonly excludedServers: Set<string>;
   private readonly disableYolo: boolean;
+  private readonly untrustedFolder: boolean;
 
   constructor(opts: PolicyEngineOptions) {
     const s = opts.settings ?? {};
     this.interactive = opts.interactive;
     this.disableYolo = s.security?.disableYoloMode === true;
+    this.untrustedFolder = opts.untrustedFolder === true;
     this.allowed = [...parseRules(s.tools?.allowed), ...parseRules(opts.allowedTools)];
     this.exclude = parseRules(s.tools?.exclude);
     this.coreEntries = s.tools?.core ?? [];
@@ -73,6 +77,9 @@ export class PolicyEngine {
 
   setApprovalMode(mode: ApprovalMode): void {
     if (mode === 'yolo' && this.disableYolo) throw new Error('YOLO mode is disabled by security.disableYoloMode.');
+    if (mode !== 'default' && this.untrustedFolder) {
+      throw new Error('This folder is not trusted: the approval mode stays default (run "gemini-mcp trust" to trust it).');
+    }
     this.mode = mode;
   }
 

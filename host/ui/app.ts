@@ -118,6 +118,12 @@ export class App {
     this.trace?.('input-ready');
   }
 
+  /** Shows a modal view's text in the dialog box (undefined hides it); its keys come through `interceptors`. */
+  showDialog(body: string | undefined, footer?: string): void {
+    this.dialogText = body === undefined ? undefined : { body, footer: footer ?? '' };
+    this.requestRender();
+  }
+
   setMarkdown(md: MarkdownRenderer): void {
     this.conv.markdown = md;
     this.conv.invalidateAll();

@@ -80,6 +80,7 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
     .catch(() => undefined);
 
   void (async () => {
+    const trustedThisRun = await settleFolderTrust(app, opts, env);
     const { createSession, AuthError } = await import('../core/session.js');
     const base = {
       cwd: opts.cwd,
@@ -91,8 +92,9 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
       includeDirectories: opts.includeDirectories,
       allowedMcpServerNames: opts.allowedMcpServerNames,
       allowedTools: opts.allowedTools,
+      skipTrust: opts.args?.skipTrust || trustedThisRun,
     };
-    let runtime: UiRuntime;
+    let runtime: UiRuntime & { notices?: string[] };
     try {
       const session = await createSession({
         ...base,
@@ -115,6 +117,7 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
       app.banner = app.palette.yellow(`⚠ ${err.message}\n  Slash commands and @server__tool({...}) calls still work.`);
     }
     controller.attachRuntime(runtime);
+    for (const notice of runtime.notices ?? []) app.conv.add({ kind: 'info', text: app.palette.yellow(notice) });
     const historyFile = InputHistory.fileFor(runtime.projectTempDir);
     if (app.history.file !== historyFile) app.history = new InputHistory(historyFile).load();
     if (opts.initialPrompt?.trim()) void controller.submit(opts.initialPrompt);
@@ -134,4 +137,32 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
     await Promise.race([close().catch(() => undefined), new Promise((r) => setTimeout(r, 3000).unref())]);
   }
   return code;
+}
+
+/**
+ * The first time a folder with workspace settings (or a workspace `.env`) is opened, ask before any of it
+ * runs; the answer is saved and the session then loads the settings as answered.
+ */
+async function settleFolderTrust(app: App, opts: RunInteractiveOptions, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const { loadSettings } = await import('../config/settings.js');
+  let loaded: ReturnType<typeof loadSettings> | undefined;
+  try {
+    loaded = loadSettings({ cwd: opts.cwd, env, skipTrust: opts.args?.skipTrust });
+  } catch {
+    return false; // the session reports bad settings itself
+  }
+  if (loaded.trust.source !== 'undecided') return false;
+  const { askFolderTrust } = await import('./trust-prompt.js');
+  const level = await askFolderTrust(app, opts.cwd, loaded.skipped);
+  if (!level) return false;
+  const { saveTrust } = await import('../config/trust.js');
+  try {
+    const file = saveTrust(opts.cwd, level, env);
+    app.conv.add({ kind: 'info', text: `Saved: ${level === 'DO_NOT_TRUST' ? 'not trusted' : 'trusted'} (${file}).` });
+    return false;
+  } catch (err) {
+    // The answer still holds for this session.
+    app.conv.add({ kind: 'error', text: `Could not save the answer (it holds for this session only): ${(err as Error).message}` });
+    return level !== 'DO_NOT_TRUST';
+  }
 }

@@ -18,6 +18,8 @@ function layout() {
     GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(root, 'system.json'),
     GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(root, 'system-defaults.json'),
     PATH: process.env.PATH,
+    // Layering is tested in a trusted folder; folder trust has its own suite.
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
   };
   const write = (file: 'user' | 'workspace' | 'system' | 'defaults', data: unknown) => {
     const path = { user: join(home, '.gemini/settings.json'), workspace: join(project, '.gemini/settings.json'), system: join(root, 'system.json'), defaults: join(root, 'system-defaults.json') }[file];
@@ -84,10 +86,10 @@ describe('loadSettings', () => {
     expect(loadSettings({ cwd: t.project, env: t.env }).merged.model?.name).toBe('x // not a comment');
   });
 
-  it('refuses an alias containing "__" at load, naming the file', () => {
+  it('loads server names other clients accept ("__", dots, spaces, a trailing "_")', () => {
     const t = layout();
-    const path = t.write('user', { mcpServers: { 'my__server': { command: 'x' } } });
-    expect(() => loadSettings({ cwd: t.project, env: t.env })).toThrow(new RegExp(`${path}.*mcpServers\\.my__server.*"__"`));
+    t.write('user', { mcpServers: { 'my__server': { command: 'x' }, 'My Tools': { command: 'y' } } });
+    expect(Object.keys(loadSettings({ cwd: t.project, env: t.env }).merged.mcpServers ?? {})).toEqual(['my__server', 'My Tools']);
   });
 
   it('ignores unknown keys and loads a Claude Desktop / Gemini CLI block unchanged', () => {
@@ -163,7 +165,7 @@ describe('resolveServers', () => {
     expect(validateAlias('a__b')).toMatch(/"__"/);
     expect(validateAlias('trailing_')).toMatch(/end with "_"/);
     expect(validateAlias('1abc')).toMatch(/start with a letter/);
-    expect(() => resolveServers({ mcpServers: { 'bad__alias': { command: 'x' } } }, { ...base, env: {} })).toThrow(SettingsError);
+    expect(resolveServers({ mcpServers: { 'bad__alias': { command: 'x' } } }, { ...base, env: {} }).at(-1)).toMatchObject({ alias: 'bad_alias', name: 'bad__alias' });
     expect(() => resolveServers({ mcpServers: { nothing: {} } }, { ...base, env: {} })).toThrow(/needs "command", "url" or "httpUrl"/);
   });
 

@@ -34,6 +34,9 @@ describe.skipIf(!hasTmux)('terminal UI: a user session in tmux', () => {
   beforeAll(async () => {
     requireBuilt(ENTRY.host);
     mkdirSync(join(ws, '.gemini'), { recursive: true });
+    // The folder is trusted beforehand: its workspace server should start without the trust prompt.
+    mkdirSync(join(home, '.gemini'), { recursive: true });
+    writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws]: 'TRUST_FOLDER' }));
     mkdirSync(join(ws, 'src'));
     writeFileSync(join(ws, 'src', 'alpha.txt'), 'a\n');
     writeFileSync(join(ws, 'src', 'beta.md'), 'b\n');

@@ -1,0 +1,75 @@
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
+import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
+import { SettingsError } from './errors.js';
+import { stripJsonComments } from './expand.js';
+
+/**
+ * JSON-with-comments files the user owns (settings, trusted folders). Edits go through jsonc-parser so
+ * comments, key order and indentation survive; a file we cannot read is never rewritten.
+ */
+
+export interface JsoncEdit {
+  path: JSONPath;
+  /** `undefined` removes the key. */
+  value: unknown;
+}
+
+/** Parses a settings-style file: comments allowed, the top level must be an object. */
+export function parseJsoncObject(text: string, file: string): Record<string, unknown> {
+  if (!text.trim()) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(stripJsonComments(text));
+  } catch (e) {
+    throw new SettingsError(`Invalid JSON in ${file}: ${(e as Error).message}`, file);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new SettingsError(`Invalid file ${file}: the top level must be a JSON object`, file);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** The file's text and value; a missing file reads as an empty object. */
+export function readJsoncObject(file: string): { text: string; value: Record<string, unknown> } {
+  if (!existsSync(file)) return { text: '', value: {} };
+  const text = readFileSync(file, 'utf8');
+  return { text, value: parseJsoncObject(text, file) };
+}
+
+/** Applies the edits to the text, keeping everything else (comments, order, layout) as it was. */
+export function editJsoncText(text: string, edits: readonly JsoncEdit[]): string {
+  let out = text.trim() ? text : '{}\n';
+  const indent = /\n(\t| +)"/.exec(out)?.[1];
+  const formattingOptions = { insertSpaces: indent !== '\t', tabSize: indent && indent !== '\t' ? indent.length : 2, eol: out.includes('\r\n') ? '\r\n' : '\n' };
+  for (const e of edits) out = applyEdits(out, modify(out, e.path, e.value, { formattingOptions }));
+  return out.endsWith('\n') ? out : `${out}\n`;
+}
+
+/**
+ * Edits a file in place, atomically. A file that does not parse is left untouched (SettingsError), so a
+ * hand-edited mistake is never replaced by our rewrite. Symlinked files (dotfile managers) are written
+ * at their target.
+ */
+export function editJsoncFile(file: string, edits: readonly JsoncEdit[]): void {
+  const target = existsSync(file) && lstatSync(file).isSymbolicLink() ? realpathSync(file) : file;
+  const { text } = readJsoncObject(target);
+  const next = editJsoncText(text, edits);
+  parseJsoncObject(next, target);
+  writeFileAtomic(target, next);
+}
+
+/** Write to a sibling temp file, then rename: readers see the old or the new file, never half of one. */
+export function writeFileAtomic(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
+  const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`;
+  try {
+    writeFileSync(tmp, text, { mode, flag: 'wx' });
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}

@@ -1,0 +1,132 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import { SettingsError } from './errors.js';
+import { editJsoncFile, readJsoncObject } from './jsonc-file.js';
+import { geminiHome } from './paths.js';
+
+/**
+ * Folder trust, in Gemini CLI's file format: `trustedFolders.json` maps a folder to TRUST_FOLDER,
+ * TRUST_PARENT (the rule's parent folder and everything below it) or DO_NOT_TRUST; the rule whose
+ * folder path is longest among those covering a directory decides. The file sits beside the user's
+ * settings (`GEMINI_CLI_TRUSTED_FOLDERS_PATH` moves it), never in a workspace: a folder cannot vouch for
+ * itself.
+ */
+
+export const TRUST_LEVELS = ['TRUST_FOLDER', 'TRUST_PARENT', 'DO_NOT_TRUST'] as const;
+export type TrustLevel = (typeof TRUST_LEVELS)[number];
+
+export type TrustSource = 'disabled' | 'env' | 'flag' | 'file' | 'no-workspace-config' | 'undecided';
+
+export interface TrustDecision {
+  trusted: boolean;
+  /** Why: folder trust off, the environment / `--skip-trust`, a saved rule, nothing to trust, or not yet asked. */
+  source: TrustSource;
+  /** The saved rule that decided (source `file`). */
+  rule?: { path: string; level: TrustLevel };
+}
+
+export const TRUST_ENV = 'GEMINI_CLI_TRUST_WORKSPACE';
+
+export function trustedFoldersPath(env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
+  return env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || join(geminiHome(env, homeDir), '.gemini', 'trustedFolders.json');
+}
+
+const isLevel = (v: unknown): v is TrustLevel => typeof v === 'string' && (TRUST_LEVELS as readonly string[]).includes(v);
+
+/** The saved rules; a malformed file is a configuration error (exit 52) rather than a silent "untrusted". */
+export function readTrustRules(file: string): Record<string, TrustLevel> {
+  const { value } = readJsoncObject(file);
+  const rules: Record<string, TrustLevel> = {};
+  for (const [folder, level] of Object.entries(value)) {
+    if (!isLevel(level)) {
+      throw new SettingsError(`Invalid trust level ${JSON.stringify(level)} for "${folder}" in ${file}: use one of ${TRUST_LEVELS.join(', ')}`, file, folder);
+    }
+    rules[resolve(folder)] = level;
+  }
+  return rules;
+}
+
+/** Real path when it exists, so a symlinked checkout and its target get the same answer. */
+function canonical(p: string): string {
+  try {
+    return existsSync(p) ? realpathSync(p) : resolve(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+const covers = (folder: string, dir: string) => dir === folder || dir.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+
+/** The rule that decides for `dir`: the longest rule path among those whose folder covers it. */
+export function ruleFor(rules: Record<string, TrustLevel>, dir: string): { path: string; level: TrustLevel } | undefined {
+  const location = canonical(dir);
+  let best: { path: string; level: TrustLevel } | undefined;
+  for (const [path, level] of Object.entries(rules)) {
+    const folder = canonical(level === 'TRUST_PARENT' ? dirname(path) : path);
+    if (!covers(folder, location)) continue;
+    if (!best || path.length > best.path.length) best = { path, level };
+  }
+  return best;
+}
+
+export interface DecideTrustOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  homeDir?: string;
+  /** `security.folderTrust.enabled` from the user and system layers (default on). */
+  enabled: boolean;
+  /** `--skip-trust`: trusted for this run only. */
+  skipTrust?: boolean;
+  /** The folder has workspace settings or a workspace `.env`: something a prompt would be about. */
+  hasWorkspaceConfig: boolean;
+}
+
+export function decideTrust(o: DecideTrustOptions): TrustDecision {
+  if (o.skipTrust) return { trusted: true, source: 'flag' };
+  const fromEnv = o.env[TRUST_ENV];
+  if (fromEnv === 'true') return { trusted: true, source: 'env' };
+  if (fromEnv === 'false') return { trusted: false, source: 'env' };
+  if (!o.enabled) return { trusted: true, source: 'disabled' };
+  const rule = ruleFor(readTrustRules(trustedFoldersPath(o.env, o.homeDir)), o.cwd);
+  if (rule) return { trusted: rule.level !== 'DO_NOT_TRUST', source: 'file', rule };
+  return o.hasWorkspaceConfig ? { trusted: false, source: 'undecided' } : { trusted: true, source: 'no-workspace-config' };
+}
+
+/**
+ * Saves the user's answer for `dir` (TRUST_PARENT is stored under `dir` itself, as Gemini CLI does) and
+ * keeps the rest of the file — other rules, comments — as it was.
+ */
+export function saveTrust(dir: string, level: TrustLevel, env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
+  const file = trustedFoldersPath(env, homeDir);
+  readTrustRules(file);
+  editJsoncFile(file, [{ path: [canonical(dir)], value: level }]);
+  return file;
+}
+
+/** Forgets the rule saved for exactly `dir` (a covering parent rule still applies). */
+export function forgetTrust(dir: string, env: NodeJS.ProcessEnv = process.env, homeDir?: string): boolean {
+  const file = trustedFoldersPath(env, homeDir);
+  const { value } = readJsoncObject(file);
+  const key = Object.keys(value).find((k) => canonical(k) === canonical(dir));
+  if (key === undefined) return false;
+  editJsoncFile(file, [{ path: [key], value: undefined }]);
+  return true;
+}
+
+/**
+ * The one notice for an untrusted folder: what was left out and how to trust it. Undefined when the folder
+ * is trusted or nothing was left out.
+ */
+export function untrustedNotice(trust: TrustDecision, skipped: readonly string[]): string | undefined {
+  if (trust.trusted || skipped.length === 0) return undefined;
+  const why =
+    trust.source === 'file' ? `your trusted-folders file says "don't trust" (rule ${trust.rule?.path})`
+    : trust.source === 'env' ? `${TRUST_ENV}=false`
+    : 'you have not trusted it yet';
+  return (
+    `This folder is not trusted (${why}), so its workspace configuration was not applied. ` +
+    `Skipped: ${skipped.join('; ')}. ` +
+    'To trust it: answer the prompt in the chat or run "gemini-mcp trust" here; ' +
+    `for one run, pass --skip-trust or set ${TRUST_ENV}=true.`
+  );
+}
