@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { unwrapUntrusted } from '../protocol/tool-result.js';
 import type { SchedulableTool, ToolLookup } from './scheduler/executor.js';
 import type { ToolScheduler } from './scheduler/scheduler.js';
 import type { ToolCall } from './scheduler/types.js';
@@ -131,9 +132,9 @@ export function displayOf(call: ToolCall): string {
   return outputOf(call) ?? '';
 }
 
-/** The model-facing `output` (or `error`) text of a finished call. */
+/** The `output` (or `error`) text the model read, without the fence only the model needs. */
 export function outputOf(call: ToolCall): string | undefined {
   const fr = call.response?.responseParts[0]?.functionResponse?.response as Record<string, unknown> | undefined;
   const v = fr?.output ?? fr?.error;
-  return typeof v === 'string' ? v : undefined;
+  return typeof v === 'string' ? unwrapUntrusted(v) : undefined;
 }

@@ -24,3 +24,9 @@ export function wrapUntrusted(text: string): string {
   const safe = text.split('</untrusted_context>').join('&lt;/untrusted_context&gt;');
   return `<untrusted_context>\n${safe}\n</untrusted_context>`;
 }
+
+/** The inverse of wrapUntrusted, for showing a result to the user: the fence is for the model only. */
+export function unwrapUntrusted(text: string): string {
+  const m = /^<untrusted_context>\n([\s\S]*)\n<\/untrusted_context>$/.exec(text);
+  return m ? m[1]!.split('&lt;/untrusted_context&gt;').join('</untrusted_context>') : text;
+}

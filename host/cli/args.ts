@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import { FatalInputError } from '../errors.js';
 import type { ApprovalMode } from '../scheduler/types.js';
+import { parseArgsMessage } from './parse-error.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -30,13 +32,7 @@ export interface CliArgs {
 }
 
 /** Bad command-line input: exit code 42. */
-export class InputError extends Error {
-  readonly exitCode = 42;
-  constructor(message: string) {
-    super(message);
-    this.name = 'InputError';
-  }
-}
+export class InputError extends FatalInputError {}
 
 export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
        gemini-mcp mcp <add|remove|list|...>    manage MCP servers
@@ -125,7 +121,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
       },
     });
   } catch (err) {
-    throw new InputError(`${(err as Error).message}\nRun "gemini-mcp --help" for usage.`);
+    throw new InputError(`${parseArgsMessage(err, 'gemini-mcp')}\nRun "gemini-mcp --help" for usage.`);
   }
   const v = parsed.values;
   const format = v['output-format'] ?? 'text';

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `gemini-mcp` bin. Kept tiny: every command imports its heavy modules lazily so startup stays fast.
-import { HELP_TEXT, InputError, parseCliArgs, type CliArgs } from './args.js';
+import { asFatal } from '../errors.js';
+import { HELP_TEXT, parseCliArgs, type CliArgs } from './args.js';
 
 function isHeadless(args: CliArgs): boolean {
   if (args.prompt !== undefined) return true;
@@ -66,8 +67,9 @@ main(process.argv.slice(2)).then(
     process.stdout.write('', () => process.exit(code));
   },
   (err: unknown) => {
-    const code = err instanceof InputError ? 42 : typeof (err as { exitCode?: unknown }).exitCode === 'number' ? (err as { exitCode: number }).exitCode : 1;
-    process.stderr.write(`gemini-mcp: ${(err as Error)?.message ?? String(err)}\n`);
+    const fatal = asFatal(err);
+    const code = fatal.exitCode;
+    process.stderr.write(`gemini-mcp: ${fatal.message}\n`);
     process.stdout.write('', () => process.exit(code));
   },
 );

@@ -1,5 +1,5 @@
-import { SettingsError } from '../config/settings.js';
-import { EXIT_CONFIG, EXIT_ERROR, EXIT_OK, UsageError, type McpCommandOptions } from './mcp-shared.js';
+import { asFatal, FatalInputError } from '../errors.js';
+import { EXIT_ERROR, EXIT_OK, UsageError, type McpCommandOptions } from './mcp-shared.js';
 
 export { EXIT_CONFIG, EXIT_ERROR, EXIT_OK, type McpCommandOptions } from './mcp-shared.js';
 
@@ -13,7 +13,7 @@ Options go before <name>; everything after <command-or-url> is passed to the ser
 Edits keep the settings file's comments and layout.
 `;
 
-/** `gemini-mcp mcp list|add|remove`; returns the exit code (0 ok, 1 error, 52 configuration error). */
+/** `gemini-mcp mcp list|add|remove`; returns the exit code (0 ok, 1 error, 42 usage, 52 configuration error). */
 export async function runMcpCommand(argv: string[], opts: McpCommandOptions = { cwd: process.cwd() }): Promise<number> {
   const out = opts.stdout ?? process.stdout;
   const err = opts.stderr ?? process.stderr;
@@ -27,25 +27,20 @@ export async function runMcpCommand(argv: string[], opts: McpCommandOptions = { 
       case 'remove':
       case 'rm':
         return (await import('./mcp-edit.js')).removeServer(rest, opts, out, err);
-      case undefined:
       case '-h':
       case '--help':
       case 'help':
         out.write(USAGE);
-        return sub === undefined ? EXIT_ERROR : EXIT_OK;
+        return EXIT_OK;
+      case undefined:
+        throw new UsageError('mcp needs a command: list, add or remove.');
       default:
         throw new UsageError(`Unknown mcp command "${sub}".`);
     }
   } catch (e) {
-    if (e instanceof SettingsError) {
-      err.write(`${e.message}\n`);
-      return EXIT_CONFIG;
-    }
-    if (e instanceof UsageError) {
-      err.write(`${e.message}\n${USAGE}`);
-      return EXIT_ERROR;
-    }
-    err.write(`Error: ${(e as Error).message}\n`);
-    return EXIT_ERROR;
+    const fatal = asFatal(e);
+    if (fatal instanceof FatalInputError) err.write(`${fatal.message}\n${USAGE}`);
+    else err.write(fatal.exitCode === EXIT_ERROR ? `Error: ${fatal.message}\n` : `${fatal.message}\n`);
+    return fatal.exitCode;
   }
 }

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import { geminiHome, userSettingsPath, workspaceSettingsPath } from '../config/settings.js';
+import { EXIT, FatalInputError } from '../errors.js';
 
-export const EXIT_OK = 0;
-export const EXIT_ERROR = 1;
-export const EXIT_CONFIG = 52;
+export const EXIT_OK = EXIT.ok;
+export const EXIT_ERROR = EXIT.error;
+export const EXIT_CONFIG = EXIT.config;
 
 export interface McpCommandOptions {
   cwd: string;
@@ -14,13 +15,14 @@ export interface McpCommandOptions {
   settleTimeoutMs?: number;
 }
 
-/** Bad arguments: the message plus the usage text. */
-export class UsageError extends Error {}
+/** Bad arguments: the message plus the usage text; exit 42 like every usage mistake. */
+export class UsageError extends FatalInputError {}
 
 export type Scope = 'user' | 'project';
 
 export function parseScope(flag: string, value: string): Scope {
-  if (value !== 'user' && value !== 'project') throw new UsageError(`${flag} must be "user" or "project", not "${value}".`);
+  if (value !== 'user' && value !== 'project')
+    throw new UsageError(`${flag} must be "user" or "project", not "${value}".`);
   return value;
 }
 

@@ -1,4 +1,5 @@
 import type { GenerateContentResponseUsageMetadata } from '@google/genai';
+import { unwrapUntrusted } from '../../protocol/tool-result.js';
 import type { ToolCall, ToolCallOutcome } from '../scheduler/types.js';
 
 type Decisions = Record<ToolCallOutcome, number>;
@@ -106,20 +107,6 @@ export class RunStats {
   }
 }
 
-/** Error shape and exit code of each failure class. */
-export const FAILURES = {
-  auth: { type: 'FatalAuthenticationError', code: 41 },
-  input: { type: 'FatalInputError', code: 42 },
-  config: { type: 'FatalConfigError', code: 52 },
-  turns: { type: 'FatalTurnLimitedError', code: 53 },
-  cancelled: { type: 'FatalCancellationError', code: 130 },
-  loop: { type: 'LoopDetectedError', code: 1 },
-  api: { type: 'ApiError', code: 1 },
-  general: { type: 'Error', code: 1 },
-} as const;
-
-export type FailureKind = keyof typeof FAILURES;
-
 /** The text a tool call failed with, for stderr and tool_result. */
 export function toolErrorText(call: ToolCall): string | undefined {
   if (call.status === 'success') return undefined;
@@ -130,7 +117,7 @@ export function toolErrorText(call: ToolCall): string | undefined {
 export function toolOutputText(call: ToolCall): string | undefined {
   for (const p of call.response?.responseParts ?? []) {
     const out = (p.functionResponse?.response as { output?: unknown } | undefined)?.output;
-    if (typeof out === 'string') return out;
+    if (typeof out === 'string') return unwrapUntrusted(out);
   }
   return typeof call.response?.resultDisplay === 'string' ? call.response.resultDisplay : undefined;
 }

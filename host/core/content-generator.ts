@@ -4,6 +4,7 @@ import type {
   GenerateContentParameters,
   GenerateContentResponse,
 } from '@google/genai';
+import { FatalAuthenticationError } from '../errors.js';
 
 /** The thin seam between the chat and the model API; fakes and recorders wrap or replace it. */
 export interface ContentGenerator {
@@ -13,8 +14,7 @@ export interface ContentGenerator {
 }
 
 /** Missing or unusable credentials: exit code 41. */
-export class AuthError extends Error {
-  readonly exitCode = 41;
+export class AuthError extends FatalAuthenticationError {
   constructor(message: string) {
     super(message);
     this.name = 'AuthError';

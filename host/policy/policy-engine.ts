@@ -1,3 +1,4 @@
+import { FatalConfigError } from '../errors.js';
 import { coreLimits } from '../tools/naming.js';
 import type { ConfirmationDetail } from '../../protocol/confirmation.js';
 import type { ApprovalMode, ConfirmationOutcome, ToolRef } from '../scheduler/types.js';
@@ -76,7 +77,7 @@ export class PolicyEngine {
   }
 
   setApprovalMode(mode: ApprovalMode): void {
-    if (mode === 'yolo' && this.disableYolo) throw new Error('YOLO mode is disabled by security.disableYoloMode.');
+    if (mode === 'yolo' && this.disableYolo) throw new FatalConfigError('YOLO mode is disabled by security.disableYoloMode.');
     if (mode !== 'default' && this.untrustedFolder) {
       throw new Error('This folder is not trusted: the approval mode stays default (run "gemini-mcp trust" to trust it).');
     }

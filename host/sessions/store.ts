@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { FatalInputError } from '../errors.js';
 import type { Content } from '@google/genai';
 import { chatsDir } from './recorder.js';
 import {
@@ -33,8 +34,7 @@ export interface LoadedSession extends SessionInfo {
 }
 
 /** A `--resume` / `--delete-session` reference that matches nothing: bad input (exit 42). */
-export class SessionNotFoundError extends Error {
-  readonly exitCode = 42;
+export class SessionNotFoundError extends FatalInputError {
   constructor(message: string) {
     super(message);
     this.name = 'SessionNotFoundError';

@@ -76,9 +76,14 @@ describe('gemini-mcp mcp add / remove', () => {
     expect(broken.err).toContain(t.projectFile);
     expect(readFileSync(t.projectFile, 'utf8')).toBe('{"mcpServers": {');
     expect(existsSync(t.userFile)).toBe(false);
-    expect((await t.run('add', '-t', 'http', 'r', 'not a url')).code).toBe(1);
-    expect((await t.run('add', '--bogus', 'x', 'y')).code).toBe(1);
-    expect((await t.run('frobnicate')).code).toBe(1);
+    // Usage mistakes are 42 (bad input), whatever part of the command they are in.
+    expect((await t.run('add', '-t', 'http', 'r', 'not a url')).code).toBe(42);
+    expect((await t.run('add', '--bogus', 'x', 'y')).code).toBe(42);
+    expect((await t.run('add', 'only-name')).code).toBe(42);
+    expect((await t.run('add', '-s', 'galaxy', 'x', 'y')).code).toBe(42);
+    expect((await t.run('frobnicate')).code).toBe(42);
+    expect((await t.run()).code).toBe(42);
+    expect((await t.run('--help')).code).toBe(0);
   });
 
   it('removes a server, and says so when it is not there', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runToolsCommand } from '../../host/cli/tools-command.js';
-import { ENTRY, requireBuilt } from '../helpers/paths.js';
+import { ENTRY, REPO, requireBuilt } from '../helpers/paths.js';
 import { workspace } from './scheduler-workspace.js';
 
 function sink(): Writable & { text: () => string } {
@@ -27,9 +27,26 @@ describe('gemini-mcp tools list|call', () => {
     const r = await run(['list'], ws);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^filesystem \(connected, \d+ tools\)/m);
-    expect(r.out).toContain('  filesystem__read_file  ');
+    expect(r.out).toContain('  filesystem__read_file\n');
+    // Whole descriptions, wrapped and indented under the name: the last sentence is there too.
+    const write = /  filesystem__write_file\n((?: {6}.*\n)+)/.exec(r.out);
+    expect(write?.[1].split('\n').length).toBeGreaterThan(2);
     const j = await run(['list', '--json'], ws);
-    expect(JSON.parse(j.out).tools.some((t: { name: string }) => t.name === 'filesystem__write_file')).toBe(true);
+    const tools = JSON.parse(j.out).tools as { name: string; inputSchema: { properties: Record<string, unknown> } }[];
+    const wf = tools.find((t) => t.name === 'filesystem__write_file');
+    expect(Object.keys(wf?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['file_path', 'content']));
+  });
+
+  it('describe prints the description and input schema; --json as one object; unknown names exit 1', async () => {
+    const r = await run(['describe', 'read_file'], ws);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^filesystem__read_file {2}\(server filesystem, tool read_file; read-only, built-in\)/);
+    expect(r.out).toContain('Input schema:\n{');
+    expect(r.out).toContain('"absolute_path"');
+    const j = await run(['describe', 'filesystem__read_file', '--json'], ws);
+    expect(JSON.parse(j.out)).toMatchObject({ name: 'filesystem__read_file', inputSchema: { type: 'object' } });
+    expect((await run(['describe', 'filesystem__nope'], ws)).code).toBe(1);
+    expect((await run(['describe'], ws)).code).toBe(42);
   });
 
   it('call: 0 on success, output on stdout; bare names resolve', async () => {
@@ -44,6 +61,10 @@ describe('gemini-mcp tools list|call', () => {
     const denied = await run(['call', 'filesystem__write_file', args], ws);
     expect(denied.code).toBe(1);
     expect(denied.err).toContain('requires user confirmation, which is not supported in non-interactive mode');
+    expect(denied.err).toContain('--yolo');
+    expect(denied.err).toContain('--allowed-tools filesystem__write_file');
+    const deniedJson = await run(['call', 'filesystem__write_file', args, '--json'], ws);
+    expect(JSON.parse(deniedJson.out).hint).toContain('--allowed-tools filesystem__write_file');
     expect(existsSync(file)).toBe(false);
     expect((await run(['call', 'filesystem__write_file', args, '--yolo'], ws)).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe('w');
@@ -59,7 +80,23 @@ describe('gemini-mcp tools list|call', () => {
     expect((await run(['call', 'filesystem__nope', '{}'], ws)).code).toBe(1);
     expect((await run(['call', 'filesystem__read_file', '{not json'], ws)).code).toBe(42);
     expect((await run(['frobnicate'], ws)).code).toBe(42);
+    const unknown = await run(['list', '--bogus'], ws);
+    expect(unknown.code).toBe(42);
+    expect(unknown.err).toContain(`Unknown option '--bogus'. Text that starts with '-' goes after '--': gemini-mcp tools -- '--bogus'`);
     expect((await run(['call', 'read_file', '{}', '--approval-mode', 'wild'], ws)).code).toBe(42);
+  });
+
+  it("a third-party server's result is shown without the model-only untrusted fence", async () => {
+    const third = workspace([]);
+    const fault = join(REPO, 'test/fixtures/fault-server.mjs');
+    writeFileSync(
+      join(third.dir, '.gemini', 'settings.json'),
+      JSON.stringify({ mcp: { excluded: ['filesystem', 'shell', 'web', 'memory'] }, mcpServers: { fault: { command: process.execPath, args: [fault] } } }),
+    );
+    const r = await run(['call', 'fault__echo', JSON.stringify({ text: 'hello there' }), '--yolo'], third);
+    expect(r).toEqual({ code: 0, out: 'hello there\n', err: '' });
+    const j = await run(['call', 'fault__echo', JSON.stringify({ text: 'hi' }), '--yolo', '--json'], third);
+    expect(JSON.parse(j.out).output).toBe('hi');
   });
 
   it('configuration errors exit 52', async () => {

@@ -46,6 +46,9 @@ describe('gemini-mcp command line: output formats, exit codes, record and replay
     const a = await runHost(['--nope'], { ws });
     expect(a.code).toBe(42);
     expect(a.stderr).toContain("Unknown option '--nope'");
+    // Every quote the hint opens is closed.
+    expect(a.stderr.split("'").length % 2).toBe(1);
+    expect(a.stderr).toContain("gemini-mcp -- '--nope'");
     const b = await runHost(['-p', 'x', '-o', 'xml'], { ws });
     expect(b.code).toBe(42);
     expect(b.stderr).toContain('text, json, stream-json');

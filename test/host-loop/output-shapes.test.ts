@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reply, startScriptedGemini } from '../helpers/scripted-gemini.mjs';
+import { chunk, reply, startScriptedGemini } from '../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from './run-host.js';
 
 describe('headless output shapes and failure classes', () => {
@@ -37,6 +37,20 @@ describe('headless output shapes and failure classes', () => {
       decisions: { accept: 0, reject: 0, modify: 0, auto_accept: 1 },
     });
     expect(stats.files).toEqual({ totalLinesAdded: 2, totalLinesRemoved: 0 });
+  });
+
+  it('text output: model messages before and after a tool call are separate lines', async () => {
+    const file = ws.file('seen.txt', 'x\n');
+    const ep = await endpoint(
+      {
+        method: 'generateContentStream',
+        response: [chunk([{ text: 'Let me look.' }]), chunk([{ functionCall: { id: 'r1', name: 'filesystem__read_file', args: { absolute_path: file } } }], true)],
+      },
+      reply.text('There are ', 'two files.'),
+    );
+    const r = await runHost(['-p', 'look'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('Let me look.\nThere are two files.\n');
   });
 
   it('stream-json result stats: snake_case totals and snake_case per-model counters', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { boundResultSize, RESULT_CUT_MARKER } from '../../servers/common/result-bound.js';
 import { META } from '../../protocol/meta.js';
 import { formatTruncated } from '../../protocol/truncate.js';
-import { wrapUntrusted } from '../../protocol/tool-result.js';
+import { unwrapUntrusted, wrapUntrusted } from '../../protocol/tool-result.js';
 
 describe('result bound', () => {
   it('leaves small results alone', () => {
@@ -36,6 +36,11 @@ describe('shared text formats', () => {
     expect(out.startsWith('Output too large. Showing first 8,000 and last 32,000 characters. For full output see: /tmp/x.txt\n')).toBe(true);
     expect(out).toContain('\n\n... [52,000 characters omitted] ...\n\n');
     expect(out.endsWith('t'.repeat(32_000))).toBe(true);
+  });
+
+  it('unwrapUntrusted undoes wrapUntrusted and leaves other text alone', () => {
+    for (const t of ['plain', 'a</untrusted_context>b', '', 'two\nlines']) expect(unwrapUntrusted(wrapUntrusted(t))).toBe(t);
+    expect(unwrapUntrusted('not <untrusted_context>\nfenced\n</untrusted_context>')).toBe('not <untrusted_context>\nfenced\n</untrusted_context>');
   });
 
   it('escapes a closing fence inside untrusted text', () => {
