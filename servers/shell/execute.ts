@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { OutputCapture, type ExecOutcome } from './output.js';
+import { appendGitConfig, hardenedGitEnv, scanGitConfig } from './git-env.js';
 import { groupExists, groupMembers, type GroupRegistry } from './process-group.js';
 
 export interface ExecRequest {
@@ -12,6 +13,8 @@ export interface ExecRequest {
   groups: GroupRegistry;
   /** Called with each decoded piece of output while the command runs. */
   onOutput?: (text: string) => void;
+  /** Directories a git command in it may read configuration from (see git-env.ts); none: no git. */
+  gitDirs?: string[];
 }
 
 /** Keys the command must not see (the model API key is not passed on). */
@@ -33,17 +36,20 @@ function userFacing(message: string): string {
   return message.split(WRAPPER_PREFIX).join('');
 }
 
-export function commandEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GEMINI_CLI: '1', PAGER: 'cat', GIT_PAGER: 'cat' };
-  for (const k of WITHHELD_ENV) delete env[k];
-  return env;
+/** The environment of every command: ours, minus secrets, with git's program-running keys pinned. */
+export async function commandEnv(gitDirs?: readonly string[]): Promise<NodeJS.ProcessEnv> {
+  const user: NodeJS.ProcessEnv = { ...process.env, GEMINI_CLI: '1' };
+  for (const k of WITHHELD_ENV) delete user[k];
+  const env = hardenedGitEnv(user);
+  return gitDirs?.length ? appendGitConfig(env, await scanGitConfig(gitDirs, user)) : env;
 }
 
 /**
  * Runs `bash -c` as the leader of a new process group with stdin closed and no TTY. stderr is
  * joined to stdout inside bash (`exec 2>&1`) so both arrive through one pipe in the order written.
  */
-export function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
+export async function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
+  const env = await commandEnv(req.gitDirs);
   return new Promise((resolve) => {
     const capture = new OutputCapture();
     let timedOut = false;
@@ -59,7 +65,7 @@ export function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
     try {
       child = spawn('bash', ['-c', `${WRAPPER_PREFIX}${req.command}`], {
         cwd: req.cwd,
-        env: commandEnv(),
+        env,
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       });

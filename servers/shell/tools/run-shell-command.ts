@@ -9,6 +9,7 @@ import { wrapUntrusted } from '../../../protocol/tool-result.js';
 import { defineTool, type ToolDefinition } from '../../common/tool.js';
 import { truncateWithFile } from '../../../protocol/truncate.js';
 import { executeCommand } from '../execute.js';
+import { gitDirsOf } from '../git-env.js';
 import { displayOf, formatOutcome } from '../output.js';
 import { createParseMemo } from '../parse-memo.js';
 import type { GroupRegistry } from '../process-group.js';
@@ -107,6 +108,7 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
         timeoutMs: deps.timeoutMs,
         groups: deps.groups,
         onOutput: (text) => streamer.push(text),
+        gitDirs: gitDirsOf(parsed.commands, cwd),
       });
       streamer.stop();
 
