@@ -9,11 +9,13 @@ const USAGE = `Usage:
                      [--trust] [--timeout ms] [--description text] [--include-tools a,b] [--exclude-tools a,b]
                      <name> <command-or-url> [args...]
   gemini-mcp mcp remove [-s user|project] <name>
+  gemini-mcp mcp import --from claude-desktop|claude-code|cursor|vscode [-s user|project] [--file PATH]
+                        [--dry-run] [--overwrite]
 Options go before <name>; everything after <command-or-url> is passed to the server unchanged.
 Edits keep the settings file's comments and layout.
 `;
 
-/** `gemini-mcp mcp list|add|remove`; returns the exit code (0 ok, 1 error, 42 usage, 52 configuration error). */
+/** `gemini-mcp mcp list|add|remove|import`; returns the exit code (0 ok, 1 error, 42 usage, 52 configuration error). */
 export async function runMcpCommand(argv: string[], opts: McpCommandOptions = { cwd: process.cwd() }): Promise<number> {
   const out = opts.stdout ?? process.stdout;
   const err = opts.stderr ?? process.stderr;
@@ -27,13 +29,15 @@ export async function runMcpCommand(argv: string[], opts: McpCommandOptions = { 
       case 'remove':
       case 'rm':
         return (await import('./mcp-edit.js')).removeServer(rest, opts, out, err);
+      case 'import':
+        return (await import('./mcp-import.js')).importServers(rest, opts, out, err);
       case '-h':
       case '--help':
       case 'help':
         out.write(USAGE);
         return EXIT_OK;
       case undefined:
-        throw new UsageError('mcp needs a command: list, add or remove.');
+        throw new UsageError('mcp needs a command: list, add, remove or import.');
       default:
         throw new UsageError(`Unknown mcp command "${sub}".`);
     }

@@ -1,0 +1,92 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { candidateFiles, IMPORT_SOURCES, readImportFile, type ImportSource } from '../config/import-sources.js';
+import { loadSettings } from '../config/settings.js';
+import { namingNote, serversIn, writeServerEntries } from './mcp-edit.js';
+import { EXIT_OK, parseScope, settingsPathFor, UsageError, type McpCommandOptions, type Scope } from './mcp-shared.js';
+
+/**
+ * `mcp import --from <client>`: adds another client's servers to our settings (comments and layout of the
+ * settings file kept) and says what it mapped, what it left out and why. Names already configured are
+ * kept as they are unless `--overwrite`.
+ */
+export function importServers(argv: string[], opts: McpCommandOptions, out: NodeJS.WritableStream, _err: NodeJS.WritableStream): number {
+  const o = parseImportArgs(argv);
+  const source = o.source;
+  const cwd = resolve(opts.cwd);
+  const env = opts.env ?? process.env;
+  const file = o.file ? resolve(cwd, o.file) : candidateFiles(source, cwd, env).find((f) => existsSync(f));
+  if (!file) throw new UsageError(`No ${source} configuration found (looked for ${candidateFiles(source, cwd, env).join(', ')}); pass --file PATH.`);
+  const found = readImportFile(source, file, cwd);
+  const scope: Scope = o.scope ?? (source === 'claude-desktop' ? 'user' : 'project');
+  const target = settingsPathFor(scope, opts);
+  const existing = serversIn(target);
+  const chosen: Record<string, unknown> = {};
+  out.write(`Importing from ${file} into ${scope} settings (${target})${o.dryRun ? ' — dry run, nothing written' : ''}:\n`);
+  for (const s of found.servers) {
+    if (s.name in existing && !o.overwrite) {
+      out.write(`  = ${s.name}: already configured, kept as it is (--overwrite replaces it)\n`);
+      continue;
+    }
+    chosen[s.name] = s.entry;
+    out.write(`  + ${s.name}: ${summary(s.entry)}${s.name in existing ? ' (replaces your entry)' : ''}\n`);
+    for (const n of s.notes) out.write(`      ${n}\n`);
+  }
+  for (const r of found.rejected) out.write(`  ! ${r.name}: skipped, ${r.reason}\n`);
+  const names = Object.keys(chosen);
+  if (!o.dryRun && names.length) {
+    writeServerEntries(target, chosen);
+    out.write(namingNote(names, target));
+  }
+  out.write(`${names.length} server${names.length === 1 ? '' : 's'} ${o.dryRun ? 'would be ' : ''}imported.\n`);
+  if (scope === 'project' && names.length && !o.dryRun) {
+    const trust = loadSettings({ cwd, env }).trust;
+    if (!trust.trusted) out.write('This folder is not trusted yet: its project servers start once you trust it ("gemini-mcp trust").\n');
+  }
+  return EXIT_OK;
+}
+
+function summary(entry: Record<string, unknown>): string {
+  if (entry.httpUrl) return `Streamable HTTP ${entry.httpUrl}`;
+  if (entry.url) return `${entry.type === 'sse' ? 'SSE' : 'HTTP (auto)'} ${entry.url}`;
+  return `stdio ${[entry.command, ...((entry.args as string[] | undefined) ?? [])].join(' ')}`;
+}
+
+interface ImportArgs {
+  source: ImportSource;
+  scope?: Scope;
+  file?: string;
+  dryRun: boolean;
+  overwrite: boolean;
+}
+
+function parseImportArgs(argv: string[]): ImportArgs {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        from: { type: 'string' },
+        scope: { type: 'string', short: 's' },
+        file: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        overwrite: { type: 'boolean' },
+      },
+    }).values;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const from = values.from as string | undefined;
+  if (!from || !(IMPORT_SOURCES as readonly string[]).includes(from)) {
+    throw new UsageError(`mcp import needs --from ${IMPORT_SOURCES.join('|')}.`);
+  }
+  return {
+    source: from as ImportSource,
+    scope: typeof values.scope === 'string' ? parseScope('--scope', values.scope) : undefined,
+    file: values.file as string | undefined,
+    dryRun: values['dry-run'] === true,
+    overwrite: values.overwrite === true,
+  };
+}
