@@ -113,7 +113,7 @@ describe('mcp import', () => {
 
   it('bad sources and arguments are clear errors that write nothing', async () => {
     const t = setup();
-    expect((await t.run('import')).code).toBe(1);
+    expect((await t.run('import')).code).toBe(42);
     expect((await t.run('import', '--from', 'emacs')).err).toContain('--from claude-desktop|claude-code|cursor|vscode');
     const none = await t.run('import', '--from', 'cursor');
     expect(none.err).toContain('No cursor configuration found');
