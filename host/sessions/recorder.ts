@@ -29,6 +29,7 @@ export class SessionRecorder implements HistoryListener {
   private fd?: number;
   private readonly header?: SessionHeader;
   private failed = false;
+  private continued = false;
 
   /** A new session, or (with `existing`) one being resumed: records go to the end of its file. */
   constructor(
@@ -40,6 +41,7 @@ export class SessionRecorder implements HistoryListener {
     if (existing) {
       this.id = existing.id;
       this.file = existing.file;
+      this.continued = true;
       return;
     }
     this.id = randomUUID();
@@ -48,9 +50,9 @@ export class SessionRecorder implements HistoryListener {
     this.header = { type: 'session', version: 1, id: this.id, startTime: start.toISOString(), ...meta };
   }
 
-  /** Whether anything was written (a new session that never sent a message has no file). */
+  /** Whether the session has a file (a new session that never sent a message has none). */
   get written(): boolean {
-    return this.fd !== undefined;
+    return this.continued || this.fd !== undefined;
   }
 
   appended(contents: Content[]): void {

@@ -40,16 +40,22 @@ export function parseRecords(text: string): SessionRecord[] {
   return out;
 }
 
-/** The header and the history the records describe. */
-export function foldRecords(records: SessionRecord[]): { header?: SessionHeader; history: Content[] } {
+/**
+ * The header and the history the records describe, plus the first contents ever appended: a compressed
+ * history starts with a snapshot, but the session is still titled by what the user first typed.
+ */
+export function foldRecords(records: SessionRecord[]): { header?: SessionHeader; history: Content[]; firstContents: Content[] } {
   let header: SessionHeader | undefined;
   let history: Content[] = [];
+  const firstContents: Content[] = [];
   for (const r of records) {
     if (r.type === 'session') header ??= r;
-    else if (r.type === 'content' && r.content) history.push(r.content);
-    else if (r.type === 'replace' && Array.isArray(r.history)) history = [...r.history];
+    else if (r.type === 'content' && r.content) {
+      history.push(r.content);
+      if (firstContents.length < 4) firstContents.push(r.content);
+    } else if (r.type === 'replace' && Array.isArray(r.history)) history = [...r.history];
   }
-  return { header, history };
+  return { header, history, firstContents };
 }
 
 export const UNFINISHED_CALL_TEXT = 'The session ended before this tool call completed; its result is unknown.';

@@ -41,15 +41,15 @@ export class SessionNotFoundError extends FatalInputError {
   }
 }
 
-function readSession(file: string): { header: SessionHeader; history: Content[] } | undefined {
+function readSession(file: string): { header: SessionHeader; history: Content[]; title: string } | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
-  const { header, history } = foldRecords(parseRecords(text));
-  return header?.id ? { header, history } : undefined;
+  const { header, history, firstContents } = foldRecords(parseRecords(text));
+  return header?.id ? { header, history, title: titleOf(firstContents.length ? firstContents : history) } : undefined;
 }
 
 /** Every readable session of the project, oldest activity first. */
@@ -75,7 +75,7 @@ export function listSessions(projectTempDir: string): SessionInfo[] {
     out.push({
       id: s.header.id,
       file,
-      title: titleOf(s.history),
+      title: s.title,
       startTime: s.header.startTime,
       updated,
       messages: messageCount(s.history),

@@ -45,6 +45,8 @@ export class App {
   handlers?: AppHandlers;
   status: StatusInfo;
   banner?: string;
+  /** `> `, or `! ` in shell mode. */
+  promptMarker = '> ';
   busy?: { label: string; start: number };
   private hint?: string;
   private hintTimer?: NodeJS.Timeout;
@@ -210,7 +212,7 @@ export class App {
         if (this.busy) return formatActivity(this.busy.label, Date.now() - this.busy.start, this.frameNo, p);
         return p.gray('─'.repeat(w));
       },
-      input: formatInput(this.editor.text, this.editor.cursor, p, { busy: this.busy !== undefined, width: this.layout.width }),
+      input: formatInput(this.editor.text, this.editor.cursor, p, { busy: this.busy !== undefined, width: this.layout.width, marker: this.promptMarker }),
       status: (w) => formatStatusLine(this.status, w, p),
       dialog: this.dialogText,
     };

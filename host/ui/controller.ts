@@ -10,6 +10,13 @@ import { parseSlash } from './slash-parse.js';
 import { SessionStats } from './session-stats.js';
 import { nextApprovalMode } from './status-line.js';
 import { StreamView } from './stream-view.js';
+import { RunStats } from '../cli/output.js';
+import type { Session } from '../core/session.js';
+import type { SessionRecorder } from '../sessions/recorder.js';
+import { runChatCommand } from './chat-commands.js';
+import { buildCommandContext } from './controller-context.js';
+import { formatChatStats, recordStreamStats } from './info-commands.js';
+import { parseShellInput, shellToolName } from './shell-mode.js';
 
 /**
  * Connects the screen to the host: submissions become model turns, slash commands or passive calls;
@@ -23,6 +30,14 @@ export class Controller {
   private running?: AbortController;
   private modePicked = false;
   private readonly stats = new SessionStats();
+  /** Per-model and per-tool figures behind `/stats`. */
+  readonly runStats = new RunStats();
+  /** The model session (absent without credentials) and the recorder its history goes to. */
+  session?: Session;
+  recorder?: SessionRecorder;
+  shellMode = false;
+  /** Esc / Ctrl-C during a command's own work (`/compress`). */
+  onCancel?: () => void;
   private readonly view: StreamView;
   private exitResolve?: (code: number) => void;
   readonly exited: Promise<number>;
@@ -75,6 +90,7 @@ export class Controller {
   }
 
   cancel(): void {
+    this.onCancel?.();
     if (!this.running) return;
     this.running.abort(new Error('user pressed Esc'));
     this.app.dialog.cancelAll();
@@ -109,12 +125,12 @@ export class Controller {
     return applied ? { ...applied, hint } : hint ? { text, cursor, hint } : undefined;
   }
 
-  private print(text: string): void {
+  print(text: string): void {
     this.app.conv.add({ kind: 'info', text });
     this.app.requestRender();
   }
 
-  private error(text: string): void {
+  error(text: string): void {
     this.app.conv.add({ kind: 'error', text });
     this.app.requestRender();
   }
@@ -130,9 +146,13 @@ export class Controller {
       await this.ready;
       this.app.setBusy(undefined);
     }
+    const shell = parseShellInput(text, this.shellMode);
+    if (shell.kind === 'toggle') return this.toggleShellMode();
+    if (shell.kind === 'command') return this.runShell(text, shell.command);
     const slash = text.startsWith('/') ? parseSlash(text) : undefined;
     if (slash) {
       this.app.conv.add({ kind: 'user', text });
+      if (await runChatCommand(slash, buildCommandContext(this, this.app, this.cwd))) return;
       const handled = await runSlash(slash, {
         runtime: this.runtime,
         palette: p,
@@ -159,7 +179,20 @@ export class Controller {
     await this.sendToModel(text);
   }
 
-  private async runPassive(name: string, args: Record<string, unknown>): Promise<void> {
+  private toggleShellMode(): void {
+    this.shellMode = !this.shellMode;
+    this.app.promptMarker = this.shellMode ? '! ' : '> ';
+    this.app.flash(this.app.palette.yellow(this.shellMode ? 'Shell mode: lines run as commands (! to leave).' : 'Shell mode off.'));
+  }
+
+  private async runShell(text: string, command: string): Promise<void> {
+    this.app.conv.add({ kind: 'user', text: this.shellMode && !text.trim().startsWith('!') ? `! ${text}` : text });
+    const tool = shellToolName(this.runtime?.registry.list() ?? []);
+    if (!tool) return this.error('No shell tool is available (is the shell server running? see /mcp).');
+    await this.runPassive(tool, { command });
+  }
+
+  async runPassive(name: string, args: Record<string, unknown>): Promise<void> {
     const rt = this.runtime;
     if (!rt) return this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
     const ac = new AbortController();
@@ -188,7 +221,7 @@ export class Controller {
    * `@server__tool(...)` passive calls run first and only show their cards; `@path` references are
    * read through the filesystem server; what is left goes to the model (host core's at-commands).
    */
-  private async sendToModel(text: string): Promise<void> {
+  async sendToModel(text: string): Promise<void> {
     const p = this.app.palette;
     const rt = this.runtime;
     if (!rt) return this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
@@ -211,7 +244,10 @@ export class Controller {
       }
       if (!this.client) return this.error(this.noClientReason ?? 'The model client is still starting; try again in a moment.');
       this.app.setBusy('Thinking');
-      for await (const ev of this.client.sendMessageStream(parts, ac.signal, promptId)) this.view.onEvent(ev);
+      for await (const ev of this.client.sendMessageStream(parts, ac.signal, promptId)) {
+        recordStreamStats(this.runStats, ev, this.session?.client.model ?? this.app.status.model);
+        this.view.onEvent(ev);
+      }
     } catch (err) {
       if (ac.signal.aborted) this.print(p.gray('Request cancelled.'));
       else this.error(`Error: ${(err as Error).message}`);
@@ -228,12 +264,15 @@ export class Controller {
       if (ev.call.status === 'executing') this.app.setBusy(`Running ${ev.call.request.name}`);
       this.app.requestRender();
     } else if (ev.type === 'all_complete') {
-      for (const c of ev.calls) this.stats.countCall(c);
+      for (const c of ev.calls) {
+        this.stats.countCall(c);
+        this.runStats.tool(c);
+      }
       if (this.running) this.app.setBusy('Thinking');
     }
   }
 
   formatStats(): string {
-    return this.stats.format(this.app.palette);
+    return formatChatStats(buildCommandContext(this, this.app, this.cwd));
   }
 }

@@ -14,9 +14,10 @@ export function formatInput(
   text: string,
   cursor: number,
   p: Palette,
-  opts: { busy: boolean; width: number },
+  opts: { busy: boolean; width: number; marker?: string },
 ): InputView {
-  const prefix = (i: number) => (i === 0 ? '> ' : '  ');
+  const marker = opts.marker ?? '> ';
+  const prefix = (i: number) => (i === 0 ? marker : '  ');
   const before = text.slice(0, cursor);
   const at = cursor < text.length && text[cursor] !== '\n' ? text[cursor] : ' ';
   const after = cursor < text.length && text[cursor] !== '\n' ? text.slice(cursor + at.length) : text.slice(cursor);
@@ -24,7 +25,7 @@ export function formatInput(
   if (text === '' && !opts.busy) {
     // The placeholder is one row: the long form only where it fits.
     const hint = PLACEHOLDER_LONG.length + 3 < opts.width ? PLACEHOLDER_LONG : PLACEHOLDER_SHORT;
-    return { plain: `> ${PLACEHOLDER_SHORT}`, styled: `${p.accent(p.bold('> '))}${cursorCh}${p.gray(hint)}` };
+    return { plain: `${marker}${PLACEHOLDER_SHORT}`, styled: `${p.accent(p.bold(marker))}${cursorCh}${p.gray(hint)}` };
   }
   const lines = (before + cursorCh + after).split('\n');
   const styled = lines.map((l, i) => `${i === 0 ? p.accent(p.bold(prefix(i))) : prefix(i)}${l}`).join('\n');

@@ -5,6 +5,22 @@ import type { UiRuntime } from './backend-types.js';
 import { Controller } from './controller.js';
 import { InputHistory } from './history-store.js';
 import { preloadTextWidth } from './text-width.js';
+import { checkResumeRef, controllerSummary } from './exit-summary.js';
+import { historyItems } from './history-view.js';
+import type { Session } from '../core/session.js';
+
+/** The model session goes to the controller; a resumed session's conversation is shown before anything new. */
+function attachSession(app: App, controller: Controller, session: Session): void {
+  controller.client = session.client;
+  controller.session = session;
+  controller.recorder = session.recorder;
+  app.status.model = session.model;
+  const loaded = session.resumed;
+  if (!loaded) return;
+  for (const item of historyItems(loaded.history)) app.conv.add(item);
+  app.conv.add({ kind: 'info', text: app.palette.gray(`Resumed session ${loaded.index}: ${loaded.title} [${loaded.id}]`) });
+  app.requestRender();
+}
 
 export interface RunInteractiveOptions {
   cwd: string;
@@ -22,6 +38,8 @@ export interface RunInteractiveOptions {
   initialPrompt?: string;
   /** The parsed command line, as `gemini-mcp` hands it over. */
   args?: CliArgs;
+  /** `--resume`: a recorded session to continue. */
+  resume?: string;
 }
 
 /** Benchmark hook: when set, the UI appends JSON lines (input-ready, chunk, render) to this file. */
@@ -42,6 +60,7 @@ function normalise(o: RunInteractiveOptions): RunInteractiveOptions {
     fakeResponsesNonStrict: o.fakeResponsesNonStrict ?? a.fakeResponsesNonStrict,
     recordResponses: o.recordResponses ?? a.recordResponses,
     initialPrompt: o.initialPrompt ?? a.positional,
+    resume: o.resume ?? a.resume,
   };
 }
 
@@ -52,6 +71,8 @@ function normalise(o: RunInteractiveOptions): RunInteractiveOptions {
 export async function runInteractive(options: RunInteractiveOptions): Promise<number> {
   const opts = normalise(options);
   const env = opts.env ?? process.env;
+  // A bad --resume reference is reported before the screen takes over the terminal.
+  if (opts.resume !== undefined) await checkResumeRef(opts.cwd, env, opts.resume);
   const app = new App({
     env,
     traceFile: env[TRACE_ENV] || undefined,
@@ -102,11 +123,11 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
         fakeResponses: opts.fakeResponses,
         fakeResponsesNonStrict: opts.fakeResponsesNonStrict,
         recordResponses: opts.recordResponses,
+        resume: opts.resume,
       });
       close = session.close;
       runtime = session.runtime;
-      controller.client = session.client;
-      app.status.model = session.model;
+      attachSession(app, controller, session);
     } catch (err) {
       if (!(err instanceof AuthError)) throw err;
       const { createHostRuntime } = await import('../runtime.js');
@@ -132,6 +153,8 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
   process.off('SIGTERM', onSignal);
   process.off('SIGHUP', onSignal);
   app.destroy();
+  const summary = controllerSummary(controller);
+  if (summary) process.stdout.write(summary);
   if (close) {
     // Servers get a bounded time to shut down; the terminal is already restored.
     await Promise.race([close().catch(() => undefined), new Promise((r) => setTimeout(r, 3000).unref())]);

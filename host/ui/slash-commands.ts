@@ -1,6 +1,7 @@
 import type { UiRuntime, UiServerState } from './backend-types.js';
 import type { Palette } from './palette.js';
 import { promptArgs, type SlashInput } from './slash-parse.js';
+import { CHAT_COMMANDS } from './chat-commands.js';
 
 export interface SlashContext {
   runtime?: UiRuntime;
@@ -24,7 +25,7 @@ export const BUILTIN_COMMANDS: Record<string, { help: string; subs: string[] }> 
   mcp: { help: 'MCP servers: status, tools, failures; /mcp restart NAME; /mcp desc', subs: ['list', 'desc', 'restart'] },
   tools: { help: 'list the tools the model can call', subs: ['desc'] },
   memory: { help: 'memory: show | refresh | add TEXT', subs: ['show', 'refresh', 'add'] },
-  stats: { help: 'session statistics (tokens, requests, tool calls)', subs: [] },
+  ...Object.fromEntries(Object.entries(CHAT_COMMANDS).map(([name, c]) => [name, { help: c.help, subs: c.subs }])),
   clear: { help: 'clear the screen and start a new conversation view', subs: [] },
   quit: { help: 'exit', subs: [] },
   exit: { help: 'exit', subs: [] },

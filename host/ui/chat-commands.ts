@@ -1,0 +1,31 @@
+import type { ChatCommand, ChatCommandContext } from './command-context.js';
+import { aboutCommand, copyCommand, directoryCommand, initCommand, modelCommand, settingsCommand, statsCommand } from './info-commands.js';
+import { chatCommand, compressCommand, resumeCommand } from './session-commands.js';
+import type { SlashInput } from './slash-parse.js';
+
+/** The chat's session and information commands: handler, help line, sub-commands for Tab. */
+export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; subs: string[] }> = {
+  chat: { run: chatCommand, help: 'save TAG | resume TAG | list | delete TAG | share FILE.md|.json', subs: ['save', 'resume', 'list', 'delete', 'share'] },
+  resume: { run: resumeCommand, help: 'list recorded sessions; /resume N continues one', subs: ['latest'] },
+  compress: { run: compressCommand, help: 'summarise the conversation now to free context', subs: [] },
+  copy: { run: copyCommand, help: 'copy the last answer to the clipboard', subs: [] },
+  about: { run: aboutCommand, help: 'versions, model and session', subs: [] },
+  init: { run: initCommand, help: 'ask the model to write a GEMINI.md for this project', subs: [] },
+  directory: { run: directoryCommand, help: 'add PATH[,PATH] | show: workspace directories', subs: ['add', 'show'] },
+  settings: { run: settingsCommand, help: 'merged settings and the file each comes from', subs: [] },
+  model: { run: modelCommand, help: 'show the model; /model NAME switches for this session', subs: [] },
+  stats: { run: statsCommand, help: 'session statistics per model and per tool, with success rates', subs: [] },
+};
+
+/** Runs one of CHAT_COMMANDS; false when the name is not one of them. Failures are printed, not thrown. */
+export async function runChatCommand(input: SlashInput, ctx: ChatCommandContext): Promise<boolean> {
+  const name = input.name === 'dir' ? 'directory' : input.name;
+  const cmd = CHAT_COMMANDS[name];
+  if (!cmd) return false;
+  try {
+    await cmd.run(input, ctx);
+  } catch (err) {
+    ctx.error(`/${name}: ${(err as Error).message}`);
+  }
+  return true;
+}

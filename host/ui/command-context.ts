@@ -1,0 +1,40 @@
+import type { Content } from '@google/genai';
+import type { RunStats } from '../cli/output.js';
+import type { Session } from '../core/session.js';
+import type { SessionRecorder } from '../sessions/recorder.js';
+import type { UiRuntime } from './backend-types.js';
+import type { Palette } from './palette.js';
+import type { SlashInput } from './slash-parse.js';
+
+/** What the chat's session and information commands may use; the controller builds it per command. */
+export interface ChatCommandContext {
+  palette: Palette;
+  cwd: string;
+  print(text: string): void;
+  error(text: string): void;
+  /** The model session; absent without credentials (then only local commands work). */
+  session?: Session;
+  runtime?: UiRuntime;
+  stats: RunStats;
+  startedAt: number;
+  /** Replaces the conversation view with a stored history. */
+  showHistory(history: Content[]): void;
+  recorder(): SessionRecorder | undefined;
+  setRecorder(recorder: SessionRecorder): void;
+  submitPrompt(text: string, display: string): void;
+  runTool(name: string, args: Record<string, unknown>): Promise<void>;
+  /** The status line's model name. */
+  setModelLabel(model: string): void;
+  /** Raw bytes to the terminal (OSC 52 clipboard). */
+  writeTerminal(seq: string): void;
+  /** An abort signal tied to Esc for a long command (`/compress`, `/init`). */
+  busy<T>(label: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
+}
+
+export type ChatCommand = (input: SlashInput, ctx: ChatCommandContext) => Promise<void> | void;
+
+/** The session, or an error printed saying why the command cannot run. */
+export function needSession(ctx: ChatCommandContext): Session | undefined {
+  if (!ctx.session) ctx.error('This command needs the model client, which is not available (see the banner).');
+  return ctx.session;
+}

@@ -1,0 +1,46 @@
+import type { App } from './app.js';
+import type { ChatCommandContext } from './command-context.js';
+import type { Controller } from './controller.js';
+import { historyItems } from './history-view.js';
+
+/** The command context for one slash command, over the controller's session and the screen. */
+export function buildCommandContext(c: Controller, app: App, cwd: string): ChatCommandContext {
+  return {
+    palette: app.palette,
+    cwd,
+    print: (t) => c.print(t),
+    error: (t) => c.error(t),
+    session: c.session,
+    runtime: c.runtime,
+    stats: c.runStats,
+    startedAt: c.runStats.started,
+    showHistory: (history) => {
+      app.conv.clear();
+      for (const item of historyItems(history)) app.conv.add(item);
+      app.requestRender();
+    },
+    recorder: () => c.recorder,
+    setRecorder: (r) => {
+      c.recorder = r;
+    },
+    submitPrompt: (text) => void c.sendToModel(text),
+    runTool: (name, args) => c.runPassive(name, args),
+    setModelLabel: (model) => {
+      app.status.model = model;
+      app.requestRender();
+    },
+    writeTerminal: (seq) => void app.screen.program.output.write(seq),
+    busy: async (label, fn) => {
+      const ac = new AbortController();
+      const stop = () => ac.abort(new Error('cancelled'));
+      c.onCancel = stop;
+      app.setBusy(label);
+      try {
+        return await fn(ac.signal);
+      } finally {
+        c.onCancel = undefined;
+        app.setBusy(undefined);
+      }
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { Content } from '@google/genai';
+import type { RunStats } from '../cli/output.js';
+import { ensureProjectTempDir } from '../config/paths.js';
+import { messageCount, titleOf } from '../sessions/records.js';
+import { findSession, listSessions } from '../sessions/store.js';
+import type { Controller } from './controller.js';
+
+/**
+ * What the chat prints after the screen is restored: a short account of the session and the command
+ * that continues it. Nothing when the session never reached the model (nothing was recorded).
+ */
+export function exitSummary(opts: { sessionId?: string; title?: string; recorded: boolean; history: Content[]; stats: RunStats }): string {
+  if (!opts.sessionId || !opts.recorded) return '';
+  const { stats, history } = opts;
+  const secs = Math.round((Date.now() - stats.started) / 1000);
+  const tokens = Object.values(stats.models).reduce((n, m) => n + m.tokens.total, 0);
+  const requests = Object.values(stats.models).reduce((n, m) => n + m.api.totalRequests, 0);
+  const t = stats.tools;
+  return [
+    `Session: ${opts.title ?? titleOf(history)}`,
+    `  ${messageCount(history)} messages · ${requests} model requests · ${tokens} tokens · ${t.totalCalls} tool calls (${t.totalSuccess} ok, ${t.totalFail} failed) · ${Math.floor(secs / 60)}m ${secs % 60}s`,
+    `  Resume it with: gemini-mcp --resume ${opts.sessionId}`,
+    '',
+  ].join('\n');
+}
+
+/** The summary for the chat that is closing. */
+export function controllerSummary(c: Controller): string {
+  const id = c.recorder?.id;
+  const dir = c.runtime?.projectTempDir;
+  const recorded = c.recorder?.written ?? false;
+  return exitSummary({
+    sessionId: id,
+    title: dir && recorded ? listSessions(dir).find((x) => x.id === id)?.title : undefined,
+    recorded,
+    history: c.session?.client.chat.getHistory(false) ?? [],
+    stats: c.runStats,
+  });
+}
+
+/** Throws the not-found error (exit 42) for a `--resume` reference that matches no session. */
+export function checkResumeRef(cwd: string, env: NodeJS.ProcessEnv, ref: string): void {
+  findSession(ensureProjectTempDir(cwd, env), ref);
+}

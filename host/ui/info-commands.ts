@@ -1,0 +1,197 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { arch, platform, release } from 'node:os';
+import { resolve } from 'node:path';
+import { VERSION } from '../../protocol/version.js';
+import type { RunStats } from '../cli/output.js';
+import type { ServerGeminiStreamEvent } from '../core/events.js';
+import { needSession, type ChatCommand, type ChatCommandContext } from './command-context.js';
+import { lastAnswer } from './history-view.js';
+import { formatTokens } from './status-line.js';
+
+/** `/about`: versions and where this session lives. */
+export const aboutCommand: ChatCommand = (_input, ctx) => {
+  const p = ctx.palette;
+  const rows: [string, string][] = [
+    ['gemini-mcp', VERSION],
+    ['model', ctx.session?.client.model ?? '(no model client)'],
+    ['node', process.version],
+    ['os', `${platform()} ${release()} (${arch()})`],
+    ['session', ctx.recorder()?.id ?? '(not recorded)'],
+    ['project temp dir', ctx.runtime?.projectTempDir ?? '(starting)'],
+  ];
+  ctx.print([p.bold('About'), ...rows.map(([k, v]) => `  ${k.padEnd(17)} ${v}`)].join('\n'));
+};
+
+/** Leaf paths of a settings object; server blocks and arrays count as leaves. */
+function leaves(obj: unknown, prefix = ''): string[] {
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj) || prefix.split('.').length > 2) return prefix ? [prefix] : [];
+  return Object.entries(obj as Record<string, unknown>).flatMap(([k, v]) => leaves(v, prefix ? `${prefix}.${k}` : k));
+}
+
+function hasPath(obj: unknown, path: string): boolean {
+  let cur = obj;
+  for (const key of path.split('.')) {
+    if (!cur || typeof cur !== 'object' || !(key in (cur as object))) return false;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+/** `/settings`: the merged settings, each key with the file that set it (the last one to define it wins). */
+export const settingsCommand: ChatCommand = (_input, ctx) => {
+  const p = ctx.palette;
+  const settings = ctx.session?.runtime.settings;
+  if (!settings) return ctx.error('Settings are still loading.');
+  const files = settings.files.map((f) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(f.path, 'utf8').replace(/^\s*\/\/.*$/gm, ''));
+    } catch {
+      json = undefined;
+    }
+    return { ...f, json };
+  });
+  const lines = [p.bold('Settings files (later wins)'), ...files.map((f) => `  ${f.scope.padEnd(15)} ${f.path}`), p.bold('Merged settings')];
+  for (const key of leaves(settings.merged)) {
+    const source = [...files].reverse().find((f) => hasPath(f.json, key));
+    const value = JSON.stringify(key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], settings.merged));
+    const shown = value && value.length > 90 ? `${value.slice(0, 89)}…` : value;
+    lines.push(`  ${p.cyan(key)} = ${shown} ${p.gray(`(${source?.scope ?? 'default'})`)}`);
+  }
+  if (leaves(settings.merged).length === 0) lines.push(p.gray('  (all defaults)'));
+  ctx.print(lines.join('\n'));
+};
+
+const KNOWN_MODELS = ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-3-pro-preview'];
+
+/** `/model` shows the session's model; `/model NAME` switches to it for the rest of the session. */
+export const modelCommand: ChatCommand = (input, ctx) => {
+  const session = needSession(ctx);
+  if (!session) return;
+  const p = ctx.palette;
+  const name = input.args[0];
+  if (!name) {
+    const current = session.client.model;
+    const list = [...new Set([current, ...KNOWN_MODELS])].map((m) => `  ${m === current ? p.green('●') : ' '} ${m}`);
+    return ctx.print([p.bold('Model'), ...list, p.gray('/model NAME switches for this session.')].join('\n'));
+  }
+  if (!/^[A-Za-z0-9._-]+$/.test(name)) return ctx.error(`"${name}" is not a model name.`);
+  session.client.setModel(name);
+  ctx.setModelLabel(name);
+  ctx.print(`Model switched to ${p.cyan(name)} for this session.`);
+};
+
+/** `/directory add PATH[,PATH]` adds workspace roots (the servers are told); `/directory show` lists them. */
+export const directoryCommand: ChatCommand = async (input, ctx) => {
+  const rt = ctx.session?.runtime;
+  if (!rt) return ctx.error('The host runtime is still starting.');
+  const [sub] = input.args;
+  if (!sub || sub === 'show' || sub === 'list') {
+    return ctx.print([ctx.palette.bold('Workspace directories'), ...rt.roots.map((r) => `  ${r}`)].join('\n'));
+  }
+  if (sub !== 'add') return ctx.error('Usage: /directory add PATH[,PATH...] | show');
+  const paths = input.rest.replace(/^add\s*/, '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (!paths.length) return ctx.error('Usage: /directory add PATH[,PATH...]');
+  const added: string[] = [];
+  for (const raw of paths) {
+    const dir = resolve(ctx.cwd, raw.replace(/^~(?=\/|$)/, process.env.HOME ?? '~'));
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+      ctx.error(`Not a directory: ${dir}`);
+      continue;
+    }
+    if (!rt.roots.includes(dir)) {
+      rt.roots.push(dir);
+      added.push(dir);
+    }
+  }
+  if (!added.length) return;
+  await rt.manager.setRoots(rt.roots);
+  ctx.print(`Added to the workspace: ${added.join(', ')}`);
+};
+
+const CLIPBOARD_TOOLS: [string, string[]][] = [
+  ['pbcopy', []],
+  ['wl-copy', []],
+  ['xclip', ['-selection', 'clipboard']],
+  ['xsel', ['--clipboard', '--input']],
+];
+
+/** Copies through the first clipboard tool that works; otherwise asks the terminal to (OSC 52). */
+export function copyToClipboard(text: string, writeTerminal: (s: string) => void, env = process.env): 'tool' | 'osc52' {
+  const hasDisplay = platform() === 'darwin' || !!env.DISPLAY || !!env.WAYLAND_DISPLAY;
+  if (hasDisplay) {
+    for (const [cmd, args] of CLIPBOARD_TOOLS) {
+      const r = spawnSync(cmd, args, { input: text, stdio: ['pipe', 'ignore', 'ignore'], timeout: 3000 });
+      if (r.status === 0) return 'tool';
+    }
+  }
+  const seq = `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;
+  // Inside tmux the sequence must be wrapped to reach the outer terminal.
+  writeTerminal(env.TMUX ? `\x1bPtmux;${seq.replace(/\x1b/g, '\x1b\x1b')}\x1b\\` : seq);
+  return 'osc52';
+}
+
+/** `/copy`: the last answer to the clipboard. */
+export const copyCommand: ChatCommand = (_input, ctx) => {
+  const text = ctx.session ? lastAnswer(ctx.session.client.chat.getHistory(false)) : undefined;
+  if (!text) return ctx.error('Nothing to copy yet: there is no answer from the model.');
+  const how = copyToClipboard(text, (s) => ctx.writeTerminal(s));
+  ctx.print(`Copied the last answer (${text.length} characters) to the clipboard${how === 'osc52' ? ' through the terminal (OSC 52)' : ''}.`);
+};
+
+const INIT_PROMPT = `Create a GEMINI.md file in the project root (the current working directory) that gives an AI agent the
+context it needs to work in this project. First explore: list the top-level files, read the README, the build
+and package files, and a few representative sources. Then write GEMINI.md with the write_file tool, covering:
+what the project is and its main technologies; how to build, run and test it (exact commands); the layout
+of the source tree; and the coding conventions you observed. Keep it factual and concise.`;
+
+/** `/init`: asks the model to explore the project and write GEMINI.md. */
+export const initCommand: ChatCommand = (_input, ctx) => {
+  if (!needSession(ctx)) return;
+  const file = resolve(ctx.cwd, 'GEMINI.md');
+  if (existsSync(file)) return ctx.error(`${file} already exists; edit it, or delete it and run /init again.`);
+  ctx.submitPrompt(INIT_PROMPT, '/init');
+};
+
+/** Feeds `/stats` from the model stream: usage per model, failed requests. */
+export function recordStreamStats(stats: RunStats, ev: ServerGeminiStreamEvent, model: string): void {
+  if (ev.type === 'usage') stats.usage(ev.value.model, ev.value.usage, ev.value.durationMs);
+  else if (ev.type === 'error' || ev.type === 'invalid_stream') stats.apiError(model);
+}
+
+function rate(ok: number, all: number): string {
+  return all ? `${((ok / all) * 100).toFixed(1)}%` : '—';
+}
+
+/** `/stats`: session totals, then per model and per tool with success rates. */
+export function formatChatStats(ctx: ChatCommandContext): string {
+  const p = ctx.palette;
+  const s = ctx.stats;
+  const secs = Math.floor((Date.now() - ctx.startedAt) / 1000);
+  const t = s.tools;
+  const requests = Object.values(s.models).reduce((n, m) => n + m.api.totalRequests, 0);
+  const tokens = Object.values(s.models).reduce((n, m) => n + m.tokens.total, 0);
+  const lines = [
+    p.bold('Session stats'),
+    `  duration        ${Math.floor(secs / 60)}m ${secs % 60}s`,
+    `  model requests  ${requests} (${formatTokens(tokens)} tokens)`,
+    `  tool calls      ${t.totalCalls} (${p.green(`${t.totalSuccess} ok`)}, ${p.red(`${t.totalFail} failed or cancelled`)}; success rate ${rate(t.totalSuccess, t.totalCalls)})`,
+    `  file changes    +${s.files.totalLinesAdded} -${s.files.totalLinesRemoved} lines`,
+  ];
+  const models = Object.entries(s.models);
+  if (models.length) lines.push(p.bold('Models'), `  ${'model'.padEnd(24)} ${'requests'.padStart(8)} ${'errors'.padStart(6)} ${'ok rate'.padStart(7)} ${'avg ms'.padStart(7)} ${'prompt'.padStart(8)} ${'output'.padStart(8)} ${'cached'.padStart(7)}`);
+  for (const [name, m] of models) {
+    const ok = m.api.totalRequests - m.api.totalErrors;
+    const avg = ok ? Math.round(m.api.totalLatencyMs / ok) : 0;
+    lines.push(`  ${name.padEnd(24)} ${String(m.api.totalRequests).padStart(8)} ${String(m.api.totalErrors).padStart(6)} ${rate(ok, m.api.totalRequests).padStart(7)} ${String(avg).padStart(7)} ${formatTokens(m.tokens.prompt).padStart(8)} ${formatTokens(m.tokens.candidates).padStart(8)} ${formatTokens(m.tokens.cached).padStart(7)}`);
+  }
+  const tools = Object.entries(t.byName);
+  if (tools.length) lines.push(p.bold('Tools'), `  ${'tool'.padEnd(36)} ${'calls'.padStart(5)} ${'ok'.padStart(4)} ${'failed'.padStart(6)} ${'ok rate'.padStart(7)} ${'avg ms'.padStart(7)}`);
+  for (const [name, b] of tools) {
+    lines.push(`  ${name.padEnd(36)} ${String(b.count).padStart(5)} ${String(b.success).padStart(4)} ${String(b.fail).padStart(6)} ${rate(b.success, b.count).padStart(7)} ${String(Math.round(b.durationMs / Math.max(1, b.count))).padStart(7)}`);
+  }
+  return lines.join('\n');
+}
+
+export const statsCommand: ChatCommand = (_input, ctx) => ctx.print(formatChatStats(ctx));

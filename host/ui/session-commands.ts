@@ -1,0 +1,89 @@
+import { isAbsolute, resolve } from 'node:path';
+import { compressionNotice } from './core-notices.js';
+import { needSession, type ChatCommand, type ChatCommandContext } from './command-context.js';
+import { deleteChat, listChats, loadChat, saveChat, writeFileAtomic } from '../sessions/tags.js';
+import { shareText } from '../sessions/share.js';
+import { formatAge, listSessions } from '../sessions/store.js';
+import { switchToSession } from '../sessions/switch.js';
+
+const CHAT_USAGE = 'Usage: /chat save TAG | resume TAG | list | delete TAG | share FILE.md|FILE.json';
+
+function chatList(ctx: ChatCommandContext, dir: string): void {
+  const p = ctx.palette;
+  const tags = listChats(dir);
+  if (!tags.length) {
+    ctx.print(p.gray('No saved chats yet: /chat save TAG saves this one.'));
+    return;
+  }
+  ctx.print([p.bold('Saved chats'), ...tags.map((t) => `  ${p.cyan(t.tag)} ${p.gray(`(${formatAge(t.savedAt)})`)}`)].join('\n'));
+}
+
+/** `/chat save|resume|list|delete|share`: named snapshots of the conversation and exports. */
+export const chatCommand: ChatCommand = (input, ctx) => {
+  const [sub, ...words] = input.args;
+  const arg = words.join(' ').trim();
+  const dir = ctx.runtime?.projectTempDir;
+  if (!dir) return ctx.error('The host runtime is still starting.');
+  if (sub === 'list') return chatList(ctx, dir);
+  if (!sub || !arg) return ctx.error(CHAT_USAGE);
+  if (sub === 'delete') {
+    deleteChat(dir, arg);
+    return ctx.print(`Deleted saved chat ${ctx.palette.cyan(arg)}.`);
+  }
+  const session = needSession(ctx);
+  if (!session) return;
+  const chat = session.client.chat;
+  switch (sub) {
+    case 'save': {
+      const history = chat.getHistory(false);
+      if (!history.length) return ctx.error('Nothing to save yet: the conversation is empty.');
+      saveChat(dir, arg, history, ctx.recorder()?.id);
+      return ctx.print(`Conversation saved as ${ctx.palette.cyan(arg)} (${history.length} entries). /chat resume ${arg} brings it back.`);
+    }
+    case 'resume':
+    case 'load': {
+      const saved = loadChat(dir, arg);
+      chat.setHistory(saved.history, `resume-tag:${saved.tag}`);
+      ctx.showHistory(saved.history);
+      return ctx.print(`Resumed saved chat ${ctx.palette.cyan(saved.tag)} from ${formatAge(new Date(saved.savedAt))}.`);
+    }
+    case 'share': {
+      const file = isAbsolute(arg) ? arg : resolve(ctx.cwd, arg);
+      writeFileAtomic(file, shareText(file, chat.getHistory(false)));
+      return ctx.print(`Conversation written to ${file}.`);
+    }
+    default:
+      return ctx.error(CHAT_USAGE);
+  }
+};
+
+/** `/resume` lists this project's recorded sessions; `/resume N|ID|latest` continues one here. */
+export const resumeCommand: ChatCommand = (input, ctx) => {
+  const p = ctx.palette;
+  const dir = ctx.runtime?.projectTempDir;
+  if (!dir) return ctx.error('The host runtime is still starting.');
+  const current = ctx.recorder()?.id;
+  if (!input.rest) {
+    const all = listSessions(dir);
+    if (!all.length) return ctx.print(p.gray('No recorded sessions for this project yet.'));
+    const lines = all.map((s) => {
+      const mark = s.id === current ? p.green(' (this session)') : '';
+      return `  ${p.cyan(String(s.index).padStart(2))}. ${s.title} ${p.gray(`· ${s.messages} messages · ${formatAge(s.updated)} · ${s.id.slice(0, 8)}`)}${mark}`;
+    });
+    return ctx.print([p.bold(`Recorded sessions (${all.length})`), ...lines, p.gray('Type /resume N (or an id) to continue one here.')].join('\n'));
+  }
+  const session = needSession(ctx);
+  if (!session) return;
+  const { recorder, loaded } = switchToSession(session.client.chat, dir, input.rest, (m) => ctx.error(m));
+  ctx.setRecorder(recorder);
+  ctx.showHistory(loaded.history);
+  ctx.print(`Resumed session ${loaded.index}: ${loaded.title} ${p.gray(`[${loaded.id}]`)}`);
+};
+
+/** `/compress`: summarise the history now, whatever its size. */
+export const compressCommand: ChatCommand = async (_input, ctx) => {
+  const session = needSession(ctx);
+  if (!session) return;
+  const info = await ctx.busy('Compressing', (signal) => session.client.compress(signal, true));
+  ctx.print(compressionNotice(info, ctx.palette));
+};
