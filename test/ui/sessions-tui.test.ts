@@ -29,6 +29,8 @@ describe.skipIf(!hasTmux)('terminal UI: sessions, shell mode and the daily comma
     requireBuilt(ENTRY.host);
     mkdirSync(join(ws, '.gemini'), { recursive: true });
     writeFileSync(join(ws, '.gemini', 'settings.json'), JSON.stringify({ mcp: { excluded: ['web', 'memory'] } }));
+    mkdirSync(join(home, '.gemini'), { recursive: true });
+    writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws]: 'TRUST_FOLDER' }));
     gemini = await startScriptedGemini([
       reply.text(LONG_ANSWER),
       {
