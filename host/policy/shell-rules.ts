@@ -9,7 +9,8 @@ const isCommandAllowed = async (cmd: string, allowances: string[]) => (await loa
 
 /**
  * Shell prefix rules: a command is allowed only when every part of the parsed
- * command is covered; redirection downgrades to ask in default mode; a parse failure asks.
+ * command is covered and none uses an option that writes files or runs programs (`--output`,
+ * `sort -o`, `find -fprint`); redirection downgrades to ask in default mode; a parse failure asks.
  */
 export async function shellDecision(
   command: string,
@@ -20,6 +21,9 @@ export async function shellDecision(
   const parsed = await parseCommand(command);
   if (!parsed.ok) return 'ask';
   if (!(await isCommandAllowed(command, [...allowances]))) return 'ask';
+  // Options that write files or run programs are never covered by a prefix rule.
+  const { riskyOption } = await load();
+  if (parsed.commands.some((c) => riskyOption(c) !== undefined)) return 'ask';
   if (parsed.hasRedirection && mode === 'default') return 'ask';
   return 'allow';
 }

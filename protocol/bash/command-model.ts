@@ -4,6 +4,8 @@ import { getBashParser } from './bash-parser.js';
 import { evalWord, literal, type Word } from './words.js';
 import { unwrap } from './wrappers.js';
 
+export { riskyOption } from './risky-options.js';
+
 /**
  * The command model for approvals: a command
  * line parsed with tree-sitter-bash into every simple command it would run — each part of a chain,
@@ -16,6 +18,8 @@ export interface SimpleCommand {
   /** Root command: the first word after assignments, reduced to its base name. */
   name: string;
   args: string[];
+  /** Per argument: its value is known only at run time (parameter, glob, substitution). */
+  argsDynamic: boolean[];
   /** Source text of the command (words joined for commands found inside a wrapper). */
   text: string;
   /** Redirections attached to it (`> out`, `2>&1`, `<<EOF`). */
@@ -164,6 +168,7 @@ export async function parseCommand(command: string): Promise<ParsedCommand> {
   const commands: SimpleCommand[] = r.a.commands.map((c) => ({
     name: rootOf(c.words[0]),
     args: c.words.slice(1).map((w) => w.value),
+    argsDynamic: c.words.slice(1).map((w) => w.dynamic),
     text: c.text,
     redirections: c.redirections,
     ...(c.viaWrapper ? { viaWrapper: c.viaWrapper } : {}),

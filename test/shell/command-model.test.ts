@@ -133,9 +133,9 @@ describe('command model: details', () => {
     if (!p.ok) return;
     expect(p.hasRedirection).toBe(true);
     expect(p.commands).toEqual([
-      { name: 'sudo', args: ['rm', '-rf', 'x'], text: 'sudo rm -rf x', redirections: ['> log', '2>&1'] },
-      { name: 'rm', args: ['-rf', 'x'], text: 'rm -rf x', redirections: [], viaWrapper: 'sudo' },
-      { name: 'cat', args: [], text: 'cat', redirections: ['<<EOF'] },
+      { name: 'sudo', args: ['rm', '-rf', 'x'], argsDynamic: [false, false, false], text: 'sudo rm -rf x', redirections: ['> log', '2>&1'] },
+      { name: 'rm', args: ['-rf', 'x'], argsDynamic: [false, false], text: 'rm -rf x', redirections: [], viaWrapper: 'sudo' },
+      { name: 'cat', args: [], argsDynamic: [], text: 'cat', redirections: ['<<EOF'] },
     ]);
     const plain = await parseCommand('git status');
     expect(plain.ok && plain.hasRedirection).toBe(false);
