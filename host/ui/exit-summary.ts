@@ -38,7 +38,10 @@ export function controllerSummary(c: Controller): string {
   });
 }
 
-/** Throws the not-found error (exit 42) for a `--resume` reference that matches no session. */
+/**
+ * Throws the not-found error (exit 42) for a `--resume` reference that matches no session, so it is
+ * reported before the screen takes over the terminal.
+ */
 export function checkResumeRef(cwd: string, env: NodeJS.ProcessEnv, ref: string): void {
   findSession(ensureProjectTempDir(cwd, env), ref);
 }

@@ -71,8 +71,7 @@ function normalise(o: RunInteractiveOptions): RunInteractiveOptions {
 export async function runInteractive(options: RunInteractiveOptions): Promise<number> {
   const opts = normalise(options);
   const env = opts.env ?? process.env;
-  // A bad --resume reference is reported before the screen takes over the terminal.
-  if (opts.resume !== undefined) await checkResumeRef(opts.cwd, env, opts.resume);
+  if (opts.resume !== undefined) checkResumeRef(opts.cwd, env, opts.resume);
   const app = new App({
     env,
     traceFile: env[TRACE_ENV] || undefined,
@@ -153,8 +152,7 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
   process.off('SIGTERM', onSignal);
   process.off('SIGHUP', onSignal);
   app.destroy();
-  const summary = controllerSummary(controller);
-  if (summary) process.stdout.write(summary);
+  process.stdout.write(controllerSummary(controller));
   if (close) {
     // Servers get a bounded time to shut down; the terminal is already restored.
     await Promise.race([close().catch(() => undefined), new Promise((r) => setTimeout(r, 3000).unref())]);
