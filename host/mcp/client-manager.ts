@@ -149,9 +149,10 @@ export class McpClientManager extends EventEmitter {
       if (!this.started) this.start();
       return await callOnce(this.sup, slot, toolName, args, opts);
     } catch (err) {
-      // Replaying is safe only for calls that cannot have changed anything.
-      if (err instanceof McpCallError && err.kind === 'crashed' && !opts.signal?.aborted && isRetryableAfterCrash(slot.config, slot.lastTools, toolName)) {
-        this.log.info(`[${alias}] retrying read-only tool '${toolName}' after the restart`);
+      // Replaying is safe only for calls that cannot have changed anything: never delivered, or read-only.
+      const replayable = err instanceof McpCallError && (err.notDelivered || isRetryableAfterCrash(slot.config, slot.lastTools, toolName));
+      if (err instanceof McpCallError && err.kind === 'crashed' && !opts.signal?.aborted && replayable) {
+        this.log.info(`[${alias}] retrying '${toolName}' once after reconnecting`);
         return await callOnce(this.sup, slot, toolName, args, opts);
       }
       throw err;

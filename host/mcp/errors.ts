@@ -5,6 +5,9 @@ export type McpCallErrorKind = 'timeout' | 'cancelled' | 'crashed' | 'not_connec
  * `isError` results. The message is written to be shown to the model and the user as is.
  */
 export class McpCallError extends Error {
+  /** Set when the server provably never ran the call (it had lost our session), so replaying it is safe. */
+  notDelivered = false;
+
   constructor(readonly kind: McpCallErrorKind, message: string, readonly alias: string) {
     super(message);
     this.name = kind === 'cancelled' ? 'AbortError' : 'McpCallError';

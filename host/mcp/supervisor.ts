@@ -92,28 +92,33 @@ export class Supervisor {
     return conn;
   }
 
-  /** The connection died on its own: fail its calls (the SDK rejects them) and start restarting. */
-  lost(slot: Slot, conn: ServerConnection, reason: string): void {
+  /**
+   * The connection died on its own: fail its calls (the SDK rejects them) and start restarting, at once
+   * when `immediate` (a remote server that dropped our session is up; only a new session is needed).
+   */
+  lost(slot: Slot, conn: ServerConnection, reason: string, immediate = false): void {
     if (slot.conn !== conn || this.closedFlag) return;
     slot.conn = undefined;
     void conn.close();
     if (Date.now() - slot.connectedAt >= STABLE_UPTIME_MS) slot.failuresInRow = 0;
     // Recovery first: while it runs the server's tools stay registered, so the status event below
     // must not drop them.
-    this.recover(slot).catch(() => undefined);
+    this.recover(slot, immediate).catch(() => undefined);
     this.setStatus(slot, 'disconnected', reason);
     this.opts.emit('tools_changed', slot.config.alias);
     this.opts.log.warn(`[${slot.config.alias}] ${reason}; restarting`);
   }
 
   /** Restart with backoff; after the last attempt the server stays failed until a manual restart. */
-  private recover(slot: Slot): Promise<ServerConnection> {
+  private recover(slot: Slot, immediate: boolean): Promise<ServerConnection> {
     if (slot.recovering) return slot.recovering;
     const { backoff } = this.opts;
     slot.recovering = (async () => {
       let last = slot.error ?? 'disconnected';
+      let first = true;
       while (slot.failuresInRow < backoff.length) {
-        const delay = backoff[slot.failuresInRow]!;
+        const delay = immediate && first ? 0 : backoff[slot.failuresInRow]!;
+        first = false;
         slot.failuresInRow++;
         await sleep(delay, this.closeController.signal);
         if (this.closedFlag) throw new Error('the MCP client manager is closed');

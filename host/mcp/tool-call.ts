@@ -1,3 +1,4 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConnection } from './connection.js';
 import { McpCallError, withTail } from './errors.js';
@@ -84,6 +85,13 @@ async function classifyFailure(sup: Supervisor, slot: Slot, conn: ServerConnecti
   const alias = slot.config.alias;
   if (opts.signal?.aborted) return cancelled(alias, toolName);
   if (sup.closed) return cancelled(alias, toolName, ': the session is closing');
+  if (conn.kind === 'http' && err instanceof StreamableHTTPError && err.code === 404) {
+    // The server restarted or expired our session; it refused the call without running it.
+    if (slot.conn === conn) sup.lost(slot, conn, 'the server no longer knows our session (HTTP 404)', true);
+    const failure = new McpCallError('crashed', `MCP server '${alias}' no longer knows the session of the call to '${toolName}' (HTTP 404); reconnecting.`, alias);
+    failure.notDelivered = true;
+    return failure;
+  }
   if (conn.lostReason || looksLikeConnectionLoss(err)) {
     // Remote transports do not always report the loss through onclose.
     if (!conn.lostReason && slot.conn === conn) sup.lost(slot, conn, `connection lost: ${(err as Error).message}`);

@@ -59,10 +59,13 @@ export function createKitServer(spec: KitServerSpec): KitServer {
   );
   const roots = new WorkspaceRoots(spec.roots ?? [process.cwd()], spec.projectTempDir);
   let rootsReady: Promise<void> = Promise.resolve();
+  let rootsStale = false;
 
-  const refreshRoots = async () => {
+  // Asked for as part of a tool call (relatedRequestId): over Streamable HTTP a request that belongs to
+  // no call needs the client's standalone stream, which may not be open yet, and would wait for nothing.
+  const refreshRoots = async (relatedRequestId: Extra['requestId'] | undefined) => {
     try {
-      const { roots: list } = await mcp.server.listRoots(undefined, { timeout: 10_000 });
+      const { roots: list } = await mcp.server.listRoots(undefined, { timeout: 10_000, relatedRequestId });
       roots.setFromClient(list.map((r) => r.uri));
       spec.log.debug(`roots: ${roots.list.join(', ')}`);
       spec.onRootsChanged?.();
@@ -70,12 +73,21 @@ export function createKitServer(spec: KitServerSpec): KitServer {
       spec.log.warn(`roots/list failed, keeping ${roots.list.join(', ')}: ${(err as Error).message}`);
     }
   };
+  const currentRoots = (extra?: Extra): Promise<void> => {
+    if (rootsStale) {
+      rootsStale = false;
+      rootsReady = refreshRoots(extra?.requestId);
+    }
+    return rootsReady;
+  };
 
   mcp.server.oninitialized = () => {
     if (mcp.server.getClientCapabilities()?.roots) {
-      rootsReady = refreshRoots();
+      rootsStale = true;
+      // By now the client's standalone stream is open (it announced a change), and watchers want the new roots at once.
       mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
-        rootsReady = refreshRoots();
+        rootsStale = false;
+        rootsReady = refreshRoots(undefined);
         await rootsReady;
       });
     }
@@ -94,7 +106,7 @@ export function createKitServer(spec: KitServerSpec): KitServer {
         ...(def.meta ? { _meta: def.meta } : {}),
       },
       (async (args: unknown, extra: Extra): Promise<CallToolResult> => {
-        await rootsReady;
+        await currentRoots(extra);
         const ctx = buildContext(mcp, roots, spec.log, extra);
         try {
           const result = await def.handler(args as z.infer<typeof def.inputSchema>, ctx);
@@ -107,7 +119,7 @@ export function createKitServer(spec: KitServerSpec): KitServer {
       }) as never,
     );
   }
-  return { mcp, roots, rootsReady: () => rootsReady };
+  return { mcp, roots, rootsReady: () => currentRoots() };
 }
 
 /**

@@ -20,6 +20,9 @@ const COMMON_OPTIONS = {
   'token-env': { type: 'string' },
   root: { type: 'string', multiple: true },
   'project-temp-dir': { type: 'string' },
+  'allow-origin': { type: 'string', multiple: true },
+  'max-sessions': { type: 'string', default: '100' },
+  'session-idle-timeout': { type: 'string', default: '1800' },
   debug: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -44,6 +47,10 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
   if (tokenEnv && !token) fail(spec, `--token-env ${tokenEnv}: that environment variable is empty or unset`);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(spec, `--port must be 0-65535, not "${values.port}"`);
+  const maxSessions = Number(values['max-sessions']);
+  if (!Number.isInteger(maxSessions) || maxSessions < 1) fail(spec, `--max-sessions must be a positive integer, not "${values['max-sessions']}"`);
+  const idleSeconds = Number(values['session-idle-timeout']);
+  if (!Number.isFinite(idleSeconds) || idleSeconds <= 0) fail(spec, `--session-idle-timeout must be a positive number of seconds, not "${values['session-idle-timeout']}"`);
   const flags: CommonFlags = {
     transport,
     port,
@@ -52,6 +59,9 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
     roots: ((values.root as string[] | undefined) ?? [process.cwd()]),
     projectTempDir: values['project-temp-dir'] as string | undefined,
     debug: values.debug === true,
+    allowOrigins: (values['allow-origin'] as string[] | undefined) ?? [],
+    maxSessions,
+    sessionIdleMs: Math.round(idleSeconds * 1000),
   };
 
   if (flags.transport === 'http') {
@@ -87,7 +97,8 @@ function onShutdown(close: () => Promise<void>): void {
 function usage(spec: EntrySpec): string {
   return (
     `Usage: ${spec.name} [--transport stdio|http] [--port N] [--host 127.0.0.1] [--token-env NAME]\n` +
-    `       [--root DIR]... [--project-temp-dir DIR] [--debug]${spec.usage ? `\n${spec.usage}` : ''}\n`
+    `       [--root DIR]... [--project-temp-dir DIR] [--debug]\n` +
+    `       HTTP: [--allow-origin ORIGIN]... [--max-sessions 100] [--session-idle-timeout SECONDS (1800)]${spec.usage ? `\n${spec.usage}` : ''}\n`
   );
 }
 

@@ -7,6 +7,12 @@ export interface CommonFlags {
   roots: string[];
   projectTempDir?: string;
   debug: boolean;
+  /** Browser origins accepted over HTTP besides the server's own (`*` for any, `null` for opaque ones). */
+  allowOrigins: string[];
+  /** Streamable HTTP sessions held at once. */
+  maxSessions: number;
+  /** A Streamable HTTP session with nothing open for this long is closed. */
+  sessionIdleMs: number;
 }
 
 export type FlagValues = Record<string, string | boolean | (string | boolean)[] | undefined>;

@@ -5,7 +5,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { KitServer } from './create-server.js';
 import type { CommonFlags } from './flags.js';
+import { SessionTable } from './http-sessions.js';
 import type { Logger } from './logger.js';
+import { MAX_MESSAGE_BYTES } from './message-limit.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -16,7 +18,9 @@ export function isLoopbackHost(host: string): boolean {
 /**
  * Streamable HTTP on `/mcp`, one server per session. A bearer token guards every request when
  * configured, a non-loopback bind requires one, and Host headers are checked against the bind
- * address so a web page cannot reach a local server through DNS rebinding.
+ * address so a web page cannot reach a local server through DNS rebinding. A browser's Origin must be
+ * the server's own or one allowed with `--allow-origin`; clients that send none (not browsers) pass.
+ * An unknown or closed session id gets 404, so a client knows to initialize again.
  */
 export async function serveHttp(
   flags: CommonFlags,
@@ -26,8 +30,9 @@ export async function serveHttp(
   if (!isLoopbackHost(flags.host) && !flags.token) {
     throw new Error(`refusing to listen on non-loopback host ${flags.host} without a token (use --token-env NAME)`);
   }
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: KitServer }>();
+  const sessions = new SessionTable({ maxSessions: flags.maxSessions, idleMs: flags.sessionIdleMs }, log);
   let allowedHosts: string[] = [];
+  let ownOrigins = new Set<string>();
 
   const http = createServer((req, res) => {
     void handle(req, res).catch((err) => {
@@ -39,23 +44,31 @@ export async function serveHttp(
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname !== '/mcp') return sendJsonError(res, 404, -32000, 'Not found: the endpoint is /mcp');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, ownOrigins, flags.allowOrigins)) {
+      log.info(`http: refused a request from origin ${origin}`);
+      return sendJsonError(res, 403, -32000, `Forbidden: origin ${origin} is not allowed (the server accepts it with --allow-origin ${origin})`);
+    }
     if (flags.token && !tokenMatches(req.headers.authorization, flags.token)) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       return sendJsonError(res, 401, -32001, 'Unauthorized: missing or wrong bearer token');
     }
     const sid = req.headers['mcp-session-id'];
-    const existing = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    if (existing) return existing.transport.handleRequest(req, res);
-    if (req.method !== 'POST') return sendJsonError(res, 400, -32000, 'Bad request: no valid session id');
+    if (typeof sid === 'string') return inSession(sid, req, res);
+    if (req.method !== 'POST') return sendJsonError(res, 400, -32000, 'Bad request: no session id (send initialize first)');
     const body = await readJson(req);
+    if (body === TOO_LARGE) return sendTooLarge(res);
     if (body === undefined) return sendJsonError(res, 400, -32700, 'Parse error: invalid JSON');
-    if (!isInitializeRequest(body)) return sendJsonError(res, 400, -32000, 'Bad request: no valid session id');
+    if (!isInitializeRequest(body)) return sendJsonError(res, 400, -32000, 'Bad request: no session id (send initialize first)');
+    if (!sessions.makeRoom()) {
+      return sendJsonError(res, 503, -32000, `Service unavailable: all ${flags.maxSessions} sessions are busy (raise --max-sessions)`);
+    }
     const server = await create();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableDnsRebindingProtection: true,
       allowedHosts,
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+      onsessioninitialized: (id) => sessions.add(id, { transport, server, open: 0, lastUsed: Date.now() }),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -64,22 +77,40 @@ export async function serveHttp(
     await transport.handleRequest(req, res, body);
   }
 
+  async function inSession(sid: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const session = sessions.get(sid);
+    if (!session) return sendJsonError(res, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
+    sessions.track(session, res);
+    if (req.method !== 'POST') return session.transport.handleRequest(req, res);
+    const body = await readJson(req);
+    if (body === TOO_LARGE) return sendTooLarge(res);
+    if (body === undefined) return sendJsonError(res, 400, -32700, 'Parse error: invalid JSON');
+    return session.transport.handleRequest(req, res, body);
+  }
+
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(flags.port, flags.host, () => resolve());
   });
   const port = (http.address() as AddressInfo).port;
   allowedHosts = [flags.host, 'localhost', '127.0.0.1', '[::1]'].flatMap((h) => [`${h}:${port}`, h]);
+  ownOrigins = new Set(allowedHosts.filter((h) => h.endsWith(`:${port}`)).map((h) => `http://${h}`));
   // Tests and launchers read this line to learn the port.
   log.info(`listening on http://${flags.host.includes(':') ? `[${flags.host}]` : flags.host}:${port}/mcp`);
 
   return {
     port,
     close: async () => {
-      await Promise.allSettled([...sessions.values()].map((s) => s.server.mcp.close()));
+      await sessions.closeAll();
       await new Promise<void>((r) => http.close(() => r()));
     },
   };
+}
+
+/** `null` (sandboxed frames, file: pages) is refused like any foreign origin unless listed; `*` allows all. */
+function originAllowed(origin: string, own: Set<string>, allowed: string[]): boolean {
+  if (allowed.includes('*') || allowed.includes(origin)) return true;
+  return own.has(origin.toLowerCase());
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {
@@ -90,19 +121,26 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+const TOO_LARGE = Symbol('too large');
+
+/** The body as JSON; over the size limit the rest is read and dropped so the client still gets the answer. */
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > 4 * 1024 * 1024) return undefined;
-    chunks.push(chunk as Buffer);
+    if (size <= MAX_MESSAGE_BYTES) chunks.push(chunk as Buffer);
   }
+  if (size > MAX_MESSAGE_BYTES) return TOO_LARGE;
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
     return undefined;
   }
+}
+
+function sendTooLarge(res: ServerResponse): void {
+  sendJsonError(res, 413, -32600, `Request too large: a message may have at most ${MAX_MESSAGE_BYTES} bytes`);
 }
 
 function sendJsonError(res: ServerResponse, status: number, code: number, message: string): void {
