@@ -16,14 +16,28 @@ export function errorResult(text: string, errorType: ErrorType, display?: string
   };
 }
 
+const DENIED_TEXT = '[Operation Cancelled] Reason: User denied execution.';
+
 /** The result of a confirmation the user declined or cancelled. */
 export function cancelledResult(): CallToolResult {
-  return errorResult('[Operation Cancelled] Reason: User denied execution.', 'execution_failed');
+  return errorResult(DENIED_TEXT, 'execution_failed');
 }
 
-/** Thrown by tool code for an expected failure; the kit turns it into an `isError` result. */
+/**
+ * Thrown by tool code for an expected failure; the kit turns it into an `isError` result (with the
+ * user-facing `display` when given). A handler either throws these or returns `errorResult`, never both.
+ */
 export class ToolError extends Error {
-  constructor(message: string, readonly errorType: ErrorType) {
+  constructor(
+    message: string,
+    readonly errorType: ErrorType,
+    readonly display?: string,
+  ) {
     super(message);
   }
+}
+
+/** The user declined or cancelled the confirmation: thrown like any other failure. */
+export function userCancelled(): ToolError {
+  return new ToolError(DENIED_TEXT, 'execution_failed');
 }

@@ -37,8 +37,9 @@ export type ReadOutcome =
 
 /** A read failure with its contract text, errorType and display. */
 export class FileReadError extends ToolError {
-  constructor(message: string, errorType: ErrorType, readonly display: string) {
-    super(message, errorType);
+  declare readonly display: string;
+  constructor(message: string, errorType: ErrorType, display: string) {
+    super(message, errorType, display);
   }
 }
 

@@ -7,7 +7,7 @@ import { flooredNumber } from '../../common/schema.js';
 import { defineTool, READ_ONLY } from '../../common/tool.js';
 import { IgnoreRules } from '../lib/ignore-rules.js';
 import { displayRel, rootOf } from '../lib/paths.js';
-import { FileReadError, readForModel, truncatedHeader } from '../lib/read-content.js';
+import { readForModel, truncatedHeader } from '../lib/read-content.js';
 
 const inputSchema = z.object({
   absolute_path: z
@@ -46,13 +46,8 @@ export const readFile = defineTool({
     }
 
     const rel = displayRel(target.real, ctx.roots);
-    let outcome;
-    try {
-      outcome = await readForModel({ abs: target.resolved, real: target.real, roots: ctx.roots, rel, offset: args.offset, limit: args.limit });
-    } catch (err) {
-      if (err instanceof FileReadError) return errorResult(err.message, err.errorType, err.display);
-      throw err;
-    }
+    // A FileReadError carries its errorType and display; the kit makes the error result of it.
+    const outcome = await readForModel({ abs: target.resolved, real: target.real, roots: ctx.roots, rel, offset: args.offset, limit: args.limit });
     if (outcome.kind === 'notice') return textResult(outcome.text, outcome.display);
     if (outcome.kind === 'media') return { content: [outcome.block], _meta: { [META.display]: outcome.display } };
     if (!outcome.truncated) return textResult(outcome.content, '');

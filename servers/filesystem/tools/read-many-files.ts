@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { META } from '../../../protocol/meta.js';
 import { isAllowedReal, isWithin } from '../../common/path-guard.js';
-import { errorResult, ToolError } from '../../common/result.js';
+import { ToolError } from '../../common/result.js';
 import { defineTool, READ_ONLY } from '../../common/tool.js';
 import { detectFileKind, isMediaKind } from '../lib/file-types.js';
 import { IgnoreRules } from '../lib/ignore-rules.js';
@@ -100,7 +100,7 @@ export const readManyFiles = defineTool({
         }
       }
     } catch (err) {
-      return errorResult(`Error during file search: ${(err as Error).message}`, 'read_many_files_search_error');
+      throw new ToolError(`Error during file search: ${(err as Error).message}`, 'read_many_files_search_error');
     }
     if (ignoredCount > 0) skipped.push({ path: `${ignoredCount} file(s)`, reason: 'ignored by project ignore files' });
 

@@ -2,7 +2,7 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../../protocol/meta.js';
 import { guardPath, writeBaseOf, type GuardedPath } from '../../common/path-guard.js';
-import { cancelledResult, errorResult, textResult, ToolError } from '../../common/result.js';
+import { textResult, ToolError, userCancelled } from '../../common/result.js';
 import { flooredNumber } from '../../common/schema.js';
 import { defineTool, type ToolContext } from '../../common/tool.js';
 import { atomicWrite } from '../../common/atomic-write.js';
@@ -42,8 +42,8 @@ interface Prepared {
   occurrences: number;
 }
 
-function fail(text: string, errorType: Parameters<typeof errorResult>[1], display: string): never {
-  throw Object.assign(new ToolError(text, errorType), { display });
+function fail(text: string, errorType: ToolError['errorType'], display: string): never {
+  throw new ToolError(text, errorType, display);
 }
 
 /** Validation and the ordered preparation checks of its table. */
@@ -131,18 +131,11 @@ export const replace = defineTool({
   handler: async (input, ctx): Promise<CallToolResult> => {
     let args = input;
     for (;;) {
-      let prep: Prepared;
-      try {
-        prep = await prepare(args, ctx);
-      } catch (err) {
-        const display = (err as { display?: string }).display;
-        if (err instanceof ToolError && display !== undefined) return errorResult(err.message, err.errorType, display);
-        throw err;
-      }
+      const prep: Prepared = await prepare(args, ctx);
       const confirm = fileDiffDisplay(args.file_path, prep.current, prep.next, 'current');
       const title = `Confirm Edit: ${prep.rel}`;
       const outcome = await ctx.confirm({ kind: 'edit', title, ...confirm }, `${title}\n\n${confirm.fileDiff}`);
-      if (outcome.action === 'cancel') return cancelledResult();
+      if (outcome.action === 'cancel') throw userCancelled();
       if (outcome.action === 'modify') {
         // The user edited the whole proposed file: re-validate it as a one-shot full replacement.
         args = { ...args, old_string: prep.current ?? '', new_string: outcome.content, expected_replacements: 1, modified_by_user: true };
@@ -152,7 +145,7 @@ export const replace = defineTool({
         await atomicWrite(prep.target.real, withLineEndings(prep.next, prep.raw), { base: writeBaseOf(prep.target, ctx.roots) });
       } catch (err) {
         const msg = (err as Error).message;
-        return errorResult(`Error executing edit: ${msg}`, 'file_write_failure', `Error writing file: ${msg}`);
+        throw new ToolError(`Error executing edit: ${msg}`, 'file_write_failure', `Error writing file: ${msg}`);
       }
       const parts = [
         prep.current === null

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../../protocol/meta.js';
 import { guardPath } from '../../common/path-guard.js';
-import { errorResult, textResult, ToolError } from '../../common/result.js';
+import { textResult, ToolError } from '../../common/result.js';
 import { defineTool, READ_ONLY } from '../../common/tool.js';
 import { formatGrepOutput } from '../lib/grep-format.js';
 import { compareMatches, groupWithContext, searchDirectory, type FoundMatch } from '../lib/grep-search.js';
@@ -40,7 +40,7 @@ export const searchFileContent = defineTool({
     try {
       regex = new RegExp(args.pattern, 'i');
     } catch (err) {
-      return errorResult(
+      throw new ToolError(
         `Invalid regular expression pattern provided: ${args.pattern}. Error: ${(err as Error).message}`,
         'invalid_tool_params',
       );
@@ -48,15 +48,15 @@ export const searchFileContent = defineTool({
     let dirs: { dir: string; prefix: string }[];
     if (args.path !== undefined) {
       const target = guardPath(args.path, ctx.roots);
+      let isDir: boolean;
       try {
-        if (!(await stat(target.real)).isDirectory()) {
-          return errorResult(`Path is not a directory: ${target.resolved}`, 'invalid_tool_params');
-        }
+        isDir = (await stat(target.real)).isDirectory();
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
-        if (e.code === 'ENOENT') return errorResult(`Path does not exist: ${target.resolved}`, 'invalid_tool_params');
-        return errorResult(`Failed to access path stats for ${target.resolved}: ${e.message}`, 'invalid_tool_params');
+        if (e.code === 'ENOENT') throw new ToolError(`Path does not exist: ${target.resolved}`, 'invalid_tool_params');
+        throw new ToolError(`Failed to access path stats for ${target.resolved}: ${e.message}`, 'invalid_tool_params');
       }
+      if (!isDir) throw new ToolError(`Path is not a directory: ${target.resolved}`, 'invalid_tool_params');
       dirs = [{ dir: target.real, prefix: '' }];
     } else {
       if (ctx.roots.list.length === 0) throw new ToolError('No workspace roots are configured.', 'path_not_in_workspace');
@@ -96,14 +96,14 @@ export const searchFileContent = defineTool({
       });
     } catch (err) {
       if (timedOut() && !ctx.signal.aborted) {
-        return errorResult(
+        throw new ToolError(
           `Error during grep search operation: Operation timed out after ${SEARCH_TIMEOUT_MS}ms. In large repositories, consider narrowing your search scope by specifying a 'path' or an 'include'.`,
           'grep_execution_error',
           'Error: Operation timed out',
         );
       }
       const msg = (err as Error).message;
-      return errorResult(`Error during grep search operation: ${msg}`, 'grep_execution_error', `Error: ${msg}`);
+      throw new ToolError(`Error during grep search operation: ${msg}`, 'grep_execution_error', `Error: ${msg}`);
     }
     all.sort(compareMatches);
     const chosen = all.slice(0, MAX_MATCHES);

@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../../protocol/meta.js';
 import { guardPath, writeBaseOf, type GuardedPath } from '../../common/path-guard.js';
-import { cancelledResult, errorResult, textResult, ToolError } from '../../common/result.js';
+import { textResult, ToolError, userCancelled } from '../../common/result.js';
 import { defineTool, type ToolContext } from '../../common/tool.js';
 import { atomicWrite } from '../../common/atomic-write.js';
 import { withLineEndings } from '../lib/line-endings.js';
@@ -77,7 +77,7 @@ export const writeFile = defineTool({
       const confirm = fileDiffDisplay(args.file_path, original, proposed, 'current');
       const title = `Confirm Write: ${rel}`;
       const outcome = await ctx.confirm({ kind: 'edit', title, ...confirm }, `${title}\n\n${confirm.fileDiff}`);
-      if (outcome.action === 'cancel') return cancelledResult();
+      if (outcome.action === 'cancel') throw userCancelled();
       if (outcome.action === 'modify') {
         args = { ...args, content: outcome.content, modified_by_user: true };
         continue;
@@ -86,7 +86,7 @@ export const writeFile = defineTool({
         await atomicWrite(target.real, withLineEndings(args.content, existing), { base: writeBaseOf(target, ctx.roots) });
       } catch (err) {
         const e = writeFileError(args.file_path, err);
-        return errorResult(e.message, e.errorType, `Error writing file: ${(err as Error).message}`);
+        throw new ToolError(e.message, e.errorType, `Error writing file: ${(err as Error).message}`);
       }
       const parts = [
         existing === null

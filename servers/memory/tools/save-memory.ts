@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { basename } from 'node:path';
 import { defineTool, type ToolDefinition } from '../../common/tool.js';
 import { META } from '../../../protocol/meta.js';
-import { cancelledResult, errorResult, textResult, ToolError } from '../../common/result.js';
+import { textResult, ToolError, userCancelled } from '../../common/result.js';
 import { unifiedDiff } from '../../common/diff.js';
 import { appendFact, readMemoryFile, sanitiseFact, type MemoryFileWriter } from '../memory-file.js';
 import { tildify } from '../paths.js';
@@ -34,8 +34,8 @@ export interface SaveMemoryDeps {
   onSaved: () => void;
 }
 
-function failure(message: string) {
-  return errorResult(
+function failure(message: string): ToolError {
+  return new ToolError(
     JSON.stringify({ success: false, error: `Failed to save memory. Detail: ${message}` }),
     'memory_tool_execution_error',
     `Error saving memory: ${message}`,
@@ -61,7 +61,7 @@ export function createSaveMemoryTool(deps: SaveMemoryDeps): ToolDefinition {
       try {
         current = await readMemoryFile(file);
       } catch (err) {
-        return failure((err as Error).message);
+        throw failure((err as Error).message);
       }
       const proposed = appendFact(current.content, fact);
       const title = `Confirm Memory Save: ${tildify(file, deps.home)}`;
@@ -78,13 +78,13 @@ export function createSaveMemoryTool(deps: SaveMemoryDeps): ToolDefinition {
         },
         `${title}\n\n${fileDiff}`,
       );
-      if (outcome.action === 'cancel' || ctx.signal.aborted) return cancelledResult();
+      if (outcome.action === 'cancel' || ctx.signal.aborted) throw userCancelled();
       try {
         // The file is re-read under the lock: a save that finished meanwhile is kept, not overwritten.
         if (outcome.action === 'modify') await deps.writer.update(() => outcome.content);
         else await deps.writer.update((latest) => appendFact(latest, fact));
       } catch (err) {
-        return failure((err as Error).message);
+        throw failure((err as Error).message);
       }
       deps.onSaved();
       if (outcome.action === 'modify') {

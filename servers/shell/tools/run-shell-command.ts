@@ -4,7 +4,7 @@ import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../../protocol/meta.js';
 import { guardPath } from '../../common/path-guard.js';
-import { cancelledResult, errorResult, textResult, ToolError } from '../../common/result.js';
+import { textResult, ToolError, userCancelled } from '../../common/result.js';
 import { wrapUntrusted } from '../../../protocol/tool-result.js';
 import { defineTool, type ToolDefinition } from '../../common/tool.js';
 import { truncateWithFile } from '../../../protocol/truncate.js';
@@ -97,8 +97,8 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
         ...(args.description ? [`Description: ${args.description}`] : []),
       ].join('\n');
       const outcome = await ctx.confirm(detail, message);
-      if (outcome.action !== 'proceed') return cancelledResult();
-      if (deps.groups.isClosed || ctx.signal.aborted) return cancelledResult();
+      if (outcome.action !== 'proceed') throw userCancelled();
+      if (deps.groups.isClosed || ctx.signal.aborted) throw userCancelled();
 
       const streamer = createLineStreamer((text) => void ctx.progress(text), deps.progressIntervalMs);
       const result = await executeCommand({
@@ -116,7 +116,8 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
       const { text, file } = await truncateShellOutput(wrapped, deps.truncateThreshold, ctx.roots.projectTempDir ?? deps.fallbackTempDir, ctx.callId);
       // The display travels in the same message: a huge output shows as the truncated text.
       const display = capDisplay(result.timedOut || file ? text : displayOf(result));
-      return result.error ? errorResult(text, 'shell_execute_error', display) : textResult(text, display);
+      if (result.error) throw new ToolError(text, 'shell_execute_error', display);
+      return textResult(text, display);
     },
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../common/tool.js';
-import { errorResult, textResult, ToolError } from '../../common/result.js';
+import { textResult, ToolError } from '../../common/result.js';
 import { formatSources, insertCitations } from '../citations.js';
 import { responseText, type WebModel } from '../model.js';
 
@@ -27,12 +27,12 @@ export function createGoogleWebSearchTool(model: WebModel): ToolDefinition {
     handler: async ({ query }, ctx) => {
       if (!query.trim()) throw new ToolError("The 'query' parameter cannot be empty.", 'invalid_tool_params');
       const fail = (message: string) =>
-        errorResult(`Error during web search for query "${query}": ${message}`, 'web_search_failed', 'Error performing web search.');
+        new ToolError(`Error during web search for query "${query}": ${message}`, 'web_search_failed', 'Error performing web search.');
       let response;
       try {
         response = await model.generate(query, [{ googleSearch: {} }], ctx.signal);
       } catch (err) {
-        return fail((err as Error).message);
+        throw fail((err as Error).message);
       }
       const answer = responseText(response);
       if (!answer.trim()) {

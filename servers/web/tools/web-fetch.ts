@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { META } from '../../../protocol/meta.js';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../common/tool.js';
-import { cancelledResult, errorResult, textResult, ToolError } from '../../common/result.js';
+import { textResult, ToolError, userCancelled } from '../../common/result.js';
 import { wrapUntrusted } from '../../../protocol/tool-result.js';
 import { formatSources, insertCitations } from '../citations.js';
 import { fallbackPrompt, fetchAll, shareBudget } from '../fallback.js';
@@ -75,7 +75,7 @@ export function createWebFetchTool(deps: WebFetchDeps): ToolDefinition {
       // Only a plain proceed is consent: `modify` has no meaning for a fetch.
       if (outcome.action !== 'proceed') {
         for (const url of allowed) deps.rateLimiter.refund(new URL(url).host);
-        return cancelledResult();
+        throw userCancelled();
       }
       const warning = skipped.length ? `[Warning] The following URLs were skipped:\n${skipped.join('\n')}\n\n` : '';
 
@@ -84,7 +84,7 @@ export function createWebFetchTool(deps: WebFetchDeps): ToolDefinition {
         const primary = await tryPrimary(deps.model, prompt, allowed, ctx);
         if (primary !== undefined) return textResult(wrapUntrusted(warning + primary), 'Content processed from prompt.');
         // A cancelled call gets no result: do not start the fallback fetches.
-        if (ctx.signal.aborted) return cancelledResult();
+        if (ctx.signal.aborted) throw userCancelled();
       }
       return runFallback(deps, prompt, allowed, warning, exempt, ctx);
     },
@@ -124,7 +124,7 @@ async function runFallback(
   const { fetched, failures } = await fetchAll(urls, { timeoutMs: deps.fetchTimeoutMs, signal: ctx.signal, allowPrivate: exempt });
   const failText = failures.map((f) => `${f.url}: ${f.message}`);
   if (!fetched.length) {
-    return errorResult(`All fallback fetch attempts failed: ${failText.join(', ')}`, 'web_fetch_fallback_failed');
+    throw new ToolError(`All fallback fetch attempts failed: ${failText.join(', ')}`, 'web_fetch_fallback_failed');
   }
   const texts = shareBudget(
     fetched.map((f) => (f.bodyTruncated ? `${f.text}\n\n[The response body was cut at the 10 MB limit.]` : f.text)),
@@ -133,7 +133,7 @@ async function runFallback(
   try {
     answer = await deps.model.answer(fallbackPrompt(prompt, fetched.map((f, i) => ({ url: f.url, text: texts[i] }))), ctx);
   } catch (err) {
-    return errorResult(`Error during fallback processing: ${(err as Error).message}`, 'web_fetch_fallback_failed');
+    throw new ToolError(`Error during fallback processing: ${(err as Error).message}`, 'web_fetch_fallback_failed');
   }
   const failed = failText.length ? `[Warning] The following URLs could not be fetched:\n${failText.join('\n')}\n\n` : '';
   return textResult(wrapUntrusted(warning + failed + answer), `Content for ${fetched.length} URL(s) processed using fallback fetch.`);
