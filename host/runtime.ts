@@ -11,6 +11,8 @@ import { headlessConfirmer } from './scheduler/approvals.js';
 import { ToolScheduler } from './scheduler/scheduler.js';
 import type { ApprovalMode, Confirmer } from './scheduler/types.js';
 import { ToolRegistry } from './tools/registry.js';
+import { effectiveCore } from './tools/naming.js';
+import type { Settings } from './config/settings-schema.js';
 
 export interface HostRuntimeOptions {
   cwd: string;
@@ -68,11 +70,15 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     cwd, roots, projectTempDir, env, allowedMcpServerNames: opts.allowedMcpServerNames, homeDir: opts.homeDir,
   });
   const byName = serverNameMap(servers);
+  // Registry and policy read the same tool settings: tools.core as Gemini CLI applies it (allow rules
+  // count as listed) and server lists by tool prefix.
+  const toolSettings: Settings = {
+    ...merged,
+    tools: { ...merged.tools, core: effectiveCore(merged.tools?.core, [merged.tools?.allowed, opts.allowedTools]) },
+    mcp: { ...merged.mcp, allowed: byName(merged.mcp?.allowed), excluded: byName(merged.mcp?.excluded) },
+  };
   const policy = new PolicyEngine({
-    settings: {
-      ...merged,
-      mcp: { ...merged.mcp, allowed: byName(merged.mcp?.allowed), excluded: byName(merged.mcp?.excluded) },
-    },
+    settings: toolSettings,
     approvalMode: mode.mode,
     untrustedFolder: !settings.trust.trusted,
     interactive: opts.interactive,
@@ -84,7 +90,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const clientRequests = new ClientRequests({ trusted: (alias) => trusted.has(alias), notify: opts.notify });
   if (opts.asker) clientRequests.setAsker(opts.asker);
   const manager = new McpClientManager({ servers, roots, log, clientRequests });
-  const registry = new ToolRegistry(manager, merged);
+  const registry = new ToolRegistry(manager, toolSettings);
   const scheduler = new ToolScheduler({
     tools: registry,
     executor: manager,

@@ -1,5 +1,4 @@
 import { FatalConfigError } from '../errors.js';
-import { coreLimits } from '../tools/naming.js';
 import type { ConfirmationDetail } from '../../protocol/confirmation.js';
 import type { ApprovalMode, ConfirmationOutcome, ToolRef } from '../scheduler/types.js';
 import { matchRules, parseRules, type ToolRule } from './rules.js';
@@ -49,7 +48,6 @@ export class PolicyEngine {
   private readonly allowed: ToolRule[];
   private readonly exclude: ToolRule[];
   private readonly core: ToolRule[] | undefined;
-  private readonly coreEntries: string[];
   private readonly confirmationRequired: ToolRule[];
   private readonly allowedServers: Set<string>;
   private readonly excludedServers: Set<string>;
@@ -63,8 +61,8 @@ export class PolicyEngine {
     this.untrustedFolder = opts.untrustedFolder === true;
     this.allowed = [...parseRules(s.tools?.allowed), ...parseRules(opts.allowedTools)];
     this.exclude = parseRules(s.tools?.exclude);
-    this.coreEntries = s.tools?.core ?? [];
-    this.core = this.coreEntries.length > 0 ? parseRules(this.coreEntries) : undefined;
+    // Present, even empty, `tools.core` is an allowlist for every tool (see effectiveCore).
+    this.core = s.tools?.core !== undefined ? parseRules(s.tools.core) : undefined;
     this.confirmationRequired = parseRules(s.tools?.confirmationRequired);
     this.allowedServers = new Set([...(s.mcp?.allowed ?? []), ...(opts.allowedMcpServerNames ?? [])]);
     this.excludedServers = new Set(s.mcp?.excluded ?? []);
@@ -148,7 +146,7 @@ export class PolicyEngine {
     if (command !== undefined && (await anyPartMatches(command, matchRules(this.exclude, tool).prefixes))) {
       return 'command is in tools.exclude';
     }
-    if (this.core && command !== undefined && coreLimits(this.coreEntries, tool)) {
+    if (this.core && command !== undefined) {
       const core = matchRules(this.core, tool);
       if (!core.whole && !(await allPartsMatch(command, core.prefixes))) return 'command is not covered by tools.core';
     }
@@ -159,7 +157,7 @@ export class PolicyEngine {
   private wholeDenyReason(tool: PolicyTool): string | undefined {
     if (this.excludedServers.has(tool.serverAlias)) return `server ${tool.serverAlias} is in mcp.excluded`;
     if (matchRules(this.exclude, tool).whole) return `${tool.exposedName} is in tools.exclude`;
-    if (this.core && coreLimits(this.coreEntries, tool)) {
+    if (this.core) {
       const core = matchRules(this.core, tool);
       if (!core.whole && core.prefixes.length === 0) return `${tool.exposedName} is not in tools.core`;
     }

@@ -42,17 +42,44 @@ export function patternNamesTool(pattern: string, tool: NamedTool): boolean {
   return nameCoversTool(parseToolPattern(pattern).name, tool);
 }
 
-/** `patternNamesTool` for a name already taken out of its pattern (policy rules parse once). */
+/**
+ * Names other Gemini CLI versions use for our built-in tools: 0.61 calls the content search `grep_search`,
+ * and older `tools.core` lists name tools by class (`ShellTool`, `ReadFileTool`, …).
+ */
+export const TOOL_NAME_ALIASES: Readonly<Record<string, string>> = {
+  grep_search: 'search_file_content',
+  LSTool: 'list_directory',
+  ReadFileTool: 'read_file',
+  WriteFileTool: 'write_file',
+  EditTool: 'replace',
+  GlobTool: 'glob',
+  GrepTool: 'search_file_content',
+  RipGrepTool: 'search_file_content',
+  ReadManyFilesTool: 'read_many_files',
+  ShellTool: 'run_shell_command',
+  WebFetchTool: 'web_fetch',
+  WebSearchTool: 'google_web_search',
+  MemoryTool: 'save_memory',
+};
+
+/**
+ * `patternNamesTool` for a name already taken out of its pattern (policy rules parse once). Also read:
+ * Gemini CLI's names for our tools (`TOOL_NAME_ALIASES`) and its MCP form `mcp_<server>_<tool>` /
+ * `mcp_<server>_*`.
+ */
 export function nameCoversTool(name: string, tool: NamedTool): boolean {
-  if (name === `${tool.serverAlias}${SEPARATOR}*`) return true;
-  return name === tool.exposedName || name === tool.toolName || name === `${tool.serverAlias}${SEPARATOR}${tool.toolName}`;
+  const { serverAlias: server, toolName } = tool;
+  if (name === `${server}${SEPARATOR}*` || name === `mcp_${server}_*`) return true;
+  if (name === tool.exposedName || name === toolName || (TOOL_NAME_ALIASES[name] ?? name) === toolName) return true;
+  return name === `${server}${SEPARATOR}${toolName}` || name === `mcp_${server}_${toolName}`;
 }
 
 /**
- * Whether `tools.core` limits this tool: built-in tools always, a third-party server only when an
- * entry names it with its prefix (Gemini CLI's coreTools does not filter MCP tools). Registry and
- * policy share it so a tool the model is offered is never one the policy refuses.
+ * The allowlist `tools.core` sets, as Gemini CLI (0.41 and later) applies it: once `tools.core` is
+ * present — even empty — every tool, built-in or from any MCP server, trusted or not, is offered only
+ * when `tools.core` or an allow rule (`tools.allowed`, `--allowed-tools`) names it. Undefined: no limit.
  */
-export function coreLimits(core: readonly string[], tool: { builtIn: boolean; serverAlias: string }): boolean {
-  return tool.builtIn || core.some((p) => parseToolPattern(p).name.startsWith(`${tool.serverAlias}${SEPARATOR}`));
+export function effectiveCore(core: readonly string[] | undefined, allowed: readonly (string[] | undefined)[]): string[] | undefined {
+  if (core === undefined) return undefined;
+  return [...core, ...allowed.flatMap((l) => l ?? [])];
 }

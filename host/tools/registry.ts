@@ -5,7 +5,7 @@ import type { Settings } from '../config/settings-schema.js';
 import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
 import type { ToolRef } from '../scheduler/types.js';
 import { META } from '../../protocol/meta.js';
-import { coreLimits, exposedName, parseToolPattern, patternNamesTool } from './naming.js';
+import { exposedName, parseToolPattern, patternNamesTool } from './naming.js';
 import { schemaProblem, toDeclaration } from './declarations.js';
 
 export { exposedName } from './naming.js';
@@ -132,14 +132,9 @@ function register(state: ServerState, tool: Tool): RegisteredTool {
   };
 }
 
-/**
- * `tools.core` is Gemini CLI's allowlist of its built-in tools: it limits our built-in servers, and a
- * third-party server only when an entry names that server explicitly (`alias__tool` / `alias__*`).
- */
+/** The `tools.core` allowlist (see `effectiveCore`): absent means every tool passes. */
 function passesCore(core: string[] | undefined, tool: RegisteredTool): boolean {
-  if (!core || core.length === 0) return true;
-  if (!coreLimits(core, tool)) return true;
-  return core.some((p) => patternNamesTool(p, tool));
+  return core === undefined || core.some((p) => patternNamesTool(p, tool));
 }
 
 /** `tools.exclude` removes a tool; an entry with arguments (`run_shell_command(rm)`) only narrows its use. */

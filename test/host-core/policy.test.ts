@@ -87,11 +87,30 @@ describe('policy: settings rules', () => {
     expect(await decide(p, TOOLS.search)).toBe('deny');
   });
 
-  it('tools.core leaves third-party servers alone unless an entry names them, as the registry does', async () => {
+  it('tools.core limits every tool as Gemini CLI does: third-party and trusted servers too, unless listed', async () => {
     const unnamed = engine('yolo', true, { tools: { core: ['read_file'] } });
-    expect(await decide(unnamed, TOOLS.foreign)).toBe('allow');
-    const named = engine('yolo', true, { tools: { core: ['read_file', 'github__get_issue'] } });
+    expect(await decide(unnamed, TOOLS.foreign)).toBe('deny');
+    expect(await decide(unnamed, TOOLS.trusted)).toBe('deny');
+    const named = engine('yolo', true, { tools: { core: ['read_file', 'github__get_issue', 'mcp_docs_*'] } });
+    expect(await decide(named, TOOLS.foreignRo)).toBe('allow');
     expect(await decide(named, TOOLS.foreign)).toBe('deny');
+    expect(await decide(named, TOOLS.trusted)).toBe('allow');
+    const empty = engine('yolo', true, { tools: { core: [] } });
+    expect(await decide(empty, TOOLS.read)).toBe('deny');
+  });
+
+  it('understands Gemini CLI 0.61 tool names and class names', async () => {
+    const grep = ref('filesystem', 'search_file_content', { readOnly: true });
+    const p = engine('yolo', true, { tools: { core: ['grep_search', 'ShellTool(git)', 'mcp_github_create_issue'] } });
+    expect(await decide(p, grep)).toBe('allow');
+    expect(await decide(p, TOOLS.read)).toBe('deny');
+    expect(await decide(p, TOOLS.shell, { command: 'git log' })).toBe('allow');
+    expect(await decide(p, TOOLS.shell, { command: 'rm -rf x' })).toBe('deny');
+    expect(await decide(p, TOOLS.foreign)).toBe('allow');
+    const excluded = engine('yolo', true, { tools: { exclude: ['grep_search'] } });
+    expect(await decide(excluded, grep)).toBe('deny');
+    const allowed = engine('default', false, { tools: { allowed: ['grep_search', 'mcp_github_*'] } });
+    expect(await decide(allowed, TOOLS.foreign)).toBe('allow');
   });
 
   it('tools.allowed allows whole tools and servers, also headless', async () => {

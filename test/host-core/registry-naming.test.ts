@@ -120,10 +120,11 @@ describe('ToolRegistry', () => {
     expect(names.filter((n) => n.startsWith('filesystem__')).sort()).toEqual(['filesystem__glob', 'filesystem__read_file']);
     expect(names).not.toContain('fault__echo');
     expect(names).not.toContain('fault__crash');
-    expect(names).toContain('fault__hang'); // an entry with arguments narrows use, it does not remove the tool
-    expect(names).toContain('fault__echo_env'); // core does not limit third-party servers it does not name
-    const limited = new ToolRegistry(managers[0]!, { tools: { core: ['fault__echo'] } });
-    expect(limited.list().filter((t) => t.serverAlias === 'fault').map((t) => t.toolName)).toEqual(['echo']);
+    // tools.core is an allowlist for every server, as in Gemini CLI: unnamed third-party tools are left out
+    expect(names.filter((n) => n.startsWith('fault__'))).toEqual([]);
+    const limited = new ToolRegistry(managers[0]!, { tools: { core: ['fault__echo', 'mcp_fault_hang', 'grep_search'], exclude: ['hang(x)'] } });
+    expect(limited.list().filter((t) => t.serverAlias === 'fault').map((t) => t.toolName)).toEqual(['echo', 'hang']); // an entry with arguments narrows use, it does not remove the tool
+    expect(limited.list().filter((t) => t.serverAlias === 'filesystem').map((t) => t.toolName)).toEqual(['search_file_content']);
   });
 
   it('warns past the declaration budget and follows list_changed', async () => {
