@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
 import { ENTRY } from '../helpers/paths.js';
 import { startStdioServer, textOf } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -87,4 +88,46 @@ describe('run_shell_command: stopping process groups', () => {
     expect(liveGroupMembers(pgid)).toEqual([]);
     expect(liveGroupMembers(bgGroup)).toEqual([]);
   });
+
+  it('SIGKILL of the server still ends its commands and their background jobs', async () => {
+    const srv = await startStdioServer(ENTRY.shell, { args: ['--root', root] });
+    const serverPid = srv.pid()!;
+    const done = textOf(await srv.call(TOOL, { command: 'sleep 100 & echo started' }));
+    const bgGroup = Number(/Process Group PGID: (\d+)/.exec(done)![1]);
+    const { pgid } = await startBusy(srv);
+    expect(liveGroupMembers(bgGroup).length).toBe(1);
+    process.kill(serverPid, 'SIGKILL');
+    await waitFor(() => !isRunning(serverPid), 'the server to die');
+    // Nothing of either command may outlive the server: its watcher ends the groups.
+    await waitFor(() => liveGroupMembers(pgid).length === 0 && liveGroupMembers(bgGroup).length === 0, 'the groups to be gone');
+    await srv.close().catch(() => undefined);
+  });
+
+  it('a finished command leaves no watcher behind', async () => {
+    const srv = await startStdioServer(ENTRY.shell, { args: ['--root', root] });
+    try {
+      const serverPid = srv.pid()!;
+      for (let i = 0; i < 5; i++) await srv.call(TOOL, { command: 'true' });
+      await waitFor(() => watchersOf(serverPid).length === 0, 'watchers to exit');
+    } finally {
+      await srv.close();
+    }
+  });
 });
+
+/** Watcher processes (`sh -c … gemini-mcp-shell-watch PGID`) whose parent is the server. */
+function watchersOf(serverPid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'latin1');
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (cmd.includes('gemini-mcp-shell-watch') && ppid === serverPid) out.push(Number(name));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
