@@ -133,6 +133,7 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
     fakeResponsesNonStrict: args.fakeResponsesNonStrict,
     recordResponses: args.recordResponses,
     resume: args.resume,
+    checkpointing: args.checkpointing || undefined,
     log: args.debug ? createHostLogger({ debug: true }) : undefined,
     notify: warn,
     skipTrust: args.skipTrust,

@@ -65,6 +65,7 @@ export const SettingsSchema = z.looseObject({
       // Gemini CLI's values; `plan` has no equivalent here and reads as `default`.
       defaultApprovalMode: z.enum(['default', 'auto_edit', 'plan']).optional(),
       retryFetchErrors: z.boolean().optional(),
+      checkpointing: z.looseObject({ enabled: z.boolean().optional() }).optional(),
     })
     .optional(),
   context: z

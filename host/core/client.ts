@@ -33,6 +33,11 @@ export interface GeminiClientOptions {
   compressionThreshold?: number;
 }
 
+/** Snapshots the project before a turn's edits run (`general.checkpointing.enabled`). */
+export interface EditCheckpointer {
+  beforeTools(requests: ToolCallRequestInfo[], history: Content[]): Promise<unknown>;
+}
+
 /** Upstream's request defaults; thinking options only for models that think. */
 export function defaultGenerationConfig(model: string): GenerateContentConfig {
   const config: GenerateContentConfig = { temperature: 1, topP: 0.95, topK: 64 };
@@ -63,6 +68,7 @@ export class GeminiClient {
   private readonly ids = { next: 0 };
   private sessionTurns = 0;
   private lastPromptTokens = 0;
+  checkpointer?: EditCheckpointer;
   /** A compression that did not shrink the history is not retried on every turn; `/compress` still runs. */
   private compressionFailed = false;
 
@@ -163,6 +169,7 @@ export class GeminiClient {
       if (turn.pendingToolCalls.length) {
         let calls: ToolCall[];
         try {
+          await this.checkpointer?.beforeTools(turn.pendingToolCalls, this.chat.getHistory(false));
           calls = yield* this.runTools(turn.pendingToolCalls, signal);
         } catch (err) {
           const message = `Tool execution failed: ${(err as Error)?.message ?? String(err)}`;

@@ -14,6 +14,7 @@ import { DEFAULT_RETRY, type RetryConfig } from './gemini-chat.js';
 import { ensureProjectTempDir } from '../config/paths.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
 import { loadSession, type LoadedSession } from '../sessions/store.js';
+import { Checkpointer } from '../checkpoints/checkpointer.js';
 
 export interface SessionOptions extends HostRuntimeOptions {
   /** `-m`. */
@@ -25,6 +26,8 @@ export interface SessionOptions extends HostRuntimeOptions {
   resume?: string;
   /** Record the run in the project's session store (default true). */
   recordSession?: boolean;
+  /** `--checkpointing` (else `general.checkpointing.enabled`). */
+  checkpointing?: boolean;
 }
 
 export interface Session {
@@ -37,6 +40,8 @@ export interface Session {
   recorder?: SessionRecorder;
   /** Set when the run continues an earlier session. */
   resumed?: LoadedSession;
+  /** Set when checkpointing is on. */
+  checkpointer?: Checkpointer;
   close(): Promise<void>;
 }
 
@@ -121,6 +126,17 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
           (m) => opts.log?.warn(m),
         );
   client.chat.listener = recorder;
+  const checkpointer =
+    (opts.checkpointing ?? settings.merged.general?.checkpointing?.enabled) === true
+      ? new Checkpointer({
+          projectRoot: runtime.roots[0] ?? opts.cwd,
+          projectTempDir,
+          lookup: (name) => runtime.registry.get(name),
+          sessionId: () => (client.chat.listener as SessionRecorder | undefined)?.id,
+          warn: (m) => opts.log?.warn(m),
+        })
+      : undefined;
+  client.checkpointer = checkpointer;
   return {
     runtime,
     client,
@@ -129,6 +145,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     sessionId: recorder?.id ?? resumed?.id ?? randomUUID(),
     recorder,
     resumed,
+    checkpointer,
     close: async () => {
       recorder?.close();
       client.dispose();

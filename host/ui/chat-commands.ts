@@ -1,12 +1,13 @@
 import type { ChatCommand, ChatCommandContext } from './command-context.js';
 import { aboutCommand, copyCommand, directoryCommand, initCommand, modelCommand, settingsCommand, statsCommand } from './info-commands.js';
-import { chatCommand, compressCommand, resumeCommand } from './session-commands.js';
+import { chatCommand, compressCommand, restoreCommand, resumeCommand } from './session-commands.js';
 import type { SlashInput } from './slash-parse.js';
 
 /** The chat's session and information commands: handler, help line, sub-commands for Tab. */
 export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; subs: string[] }> = {
   chat: { run: chatCommand, help: 'save TAG | resume TAG | list | delete TAG | share FILE.md|.json', subs: ['save', 'resume', 'list', 'delete', 'share'] },
   resume: { run: resumeCommand, help: 'list recorded sessions; /resume N continues one', subs: ['latest'] },
+  restore: { run: restoreCommand, help: 'list checkpoints; /restore N puts back files and conversation', subs: [] },
   compress: { run: compressCommand, help: 'summarise the conversation now to free context', subs: [] },
   copy: { run: copyCommand, help: 'copy the last answer to the clipboard', subs: [] },
   about: { run: aboutCommand, help: 'versions, model and session', subs: [] },

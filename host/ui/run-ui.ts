@@ -40,6 +40,8 @@ export interface RunInteractiveOptions {
   args?: CliArgs;
   /** `--resume`: a recorded session to continue. */
   resume?: string;
+  /** `--checkpointing`. */
+  checkpointing?: boolean;
 }
 
 /** Benchmark hook: when set, the UI appends JSON lines (input-ready, chunk, render) to this file. */
@@ -61,6 +63,7 @@ function normalise(o: RunInteractiveOptions): RunInteractiveOptions {
     recordResponses: o.recordResponses ?? a.recordResponses,
     initialPrompt: o.initialPrompt ?? a.positional,
     resume: o.resume ?? a.resume,
+    checkpointing: o.checkpointing ?? (a.checkpointing || undefined),
   };
 }
 
@@ -123,6 +126,7 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
         fakeResponsesNonStrict: opts.fakeResponsesNonStrict,
         recordResponses: opts.recordResponses,
         resume: opts.resume,
+        checkpointing: opts.checkpointing,
       });
       close = session.close;
       runtime = session.runtime;

@@ -87,3 +87,22 @@ export const compressCommand: ChatCommand = async (_input, ctx) => {
   const info = await ctx.busy('Compressing', (signal) => session.client.compress(signal, true));
   ctx.print(compressionNotice(info, ctx.palette));
 };
+
+/** `/restore` lists checkpoints; `/restore N|ID` puts back the project's files and the conversation. */
+export const restoreCommand: ChatCommand = async (input, ctx) => {
+  const p = ctx.palette;
+  const session = needSession(ctx);
+  if (!session) return;
+  const cp = session.checkpointer;
+  if (!cp) return ctx.error('Checkpointing is off: set general.checkpointing.enabled or start with --checkpointing.');
+  if (!input.rest) {
+    const all = cp.list();
+    if (!all.length) return ctx.print(p.gray('No checkpoints yet: one is taken before each approved edit.'));
+    const lines = all.map((r, i) => `  ${p.cyan(String(i + 1).padStart(2))}. ${formatAge(new Date(r.time))} ${p.gray('·')} ${r.tool.name} ${r.file ?? ''} ${p.gray(r.id)}`);
+    return ctx.print([p.bold(`Checkpoints (${all.length})`), ...lines, p.gray('Type /restore N to restore the files and the conversation.')].join('\n'));
+  }
+  const { record, history } = await cp.restore(input.rest);
+  session.client.chat.setHistory(history, `restore:${record.id}`);
+  ctx.showHistory(history);
+  ctx.print(`Restored checkpoint ${p.cyan(record.id)}: files and conversation are back to before ${record.tool.name}${record.file ? ` ${record.file}` : ''}.`);
+};

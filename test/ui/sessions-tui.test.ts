@@ -38,6 +38,8 @@ describe.skipIf(!hasTmux)('terminal UI: sessions, shell mode and the daily comma
         response: { candidates: [{ content: { role: 'model', parts: [{ text: '<state_snapshot>said hello</state_snapshot>' }] }, finishReason: 'STOP', index: 0 }] },
       },
       reply.text('After the resume.'),
+      reply.calls({ id: 'w1', name: 'filesystem__write_file', args: { file_path: join(ws, 'notes.txt'), content: 'changed\n' } }),
+      reply.text('Edited.'),
     ]);
     ui = start();
     await ui.waitFor(INPUT_READY);
@@ -110,7 +112,7 @@ describe.skipIf(!hasTmux)('terminal UI: sessions, shell mode and the daily comma
     expect(id, out).toBeDefined();
     expect(out).toContain('Session: hello there');
     ui.kill();
-    ui = start('-r', id!);
+    ui = start('-r', id!, '--checkpointing');
     const resumed = await ui.waitFor('Resumed session 1');
     // The compressed history is what resumes: the snapshot, then the conversation continues.
     expect(resumed).toContain('said hello');
@@ -123,5 +125,20 @@ describe.skipIf(!hasTmux)('terminal UI: sessions, shell mode and the daily comma
     ui.submit('/chat resume first-tag');
     await ui.waitFor('Resumed saved chat first-tag');
     expect(existsSync(join(ws, 'GEMINI.md'))).toBe(false);
+  });
+
+  it('--checkpointing: an approved edit is checkpointed; /restore lists it and puts the file back', async () => {
+    writeFileSync(join(ws, 'notes.txt'), 'original\n');
+    ui.keys('C-l');
+    ui.submit('edit the notes');
+    await ui.waitFor('[y] allow once');
+    ui.type('y');
+    await ui.waitFor('Edited.');
+    expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('changed\n');
+    ui.submit('/restore');
+    await ui.waitFor(/Checkpoints \(1\)\n\s+1\. .*filesystem__write_file/);
+    ui.submit('/restore 1');
+    await ui.waitFor('Restored checkpoint');
+    expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('original\n');
   });
 });
