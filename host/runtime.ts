@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import { loadSettings, resolveServers, type LoadedSettings } from './config/settings.js';
 import { builtinReplacementNotice, type ResolvedServerConfig } from './config/servers.js';
-import { ensureProjectTempDir } from './config/paths.js';
+import { ensureProjectTempDir, listingCacheDir } from './config/paths.js';
 import { untrustedNotice } from './config/trust.js';
 import { silentLogger, type HostLogger } from './log.js';
 import { McpClientManager } from './mcp/client-manager.js';
+import { ListingCache } from './mcp/listing-cache.js';
 import { ClientRequests, type ClientAsker } from './mcp/client-requests.js';
 import { PolicyEngine } from './policy/policy-engine.js';
 import { headlessConfirmer } from './scheduler/approvals.js';
@@ -13,6 +14,8 @@ import type { ApprovalMode, Confirmer } from './scheduler/types.js';
 import { ToolRegistry } from './tools/registry.js';
 import { effectiveCore } from './tools/naming.js';
 import type { Settings } from './config/settings-schema.js';
+import { HOST_TOOLS_ALIAS } from './tools/tool-search.js';
+import type { CallExecutor } from './scheduler/executor.js';
 
 export interface HostRuntimeOptions {
   cwd: string;
@@ -55,7 +58,8 @@ export interface HostRuntime {
 
 /**
  * Wires the tool side of a session: settings → servers → manager → registry, policy and scheduler.
- * Starts every server and returns without waiting for them (`manager.whenReady()` waits).
+ * Starts every server and returns without waiting for them (`manager.whenReady()` waits); a lazy
+ * server whose listing is cached is declared from the cache and starts on first use.
  * Throws `SettingsError` for bad settings and an Error when yolo is forbidden.
  */
 export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostRuntime> {
@@ -89,11 +93,21 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const trusted = new Set(servers.filter((s) => s.trust).map((s) => s.alias));
   const clientRequests = new ClientRequests({ trusted: (alias) => trusted.has(alias), notify: opts.notify });
   if (opts.asker) clientRequests.setAsker(opts.asker);
-  const manager = new McpClientManager({ servers, roots, log, clientRequests });
+  const listingCache = new ListingCache(listingCacheDir(env, opts.homeDir));
+  const manager = new McpClientManager({ servers, roots, log, clientRequests, listingCache });
   const registry = new ToolRegistry(manager, toolSettings);
+  // Host-provided tools (search_tools) run here; every other call goes to its server.
+  const executor: CallExecutor = {
+    callTool: async (alias, toolName, args, o) => {
+      if (alias === HOST_TOOLS_ALIAS) return registry.callHostTool(toolName, args);
+      registry.noteUsed(alias, toolName);
+      return manager.callTool(alias, toolName, args, o);
+    },
+    setElicitationHandler: (h) => manager.setElicitationHandler(h),
+  };
   const scheduler = new ToolScheduler({
     tools: registry,
-    executor: manager,
+    executor,
     policy,
     confirmer: opts.confirmer ?? headlessConfirmer,
     projectTempDir,

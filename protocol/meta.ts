@@ -19,4 +19,9 @@ export const META = {
   errorType: `${NS}/errorType`,
   /** Result `_meta`: the user-facing summary (string or file diff object). */
   display: `${NS}/display`,
+  /**
+   * Resource result `_meta`: every path whose presence, size or mtime decides this text (absent paths
+   * included); a client may reuse the text without asking again while none of them changed.
+   */
+  resourceInputs: `${NS}/resourceInputs`,
 } as const;

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultProjectTempDir, loadSettings } from '../config/settings.js';
+import { listingCacheDir } from '../config/paths.js';
 import { builtinReplacementNotice, resolveServerSet, type ResolvedServerConfig } from '../config/servers.js';
 import { untrustedNotice } from '../config/trust.js';
 import type { ServerState } from '../mcp/client-manager.js';
@@ -29,10 +30,11 @@ export async function listServers(argv: string[], opts: McpCommandOptions, out: 
   }
   // Loaded here so add/remove do not pay for the MCP SDK.
   const { McpClientManager } = await import('../mcp/client-manager.js');
-  const manager = new McpClientManager({ servers, roots });
+  const { ListingCache } = await import('../mcp/listing-cache.js');
+  // Live state: every server starts, and what it offers now refreshes the listing cache.
+  const manager = new McpClientManager({ servers, roots, listingCache: new ListingCache(listingCacheDir(env)) });
   try {
-    manager.start();
-    await manager.whenSettled(opts.settleTimeoutMs ?? 35_000);
+    await manager.connectAll(opts.settleTimeoutMs ?? 35_000);
     out.write('Configured MCP servers:\n\n');
     for (const s of manager.states()) out.write(describe(s));
     for (const b of blocked) out.write(`- ${b.name ?? b.alias} - Blocked: ${b.reason}\n`);
@@ -68,6 +70,8 @@ function describe(s: ServerState): string {
     }
     case 'connecting':
       return `… ${head} - Still connecting (no answer yet)\n`;
+    case 'idle':
+      return `○ ${head} - Not started (${s.tools.length} tools from the cache)\n`;
     default:
       return `✗ ${head} - ${s.status === 'failed' ? 'Failed' : 'Disconnected'}: ${s.error ? `\n${indent(s.error)}` : 'unknown reason'}\n`;
   }

@@ -111,7 +111,9 @@ export async function runToolsCommand(
       log: createHostLogger({ debug: values.debug, write: (l) => void err.write(l) }),
     });
     for (const notice of runtime.notices) err.write(`${notice}\n`);
-    await runtime.manager.whenSettled();
+    // `list` and `describe` show live state (every server starts); `call` starts only the server it needs.
+    if (sub === 'call') await runtime.manager.whenSettled();
+    else await runtime.manager.connectAll();
     const json = values.json === true;
     if (sub === 'list') return listTools(runtime, json, out, err);
     if (sub === 'describe') return describeTool(runtime, name!, json, out, err);

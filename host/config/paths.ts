@@ -15,6 +15,11 @@ export function geminiHome(env: NodeJS.ProcessEnv = process.env, homeDir?: strin
 
 const projectHash = (cwd: string) => createHash('sha256').update(resolve(cwd)).digest('hex');
 
+/** `~/.gemini/tmp/mcp-listings`: what each MCP server offered when it last connected (host/mcp/listing-cache.ts). */
+export function listingCacheDir(env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
+  return join(geminiHome(env, homeDir), '.gemini', 'tmp', 'mcp-listings');
+}
+
 /** `~/.gemini/tmp/<sha256 of the project root>`: truncated outputs, input history. */
 export function defaultProjectTempDir(cwd: string, env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
   return join(geminiHome(env, homeDir), '.gemini', 'tmp', projectHash(cwd));

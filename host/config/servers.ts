@@ -32,6 +32,10 @@ export interface ResolvedServerConfig {
   includeTools?: string[];
   excludeTools?: string[];
   description?: string;
+  /** `lazy`: declared from the tool-list cache and started on first use; `eager`: started with the session. */
+  startup?: 'lazy' | 'eager';
+  /** The environment variables that can change what the server lists (the listing-cache key); all when absent. */
+  listingEnvNames?: readonly string[];
 }
 
 export interface ResolveServersOptions {
@@ -141,7 +145,7 @@ export function resolveServerSet(input: Settings | { merged: Settings }, opts: R
     const [command, ...args] = splitCommand(settings.mcp.serverCommand, 'mcp.serverCommand');
     ordered.set('mcp', {
       alias: 'mcp', builtIn: false, trust: false, transport: 'stdio', command, args,
-      env: { ...sanitizedEnv(env, redaction), GEMINI_CLI: '1' }, cwd: opts.cwd, timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+      env: { ...sanitizedEnv(env, redaction), GEMINI_CLI: '1' }, cwd: opts.cwd, timeoutMs: DEFAULT_CALL_TIMEOUT_MS, startup: 'lazy',
     });
   }
   const entries = Object.entries(settings.mcpServers ?? {});
@@ -198,7 +202,9 @@ function builtIn(name: string, opts: ResolveServersOptions, env: NodeJS.ProcessE
     alias: name, builtIn: true, trust: false, transport: 'stdio',
     command: process.execPath, args: [builtInEntry(name), ...rootArgs(opts)],
     env: { ...childEnv, GEMINI_CLI: '1' }, cwd: opts.cwd, timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
-    description: BUILTIN_DESCRIPTIONS[name],
+    description: BUILTIN_DESCRIPTIONS[name], startup: 'lazy',
+    // Our servers' listings depend on their flags and these variables, never on the user's other ones.
+    listingEnvNames: [...BASE_ENV_NAMES, ...(BUILTIN_ENV_NAMES[name] ?? [])],
   };
 }
 
@@ -209,7 +215,7 @@ function discoveryBridge(settings: Settings, opts: ResolveServersOptions, env: N
     alias: DISCOVERY_ALIAS, builtIn: true, trust: false, transport: 'stdio',
     command: process.execPath, args: [...args, ...rootArgs(opts)],
     env: { ...sanitizedEnv(env, redaction), GEMINI_CLI: '1' }, cwd: opts.cwd, timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
-    description: BUILTIN_DESCRIPTIONS[DISCOVERY_ALIAS],
+    description: BUILTIN_DESCRIPTIONS[DISCOVERY_ALIAS], startup: 'lazy',
   };
 }
 
@@ -218,6 +224,7 @@ function userServer(alias: string, entry: McpServerSettings, opts: ResolveServer
     alias, builtIn: false, trust: entry.trust === true, timeoutMs: entry.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
     ...(entry.timeout !== undefined ? { connectTimeoutMs: entry.timeout } : {}),
     includeTools: entry.includeTools, excludeTools: entry.excludeTools, description: entry.description,
+    startup: entry.startup ?? 'lazy',
   };
   // Precedence: httpUrl > url > command.
   if (entry.httpUrl) return { ...common, transport: 'http', url: checkUrl(alias, entry.httpUrl, 'httpUrl'), headers: entry.headers };

@@ -24,6 +24,9 @@ export const McpServerSettingsSchema = z.looseObject({
   includeTools: stringList.optional(),
   excludeTools: stringList.optional(),
   description: z.string().optional(),
+  // `lazy` (default): tools are declared from the cached listing and the server starts on first use;
+  // `eager`: started with the session (servers with side effects at start).
+  startup: z.enum(['lazy', 'eager']).optional(),
   oauth: z.looseObject({}).optional(),
   /** This entry replaces the built-in server of the same name on purpose: no notice. */
   replaceBuiltin: z.boolean().optional(),

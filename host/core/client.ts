@@ -71,6 +71,8 @@ export class GeminiClient {
   checkpointer?: EditCheckpointer;
   /** A compression that did not shrink the history is not retried on every turn; `/compress` still runs. */
   private compressionFailed = false;
+  /** The user's latest words: what decides which tools are most relevant when not all can be declared. */
+  private hint = '';
 
   constructor(private readonly opts: GeminiClientOptions) {
     this.memory = new MemoryContext(opts.runtime.manager, opts.log);
@@ -118,7 +120,7 @@ export class GeminiClient {
     await this.opts.runtime.manager.whenListsFresh?.();
     return {
       systemInstruction: await this.systemInstruction(),
-      tools: this.opts.runtime.registry.declarations(this.offered),
+      tools: this.opts.runtime.registry.declarations(this.offered, this.hint),
       generationConfig: this.opts.generationConfig ?? defaultGenerationConfig(this.chat.model),
     };
   }
@@ -126,6 +128,8 @@ export class GeminiClient {
   /** Runs one user message to completion; yields every event on the way. */
   async *sendMessageStream(parts: Part[], signal: AbortSignal, promptId: string): AsyncGenerator<ServerGeminiStreamEvent> {
     let next = parts;
+    const typed = parts.map((p) => p.text ?? '').join(' ').trim();
+    if (typed) this.hint = typed;
     const maxSession = this.opts.maxSessionTurns ?? -1;
     // Tool answers not yet sent are still recorded when the loop stops, so no call is left unanswered.
     const stop = (): void => {

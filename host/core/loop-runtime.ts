@@ -26,8 +26,8 @@ export interface LoopTool {
 export interface LoopRegistry extends LoopEmitter {
   get(exposedName: string): LoopTool | undefined;
   list(): LoopTool[];
-  /** Declarations of the registered tools, only those `include` accepts when given. */
-  declarations(include?: (tool: LoopTool) => boolean): FunctionDeclaration[];
+  /** Declarations of the registered tools, only those `include` accepts; `hint` ranks them when not all fit. */
+  declarations(include?: (tool: LoopTool) => boolean, hint?: string): FunctionDeclaration[];
 }
 
 /** The policy questions the loop asks when choosing what to declare (host/policy/policy-engine.ts). */
@@ -49,6 +49,8 @@ export interface LoopManager extends LoopEmitter {
   /** Resolves once tool lists a server announced as changed have been re-read. */
   whenListsFresh?(): Promise<void>;
   readResource(alias: string, uri: string): Promise<{ contents: { uri?: string; text?: string }[] }>;
+  /** A read an idle server may answer from the listing cache (`fromCache`: no subscription possible). */
+  readResourceCached?(alias: string, uri: string): Promise<{ contents: { uri?: string; text?: string }[]; fromCache?: boolean }>;
   subscribeResource?(alias: string, uri: string): Promise<unknown>;
 }
 

@@ -27,7 +27,8 @@ export class MemoryContext {
 
   /** The server offering the context resource; by convention the built-in `memory`. */
   private source(): string | undefined {
-    const states = this.manager.states().filter((s) => s.status === 'connected');
+    // An idle server (declared from the listing cache) counts: reading from it may not need it running.
+    const states = this.manager.states().filter((s) => s.status === 'connected' || s.status === 'idle');
     return (
       states.find((s) => s.resources?.some((r) => r.uri === MEMORY_CONTEXT_URI))?.alias ??
       states.find((s) => s.alias === 'memory')?.alias
@@ -39,9 +40,13 @@ export class MemoryContext {
     if (!alias) return this.text;
     if (!this.stale && alias === this.loadedFrom) return this.text;
     try {
-      const res = await this.manager.readResource(alias, MEMORY_CONTEXT_URI);
+      const res = this.manager.readResourceCached
+        ? await this.manager.readResourceCached(alias, MEMORY_CONTEXT_URI)
+        : await this.manager.readResource(alias, MEMORY_CONTEXT_URI);
       this.text = res.contents.map((c) => c.text ?? '').join('\n');
       this.loadedFrom = alias;
+      // A cached text is re-checked against its input files on every request; only a live read subscribes.
+      if ('fromCache' in res && res.fromCache) return this.text;
       this.stale = false;
       if (!this.subscribed.has(alias) && this.manager.subscribeResource) {
         this.subscribed.add(alias);

@@ -42,12 +42,17 @@ function toolSection(tools: PromptTool[]): string {
     if (t) hints.push(`- To ${role.hint(t.exposedName)}.`);
   }
   const byServer = new Map<string, string[]>();
-  for (const t of tools) byServer.set(t.serverAlias, [...(byServer.get(t.serverAlias) ?? []), t.exposedName]);
+  // Host-provided tools (search_tools) are not a server's: their alias starts with '@'.
+  const search = tools.find((t) => t.serverAlias.startsWith('@') && t.toolName === 'search_tools');
+  for (const t of tools) if (!t.serverAlias.startsWith('@')) byServer.set(t.serverAlias, [...(byServer.get(t.serverAlias) ?? []), t.exposedName]);
   const servers = [...byServer].map(([alias, names]) => `- ${alias}: ${names.join(', ')}`);
   return [
     '# Tools',
     'Every tool is provided by an MCP server and named `<server>__<tool>`. Call tools only by these exact names:',
     ...servers,
+    ...(search
+      ? ['', `Not every tool above is declared in each request: call \`${search.exposedName}\` with a few words or a server name to get the declarations of others, then call them by name.`]
+      : []),
     ...(hints.length ? ['', 'Useful ways to work:', ...hints] : []),
   ].join('\n');
 }

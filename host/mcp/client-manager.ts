@@ -12,11 +12,13 @@ import type {
 import type { CallOptions, ElicitationHandler, ServerState } from './types.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
 import { silentLogger, type HostLogger } from '../log.js';
+import { META } from '../../protocol/meta.js';
 import type { ServerConnection } from './connection.js';
 import { ClientRequests } from './client-requests.js';
 import { McpCallError } from './errors.js';
 import { newSlot, snapshot, type Slot } from './server-slot.js';
 import { Supervisor, type ClientHooks } from './supervisor.js';
+import { listingKey, type ListingCache } from './listing-cache.js';
 import { callOnce } from './tool-call.js';
 import { isRetryableAfterCrash } from './tool-filter.js';
 
@@ -38,6 +40,11 @@ export interface McpClientManagerOptions {
   restartBackoffMs?: number[];
   /** How long `whenReady` waits for servers other than the built-in ones (5 s); later ones join the session when up. */
   startupGraceMs?: number;
+  /**
+   * Where servers' listings are remembered. With it, a `lazy` server whose listing is cached is declared
+   * from the cache and started on first use; without it every server starts with the session.
+   */
+  listingCache?: ListingCache;
 }
 
 const DEFAULT_BACKOFF_MS = [1000, 2000, 4000];
@@ -54,6 +61,8 @@ export class McpClientManager extends EventEmitter {
   private started = false;
   private startedAt = 0;
   private readonly startupGraceMs: number;
+  private readonly cache?: ListingCache;
+  private readonly written = new WeakMap<Slot, string>();
 
   constructor(opts: McpClientManagerOptions) {
     super();
@@ -66,20 +75,41 @@ export class McpClientManager extends EventEmitter {
       connectTimeoutMs: opts.connectTimeoutMs ?? 30_000,
       backoff: opts.restartBackoffMs ?? DEFAULT_BACKOFF_MS,
       clientHooks: (slot) => this.clientHooks(slot),
-      emit: (event, ...args) => this.emit(event, ...args),
+      emit: (event, ...args) => {
+        this.noteChange(event, args[0]);
+        this.emit(event, ...args);
+      },
     });
     this.startupGraceMs = opts.startupGraceMs ?? DEFAULT_STARTUP_GRACE_MS;
+    this.cache = opts.listingCache;
     for (const config of opts.servers) this.slots.set(config.alias, newSlot(config));
   }
 
-  /** Kicks off every connection in parallel and returns at once; one failing server fails nobody else. */
+  /**
+   * Kicks off every connection in parallel and returns at once; one failing server fails nobody else.
+   * A lazy server with a cached listing is not started: it is `idle` until first used.
+   */
   start(): void {
     if (this.started) return;
     this.started = true;
     this.startedAt = Date.now();
     for (const slot of this.slots.values()) {
-      slot.firstAttempt = this.sup.connect(slot).then(() => undefined, () => undefined);
+      if (this.cache) slot.cacheKey = listingKey(slot.config);
+      const cached = slot.cacheKey && slot.config.startup !== 'eager' ? this.cache?.get(slot.cacheKey) : undefined;
+      if (cached) {
+        slot.cached = cached;
+        this.sup.setStatus(slot, 'idle');
+      } else slot.firstAttempt = this.sup.connect(slot).then(() => undefined, () => undefined);
     }
+  }
+
+  /** Starts every server now, idle ones included (`mcp list` and `tools list` show live state). */
+  async connectAll(timeoutMs?: number): Promise<void> {
+    this.start();
+    for (const slot of this.slots.values()) {
+      if (slot.status === 'idle') slot.firstAttempt = this.sup.connect(slot).then(() => undefined, () => undefined);
+    }
+    await this.whenSettled(timeoutMs);
   }
 
   /** Resolves when every server has connected or failed its first attempt (or after `timeoutMs`). */
@@ -171,6 +201,27 @@ export class McpClientManager extends EventEmitter {
     return conn.client.readResource({ uri });
   }
 
+  /**
+   * A resource read that an idle server answers from the cache, when the server said which files its
+   * text depends on and none of them changed since; otherwise a live read (starting the server), cached
+   * for next time. `fromCache` tells the caller no subscription is in place.
+   */
+  async readResourceCached(alias: string, uri: string): Promise<ReadResourceResult & { fromCache?: boolean }> {
+    const slot = this.slotOf(alias);
+    const key = slot.cacheKey;
+    if (this.cache && key && !slot.conn && slot.status === 'idle') {
+      const text = this.cache.getResource(key, uri, this.roots);
+      if (text !== undefined) return { contents: [{ uri, text }], fromCache: true };
+    }
+    const res = await this.readResource(alias, uri);
+    const inputs = res._meta?.[META.resourceInputs];
+    if (this.cache && key && Array.isArray(inputs) && inputs.every((p) => typeof p === 'string')) {
+      const text = res.contents.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('\n');
+      this.cache.putResource(key, uri, this.roots, text, inputs as string[]);
+    }
+    return res;
+  }
+
   async subscribeResource(alias: string, uri: string): Promise<void> {
     const conn = await this.ensureConnected(this.slotOf(alias));
     await conn.client.subscribeResource({ uri });
@@ -193,6 +244,23 @@ export class McpClientManager extends EventEmitter {
   }
 
   // ---- internals ----
+
+  /**
+   * Listings are remembered whenever a server connects or re-lists, at once (a short headless run may
+   * exit right after its one call); a listing already written is not written again.
+   */
+  private noteChange(event: string, arg: unknown): void {
+    if (!this.cache || !/^(status|tools_changed|prompts_changed|resources_changed)$/.test(event)) return;
+    const alias = event === 'status' ? (arg as ServerState).alias : typeof arg === 'string' ? arg : undefined;
+    const slot = alias ? this.slots.get(alias) : undefined;
+    const conn = slot?.conn;
+    if (!slot || !conn || !slot.cacheKey) return;
+    const listing = { tools: conn.tools, prompts: conn.prompts, resources: conn.resources, instructions: conn.instructions };
+    const text = JSON.stringify(listing);
+    if (this.written.get(slot) === text) return;
+    this.written.set(slot, text);
+    this.cache.put(slot.cacheKey, listing);
+  }
 
   private slotOf(alias: string): Slot {
     const slot = this.slots.get(alias);

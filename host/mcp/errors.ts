@@ -1,4 +1,4 @@
-export type McpCallErrorKind = 'timeout' | 'cancelled' | 'crashed' | 'not_connected' | 'unknown_server' | 'protocol';
+export type McpCallErrorKind = 'timeout' | 'cancelled' | 'crashed' | 'not_connected' | 'unknown_server' | 'unknown_tool' | 'protocol';
 
 /**
  * Why a `tools/call` produced no result. Tool failures are not errors here: they come back as

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
 import type { ServerConnection } from './connection.js';
+import type { CachedListing } from './listing-cache.js';
 import { StderrTail } from './stderr-tail.js';
 import type { PausableTimer } from './timer.js';
 import { filterTools } from './tool-filter.js';
@@ -32,6 +33,9 @@ export interface Slot {
   lastTools: Tool[];
   /** Calls waiting for the outcome of the next restart attempt. */
   restartWaiters: Array<{ resolve: (c: ServerConnection) => void; reject: (e: Error) => void }>;
+  /** The listing-cache key of this configuration, and the listing found there at start. */
+  cacheKey?: string;
+  cached?: CachedListing;
 }
 
 export function newSlot(config: ResolvedServerConfig): Slot {
@@ -42,12 +46,20 @@ export function newSlot(config: ResolvedServerConfig): Slot {
   };
 }
 
+/** Until a cached server first connects (idle, or starting for its first use), its cached listing stands in. */
+function standIn(s: Slot): CachedListing | undefined {
+  if (s.conn || !s.cached || s.connectedAt) return undefined;
+  return s.status === 'idle' || s.status === 'connecting' ? s.cached : undefined;
+}
+
 export function snapshot(s: Slot): ServerState {
   const conn = s.conn;
-  const tools = conn ? filterTools(conn.tools, s.config) : s.recovering ? filterTools(s.lastTools, s.config) : [];
+  const cached = standIn(s);
+  const offer = conn ?? cached;
+  const tools = offer ? filterTools(offer.tools, s.config) : s.recovering ? filterTools(s.lastTools, s.config) : [];
   return {
     alias: s.config.alias, config: s.config, status: s.status, error: s.error, stderrTail: s.stderr.text(),
-    tools, instructions: conn?.instructions, prompts: conn?.prompts ?? [], resources: conn?.resources ?? [],
-    restarts: s.restarts, connectedVia: conn?.kind, pid: conn?.pid,
+    tools, instructions: offer?.instructions, prompts: offer?.prompts ?? [], resources: offer?.resources ?? [],
+    restarts: s.restarts, connectedVia: conn?.kind, pid: conn?.pid, ...(cached ? { fromCache: true } : {}),
   };
 }

@@ -154,6 +154,8 @@ export class Supervisor {
     if (slot.conn) return slot.conn;
     if (slot.connecting) return slot.connecting;
     if (slot.recovering) return new Promise((resolve, reject) => slot.restartWaiters.push({ resolve, reject }));
+    // A server declared from the listing cache starts on its first use.
+    if (slot.status === 'idle') return this.connect(slot);
     const alias = slot.config.alias;
     throw new McpCallError('not_connected', `MCP server '${alias}' is not connected: ${slot.error ?? slot.status}`, alias);
   }

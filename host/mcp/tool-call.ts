@@ -35,6 +35,7 @@ export async function callOnce(sup: Supervisor, slot: Slot, toolName: string, ar
     opts.signal?.removeEventListener('abort', onAbort);
   };
   let conn: ServerConnection;
+  const cold = !slot.conn && !!slot.cached;
   try {
     conn = await untilAborted(sup.ensureConnected(slot), controller.signal);
   } catch (err) {
@@ -43,6 +44,11 @@ export async function callOnce(sup: Supervisor, slot: Slot, toolName: string, ar
     if (opts.signal?.aborted) throw cancelled(alias, toolName);
     if (err instanceof McpCallError) throw err;
     throw new McpCallError('not_connected', `MCP server '${alias}' is not connected: ${(err as Error).message}`, alias);
+  }
+  if (cold && conn.client.getServerCapabilities()?.tools && !conn.tools.some((t) => t.name === toolName)) {
+    done();
+    // The registry has already been rebuilt from the live list by now.
+    throw new McpCallError('unknown_tool', `MCP server '${alias}' no longer offers the tool '${toolName}' (it was declared from a cached tool list that is now out of date; the list has been refreshed).`, alias);
   }
   if (slot.openElicitations > 0) call.timer.pause();
   slot.calls.add(call);

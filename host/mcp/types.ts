@@ -4,7 +4,8 @@ import type { ElicitationHandler, ExecuteOptions } from '../scheduler/executor.j
 
 export type { ElicitationHandler };
 
-export type ServerStatus = 'connecting' | 'connected' | 'disconnected' | 'failed';
+/** `idle`: not started; its tools come from the listing cache and it starts when first used. */
+export type ServerStatus = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'failed';
 
 export interface ServerState {
   alias: string;
@@ -22,6 +23,8 @@ export interface ServerState {
   connectedVia?: 'stdio' | 'http' | 'sse';
   /** The stdio child's pid while connected. */
   pid?: number;
+  /** Tools, prompts and resources come from the listing cache (the server has not run this session). */
+  fromCache?: boolean;
 }
 
 /** The scheduler's call options plus a per-call timeout override. */

@@ -1,12 +1,22 @@
 import { EventEmitter } from 'node:events';
 import type { FunctionDeclaration } from '@google/genai';
-import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Settings } from '../config/settings-schema.js';
 import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
 import type { ToolRef } from '../scheduler/types.js';
 import { META } from '../../protocol/meta.js';
 import { exposedName, parseToolPattern, patternNamesTool } from './naming.js';
 import { schemaProblem, toDeclaration } from './declarations.js';
+import {
+  DECLARATION_CHAR_BUDGET,
+  HOST_TOOLS_ALIAS,
+  SEARCH_TOOLS_DESCRIPTION,
+  SEARCH_TOOLS_NAME,
+  SEARCH_TOOLS_SCHEMA,
+  searchResult,
+  searchTools,
+  selectTools,
+} from './tool-search.js';
 
 export { exposedName } from './naming.js';
 
@@ -29,9 +39,13 @@ export class ToolRegistry extends EventEmitter {
   private warningList: string[] = [];
   private signature = '';
   private readonly onChange = () => this.rebuild();
+  /** Tools found through search_tools or called: declared in every later request. */
+  private readonly active = new Set<string>();
+  private readonly budget: number;
 
-  constructor(private readonly manager: McpClientManager, private settings: Settings) {
+  constructor(private readonly manager: McpClientManager, private settings: Settings, opts: { declarationBudget?: number } = {}) {
     super();
+    this.budget = opts.declarationBudget ?? DECLARATION_CHAR_BUDGET;
     manager.on('tools_changed', this.onChange);
     manager.on('status', this.onChange);
     this.rebuild();
@@ -47,11 +61,30 @@ export class ToolRegistry extends EventEmitter {
 
   /**
    * What the model sees: one declaration per registered tool, in configuration then listing order;
-   * `include` narrows it (headless runs leave out tools policy always denies).
+   * `include` narrows it (headless runs leave out tools policy always denies). Above the budget, the
+   * most relevant tools (to `hint`, the user's message) that fit, plus search_tools for the rest.
    */
-  declarations(include?: (tool: RegisteredTool) => boolean): FunctionDeclaration[] {
-    const tools = this.list();
-    return (include ? tools.filter(include) : tools).map((t) => t.declaration);
+  declarations(include?: (tool: RegisteredTool) => boolean, hint = ''): FunctionDeclaration[] {
+    const tools = this.list().filter((t) => t.serverAlias !== HOST_TOOLS_ALIAS);
+    const offered = include ? tools.filter(include) : tools;
+    const { declared, deferred } = selectTools(offered, this.active, hint, this.budget);
+    const out = declared.map((t) => t.declaration);
+    const search = this.byName.get(SEARCH_TOOLS_NAME);
+    if (deferred > 0 && search) out.push(search.declaration);
+    return out;
+  }
+
+  /** A call reached this tool: it stays declared from now on. */
+  noteUsed(alias: string, toolName: string): void {
+    this.active.add(exposedName(alias, toolName));
+  }
+
+  /** Runs a host-provided tool (search_tools); the tools it finds stay declared from now on. */
+  callHostTool(toolName: string, args: Record<string, unknown>): CallToolResult {
+    if (toolName !== SEARCH_TOOLS_NAME) return { isError: true, content: [{ type: 'text', text: `Unknown host tool '${toolName}'.` }] };
+    const found = searchTools(this.list().filter((t) => t.serverAlias !== HOST_TOOLS_ALIAS), args);
+    for (const t of found) this.active.add(t.exposedName);
+    return searchResult(found, String(args.query ?? ''));
   }
 
   warnings(): string[] {
@@ -93,6 +126,9 @@ export class ToolRegistry extends EventEmitter {
         map.set(reg.exposedName, reg);
       }
     }
+    // Above the budget the model gets search_tools to reach the tools a request leaves out.
+    const chars = [...map.values()].reduce((a, t) => a + JSON.stringify(t.declaration).length, 0);
+    if (chars > this.budget && !map.has(SEARCH_TOOLS_NAME)) map.set(SEARCH_TOOLS_NAME, searchToolsEntry());
     if (map.size > DECLARATION_BUDGET) {
       warnings.push(`${map.size} tools are declared; the Gemini API accepts at most ${DECLARATION_BUDGET} per request. Use includeTools/excludeTools or tools.exclude to trim them.`);
     }
@@ -104,6 +140,15 @@ export class ToolRegistry extends EventEmitter {
       this.emit('changed');
     }
   }
+}
+
+function searchToolsEntry(): RegisteredTool {
+  const schema = SEARCH_TOOLS_SCHEMA as unknown as Record<string, unknown>;
+  return {
+    exposedName: SEARCH_TOOLS_NAME, serverAlias: HOST_TOOLS_ALIAS, toolName: SEARCH_TOOLS_NAME, title: 'Search tools',
+    description: SEARCH_TOOLS_DESCRIPTION, readOnly: true, confirmsInCall: false, trusted: true, builtIn: true,
+    inputSchema: schema, annotations: { readOnlyHint: true }, declaration: toDeclaration(SEARCH_TOOLS_NAME, SEARCH_TOOLS_DESCRIPTION, schema),
+  };
 }
 
 function register(state: ServerState, tool: Tool): RegisteredTool {

@@ -39,7 +39,7 @@ export interface PromptCommand {
 
 /** MCP prompts as slash commands: `/name`, or `/alias__name` when two servers offer the same name. */
 export function promptCommands(states: UiServerState[]): PromptCommand[] {
-  const all = states.filter((s) => s.status === 'connected').flatMap((s) => s.prompts.map((prompt) => ({ alias: s.alias, prompt })));
+  const all = states.filter((s) => s.status === 'connected' || s.status === 'idle').flatMap((s) => s.prompts.map((prompt) => ({ alias: s.alias, prompt })));
   const counts = new Map<string, number>();
   for (const { prompt } of all) counts.set(prompt.name, (counts.get(prompt.name) ?? 0) + 1);
   return all.map(({ alias, prompt }) => {
@@ -66,11 +66,13 @@ export function formatMcp(states: UiServerState[], p: Palette, withDescriptions:
   const lines = [p.bold('MCP servers')];
   for (const s of states) {
     const colour = s.status === 'connected' ? p.green : s.status === 'failed' || s.status === 'disconnected' ? p.red : p.yellow;
-    const icon = s.status === 'connected' ? '●' : s.status === 'connecting' ? '◌' : '✗';
+    const icon = s.status === 'connected' ? '●' : s.status === 'connecting' ? '◌' : s.status === 'idle' ? '○' : '✗';
     const where = s.config?.url ?? '';
     const kind = s.config?.builtIn ? p.gray(' (built-in)') : where ? p.gray(` ${where}`) : '';
-    const counts = s.status === 'connected' ? p.gray(` — ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}${s.prompts.length ? `, ${s.prompts.length} prompt${s.prompts.length === 1 ? '' : 's'}` : ''}`) : '';
-    lines.push(`${colour(icon)} ${p.bold(s.alias)}${kind} ${colour(s.status)}${counts}`);
+    const listed = s.status === 'connected' || s.status === 'idle';
+    const counts = listed ? p.gray(` — ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}${s.prompts.length ? `, ${s.prompts.length} prompt${s.prompts.length === 1 ? '' : 's'}` : ''}`) : '';
+    const lazy = s.status === 'idle' ? p.gray(' (not started: tools from the cache; starts on first use)') : '';
+    lines.push(`${colour(icon)} ${p.bold(s.alias)}${kind} ${colour(s.status)}${counts}${lazy}`);
     if (s.error) lines.push(`    ${p.red(s.error)}`);
     if (s.status === 'failed' && s.stderrTail?.trim()) {
       lines.push(...s.stderrTail.trim().split('\n').slice(-5).map((l) => `    ${p.gray(l)}`));
@@ -155,7 +157,13 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
       const desc = input.args[0] === 'desc';
       ctx.print(
         tools.length
-          ? [p.bold(`Tools (${tools.length})`), ...tools.map((t) => `  ${p.cyan(t.exposedName)}${desc ? p.gray(` — ${firstLine(t.description)}`) : ''}`)].join('\n')
+          ? [
+              p.bold(`Tools (${tools.length})`),
+              ...tools.map((t) => `  ${p.cyan(t.exposedName)}${desc ? p.gray(` — ${firstLine(t.description)}`) : ''}`),
+              ...(tools.some((t) => t.exposedName === 'search_tools')
+                ? [p.gray('  More tools than fit in one request: each request declares the most relevant, and the model finds the rest with search_tools.')]
+                : []),
+            ].join('\n')
           : p.gray('No tools yet (servers may still be connecting: see /mcp).'),
       );
       return true;

@@ -3,7 +3,8 @@ import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextp
 import { createKitServer, type KitServer } from '../common/create-server.js';
 import type { Logger } from '../common/logger.js';
 import { VERSION } from '../../protocol/version.js';
-import { candidateDirs, type DiscoveryOptions } from './context/discovery.js';
+import { META } from '../../protocol/meta.js';
+import { candidateDirs, contextInputs, type DiscoveryOptions } from './context/discovery.js';
 import { loadContext } from './context/render.js';
 import { ContextWatcher } from './context/watch.js';
 import { MemoryFileWriter } from './memory-file.js';
@@ -88,7 +89,13 @@ export function createMemoryServer(deps: MemoryServerDeps): KitServer {
     'memory-context',
     CONTEXT_URI,
     { title: 'Memory context', description: 'The assembled GEMINI.md context for the system instruction.', mimeType: 'text/markdown' },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (await load()).text }] }),
+    async (uri) => {
+      const ctx = await load();
+      return {
+        contents: [{ uri: uri.href, mimeType: 'text/markdown', text: ctx.text }],
+        _meta: { [META.resourceInputs]: contextInputs(discovery(), ctx.touched) },
+      };
+    },
   );
   kit.mcp.registerResource(
     'memory-files',

@@ -86,3 +86,23 @@ export function candidateDirs(opts: DiscoveryOptions): string[] {
     }
   });
 }
+
+/**
+ * Every path whose state decides the context: each candidate context file (present or not), the files
+ * read, and the `.git` markers that decide where each project starts. A client may reuse the text while
+ * none of these changed.
+ */
+export function contextInputs(opts: DiscoveryOptions, touched: string[]): string[] {
+  const paths = new Set<string>([...opts.globalFiles, ...touched]);
+  for (const root of opts.roots) {
+    for (let dir = resolve(root); ; ) {
+      paths.add(join(dir, '.git'));
+      if (existsSync(join(dir, '.git'))) break;
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+    for (const dir of projectDirs(root)) for (const name of opts.fileNames) paths.add(join(dir, name));
+  }
+  return [...paths];
+}

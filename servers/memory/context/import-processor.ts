@@ -8,7 +8,7 @@ export interface ImportOptions {
   /** Imports must resolve (by realpath) inside this directory. */
   projectRoot: string;
   maxDepth?: number;
-  /** Called with every file read through an import (for change watching). */
+  /** Called with every file read through an import, and every missing one (for change watching). */
   onImport?: (path: string) => void;
 }
 
@@ -87,6 +87,8 @@ async function importOne(
   } catch (err) {
     // A missing file outside the root is still a traversal attempt, not a read failure.
     if (!isWithin(opts.projectRoot, full)) return `<!-- Import failed: ${token} - Path traversal attempt -->`;
+    // Still an input of the context: creating the file changes the text.
+    opts.onImport?.(full);
     return `<!-- Import failed: ${token} - ${(err as Error).message} -->`;
   }
   const rootReal = await realpath(opts.projectRoot).catch(() => opts.projectRoot);

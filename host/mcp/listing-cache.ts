@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import type { Prompt, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ResolvedServerConfig } from '../config/servers.js';
+
+/**
+ * What a server offered the last time it connected, kept on disk so the next session can declare its
+ * tools without starting it. The key covers everything that could change the listing: the command,
+ * its arguments, the entry files' mtime and size, the Node version, the environment, the working
+ * directory and, for remote servers, the URL and headers. Only the hash of the key is stored.
+ */
+export interface CachedListing {
+  tools: Tool[];
+  prompts: Prompt[];
+  resources: Resource[];
+  instructions?: string;
+  savedAt: number;
+}
+
+/** A resource whose text depends only on the files named in `inputs` (path → "mtime:size" or "-" when absent). */
+export interface CachedResource {
+  text: string;
+  inputs: Record<string, string>;
+}
+
+/** Bumped when the stored shape changes: older files are simply misses. */
+const FORMAT = 1;
+
+/** A file's mtime and size; a directory counts by existence only (its mtime moves with every entry). */
+function fileStamp(path: string): string {
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) return 'dir';
+    return `${st.mtimeMs}:${st.size}`;
+  } catch {
+    return '-';
+  }
+}
+
+/** The command's file: as given when it has a slash, else the first match on PATH. */
+function commandFile(command: string, cwd: string | undefined, env: Record<string, string> | undefined): string | undefined {
+  if (command.includes('/')) return resolve(cwd ?? process.cwd(), command);
+  for (const dir of (env?.PATH ?? process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, command);
+    if (fileStamp(p) !== '-') return p;
+  }
+  return undefined;
+}
+
+/** Arguments that name an existing file (a script, a config): their stamps enter the key. */
+function argFiles(args: string[], cwd: string | undefined): string[] {
+  return args
+    .filter((a) => !a.startsWith('-') && (a.includes('/') || /\.(m?js|cjs|ts|py|json)$/.test(a)))
+    .map((a) => (isAbsolute(a) ? a : resolve(cwd ?? process.cwd(), a)))
+    .filter((p) => {
+      try {
+        return statSync(p).isFile();
+      } catch {
+        return false;
+      }
+    });
+}
+
+function pick(env: Record<string, string>, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.filter((n) => env[n] !== undefined).map((n) => [n, env[n]!]));
+}
+
+/** The cache key of a server's configuration (a hex digest). */
+export function listingKey(config: ResolvedServerConfig): string {
+  const files: Record<string, string> = {};
+  if (config.transport === 'stdio' && config.command) {
+    const cmd = commandFile(config.command, config.cwd, config.env);
+    if (cmd) files[cmd] = fileStamp(cmd);
+    for (const f of argFiles(config.args ?? [], config.cwd)) files[f] = fileStamp(f);
+  }
+  const material = {
+    format: FORMAT,
+    node: process.version,
+    transport: config.transport,
+    command: config.command,
+    args: config.args,
+    env: config.listingEnvNames && config.env ? pick(config.env, config.listingEnvNames) : config.env,
+    cwd: config.cwd,
+    url: config.url,
+    headers: config.headers,
+    files,
+  };
+  return createHash('sha256').update(JSON.stringify(material)).digest('hex');
+}
+
+/** Where listings live: one JSON file per key; a missing or broken file is a miss. */
+export class ListingCache {
+  constructor(readonly dir: string) {}
+
+  private file(key: string): string {
+    return join(this.dir, `${key.slice(0, 40)}.json`);
+  }
+
+  private read<T>(name: string): T | undefined {
+    try {
+      const data = JSON.parse(readFileSync(this.file(name), 'utf8')) as { format?: number; value?: T };
+      return data.format === FORMAT ? data.value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Atomic (write, then rename); a failure only costs the next session a start. */
+  private write(name: string, value: unknown): void {
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      const target = this.file(name);
+      const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ format: FORMAT, value }), { mode: 0o600 });
+      renameSync(tmp, target);
+    } catch {
+      // best effort
+    }
+  }
+
+  get(key: string): CachedListing | undefined {
+    const v = this.read<CachedListing>(key);
+    return v && Array.isArray(v.tools) ? v : undefined;
+  }
+
+  put(key: string, listing: Omit<CachedListing, 'savedAt'>): void {
+    this.write(key, { ...listing, savedAt: Date.now() });
+  }
+
+  private resourceName(key: string, uri: string, roots: string[]): string {
+    return createHash('sha256').update(JSON.stringify([key, uri, roots])).digest('hex');
+  }
+
+  /** A cached resource text, only while every input file still has the stamp it had. */
+  getResource(key: string, uri: string, roots: string[]): string | undefined {
+    const v = this.read<CachedResource>(this.resourceName(key, uri, roots));
+    if (!v || typeof v.text !== 'string' || !v.inputs) return undefined;
+    for (const [path, stamp] of Object.entries(v.inputs)) if (fileStamp(path) !== stamp) return undefined;
+    return v.text;
+  }
+
+  putResource(key: string, uri: string, roots: string[], text: string, inputPaths: string[]): void {
+    const inputs = Object.fromEntries(inputPaths.map((p) => [p, fileStamp(p)]));
+    this.write(this.resourceName(key, uri, roots), { text, inputs } satisfies CachedResource);
+  }
+}

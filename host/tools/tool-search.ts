@@ -1,0 +1,115 @@
+import type { FunctionDeclaration } from '@google/genai';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * Many tools: when every declaration together would exceed the budget, a request declares the most
+ * relevant tools that fit plus `search_tools`, which finds the others by name, description or server.
+ * A tool found that way is declared from then on; a call to any registered tool is accepted either way.
+ */
+
+/** The alias under which host-provided tools are registered; not a valid server alias, so never a server's. */
+export const HOST_TOOLS_ALIAS = '@host';
+export const SEARCH_TOOLS_NAME = 'search_tools';
+/** Characters of declarations (as JSON) a first request carries before tools are deferred to search. */
+export const DECLARATION_CHAR_BUDGET = 20_000;
+const DEFAULT_RESULTS = 8;
+const MAX_RESULTS = 25;
+
+export const SEARCH_TOOLS_SCHEMA = {
+  type: 'object',
+  properties: {
+    query: { type: 'string', description: 'Words describing the task, a tool name or part of one, or a server name.' },
+    server: { type: 'string', description: 'Only tools of this MCP server (its alias).' },
+    limit: { type: 'number', description: `At most this many tools (default ${DEFAULT_RESULTS}, at most ${MAX_RESULTS}).` },
+  },
+  required: ['query'],
+} as const;
+
+export const SEARCH_TOOLS_DESCRIPTION =
+  'Finds tools that are available but not declared in this request (there are too many to declare at once). ' +
+  'Returns the matching tools with their full declarations; they can be called by name right after.';
+
+export interface SearchableTool {
+  exposedName: string;
+  serverAlias: string;
+  toolName: string;
+  description: string;
+  builtIn: boolean;
+  declaration: FunctionDeclaration;
+}
+
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 2);
+
+/** How well a tool matches the words: name parts weigh most, then the server, then the description. */
+export function relevance(tool: SearchableTool, query: string): number {
+  const q = new Set(words(query));
+  if (q.size === 0) return 0;
+  const name = new Set(words(tool.toolName));
+  const server = new Set(words(tool.serverAlias));
+  const desc = new Set(words(tool.description));
+  let score = 0;
+  for (const w of q) {
+    if (name.has(w)) score += 3;
+    else if (tool.exposedName.toLowerCase().includes(w) && w.length >= 3) score += 2;
+    if (server.has(w)) score += 2;
+    if (desc.has(w)) score += 1;
+  }
+  return score;
+}
+
+const size = (d: FunctionDeclaration): number => JSON.stringify(d).length;
+
+export interface Selection {
+  declared: SearchableTool[];
+  /** How many offered tools were left for search_tools. */
+  deferred: number;
+}
+
+/**
+ * The tools to declare: all of them when they fit the budget; else built-in tools, then tools found or
+ * used earlier, then the rest by relevance to `hint` (the user's message) and configuration order,
+ * while they fit.
+ */
+export function selectTools<T extends SearchableTool>(tools: T[], active: ReadonlySet<string>, hint: string, budget = DECLARATION_CHAR_BUDGET): { declared: T[]; deferred: number } {
+  const total = tools.reduce((a, t) => a + size(t.declaration), 0);
+  if (total <= budget) return { declared: tools, deferred: 0 };
+  const rank = (t: T): number => (t.builtIn ? 3 : active.has(t.exposedName) ? 2 : 0);
+  const scored = tools.map((t, i) => ({ t, i, r: rank(t), s: relevance(t, hint) }));
+  scored.sort((a, b) => b.r - a.r || b.s - a.s || a.i - b.i);
+  const chosen = new Set<T>();
+  let used = 0;
+  for (const { t, r } of scored) {
+    const n = size(t.declaration);
+    // Built-in tools are the core set: always declared.
+    if (r < 3 && used + n > budget) continue;
+    chosen.add(t);
+    used += n;
+  }
+  return { declared: tools.filter((t) => chosen.has(t)), deferred: tools.length - chosen.size };
+}
+
+/** The matching tools for a search_tools call, best first. */
+export function searchTools<T extends SearchableTool>(tools: T[], args: Record<string, unknown>): T[] {
+  const query = typeof args.query === 'string' ? args.query : '';
+  const server = typeof args.server === 'string' && args.server ? args.server : undefined;
+  const limit = Math.min(MAX_RESULTS, Math.max(1, Math.floor(Number(args.limit) || DEFAULT_RESULTS)));
+  const pool = server ? tools.filter((t) => t.serverAlias === server) : tools;
+  const scored = pool.map((t, i) => ({ t, i, s: relevance(t, query) }));
+  // With a server and no useful words, that server's tools in order.
+  const hits = scored.filter((x) => x.s > 0 || (server && words(query).length === 0));
+  hits.sort((a, b) => b.s - a.s || a.i - b.i);
+  return hits.slice(0, limit).map((x) => x.t);
+}
+
+/** The result the model reads: the declarations it can now call. */
+export function searchResult(found: SearchableTool[], query: string): CallToolResult {
+  if (found.length === 0) {
+    return { content: [{ type: 'text', text: `No tool matches "${query}". Try other words, or a server name.` }] };
+  }
+  const tools = found.map((t) => ({ name: t.exposedName, server: t.serverAlias, description: t.declaration.description, parameters: t.declaration.parametersJsonSchema }));
+  return { content: [{ type: 'text', text: JSON.stringify({ tools }, null, 1) }], structuredContent: { tools } };
+}

@@ -1,0 +1,195 @@
+// Start-up benchmark: how late the first model request leaves our `gemini-mcp -p` process, against a bare
+// `node -e "fetch(…)"` process posting the same request body, with the 5 built-in servers and with 20
+// extra stdio servers (7 tools each) configured; the wall time of a one-turn session with and without the
+// extras; the size of the first request's tool declarations; and the processes and memory of a session
+// that calls only a filesystem tool, measured while it waits for the model's final answer.
+// Every figure is a ratio against a baseline run in the same invocation; runs are interleaved.
+// Targets: first request ≤ 2× bare (5 and 25 servers); one turn with 20 extras ≤ 1.15× without;
+// declarations ≤ 25,000 characters with 25 servers; idle RSS of the filesystem-only session ≤ 150 MiB.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { reply, startScriptedGemini } from '../../test/helpers/scripted-gemini.mjs';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const HOST = join(REPO, 'dist/bin/gemini-mcp.mjs');
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const EXTRA = 20;
+const ANSWER = 'All done here.';
+
+if (!existsSync(HOST)) {
+  console.log(`startup: ${HOST} is not built; run npm run build`);
+  process.exit(1);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'gmc-bench-startup-'));
+const project = join(work, 'project');
+mkdirSync(join(project, 'src'), { recursive: true });
+for (let i = 0; i < 20; i++) writeFileSync(join(project, 'src', `f${i}.ts`), `export const v${i} = ${i};\n`);
+
+// A small third-party-style stdio server: 7 tools with ordinary descriptions and schemas.
+const extraServer = join(work, 'extra-server.mjs');
+writeFileSync(
+  extraServer,
+  `import { Server } from ${JSON.stringify(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js'))};
+import { StdioServerTransport } from ${JSON.stringify(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js'))};
+import { CallToolRequestSchema, ListToolsRequestSchema } from ${JSON.stringify(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/types.js'))};
+const topic = process.argv[2] ?? 'thing';
+const verbs = ['list', 'get', 'create', 'update', 'delete', 'search', 'export'];
+const tools = verbs.map((v) => ({
+  name: v + '_' + topic,
+  description: 'Use this to ' + v + ' ' + topic + ' records in the remote ' + topic + ' service. Returns JSON with the ' + topic + ' fields, paging cursors and warnings from the service.',
+  inputSchema: { type: 'object', properties: {
+    id: { type: 'string', description: 'The ' + topic + ' identifier' },
+    query: { type: 'string', description: 'Free-text filter on ' + topic + ' names and labels' },
+    limit: { type: 'number', description: 'At most this many results (default 20)' } } },
+}));
+const server = new Server({ name: 'extra-' + topic, version: '1.0.0' }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+server.setRequestHandler(CallToolRequestSchema, async (req) => ({ content: [{ type: 'text', text: 'ok ' + req.params.name }] }));
+await server.connect(new StdioServerTransport());
+`,
+);
+const TOPICS = ['issue', 'ticket', 'invoice', 'customer', 'order', 'repo', 'deploy', 'alert', 'metric', 'page', 'user', 'team', 'calendar', 'email', 'document', 'bucket', 'secret', 'build', 'release', 'contact'];
+
+function homeWith(name, settings) {
+  const home = join(work, name);
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings, null, 2));
+  return home;
+}
+// Trusted, so a headless run declares their tools too.
+const extras = Object.fromEntries(TOPICS.slice(0, EXTRA).map((t) => [t, { command: process.execPath, args: [extraServer, t], trust: true }]));
+const home5 = homeWith('home5', {});
+const home25 = homeWith('home25', { mcpServers: extras });
+
+/** Script per run: 'answer' ends at once; 'fs' calls filesystem__glob, then answers after a pause. */
+let mode = 'answer';
+let idleProbe;
+const ep = await startScriptedGemini([], {
+  responder: async (req) => {
+    if (req.method !== 'streamGenerateContent') return reply.json({ reasoning: 'done', next_speaker: 'user' });
+    const responses = (req.body.contents.at(-1)?.parts ?? []).filter((p) => p.functionResponse);
+    if (mode === 'fs' && responses.length === 0) return reply.calls({ id: 'g1', name: 'filesystem__glob', args: { pattern: '**/*.ts' } });
+    if (mode === 'fs') await idleProbe?.();
+    return reply.text(ANSWER);
+  },
+});
+
+function envFor(home) {
+  const env = { ...process.env, HOME: home, GEMINI_CLI_HOME: home, GEMINI_API_KEY: 'bench-key', GOOGLE_GEMINI_BASE_URL: ep.url, NO_COLOR: '1' };
+  delete env.CI;
+  return env;
+}
+
+/** One headless run: ms from spawn to the first model request's arrival, and to exit. */
+function runHost(home) {
+  return new Promise((resolve, reject) => {
+    const before = ep.requests.length;
+    const t0 = Date.now();
+    const child = spawn(process.execPath, [HOST, '-p', 'Say something.', '-m', 'gemini-2.5-flash'], { cwd: project, env: envFor(home), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => {
+      const wall = Date.now() - t0;
+      const first = ep.requests.slice(before).find((r) => r.method === 'streamGenerateContent');
+      if (code !== 0 || !out.includes(ANSWER) || !first) return reject(new Error(`host run failed: exit ${code} ${err.slice(-500)}`));
+      resolve({ first: first.time - t0, wall, body: first.body });
+    });
+    runHost.child = child;
+  });
+}
+
+/** The baseline: a bare Node process that posts the same body to the same endpoint. */
+function runBare(bodyFile) {
+  return new Promise((resolve, reject) => {
+    const before = ep.requests.length;
+    const url = `${ep.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`;
+    const code = `fetch(${JSON.stringify(url)},{method:'POST',headers:{'content-type':'application/json'},body:require('fs').readFileSync(${JSON.stringify(bodyFile)},'utf8')}).then(r=>r.text())`;
+    const t0 = Date.now();
+    const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+    child.on('close', () => {
+      const first = ep.requests.slice(before).find((r) => r.method === 'streamGenerateContent');
+      if (!first) return reject(new Error('bare fetch did not arrive'));
+      resolve(first.time - t0);
+    });
+  });
+}
+
+/** Processes below `pid` and their RSS (KiB), from ps. */
+function tree(pid) {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss=,args='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .map(([p, pp, rss, ...args]) => ({ pid: Number(p), ppid: Number(pp), rss: Number(rss), args: args.join(' ') }));
+  const out = [];
+  const walk = (id) => {
+    for (const r of rows) if (r.ppid === id) (out.push(r), walk(r.pid));
+  };
+  const self = rows.find((r) => r.pid === pid);
+  if (self) out.push(self);
+  walk(pid);
+  return out;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const declChars = (body) => JSON.stringify(body.tools ?? []).length;
+const verdict = (ok) => (ok ? 'PASS' : 'MISS');
+
+try {
+  // Warm-up runs fill the file cache (and any start-up cache of the host), and give the request bodies.
+  const w5 = await runHost(home5);
+  const w25 = await runHost(home25);
+  const body5 = join(work, 'body5.json');
+  const body25 = join(work, 'body25.json');
+  writeFileSync(body5, JSON.stringify(w5.body));
+  writeFileSync(body25, JSON.stringify(w25.body));
+  const t = { bare5: [], bare25: [], first5: [], first25: [], wall5: [], wall25: [] };
+  for (let i = 0; i < RUNS; i++) {
+    t.bare5.push(await runBare(body5));
+    const a = await runHost(home5);
+    t.first5.push(a.first);
+    t.wall5.push(a.wall);
+    t.bare25.push(await runBare(body25));
+    const b = await runHost(home25);
+    t.first25.push(b.first);
+    t.wall25.push(b.wall);
+  }
+  const m = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]));
+  const r5 = m.first5 / m.bare5;
+  const r25 = m.first25 / m.bare25;
+  const rWall = m.wall25 / m.wall5;
+  const chars25 = declChars(w25.body);
+  console.log(`startup: ${RUNS} interleaved runs, medians (ms from spawn)`);
+  console.log(`  first request, 5 servers:  ${m.first5} ms; bare node fetch ${m.bare5} ms; ratio ${r5.toFixed(2)}× (target ≤ 2×) ${verdict(r5 <= 2)}   runs ${t.first5.join(', ')}`);
+  console.log(`  first request, 25 servers: ${m.first25} ms; bare node fetch ${m.bare25} ms; ratio ${r25.toFixed(2)}× (target ≤ 2×) ${verdict(r25 <= 2)}   runs ${t.first25.join(', ')}`);
+  console.log(`  one-turn session wall: 25 servers ${m.wall25} ms, 5 servers ${m.wall5} ms; ratio ${rWall.toFixed(2)}× (target ≤ 1.15×) ${verdict(rWall <= 1.15)}`);
+  const n25 = (w25.body.tools ?? []).flatMap((x) => x.functionDeclarations ?? []).length;
+  console.log(`  first request tool declarations: 5 servers ${declChars(w5.body)} chars; 25 servers ${chars25} chars in ${n25} declarations (target ≤ 25000) ${verdict(chars25 <= 25000)}`);
+
+  // A filesystem-only session, probed while the model "thinks" about its final answer.
+  mode = 'fs';
+  let probe;
+  idleProbe = async () => {
+    await new Promise((r) => setTimeout(r, 1000));
+    probe = tree(runHost.child.pid);
+  };
+  await runHost(home5);
+  const rss = probe.reduce((a, p) => a + p.rss, 0) / 1024;
+  console.log(`  filesystem-only session (glob, then waiting for the model): ${probe.length} processes, RSS ${rss.toFixed(1)} MiB (target ≤ 150 MiB) ${verdict(rss <= 150)}`);
+  for (const p of probe) console.log(`    ${String(p.pid).padStart(7)} ${(p.rss / 1024).toFixed(1).padStart(6)} MiB  ${p.args.replace(REPO, '').slice(0, 90)}`);
+} catch (err) {
+  console.log(`startup: ${err.stack ?? err.message}`);
+  process.exitCode = 1;
+} finally {
+  await ep.close();
+  rmSync(work, { recursive: true, force: true });
+}
