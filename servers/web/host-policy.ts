@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
 
 /** Address ranges a web fetch must not reach by default: loopback, private, link-local, non-unicast. */
 const BLOCKED = (() => {
@@ -17,26 +18,62 @@ const BLOCKED = (() => {
   return list;
 })();
 
-/** The IPv4 address embedded in an IPv4-mapped, -compatible or NAT64 IPv6 address, if any. */
-function embeddedV4(v6: string): string | undefined {
-  const m = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(v6);
-  if (m) return m[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(v6);
-  if (!hex) return undefined;
-  const a = parseInt(hex[1], 16);
-  const b = parseInt(hex[2], 16);
-  return `${a >> 8}.${a & 255}.${b >> 8}.${b & 255}`;
+type V4 = ipaddr.IPv4;
+type V6 = ipaddr.IPv6;
+
+const v4From = (bytes: number[]): V4 => new ipaddr.IPv4(bytes);
+
+/**
+ * The IPv4 addresses an IPv6 address stands for, in every form that reaches an IPv4 host: mapped
+ * (`::ffff:0:0/96`), translated (`::ffff:0:0:0/96`), IPv4-compatible (`::/96`), NAT64 (`64:ff9b::/96`),
+ * 6to4 (`2002::/16`, bits 16–47) and Teredo (`2001::/32`: the server, and the client with its bits
+ * inverted). None for an ordinary IPv6 address.
+ */
+function embeddedV4(v6: V6): V4[] {
+  const b = v6.toByteArray();
+  const last32 = v4From(b.slice(12));
+  const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+  switch (v6.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+    case 'rfc6052':
+      return [last32];
+    case '6to4':
+      return [v4From(b.slice(2, 6))];
+    case 'teredo':
+      return [v4From(b.slice(4, 8)), v4From(b.slice(12).map((x) => x ^ 0xff))];
+    default:
+      return zeros(0, 12) ? [last32] : [];
+  }
 }
 
+/** Ranges ipaddr.js names that are public anycast, not local. */
+const PUBLIC_RANGES = new Set(['unicast', 'amt', 'as112', 'as112v6']);
+
+function blockedV4(v4: V4): boolean {
+  return !PUBLIC_RANGES.has(v4.range()) || BLOCKED.check(v4.toString(), 'ipv4');
+}
+
+/**
+ * Decides on the address as the network would see it: ipaddr.js parses every textual form (IPv4
+ * shorthands, compressed, mixed and zoned IPv6) and each IPv6 form that carries an IPv4 address is
+ * judged by that IPv4 address. Only ordinary unicast passes; an unparseable address is blocked.
+ */
 export function isBlockedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return BLOCKED.check(address, 'ipv4');
-  if (family === 6) {
-    const v4 = embeddedV4(address);
-    if (v4) return BLOCKED.check(v4, 'ipv4');
-    return BLOCKED.check(address, 'ipv6');
+  if (isIP(address) === 0) return false;
+  let parsed: V4 | V6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return true;
   }
-  return false;
+  if (parsed.kind() === 'ipv4') return blockedV4(parsed as V4);
+  const v6 = parsed as V6;
+  const inner = embeddedV4(v6);
+  // The local-use NAT64 prefix (64:ff9b:1::/48) embeds addresses at varying offsets: never public.
+  if (v6.range() === 'rfc6052' && !v6.match(ipaddr.IPv6.parse('64:ff9b::'), 96)) return true;
+  if (inner.length > 0) return inner.some(blockedV4);
+  return !PUBLIC_RANGES.has(v6.range()) || BLOCKED.check(v6.toNormalizedString(), 'ipv6');
 }
 
 /** URL hostname without IPv6 brackets, lowercased, without a trailing dot. */
