@@ -28,7 +28,11 @@ export async function measureRewrite(entry, bytes, capMs) {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'gmc-bench-edit-')));
   const file = join(root, 'big.txt');
   writeFileSync(file, linesOf(bytes, 'old'));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [entry, '--root', root], stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [entry, '--root', root],
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'bench-edit', version: '1' }, { capabilities: { elicitation: {} } });
   let confirmedAt;
   client.setRequestHandler(ElicitRequestSchema, async () => {
@@ -52,7 +56,9 @@ export async function measureRewrite(entry, bytes, capMs) {
   const t0 = performance.now();
   let callMs = null;
   try {
-    await client.callTool({ name: 'write_file', arguments: { file_path: file, content } }, undefined, { timeout: capMs });
+    await client.callTool({ name: 'write_file', arguments: { file_path: file, content } }, undefined, {
+      timeout: capMs,
+    });
     callMs = performance.now() - t0;
   } catch {
     // over the cap

@@ -23,7 +23,8 @@ const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /** Our temp-file name for `target`: `.<name>.<pid>.<8 hex>.tmp` (startup cleanup matches exactly this). */
-export const tempNameFor = (name: string): string => `.${name.slice(0, 200)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+export const tempNameFor = (name: string): string =>
+  `.${name.slice(0, 200)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
 export const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 /** An open directory and the path it was reached by (for messages and the no-/proc fallback). */
@@ -32,7 +33,8 @@ interface Dir {
   path: string;
 }
 
-const child = (dir: Dir, name: string): string => (fdPathsWork() ? `/proc/self/fd/${dir.fh.fd}/${name}` : join(dir.path, name));
+const child = (dir: Dir, name: string): string =>
+  fdPathsWork() ? `/proc/self/fd/${dir.fh.fd}/${name}` : join(dir.path, name);
 
 /** Errors name the directory by its path, not by the descriptor path used to reach it. */
 function relabel(err: unknown, dir: Dir): unknown {
@@ -41,11 +43,16 @@ function relabel(err: unknown, dir: Dir): unknown {
   return err;
 }
 
-export async function atomicWrite(target: string, content: string | Buffer, opts: AtomicWriteOptions = {}): Promise<void> {
+export async function atomicWrite(
+  target: string,
+  content: string | Buffer,
+  opts: AtomicWriteOptions = {},
+): Promise<void> {
   const dirPath = dirname(target);
   const base = opts.base ?? (await nearestExisting(dirPath));
   const rel = relative(base, dirPath);
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw errnoError('EINVAL', `'${target}' is not below '${base}'`);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+    throw errnoError('EINVAL', `'${target}' is not below '${base}'`);
   const dir = await openDirChain(base, rel === '' ? [] : rel.split(sep));
   try {
     await writeInDir(dir, basename(target), content);
@@ -66,7 +73,8 @@ export async function openDirChain(base: string, components: string[]): Promise<
         if (err.code !== 'EEXIST') throw err;
       });
       // Without /proc the name is resolved again: at least refuse a symlink in its place.
-      if (!fdPathsWork() && (await lstat(p)).isSymbolicLink()) throw errnoError('ELOOP', `symbolic link in the way, open '${p}'`);
+      if (!fdPathsWork() && (await lstat(p)).isSymbolicLink())
+        throw errnoError('ELOOP', `symbolic link in the way, open '${p}'`);
       const next = await open(p, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
       await dir.fh.close();
       dir = { fh: next, path: join(dir.path, name) };
@@ -84,7 +92,8 @@ async function writeInDir(dir: Dir, name: string, content: string | Buffer): Pro
   let mode: number | undefined;
   try {
     const st = await lstat(target);
-    if (st.isDirectory()) throw errnoError('EISDIR', `illegal operation on a directory, open '${join(dir.path, name)}'`);
+    if (st.isDirectory())
+      throw errnoError('EISDIR', `illegal operation on a directory, open '${join(dir.path, name)}'`);
     // A symlink in the target's place is replaced, never followed.
     if (st.isFile()) {
       mode = st.mode & 0o7777;

@@ -94,7 +94,10 @@ export async function openChecked(path: string, opts: OpenCheckedOptions): Promi
 }
 
 async function isSymlink(path: string): Promise<boolean> {
-  return lstat(path).then((s) => s.isSymbolicLink(), () => false);
+  return lstat(path).then(
+    (s) => s.isSymbolicLink(),
+    () => false,
+  );
 }
 
 /** Reads the whole of an open file handle, refusing anything that is not a regular file. */

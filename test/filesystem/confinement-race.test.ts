@@ -84,11 +84,14 @@ describe('confinement holds at use time while a directory flips to a symlink', (
   });
 
   it('search_file_content never reports outside lines, with or without a path', async () => {
-    const texts = await rounds(() => [
-      text('search_file_content', { pattern: 'secret|inside', path: join(root, 'flip') }),
-      text('search_file_content', { pattern: 'secret|inside', path: join(root, 'flip', 'sub') }),
-      text('search_file_content', { pattern: 'secret|inside' }),
-    ], ROUNDS / 2);
+    const texts = await rounds(
+      () => [
+        text('search_file_content', { pattern: 'secret|inside', path: join(root, 'flip') }),
+        text('search_file_content', { pattern: 'secret|inside', path: join(root, 'flip', 'sub') }),
+        text('search_file_content', { pattern: 'secret|inside' }),
+      ],
+      ROUNDS / 2,
+    );
     expect(texts.filter((t) => t.includes(SECRET) || t.includes(OUTSIDE_ONLY))).toEqual([]);
   });
 
@@ -108,7 +111,11 @@ describe('confinement holds at use time while a directory flips to a symlink', (
       return [
         text('write_file', { file_path: join(root, 'flip', `new-${n}`, 'made.txt'), content: 'x\n' }),
         text('write_file', { file_path: join(root, 'flip', `top-${n}.txt`), content: 'y\n' }),
-        text('replace', { file_path: join(root, 'flip', `made-${n}`, 'by-replace.txt'), old_string: '', new_string: 'z\n' }),
+        text('replace', {
+          file_path: join(root, 'flip', `made-${n}`, 'by-replace.txt'),
+          old_string: '',
+          new_string: 'z\n',
+        }),
       ];
     });
     flipper.kill('SIGKILL');

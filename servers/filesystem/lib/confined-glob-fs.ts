@@ -1,6 +1,6 @@
 import { closeSync, constants, openSync, readdir, realpathSync, type Dirent } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { descriptorPath, fdPathsWork } from '../../common/confined-fs.js';
+import { descriptorPath, errnoError, fdPathsWork } from '../../common/confined-fs.js';
 import { isWithin } from '../../common/path-guard.js';
 
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
@@ -18,18 +18,24 @@ type ReaddirCallback = (err: NodeJS.ErrnoException | null, entries?: Dirent[] | 
 export function confinedReaddir(inScope: (real: string) => boolean) {
   return (path: string, optsOrCb: unknown, maybeCb?: ReaddirCallback): void => {
     const cb = (typeof optsOrCb === 'function' ? optsOrCb : maybeCb) as ReaddirCallback;
-    const withFileTypes = typeof optsOrCb === 'object' && optsOrCb !== null && (optsOrCb as { withFileTypes?: boolean }).withFileTypes === true;
+    const withFileTypes =
+      typeof optsOrCb === 'object' &&
+      optsOrCb !== null &&
+      (optsOrCb as { withFileTypes?: boolean }).withFileTypes === true;
     const wanted = resolve(path);
     let fd: number;
     try {
       fd = openSync(wanted, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
     } catch (err) {
-      return process.nextTick(cb, err as NodeJS.ErrnoException);
+      process.nextTick(cb, err as NodeJS.ErrnoException);
+      return;
     }
     const real = fdPathsWork() ? descriptorPath(fd) : realOf(wanted);
     if (real !== wanted || !inScope(real)) {
       closeSync(fd);
-      return process.nextTick(cb, Object.assign(new Error(`ESCAPED: '${wanted}' is not a real directory inside the search scope`), { code: 'ESCAPED' }));
+      const escaped = errnoError('ESCAPED', `'${wanted}' is not a real directory inside the search scope`);
+      process.nextTick(cb, escaped);
+      return;
     }
     const done = (err: NodeJS.ErrnoException | null, entries?: Dirent[] | string[]) => {
       closeSync(fd);

@@ -75,7 +75,10 @@ async function verifiedLines(full: string, roots: WorkspaceRoots, upTo: number):
 
 async function streamLines(fh: FileHandle, upTo: number): Promise<string[]> {
   const out: string[] = [];
-  const rl = createInterface({ input: fh.createReadStream({ encoding: 'utf8', autoClose: false, start: 0 }), crlfDelay: Infinity });
+  const rl = createInterface({
+    input: fh.createReadStream({ encoding: 'utf8', autoClose: false, start: 0 }),
+    crlfDelay: Infinity,
+  });
   for await (const line of rl) {
     out.push(line);
     if (out.length >= upTo) break;
