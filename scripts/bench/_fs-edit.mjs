@@ -3,10 +3,31 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { build } from 'esbuild';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The SDK client's read buffer copies quadratically on multi-megabyte lines (the result of this very
+ * edit): the bench client uses the servers' linear buffer so that what is timed is the server.
+ */
+async function linearBufferClass(dir) {
+  const out = join(dir, 'stdio-read-buffer.mjs');
+  await build({
+    entryPoints: [join(REPO, 'servers/common/stdio-read-buffer.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: out,
+    logLevel: 'error',
+  });
+  return (await import(pathToFileURL(out).href)).LinearReadBuffer;
+}
 
 /** `bytes` of numbered lines; `variant` changes every line. */
 export function linesOf(bytes, variant) {
@@ -39,7 +60,9 @@ export async function measureRewrite(entry, bytes, capMs) {
     confirmedAt ??= performance.now();
     return { action: 'accept', content: { decision: 'proceed_once' } };
   });
+  const LinearReadBuffer = await linearBufferClass(root);
   await client.connect(transport);
+  transport._readBuffer = new LinearReadBuffer(64 * 1024 * 1024);
   const content = linesOf(bytes, 'new');
   let worstPing = 0;
   let pings = 0;

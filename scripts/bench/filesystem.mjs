@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import fg from 'fast-glob';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { measureRewrite } from './_fs-edit.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 // The bundle users run (npm run build).
@@ -17,7 +18,8 @@ const ENTRY = join(REPO, 'dist/bin/gemini-mcp-filesystem.mjs');
 const FILES = 50_000;
 const REPS = 5;
 const SPAWNS = 10;
-const TARGETS = { grep: 1.5, glob: 1.3, spawnMs: 300 };
+const TARGETS = { grep: 1.5, glob: 1.3, spawnMs: 300, rewriteConfirmMs: 1000, pingMs: 50 };
+const REWRITE_BYTES = 6 * 1024 * 1024;
 const CORE = ['**/node_modules/**', '**/.git/**', '**/bower_components/**', '**/.svn/**', '**/.hg/**'];
 
 if (!existsSync(ENTRY)) {
@@ -59,13 +61,28 @@ async function timeIt(fn) {
 }
 
 async function connect(root, entry = ENTRY) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [entry, '--root', root], stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [entry, '--root', root],
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
   return client;
 }
 
 const verdict = (ratio, target) => (ratio <= target ? 'PASS' : 'MISS');
+
+// Edit diffs: a full rewrite of a 6 MB file (every line changed), and pings sent while it runs.
+{
+  const r = await measureRewrite(ENTRY, REWRITE_BYTES, 120_000);
+  const ok = (v, t) => (v !== null && v <= t ? 'PASS' : 'MISS');
+  const ms = (v) => (v === null ? 'over 120 s' : fmt(v));
+  console.log(
+    `write_file full rewrite of 6 MB: confirmation after ${ms(r.confirmMs)} (target ≤ ${TARGETS.rewriteConfirmMs} ms) ${ok(r.confirmMs, TARGETS.rewriteConfirmMs)}, ` +
+      `call ${ms(r.callMs)}; worst ping wait ${fmt(r.worstPing)} over ${r.pings} pings (target ≤ ${TARGETS.pingMs} ms) ${ok(r.worstPing, TARGETS.pingMs)}`,
+  );
+}
 
 const t0 = performance.now();
 const root = makeTree();
@@ -75,19 +92,32 @@ try {
   // Warm the page cache once so neither side pays the first cold walk.
   await client.callTool({ name: 'glob', arguments: { pattern: '**/*.md' } });
 
-  const grep = await timeIt(() => client.callTool({ name: 'search_file_content', arguments: { pattern: 'needle_token' } }));
+  const grep = await timeIt(() =>
+    client.callTool({ name: 'search_file_content', arguments: { pattern: 'needle_token' } }),
+  );
   const grepFirst = String(grep.last.content[0].text).split('\n')[0];
   if (onPath('rg')) {
-    const rg = await timeIt(() => spawnSync('rg', ['-n', '-i', '--no-heading', '--hidden', 'needle_token', '.'], { cwd: root, encoding: 'utf8' }));
+    const rg = await timeIt(() =>
+      spawnSync('rg', ['-n', '-i', '--no-heading', '--hidden', 'needle_token', '.'], { cwd: root, encoding: 'utf8' }),
+    );
     const ratio = grep.ms / rg.ms;
-    console.log(`search_file_content: ${fmt(grep.ms)} vs rg ${fmt(rg.ms)} → ${ratio.toFixed(2)}× (target ≤ ${TARGETS.grep}×) ${verdict(ratio, TARGETS.grep)}  [${grepFirst}]`);
+    console.log(
+      `search_file_content: ${fmt(grep.ms)} vs rg ${fmt(rg.ms)} → ${ratio.toFixed(2)}× (target ≤ ${TARGETS.grep}×) ${verdict(ratio, TARGETS.grep)}  [${grepFirst}]`,
+    );
   } else {
     console.log(`search_file_content: ${fmt(grep.ms)}; rg missing: ratio skipped  [${grepFirst}]`);
   }
 
   const globRun = await timeIt(() => client.callTool({ name: 'glob', arguments: { pattern: '**/*.md' } }));
   const raw = await timeIt(() =>
-    fg('**/*.md', { cwd: root, dot: true, onlyFiles: true, caseSensitiveMatch: false, followSymbolicLinks: false, ignore: CORE }),
+    fg('**/*.md', {
+      cwd: root,
+      dot: true,
+      onlyFiles: true,
+      caseSensitiveMatch: false,
+      followSymbolicLinks: false,
+      ignore: CORE,
+    }),
   );
   const globRatio = globRun.ms / raw.ms;
   console.log(
@@ -113,7 +143,9 @@ try {
     bare.push(performance.now() - s0);
   }
   console.log(`reference: bare node spawn → exit median ${fmt(median(bare))} (machine load context)`);
-  console.log(`spawn → initialized (dist/bin bundle): median ${fmt(spawnMs)} over ${SPAWNS} (target ≤ ${TARGETS.spawnMs} ms) ${spawnMs <= TARGETS.spawnMs ? 'PASS' : 'MISS'}`);
+  console.log(
+    `spawn → initialized (dist/bin bundle): median ${fmt(spawnMs)} over ${SPAWNS} (target ≤ ${TARGETS.spawnMs} ms) ${spawnMs <= TARGETS.spawnMs ? 'PASS' : 'MISS'}`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -24,6 +24,7 @@ export async function requestConfirmation(
 ): Promise<ConfirmOutcome> {
   if (!ctx.clientSupportsElicitation) return { action: 'proceed' };
   if (ctx.callMeta?.[META.preapproved] === true) return { action: 'proceed' };
+  detail = withinElicitationBound(detail);
   const callId = typeof ctx.callMeta?.[META.callId] === 'string' ? (ctx.callMeta[META.callId] as string) : undefined;
   let raw: unknown;
   try {
@@ -43,10 +44,26 @@ export async function requestConfirmation(
   const parsed = ElicitResultSchema.safeParse(raw);
   if (!parsed.success || parsed.data.action !== 'accept') return { action: 'cancel' };
   const decision = parsed.data.content?.decision;
-  if (decision === 'proceed_once' || decision === 'proceed_always' || decision === 'proceed') return { action: 'proceed' };
+  if (decision === 'proceed_once' || decision === 'proceed_always' || decision === 'proceed')
+    return { action: 'proceed' };
   if (decision === 'modify') {
     const content = parsed.data.content?.content;
     return typeof content === 'string' ? { action: 'modify', content } : { action: 'cancel' };
   }
   return { action: 'cancel' };
+}
+
+/** Contents above this many characters stay out of the confirmation request. */
+export const MAX_CONFIRMATION_CONTENT_CHARS = 2_000_000;
+
+/**
+ * A confirmation request travels as one JSON-RPC line, and clients cap lines (10 MB in the SDK): the
+ * full old and new contents of a large file would break the connection, so past the bound only the
+ * diff goes (the client then cannot offer editing the proposal).
+ */
+function withinElicitationBound(detail: Omit<ConfirmationDetail, 'callId'>): Omit<ConfirmationDetail, 'callId'> {
+  const size = (detail.originalContent?.length ?? 0) + (detail.newContent?.length ?? 0);
+  if (size <= MAX_CONFIRMATION_CONTENT_CHARS) return detail;
+  const { originalContent: _o, newContent: _n, ...rest } = detail;
+  return rest;
 }

@@ -1,8 +1,9 @@
-import { createTwoFilesPatch } from 'diff';
+import { formatUnified, lineDiff } from './line-diff.js';
 
 /**
- * Unified diff with 3 context lines; labels default to the confirmation's
- * `Current`/`Proposed`.
+ * Unified diff with 3 context lines; labels default to the confirmation's `Current`/`Proposed`. The
+ * work is bounded (see line-diff.ts): a huge rewrite gives a non-minimal patch or a summary of its
+ * extent instead of holding the server for minutes.
  */
 export function unifiedDiff(
   fileName: string,
@@ -10,5 +11,5 @@ export function unifiedDiff(
   newContent: string,
   labels: readonly [string, string] = ['Current', 'Proposed'],
 ): string {
-  return createTwoFilesPatch(fileName, fileName, oldContent, newContent, labels[0], labels[1], { context: 3 });
+  return formatUnified(fileName, labels, lineDiff(oldContent, newContent));
 }

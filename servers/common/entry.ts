@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createStderrLogger, type Logger } from './logger.js';
+import { useLinearReadBuffer } from './stdio-read-buffer.js';
 import type { KitServer } from './create-server.js';
 import type { CommonFlags, FlagValues } from './flags.js';
 
@@ -31,7 +32,8 @@ const COMMON_OPTIONS = {
 export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2)): Promise<void> {
   let values: FlagValues;
   try {
-    values = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...spec.options }, strict: true }).values as FlagValues;
+    values = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...spec.options }, strict: true })
+      .values as FlagValues;
   } catch (err) {
     fail(spec, (err as Error).message);
   }
@@ -41,7 +43,8 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
   }
   const log = createStderrLogger(spec.name, values.debug === true || !!process.env.GEMINI_MCP_DEBUG);
   const transport = values.transport as string;
-  if (transport !== 'stdio' && transport !== 'http') fail(spec, `--transport must be stdio or http, not "${transport}"`);
+  if (transport !== 'stdio' && transport !== 'http')
+    fail(spec, `--transport must be stdio or http, not "${transport}"`);
   const tokenEnv = values['token-env'] as string | undefined;
   const token = tokenEnv ? process.env[tokenEnv] : undefined;
   if (tokenEnv && !token) fail(spec, `--token-env ${tokenEnv}: that environment variable is empty or unset`);
@@ -56,7 +59,7 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
     port,
     host: values.host as string,
     token,
-    roots: ((values.root as string[] | undefined) ?? [process.cwd()]),
+    roots: (values.root as string[] | undefined) ?? [process.cwd()],
     projectTempDir: values['project-temp-dir'] as string | undefined,
     debug: values.debug === true,
     allowOrigins: (values['allow-origin'] as string[] | undefined) ?? [],
@@ -67,12 +70,15 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
   if (flags.transport === 'http') {
     // Loaded only here: the Streamable HTTP stack costs a stdio server measurable startup time.
     const { serveHttp } = await import('./http.js');
-    const http = await serveHttp(flags, () => spec.create(flags, values, log), log).catch((err) => fail(spec, err.message));
+    const http = await serveHttp(flags, () => spec.create(flags, values, log), log).catch((err) =>
+      fail(spec, err.message),
+    );
     onShutdown(() => http.close());
     return;
   }
   const server = await spec.create(flags, values, log);
   const stdio = new StdioServerTransport();
+  useLinearReadBuffer(stdio);
   await server.mcp.connect(stdio);
   const stop = () => server.mcp.close();
   // The client closing our stdin is the normal end of a stdio session.
@@ -87,7 +93,9 @@ function onShutdown(close: () => Promise<void>): void {
     closing = true;
     const force = setTimeout(() => process.exit(0), 5000);
     force.unref();
-    void close().catch(() => undefined).finally(() => process.exit(0));
+    void close()
+      .catch(() => undefined)
+      .finally(() => process.exit(0));
   };
   process.on('SIGTERM', handler);
   process.on('SIGINT', handler);

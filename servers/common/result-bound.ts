@@ -39,8 +39,11 @@ export function boundResultSize(result: CallToolResult, maxBytes = DEFAULT_MAX_R
 function boundDisplay(result: CallToolResult, maxBytes: number): CallToolResult {
   const display = result._meta?.[META.display];
   if (display === undefined) return result;
-  const size = Buffer.byteLength(typeof display === 'string' ? display : JSON.stringify(display));
-  if (size <= maxBytes / 4) return result;
+  // The characters of its strings are a lower bound of its JSON size: enough to drop a huge one unserialized.
+  const keep =
+    lowerBoundSize(display) <= maxBytes / 4 &&
+    Buffer.byteLength(typeof display === 'string' ? display : JSON.stringify(display)) <= maxBytes / 4;
+  if (keep) return result;
   const { [META.display]: _dropped, ...rest } = result._meta ?? {};
   return { ...result, _meta: rest };
 }
@@ -55,4 +58,12 @@ function cutAtLine(text: string, maxBytes: number): string {
   const head = buf.subarray(0, maxBytes).toString('utf8');
   const nl = head.lastIndexOf('\n');
   return nl > 0 ? head.slice(0, nl) : head.replace(/\uFFFD$/, '');
+}
+
+function lowerBoundSize(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (value === null || typeof value !== 'object') return 0;
+  let n = 0;
+  for (const v of Object.values(value)) n += typeof v === 'string' ? v.length : 0;
+  return n;
 }

@@ -1,7 +1,7 @@
-import { structuredPatch } from 'diff';
 import { basename } from 'node:path';
-import { unifiedDiff } from '../../common/diff.js';
+import { formatUnified, hunksOf, type LineDiff, lineDiff } from '../../common/line-diff.js';
 import { ToolError } from '../../common/result.js';
+import { yieldToLoop } from '../../common/yield.js';
 import type { FileDiffDisplay } from '../../../protocol/tool-result.js';
 
 const SNIPPET_CONTEXT = 5;
@@ -10,16 +10,16 @@ const SNIPPET_CONTEXT = 5;
  * The "Here is the updated code" part: changed regions of the new content with 5
  * lines of context, merged when they overlap, `...` marking every gap.
  */
-export function updatedSnippet(oldContent: string | null, newContent: string): string {
+export function updatedSnippet(oldContent: string | null, newContent: string, diff?: LineDiff): string {
   if (oldContent === null) return newContent;
-  const patch = structuredPatch('f', 'f', oldContent, newContent, '', '', { context: SNIPPET_CONTEXT });
-  if (patch.hunks.length === 0) return newContent;
+  const hunks = hunksOf((diff ?? lineDiff(oldContent, newContent)).changes, SNIPPET_CONTEXT, false);
+  if (hunks.length === 0) return newContent;
   const lines = newContent.split('\n');
   // The empty string after a final newline is not a line of its own for the diff.
   const count = newContent.endsWith('\n') ? lines.length - 1 : lines.length;
   const out: string[] = [];
   let lastEnd = 0; // 1-based last line emitted
-  for (const h of patch.hunks) {
+  for (const h of hunks) {
     const first = Math.max(1, h.newLines === 0 ? h.newStart + 1 : h.newStart);
     const last = Math.min(count, h.newStart + h.newLines - 1);
     if (first > lastEnd + 1) out.push('...');
@@ -31,16 +31,35 @@ export function updatedSnippet(oldContent: string | null, newContent: string): s
   return out.join('\n');
 }
 
-/** The confirmation diff (`Current`/`Proposed`) and the user-facing display object. */
-export function fileDiffDisplay(
+export interface EditDiff {
+  /** Labels `Current`/`Proposed`: what the user confirms. */
+  confirm: FileDiffDisplay;
+  /** Labels `Original`/`Written`: write_file's result display. */
+  written: FileDiffDisplay;
+  snippet: string;
+}
+
+/** Every view of one edit from a single bounded line diff (yielding between the steps of a large one). */
+export async function editDiff(
   filePath: string,
   originalContent: string | null,
   newContent: string,
-  labels: 'current' | 'written',
-): FileDiffDisplay {
+): Promise<EditDiff> {
+  const diff = lineDiff(originalContent ?? '', newContent);
+  await yieldToLoop();
   const fileName = basename(filePath);
-  const fileDiff = unifiedDiff(fileName, originalContent ?? '', newContent, labels === 'current' ? undefined : ['Original', 'Written']);
-  return { fileDiff, fileName, filePath, originalContent, newContent, isNewFile: originalContent === null };
+  const display = (labels: readonly [string, string]): FileDiffDisplay => ({
+    fileDiff: formatUnified(fileName, labels, diff),
+    fileName,
+    filePath,
+    originalContent,
+    newContent,
+    isNewFile: originalContent === null,
+  });
+  const confirm = display(['Current', 'Proposed']);
+  const written = display(['Original', 'Written']);
+  await yieldToLoop();
+  return { confirm, written, snippet: updatedSnippet(originalContent, newContent, diff) };
 }
 
 /** Write failures of write_file with their contract texts (2.3). */

@@ -5,13 +5,36 @@
 const PLACEHOLDER = /^(rest of( (methods?|code))?|unchanged (code|methods?))\s*(\.\.\.|…)$/i;
 
 export function hasOmissionPlaceholder(text: string): boolean {
-  return text.split(/\r?\n/).some((line) => PLACEHOLDER.test(normalise(line)));
+  return ellipsisLines(text).some((line) => PLACEHOLDER.test(normalise(line)));
 }
 
 /** Placeholders of `next` that do not already occur in `previous` (replace: old_string may hold them). */
 export function introducesPlaceholder(next: string, previous: string): boolean {
-  const before = new Set(previous.split(/\r?\n/).map(normalise).filter((l) => PLACEHOLDER.test(l)));
-  return next.split(/\r?\n/).map(normalise).some((l) => PLACEHOLDER.test(l) && !before.has(l));
+  const before = new Set(
+    ellipsisLines(previous)
+      .map(normalise)
+      .filter((l) => PLACEHOLDER.test(l)),
+  );
+  return ellipsisLines(next)
+    .map(normalise)
+    .some((l) => PLACEHOLDER.test(l) && !before.has(l));
+}
+
+/**
+ * The lines holding `...` or `…`, the only ones that can be placeholders: found by searching the text,
+ * so a multi-megabyte file without ellipses costs two scans instead of a split and a regex per line.
+ */
+function ellipsisLines(text: string): string[] {
+  const starts = new Set<number>();
+  for (const mark of ['...', '…']) {
+    for (let at = text.indexOf(mark); at !== -1; at = text.indexOf(mark, at + mark.length)) {
+      starts.add(text.lastIndexOf('\n', at) + 1);
+    }
+  }
+  return [...starts].map((start) => {
+    const end = text.indexOf('\n', start);
+    return text.slice(start, end === -1 ? undefined : end).replace(/\r$/, '');
+  });
 }
 
 function normalise(line: string): string {

@@ -5,9 +5,10 @@ import { guardPath, writeBaseOf, type GuardedPath } from '../../common/path-guar
 import { textResult, ToolError, userCancelled } from '../../common/result.js';
 import { flooredNumber } from '../../common/schema.js';
 import { defineTool, type ToolContext } from '../../common/tool.js';
+import { yieldToLoop } from '../../common/yield.js';
 import { atomicWrite } from '../../common/atomic-write.js';
 import { withLineEndings } from '../lib/line-endings.js';
-import { fileDiffDisplay, toLf, updatedSnippet } from '../lib/edit-support.js';
+import { editDiff, toLf } from '../lib/edit-support.js';
 import { introducesPlaceholder } from '../lib/omission.js';
 import { displayRel } from '../lib/paths.js';
 import { readGuardedFile } from '../lib/regular-file.js';
@@ -22,7 +23,9 @@ const inputSchema = z.object({
       'The exact literal text to replace, including all whitespace and indentation, never escaped. Include at least 3 lines ' +
         'of context before and after the target so that it matches exactly once. An empty string creates a new file.',
     ),
-  new_string: z.string().describe('The exact literal text to replace `old_string` with, including whitespace and indentation.'),
+  new_string: z
+    .string()
+    .describe('The exact literal text to replace `old_string` with, including whitespace and indentation.'),
   expected_replacements: flooredNumber(1)
     .optional()
     .describe('Number of occurrences that must match; all of them are replaced. Defaults to 1.'),
@@ -67,17 +70,26 @@ async function prepare(args: Args, ctx: ToolContext): Promise<Prepared> {
   } catch (err) {
     if (err instanceof ToolError) throw err;
     const e = err as NodeJS.ErrnoException;
-    if (e.code !== 'ENOENT') fail(`Error preparing edit: ${e.message}`, 'edit_preparation_failure', `Error preparing edit: ${e.message}`);
+    if (e.code !== 'ENOENT')
+      fail(`Error preparing edit: ${e.message}`, 'edit_preparation_failure', `Error preparing edit: ${e.message}`);
     raw = null;
   }
   if (raw === null) {
     if (oldString !== '') {
-      fail(`File not found: ${p}`, 'file_not_found', 'Error: File not found. Cannot apply edit. Use an empty old_string to create a new file.');
+      fail(
+        `File not found: ${p}`,
+        'file_not_found',
+        'Error: File not found. Cannot apply edit. Use an empty old_string to create a new file.',
+      );
     }
     return { target, rel, current: null, raw: null, next: newString, occurrences: 1 };
   }
   if (oldString === '') {
-    fail(`File already exists, cannot create: ${p}`, 'attempt_to_create_existing_file', 'Error: Failed to edit. Attempted to create a file that already exists.');
+    fail(
+      `File already exists, cannot create: ${p}`,
+      'attempt_to_create_existing_file',
+      'Error: Failed to edit. Attempted to create a file that already exists.',
+    );
   }
   const current = toLf(raw);
   const occurrences = current.split(oldString).length - 1;
@@ -132,17 +144,27 @@ export const replace = defineTool({
     let args = input;
     for (;;) {
       const prep: Prepared = await prepare(args, ctx);
-      const confirm = fileDiffDisplay(args.file_path, prep.current, prep.next, 'current');
+      await yieldToLoop();
+      const views = await editDiff(args.file_path, prep.current, prep.next);
+      const confirm = views.confirm;
       const title = `Confirm Edit: ${prep.rel}`;
       const outcome = await ctx.confirm({ kind: 'edit', title, ...confirm }, `${title}\n\n${confirm.fileDiff}`);
       if (outcome.action === 'cancel') throw userCancelled();
       if (outcome.action === 'modify') {
         // The user edited the whole proposed file: re-validate it as a one-shot full replacement.
-        args = { ...args, old_string: prep.current ?? '', new_string: outcome.content, expected_replacements: 1, modified_by_user: true };
+        args = {
+          ...args,
+          old_string: prep.current ?? '',
+          new_string: outcome.content,
+          expected_replacements: 1,
+          modified_by_user: true,
+        };
         continue;
       }
       try {
-        await atomicWrite(prep.target.real, withLineEndings(prep.next, prep.raw), { base: writeBaseOf(prep.target, ctx.roots) });
+        await atomicWrite(prep.target.real, withLineEndings(prep.next, prep.raw), {
+          base: writeBaseOf(prep.target, ctx.roots),
+        });
       } catch (err) {
         const msg = (err as Error).message;
         throw new ToolError(`Error executing edit: ${msg}`, 'file_write_failure', `Error writing file: ${msg}`);
@@ -151,7 +173,7 @@ export const replace = defineTool({
         prep.current === null
           ? `Created new file: ${args.file_path} with provided content.`
           : `Successfully modified file: ${args.file_path} (${prep.occurrences} replacements).`,
-        `Here is the updated code:\n${updatedSnippet(prep.current, prep.next)}`,
+        `Here is the updated code:\n${views.snippet}`,
       ];
       if (args.modified_by_user) parts.push(`User modified the \`new_string\` content to be: ${args.new_string}.`);
       return textResult(parts.join(' '), confirm);

@@ -5,17 +5,26 @@ import { META } from '../../../protocol/meta.js';
 import { guardPath, writeBaseOf, type GuardedPath } from '../../common/path-guard.js';
 import { textResult, ToolError, userCancelled } from '../../common/result.js';
 import { defineTool, type ToolContext } from '../../common/tool.js';
+import { yieldToLoop } from '../../common/yield.js';
 import { atomicWrite } from '../../common/atomic-write.js';
 import { withLineEndings } from '../lib/line-endings.js';
-import { fileDiffDisplay, toLf, updatedSnippet, writeFileError } from '../lib/edit-support.js';
+import { editDiff, toLf, writeFileError } from '../lib/edit-support.js';
 import { hasOmissionPlaceholder } from '../lib/omission.js';
 import { displayRel } from '../lib/paths.js';
 import { readGuardedFile } from '../lib/regular-file.js';
 import { decodeText } from '../lib/text-decode.js';
 
 const inputSchema = z.object({
-  file_path: z.string().describe("The absolute path to the file to write to (e.g., '/home/user/project/file.txt'). Relative paths are not supported."),
-  content: z.string().describe('The complete content to write to the file. Provide the whole file: no placeholders or omitted sections.'),
+  file_path: z
+    .string()
+    .describe(
+      "The absolute path to the file to write to (e.g., '/home/user/project/file.txt'). Relative paths are not supported.",
+    ),
+  content: z
+    .string()
+    .describe(
+      'The complete content to write to the file. Provide the whole file: no placeholders or omitted sections.',
+    ),
   modified_by_user: z.boolean().optional().describe('Set by the host only, when the user edited the proposed content.'),
 });
 
@@ -28,12 +37,16 @@ async function validate(args: Args, ctx: ToolContext): Promise<GuardedPath> {
   if (!isAbsolute(p)) throw new ToolError(`File path must be absolute: ${p}`, 'invalid_tool_params');
   const target = guardPath(p, ctx.roots);
   try {
-    if ((await lstat(target.real)).isDirectory()) throw new ToolError(`Path is a directory, not a file: ${p}`, 'invalid_tool_params');
+    if ((await lstat(target.real)).isDirectory())
+      throw new ToolError(`Path is a directory, not a file: ${p}`, 'invalid_tool_params');
   } catch (err) {
     if (err instanceof ToolError) throw err;
     const e = err as NodeJS.ErrnoException;
     if (e.code !== 'ENOENT') {
-      throw new ToolError(`Error accessing path properties for validation: ${p}. Reason: ${e.message}`, 'invalid_tool_params');
+      throw new ToolError(
+        `Error accessing path properties for validation: ${p}. Reason: ${e.message}`,
+        'invalid_tool_params',
+      );
     }
   }
   if (hasOmissionPlaceholder(args.content)) {
@@ -70,11 +83,14 @@ export const writeFile = defineTool({
     let args = input;
     for (;;) {
       const target = await validate(args, ctx);
+      await yieldToLoop();
       const existing = await readExisting(target, args.file_path, ctx);
       const original = existing === null ? null : toLf(existing);
       const proposed = toLf(args.content);
+      await yieldToLoop();
       const rel = displayRel(target.real, ctx.roots);
-      const confirm = fileDiffDisplay(args.file_path, original, proposed, 'current');
+      const views = await editDiff(args.file_path, original, proposed);
+      const confirm = views.confirm;
       const title = `Confirm Write: ${rel}`;
       const outcome = await ctx.confirm({ kind: 'edit', title, ...confirm }, `${title}\n\n${confirm.fileDiff}`);
       if (outcome.action === 'cancel') throw userCancelled();
@@ -83,7 +99,9 @@ export const writeFile = defineTool({
         continue;
       }
       try {
-        await atomicWrite(target.real, withLineEndings(args.content, existing), { base: writeBaseOf(target, ctx.roots) });
+        await atomicWrite(target.real, withLineEndings(args.content, existing), {
+          base: writeBaseOf(target, ctx.roots),
+        });
       } catch (err) {
         const e = writeFileError(args.file_path, err);
         throw new ToolError(e.message, e.errorType, `Error writing file: ${(err as Error).message}`);
@@ -94,8 +112,8 @@ export const writeFile = defineTool({
           : `Successfully overwrote file: ${args.file_path}.`,
       ];
       if (args.modified_by_user) parts.push(`User modified the \`content\` to be: ${args.content}`);
-      parts.push(`Here is the updated code:\n${updatedSnippet(original, proposed)}`);
-      return textResult(parts.join(' '), fileDiffDisplay(args.file_path, original, proposed, 'written'));
+      parts.push(`Here is the updated code:\n${views.snippet}`);
+      return textResult(parts.join(' '), views.written);
     }
   },
 });
