@@ -5,5 +5,5 @@ import { createFilesystemServer } from './server.js';
 await runServerMain({
   name: 'gemini-mcp-filesystem',
   create: (flags, _values, log) =>
-    createFilesystemServer({ roots: flags.roots, projectTempDir: flags.projectTempDir, log }),
+    createFilesystemServer({ roots: flags.roots, projectTempDir: flags.projectTempDir, log, cleanStaleTemps: true }),
 });

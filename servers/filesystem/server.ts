@@ -1,16 +1,29 @@
 import { createKitServer, type KitServer } from '../common/create-server.js';
 import type { Logger } from '../common/logger.js';
 import { VERSION } from '../../protocol/version.js';
+import { cleanStaleTemps } from './lib/temp-cleanup.js';
 import { filesystemTools } from './tools/index.js';
 
 export interface FilesystemServerDeps {
   roots: string[];
   projectTempDir?: string;
   log: Logger;
+  /** Remove temp files that killed writes left in the roots, once per root, in the background. */
+  cleanStaleTemps?: boolean;
 }
 
 export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
-  return createKitServer({
+  const cleaned = new Set<string>();
+  const clean = (roots: readonly string[]) => {
+    for (const root of roots) {
+      if (cleaned.has(root)) continue;
+      cleaned.add(root);
+      void cleanStaleTemps(root, deps.log).catch((err) =>
+        deps.log.warn(`temp cleanup of ${root}: ${(err as Error).message}`),
+      );
+    }
+  };
+  const kit = createKitServer({
     name: 'gemini-mcp-filesystem',
     version: VERSION,
     instructions: 'File tools confined to the workspace roots. Paths may be absolute or relative to the first root.',
@@ -18,5 +31,8 @@ export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
     log: deps.log,
     roots: deps.roots,
     projectTempDir: deps.projectTempDir,
+    onRootsChanged: () => deps.cleanStaleTemps && clean(kit.roots.list),
   });
+  if (deps.cleanStaleTemps) setImmediate(() => clean(kit.roots.list));
+  return kit;
 }
