@@ -1,8 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createStderrLogger, type Logger } from './logger.js';
-import { useLinearReadBuffer } from './stdio-read-buffer.js';
 import type { KitServer } from './create-server.js';
+import { LineLimitedStdioTransport } from './stdio-transport.js';
 import type { CommonFlags, FlagValues } from './flags.js';
 
 export interface EntrySpec {
@@ -77,8 +76,9 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
     return;
   }
   const server = await spec.create(flags, values, log);
-  const stdio = new StdioServerTransport();
-  useLinearReadBuffer(stdio);
+  const stdio = new LineLimitedStdioTransport();
+  // Protocol faults (unparseable or oversized lines) are answered where possible; stderr says what came in.
+  server.mcp.server.onerror = (err) => log.warn(`protocol: ${err.message}`);
   await server.mcp.connect(stdio);
   const stop = () => server.mcp.close();
   // The client closing our stdin is the normal end of a stdio session.

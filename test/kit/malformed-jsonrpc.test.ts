@@ -64,3 +64,39 @@ describe.each([
     expect(await exited).toBe(0);
   });
 });
+
+describe('a JSON-RPC line over the size limit (stdio)', () => {
+  const big = 'x'.repeat(17 * 1024 * 1024);
+
+  it('gets an Invalid Request error for its id, and the server keeps serving', async () => {
+    const s = rawServer(ENTRY.filesystem, tempDir('gmc-raw-'));
+    try {
+      s.send(JSON.stringify(INIT));
+      await s.next((r) => r.id === 1);
+      s.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      const call = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'write_file', arguments: { file_path: 'x', content: big } } };
+      s.send(JSON.stringify(call));
+      const refused = await s.next((r) => r.id === 9);
+      expect(refused).toMatchObject({ error: { code: -32600 } });
+      expect(JSON.stringify(refused)).toMatch(/exceeds the \d+-byte limit/);
+      // A line whose id cannot be read is dropped without an answer; the next request is served.
+      s.send(`[${JSON.stringify(big)}]`);
+      s.send(JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'ping' }));
+      expect(await s.next((r) => r.id === 10)).toHaveProperty('result');
+      expect(s.child.exitCode).toBeNull();
+    } finally {
+      s.child.kill();
+    }
+  });
+});
+
+describe('requestIdOf', () => {
+  it('reads only a top-level id that precedes params', async () => {
+    const { requestIdOf } = await import('../../servers/common/stdio-transport.js');
+    expect(requestIdOf('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"x":')).toBe(7);
+    expect(requestIdOf('{"id":"a\\"b","method":"x"')).toBe('a"b');
+    expect(requestIdOf('{"jsonrpc":"2.0","method":"tools/call","params":{"id":3')).toBeUndefined();
+    expect(requestIdOf('[{"id":1}')).toBeUndefined();
+    expect(requestIdOf('{"meta":{"id":4},"id":5')).toBeUndefined();
+  });
+});
