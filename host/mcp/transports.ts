@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { useLinearReadBuffer } from '../../protocol/linear-read-buffer.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -26,6 +27,8 @@ export function createTransport(config: ResolvedServerConfig, kind: ConcreteTran
       // Never inherit: a child writing to our terminal corrupts the UI. Drained continuously below.
       stderr: 'pipe',
     });
+    // Large results (a multi-megabyte read) would otherwise cost quadratic copying in the SDK's reader.
+    useLinearReadBuffer(t);
     t.stderr?.on('data', (d: Buffer) => {
       const s = d.toString('utf8');
       stderr.append(s);

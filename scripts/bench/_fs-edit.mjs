@@ -8,24 +8,16 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { build } from 'esbuild';
+import { bundleModule } from '../bundle.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * The SDK client's read buffer copies quadratically on multi-megabyte lines (the result of this very
- * edit): the bench client uses the servers' linear buffer so that what is timed is the server.
+ * edit): the bench client uses the host's linear buffer so that what is timed is the server.
  */
 async function linearBufferClass(dir) {
-  const out = join(dir, 'stdio-read-buffer.mjs');
-  await build({
-    entryPoints: [join(REPO, 'servers/common/stdio-read-buffer.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: out,
-    logLevel: 'error',
-  });
+  const out = bundleModule(join(REPO, 'protocol/linear-read-buffer.ts'), join(dir, 'linear-read-buffer.mjs'));
   return (await import(pathToFileURL(out).href)).LinearReadBuffer;
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 // @ts-expect-error: a plain .mjs build script without type declarations
 import { AJV_PROVIDER_ANCHORS } from '../../scripts/bundle.mjs';
@@ -28,6 +29,14 @@ describe('third-party patches still match upstream', () => {
     const server = new McpServer({ name: 'guard', version: '1' }) as unknown as { createToolError?: (m: string) => unknown };
     expect(typeof server.createToolError, 'tagSdkToolErrors: McpServer.createToolError is gone').toBe('function');
     expect(server.createToolError!('x')).toMatchObject({ isError: true, content: [{ type: 'text' }] });
+  });
+
+  it('linear stdio read buffer: StdioClientTransport keeps its reader in _readBuffer', () => {
+    const t = new StdioClientTransport({ command: 'true' }) as unknown as { _readBuffer?: Record<string, unknown> };
+    expect(t._readBuffer, 'useLinearReadBuffer: _readBuffer is gone').toBeDefined();
+    for (const m of ['append', 'readMessage', 'clear']) {
+      expect(typeof t._readBuffer![m], `useLinearReadBuffer: _readBuffer.${m} is gone`).toBe('function');
+    }
   });
 
   it('lazy terminfo compile: Tput.prototype._compile(info, key, str) exists', () => {
