@@ -2,6 +2,7 @@ import type { Content } from '@google/genai';
 import type { RunStats } from '../cli/output.js';
 import type { Session } from '../core/session.js';
 import type { SessionRecorder } from '../sessions/recorder.js';
+import type { SessionInfo } from '../sessions/store.js';
 import type { UiRuntime } from './backend-types.js';
 import type { Palette } from './palette.js';
 import type { SlashInput } from './slash-parse.js';
@@ -27,6 +28,8 @@ export interface ChatCommandContext {
   setModelLabel(model: string): void;
   /** Raw bytes to the terminal (OSC 52 clipboard). */
   writeTerminal(seq: string): void;
+  /** Opens the session browser; resolves with the pick, or undefined when closed. */
+  browseSessions(sessions: SessionInfo[], current?: string): Promise<SessionInfo | undefined>;
   /** An abort signal tied to Esc for a long command (`/compress`, `/init`). */
   busy<T>(label: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }

@@ -2,6 +2,7 @@ import type { App } from './app.js';
 import type { ChatCommandContext } from './command-context.js';
 import type { Controller } from './controller.js';
 import { historyItems } from './history-view.js';
+import { browseSessions } from './session-browser.js';
 
 /** The command context for one slash command, over the controller's session and the screen. */
 export function buildCommandContext(c: Controller, app: App, cwd: string): ChatCommandContext {
@@ -29,6 +30,7 @@ export function buildCommandContext(c: Controller, app: App, cwd: string): ChatC
       app.status.model = model;
       app.requestRender();
     },
+    browseSessions: (sessions, current) => browseSessions(app, sessions, current),
     writeTerminal: (seq) => void app.screen.program.output.write(seq),
     busy: async (label, fn) => {
       const ac = new AbortController();

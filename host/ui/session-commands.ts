@@ -57,24 +57,22 @@ export const chatCommand: ChatCommand = (input, ctx) => {
   }
 };
 
-/** `/resume` lists this project's recorded sessions; `/resume N|ID|latest` continues one here. */
-export const resumeCommand: ChatCommand = (input, ctx) => {
+/** `/resume` opens the session browser; `/resume N|ID|latest` continues that session here directly. */
+export const resumeCommand: ChatCommand = async (input, ctx) => {
   const p = ctx.palette;
   const dir = ctx.runtime?.projectTempDir;
   if (!dir) return ctx.error('The host runtime is still starting.');
-  const current = ctx.recorder()?.id;
-  if (!input.rest) {
-    const all = listSessions(dir);
-    if (!all.length) return ctx.print(p.gray('No recorded sessions for this project yet.'));
-    const lines = all.map((s) => {
-      const mark = s.id === current ? p.green(' (this session)') : '';
-      return `  ${p.cyan(String(s.index).padStart(2))}. ${s.title} ${p.gray(`· ${s.messages} messages · ${formatAge(s.updated)} · ${s.id.slice(0, 8)}`)}${mark}`;
-    });
-    return ctx.print([p.bold(`Recorded sessions (${all.length})`), ...lines, p.gray('Type /resume N (or an id) to continue one here.')].join('\n'));
-  }
   const session = needSession(ctx);
   if (!session) return;
-  const { recorder, loaded } = switchToSession(session.client.chat, dir, input.rest, (m) => ctx.error(m));
+  let ref = input.rest;
+  if (!ref) {
+    const all = listSessions(dir);
+    if (!all.length) return ctx.print(p.gray('No recorded sessions for this project yet.'));
+    const picked = await ctx.browseSessions(all, ctx.recorder()?.id);
+    if (!picked) return ctx.print(p.gray('Resume closed.'));
+    ref = picked.id;
+  }
+  const { recorder, loaded } = switchToSession(session.client.chat, dir, ref, (m) => ctx.error(m));
   ctx.setRecorder(recorder);
   ctx.showHistory(loaded.history);
   ctx.print(`Resumed session ${loaded.index}: ${loaded.title} ${p.gray(`[${loaded.id}]`)}`);
