@@ -1,6 +1,6 @@
 import { FatalConfigError } from '../errors.js';
 import type { ConfirmationDetail } from '../../protocol/confirmation.js';
-import type { ApprovalMode, ConfirmationOutcome, ToolRef } from '../scheduler/types.js';
+import type { ApprovalMode, ConfirmationOutcome, Policy, PolicyInput, PolicyTool, Verdict } from '../scheduler/types.js';
 import { matchRules, parseRules, type ToolRule } from './rules.js';
 import { allPartsMatch, anyPartMatches, rootCommandsOf, shellDecision } from './shell-rules.js';
 import { classifyTool, type ToolClass } from './tool-class.js';
@@ -12,11 +12,6 @@ export interface PolicySettings {
   mcp?: { allowed?: string[]; excluded?: string[] };
   security?: { disableYoloMode?: boolean };
 }
-
-export type PolicyDecision =
-  | { decision: 'allow'; reason: string }
-  | { decision: 'ask'; reason: string }
-  | { decision: 'deny'; reason: string; message: string };
 
 export interface PolicyEngineOptions {
   settings?: PolicySettings;
@@ -35,13 +30,36 @@ export const DENIED_BY_POLICY = 'Tool execution denied by policy.';
 export const headlessDenial = (name: string) =>
   `Tool execution for "${name}" requires user confirmation, which is not supported in non-interactive mode.`;
 
-export type PolicyTool = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'toolName' | 'builtIn' | 'readOnly' | 'trusted'>;
+export type { PolicyTool } from '../scheduler/types.js';
+
+type Rule = 'allow' | 'ask' | 'deny';
+
+/**
+ * What each approval mode decides for a tool class before the per-tool rules, or undefined to let
+ * the rules decide (read-only tools are allowed by the rules in every mode). A mode that allows only
+ * read-only tools answers `deny` for every other class here.
+ */
+const MODE_FIRST: Record<ApprovalMode, (cls: ToolClass) => Rule | undefined> = {
+  default: () => undefined,
+  autoEdit: () => undefined,
+  yolo: () => 'allow',
+};
+
+/** What each mode does with a class that no allow rule covers. */
+const MODE_CLASS: Record<ApprovalMode, Partial<Record<ToolClass, Rule>>> = {
+  default: {},
+  autoEdit: { edit: 'allow', info: 'allow' },
+  yolo: {},
+};
+
+/** How a shell command stands against the allow rules: the shell check's answer, or (no command known) whether any rule could allow some call. */
+type ShellStanding = 'allow' | 'ask' | 'some';
 
 /**
  * Decides allow / ask / deny for a call before it runs, and for an in-call confirmation raised by a
  * server; keeps the session's "always" rules. Nothing here does I/O besides parsing shell commands.
  */
-export class PolicyEngine {
+export class PolicyEngine implements Policy {
   readonly interactive: boolean;
   readonly session = new SessionRules();
   private mode: ApprovalMode;
@@ -82,13 +100,20 @@ export class PolicyEngine {
     this.mode = mode;
   }
 
-  /** The decision before the call; headless turns an ask into a deny. */
-  async check(tool: PolicyTool, args: Record<string, unknown>): Promise<PolicyDecision> {
+  /**
+   * The one decision, for a call before it runs (`input.args`) and for a confirmation its server
+   * raises mid-call (`input.detail` as well, which names the command or file actually affected).
+   * Headless runs turn an ask into a deny.
+   */
+  async decide(tool: PolicyTool, input: PolicyInput, mode: ApprovalMode = this.mode): Promise<Verdict> {
     const cls = classifyTool(tool);
-    const command = cls === 'exec' && typeof args.command === 'string' ? args.command : undefined;
+    const command = cls === 'exec' ? commandOf(input) : undefined;
     const denied = await this.staticDeny(tool, command);
     if (denied) return { decision: 'deny', reason: denied, message: DENIED_BY_POLICY };
-    const verdict = await this.allowOrAsk(tool, cls, command);
+    const shell: ShellStanding =
+      cls !== 'exec' || command === undefined ? 'ask' : await shellDecision(command, this.shellAllowances(tool), mode);
+    const memoryFile = input.detail?.filePath;
+    const verdict = this.rules(tool, cls, mode, shell, memoryFile !== undefined && this.session.hasMemoryFile(memoryFile));
     if (verdict.decision === 'ask' && !this.interactive) {
       return { decision: 'deny', reason: `headless: ${verdict.reason}`, message: headlessDenial(tool.exposedName) };
     }
@@ -96,30 +121,46 @@ export class PolicyEngine {
   }
 
   /**
-   * True when every call of the tool is denied whatever its arguments: excluded, or, in a
-   * headless run, a tool that always needs confirmation that no mode or allow rule lets through. A tool named
-   * by an allow rule with arguments (`run_shell_command(git)`) is not, since some of its calls may pass.
-   * Reads the current approval mode and session rules, so ask again after either changes.
+   * True when every call of the tool is denied whatever its arguments: excluded, or, in a headless
+   * run, a tool that the rules would always ask about. A tool named by an allow rule with arguments
+   * (`run_shell_command(git)`) is not, since some of its calls may pass. Reads the current approval
+   * mode and session rules, so ask again after either changes.
    */
   isStaticallyDenied(tool: PolicyTool): boolean {
     if (this.wholeDenyReason(tool) !== undefined) return true;
-    return !this.interactive && this.alwaysAsks(tool);
+    if (this.interactive) return false;
+    const cls = classifyTool(tool);
+    if (matchRules(this.allowed, tool).prefixes.length > 0) return false;
+    const shell: ShellStanding = this.shellAllowances(tool).length > 0 ? 'some' : 'ask';
+    const first = MODE_FIRST[this.mode](cls);
+    if (first === 'deny') return true;
+    return this.rules(tool, cls, this.mode, shell, false).decision !== 'allow';
   }
 
-  /** Whether a confirmation the server raised mid-call is answered without asking the user. */
-  async checkConfirmation(tool: PolicyTool, detail: ConfirmationDetail): Promise<'allow' | 'ask'> {
-    const cls = classifyTool(tool);
-    if (this.mode === 'yolo' || tool.trusted) return 'allow';
-    if (this.wholeAllowed(tool)) return 'allow';
-    if (detail.kind === 'edit') {
-      if (cls === 'memory') return detail.filePath && this.session.hasMemoryFile(detail.filePath) ? 'allow' : 'ask';
-      return cls === 'edit' && this.mode !== 'default' ? 'allow' : 'ask';
+  /** The allow/ask table after the deny rules; one place for every path. */
+  private rules(tool: PolicyTool, cls: ToolClass, mode: ApprovalMode, shell: ShellStanding, memoryFileAllowed: boolean): Verdict {
+    const first = MODE_FIRST[mode](cls);
+    if (first === 'deny') return { decision: 'deny', reason: `${cls} tools are not allowed in ${mode} mode`, message: DENIED_BY_POLICY };
+    if (first === 'allow') return { decision: 'allow', reason: mode };
+    if (matchRules(this.confirmationRequired, tool).whole) return { decision: 'ask', reason: 'tools.confirmationRequired' };
+    if (tool.trusted) return { decision: 'allow', reason: 'trusted server' };
+    if (cls === 'read-only') return { decision: 'allow', reason: 'read-only' };
+    if (this.wholeAllowed(tool)) return { decision: 'allow', reason: 'allow rule' };
+    const byMode = MODE_CLASS[mode][cls];
+    if (byMode === 'allow') return { decision: 'allow', reason: `${cls} in ${mode} mode` };
+    if (byMode === 'deny') return { decision: 'deny', reason: `${cls} in ${mode} mode`, message: DENIED_BY_POLICY };
+    switch (cls) {
+      case 'exec':
+        return shell === 'ask'
+          ? { decision: 'ask', reason: 'command not allow-listed' }
+          : { decision: 'allow', reason: 'shell prefix rule' };
+      case 'memory':
+        return memoryFileAllowed ? { decision: 'allow', reason: 'memory file allowed this session' } : { decision: 'ask', reason: 'memory save' };
+      case 'external':
+        return { decision: 'ask', reason: 'third-party tool' };
+      default:
+        return { decision: 'ask', reason: `${cls} in ${mode} mode` };
     }
-    if (detail.kind === 'exec' && cls === 'exec' && detail.command !== undefined) {
-      return shellDecision(detail.command, this.shellAllowances(tool), this.mode);
-    }
-    if (detail.kind === 'info' && cls === 'info') return this.mode === 'autoEdit' ? 'allow' : 'ask';
-    return 'ask';
   }
 
   /** Records an "always" outcome. */
@@ -164,42 +205,6 @@ export class PolicyEngine {
     return undefined;
   }
 
-  /** `allowOrAsk` without arguments: true when no call of the tool can be allowed without asking. */
-  private alwaysAsks(tool: PolicyTool): boolean {
-    if (this.mode === 'yolo') return false;
-    if (matchRules(this.confirmationRequired, tool).whole) return true;
-    if (tool.trusted || this.wholeAllowed(tool)) return false;
-    // Any allow rule naming the tool keeps it, arguments or not: some calls may be allowed.
-    if (matchRules(this.allowed, tool).prefixes.length > 0) return false;
-    const cls = classifyTool(tool);
-    if (cls === 'read-only') return false;
-    if (cls === 'edit' || cls === 'info') return this.mode !== 'autoEdit';
-    if (cls === 'exec') return this.session.shellPrefixes().length === 0;
-    return true;
-  }
-
-  private async allowOrAsk(tool: PolicyTool, cls: ToolClass, command: string | undefined): Promise<PolicyDecision> {
-    if (this.mode === 'yolo') return { decision: 'allow', reason: 'yolo' };
-    if (matchRules(this.confirmationRequired, tool).whole) return { decision: 'ask', reason: 'tools.confirmationRequired' };
-    if (tool.trusted) return { decision: 'allow', reason: 'trusted server' };
-    if (cls === 'read-only') return { decision: 'allow', reason: 'read-only' };
-    if (this.wholeAllowed(tool)) return { decision: 'allow', reason: 'allow rule' };
-    switch (cls) {
-      case 'edit':
-      case 'info':
-        return this.mode === 'autoEdit'
-          ? { decision: 'allow', reason: 'autoEdit' }
-          : { decision: 'ask', reason: `${cls} in default mode` };
-      case 'exec': {
-        if (command === undefined) return { decision: 'ask', reason: 'no command' };
-        const d = await shellDecision(command, this.shellAllowances(tool), this.mode);
-        return { decision: d, reason: d === 'allow' ? 'shell prefix rule' : 'command not allow-listed' };
-      }
-      default:
-        return { decision: 'ask', reason: cls === 'memory' ? 'memory save' : 'third-party tool' };
-    }
-  }
-
   private wholeAllowed(tool: PolicyTool): boolean {
     return (
       this.allowedServers.has(tool.serverAlias) ||
@@ -211,4 +216,10 @@ export class PolicyEngine {
   private shellAllowances(tool: PolicyTool): string[] {
     return [...matchRules(this.allowed, tool).prefixes, ...this.session.shellPrefixes()];
   }
+}
+
+/** The shell command a call or its confirmation names; the confirmation's is what will run. */
+function commandOf(input: PolicyInput): string | undefined {
+  if (input.detail) return input.detail.kind === 'exec' ? input.detail.command : undefined;
+  return typeof input.args.command === 'string' ? input.args.command : undefined;
 }

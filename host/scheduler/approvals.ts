@@ -1,8 +1,7 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { ConfirmationDetailSchema, type ConfirmationDetail } from '../../protocol/confirmation.js';
 import { META } from '../../protocol/meta.js';
-import type { PolicyEngine } from '../policy/policy-engine.js';
-import type { ConfirmationOutcome, ConfirmationRequest, Confirmer, ToolCallOutcome, ToolRef } from './types.js';
+import type { ConfirmationOutcome, ConfirmationRequest, Confirmer, Policy, ToolCallOutcome, ToolRef } from './types.js';
 
 /** Answers every question with cancel: what a run without a user gets. */
 export const headlessConfirmer: Confirmer = {
@@ -13,6 +12,8 @@ export const headlessConfirmer: Confirmer = {
 export interface TrackedCall {
   callId: string;
   tool: ToolRef;
+  /** The call's arguments, which policy reads beside the server's detail. */
+  args: Record<string, unknown>;
   signal: AbortSignal;
   /** The call waits for the user (status awaiting_approval with this request). */
   onAwaiting(request: ConfirmationRequest): void;
@@ -43,7 +44,7 @@ export class ApprovalBroker {
   private readonly inFlight = new Map<string, TrackedCall>();
 
   constructor(
-    private readonly policy: PolicyEngine,
+    private readonly policy: Policy,
     private confirmer: Confirmer = headlessConfirmer,
     private readonly log: (msg: string) => void = () => {},
   ) {}
@@ -62,7 +63,7 @@ export class ApprovalBroker {
     onAwaiting: (r: ConfirmationRequest) => void, batch: BatchGate = { cancelled: false }): Promise<ConfirmationOutcome> {
     return this.serialize(signal, async () => {
       if (batch.cancelled) return { outcome: 'cancel' };
-      const again = await this.policy.check(tool, args);
+      const again = await this.policy.decide(tool, { args });
       if (again.decision === 'allow') return { outcome: 'proceed_once' };
       if (again.decision === 'deny') return { outcome: 'cancel' };
       const request: ConfirmationRequest = {
@@ -106,7 +107,10 @@ export class ApprovalBroker {
         call.skipped = true;
         return { outcome: 'cancel' } as const;
       }
-      if ((await this.policy.checkConfirmation(call.tool, detail)) === 'allow') return { outcome: 'proceed_once' } as const;
+      // The same decision as before the call, now on what the server says it will do.
+      const verdict = await this.policy.decide(call.tool, { args: call.args, detail });
+      if (verdict.decision === 'allow') return { outcome: 'proceed_once' } as const;
+      if (verdict.decision === 'deny') return { outcome: 'cancel' } as const;
       const request: ConfirmationRequest = {
         source: 'elicitation', callId: call.callId, tool: call.tool, detail, message: params.message,
       };

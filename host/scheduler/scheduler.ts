@@ -1,20 +1,19 @@
 import { EventEmitter } from 'node:events';
 import { META } from '../../protocol/meta.js';
-import type { PolicyEngine } from '../policy/policy-engine.js';
 import { ApprovalBroker } from './approvals.js';
 import { convertCallToolResult, functionResponseParts } from './convert-result.js';
 import type { CallExecutor, SchedulableTool, ToolLookup } from './executor.js';
 import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING, notFoundText } from './texts.js';
 import { effectiveThreshold, truncateToolOutput } from './truncate-output.js';
 import type {
-  ConfirmationRequest, Confirmer, ResultDisplay, SchedulerEvent, ToolCall, ToolCallOutcome, ToolCallRequestInfo, ToolCallStatus,
+  ConfirmationRequest, Confirmer, Policy, ResultDisplay, SchedulerEvent, ToolCall, ToolCallOutcome, ToolCallRequestInfo, ToolCallStatus,
 } from './types.js';
 import { ArgumentValidator } from './validate.js';
 
 export interface ToolSchedulerOptions {
   tools: ToolLookup;
   executor: CallExecutor;
-  policy: PolicyEngine;
+  policy: Policy;
   /** Who answers asks; defaults to the headless confirmer (declines). */
   confirmer?: Confirmer;
   /** Where truncated outputs are saved (`<dir>/tool-outputs/`). */
@@ -121,7 +120,7 @@ export class ToolScheduler extends EventEmitter {
     if (batch.signal.aborted) return this.finishCancelled(call, ABORTED, 'reject');
     if (batch.cancelled) return this.finishCancelled(call, CANCELLED_WAITING, 'reject');
     const { args, callId } = call.request;
-    const decision = await this.opts.policy.check(tool, args);
+    const decision = await this.opts.policy.decide(tool, { args });
     if (decision.decision === 'deny') {
       decide(call, 'reject');
       return this.finishError(call, decision.message, 'policy_denied');
@@ -160,6 +159,7 @@ export class ToolScheduler extends EventEmitter {
     const tracked = {
       callId,
       tool,
+      args,
       signal: batch.signal,
       declined: false,
       batch,

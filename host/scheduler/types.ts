@@ -71,6 +71,32 @@ export type ConfirmationOutcome =
   | { outcome: 'modify'; content: string }
   | { outcome: 'cancel' };
 
+/** The tool as policy sees it. */
+export type PolicyTool = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'toolName' | 'builtIn' | 'readOnly' | 'trusted'>;
+
+/** What policy decides on: the call's arguments, and for a server's mid-call question its typed detail. */
+export interface PolicyInput {
+  args: Record<string, unknown>;
+  detail?: ConfirmationDetail;
+}
+
+/** The one verdict of policy, before a call and for a server's mid-call question alike. */
+export type Verdict =
+  | { decision: 'allow'; reason: string }
+  | { decision: 'ask'; reason: string }
+  | { decision: 'deny'; reason: string; message: string };
+
+/**
+ * The policy the scheduler consults (host/policy's PolicyEngine); declared here so the scheduler
+ * does not import policy and policy only imports these types.
+ */
+export interface Policy {
+  readonly interactive: boolean;
+  decide(tool: PolicyTool, input: PolicyInput): Promise<Verdict>;
+  /** Records an answer that reaches beyond this call ("always"). */
+  remember(tool: PolicyTool, outcome: ConfirmationOutcome, detail?: ConfirmationDetail): Promise<void>;
+}
+
 /** Injected by the consumer: the terminal UI shows a dialog; headless declines unless allowed. */
 export interface Confirmer {
   confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<ConfirmationOutcome>;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PolicyEngine, headlessDenial, type PolicySettings } from '../../host/policy/policy-engine.js';
 import { parseRule, matchRules } from '../../host/policy/rules.js';
 import type { ApprovalMode, ToolRef } from '../../host/scheduler/types.js';
+import type { ConfirmationDetail } from '../../protocol/confirmation.js';
 
 const ref = (alias: string, tool: string, extra: Partial<ToolRef> = {}): ToolRef => ({
   exposedName: `${alias}__${tool}`,
@@ -32,8 +33,13 @@ const TOOLS = {
 const engine = (mode: ApprovalMode, interactive = true, settings: PolicySettings = {}, extra = {}) =>
   new PolicyEngine({ settings, approvalMode: mode, interactive, ...extra });
 
+/** A confirmation the tool's server raised mid-call: the same decision, on its detail. */
+async function inCall(p: PolicyEngine, tool: ToolRef, detail: ConfirmationDetail) {
+  return (await p.decide(tool, { args: {}, detail })).decision;
+}
+
 async function decide(p: PolicyEngine, tool: ToolRef, args: Record<string, unknown> = {}) {
-  return (await p.check(tool, args)).decision;
+  return (await p.decide(tool, { args })).decision;
 }
 
 describe('policy: default decision by tool class', () => {
@@ -60,7 +66,7 @@ describe('policy: default decision by tool class', () => {
   }
 
   it('headless deny carries the documented denial text', async () => {
-    const d = await engine('default', false).check(TOOLS.write, {});
+    const d = await engine('default', false).decide(TOOLS.write, { args: {} });
     expect(d).toMatchObject({ decision: 'deny', message: headlessDenial('filesystem__write_file') });
   });
 
@@ -73,7 +79,7 @@ describe('policy: settings rules', () => {
   it('tools.exclude denies in every mode, both name forms and server wildcards', async () => {
     for (const exclude of [['filesystem__read_file'], ['read_file'], ['filesystem__*']]) {
       const p = engine('yolo', true, { tools: { exclude } });
-      expect(await p.check(TOOLS.read, {})).toMatchObject({ decision: 'deny', message: 'Tool execution denied by policy.' });
+      expect(await p.decide(TOOLS.read, { args: {} })).toMatchObject({ decision: 'deny', message: 'Tool execution denied by policy.' });
     }
   });
 
@@ -168,20 +174,20 @@ describe('policy: session "always" rules', () => {
     await p.remember(TOOLS.fetch, { outcome: 'proceed_always' }, { kind: 'info', title: 'Confirm Web Fetch' });
     expect(await decide(p, TOOLS.fetch)).toBe('allow');
     const mem = { kind: 'edit' as const, title: 'Confirm Memory Save: ~/.gemini/GEMINI.md', filePath: '/h/.gemini/GEMINI.md' };
-    expect(await p.checkConfirmation(TOOLS.memory, mem)).toBe('ask');
+    expect(await inCall(p, TOOLS.memory, mem)).toBe('ask');
     await p.remember(TOOLS.memory, { outcome: 'proceed_always' }, mem);
-    expect(await p.checkConfirmation(TOOLS.memory, mem)).toBe('allow');
-    expect(await p.checkConfirmation(TOOLS.memory, { ...mem, filePath: '/other/GEMINI.md' })).toBe('ask');
+    expect(await inCall(p, TOOLS.memory, mem)).toBe('allow');
+    expect(await inCall(p, TOOLS.memory, { ...mem, filePath: '/other/GEMINI.md' })).toBe('ask');
   });
 
   it('in-call confirmations: autoEdit allows edits, yolo everything, default asks', async () => {
     const edit = { kind: 'edit' as const, title: 'Confirm Edit: a.txt' };
-    expect(await engine('default').checkConfirmation(TOOLS.write, edit)).toBe('ask');
-    expect(await engine('autoEdit').checkConfirmation(TOOLS.write, edit)).toBe('allow');
-    expect(await engine('yolo').checkConfirmation(TOOLS.memory, edit)).toBe('allow');
+    expect(await inCall(engine('default'), TOOLS.write, edit)).toBe('ask');
+    expect(await inCall(engine('autoEdit'), TOOLS.write, edit)).toBe('allow');
+    expect(await inCall(engine('yolo'), TOOLS.memory, edit)).toBe('allow');
     const info = { kind: 'info' as const, title: 'Confirm Web Fetch', urls: ['https://x'] };
-    expect(await engine('default').checkConfirmation(TOOLS.fetch, info)).toBe('ask');
-    expect(await engine('autoEdit').checkConfirmation(TOOLS.fetch, info)).toBe('allow');
+    expect(await inCall(engine('default'), TOOLS.fetch, info)).toBe('ask');
+    expect(await inCall(engine('autoEdit'), TOOLS.fetch, info)).toBe('allow');
   });
 });
 
@@ -227,9 +233,9 @@ describe('policy: shell root-command allowlisting', () => {
   it('always on a command adds its root commands for the session', async () => {
     const p = engine('default');
     const detail = { kind: 'exec' as const, title: 'Confirm Shell Command', command: 'git log -5', rootCommands: ['git'] };
-    expect(await p.checkConfirmation(TOOLS.shell, detail)).toBe('ask');
+    expect(await inCall(p, TOOLS.shell, detail)).toBe('ask');
     await p.remember(TOOLS.shell, { outcome: 'proceed_always' }, detail);
-    expect(await p.checkConfirmation(TOOLS.shell, { ...detail, command: 'git status' })).toBe('allow');
+    expect(await inCall(p, TOOLS.shell, { ...detail, command: 'git status' })).toBe('allow');
     expect(await decide(p, TOOLS.shell, { command: 'git diff' })).toBe('allow');
     expect(await decide(p, TOOLS.shell, { command: 'git diff; curl x' })).toBe('ask');
     // Without rootCommands in the detail the host parses the command itself.

@@ -14,6 +14,7 @@ export interface HarnessServer {
   alias: string;
   entry: string;
   args?: string[];
+  env?: Record<string, string>;
   builtIn?: boolean;
   trusted?: boolean;
 }
@@ -23,6 +24,8 @@ export interface Harness {
   policy: PolicyEngine;
   events: SchedulerEvent[];
   servers: Map<string, StdioServer>;
+  tools: ToolLookup;
+  executor: CallExecutor;
   run(calls: { name: string; args: Record<string, unknown>; callId?: string }[], signal?: AbortSignal): ReturnType<ToolScheduler['schedule']>;
   close(): Promise<void>;
 }
@@ -40,6 +43,7 @@ export async function startHarness(opts: {
   for (const s of opts.servers) {
     const server = await startStdioServer(s.entry, {
       args: s.args,
+      env: s.env,
       elicit: (params) => (handler ? handler(s.alias, params, new AbortController().signal) : { action: 'decline' }),
     });
     servers.set(s.alias, server);
@@ -65,7 +69,7 @@ export async function startHarness(opts: {
   scheduler.on('event', (e: SchedulerEvent) => events.push(e));
   let n = 0;
   return {
-    scheduler, policy, events, servers,
+    scheduler, policy, events, servers, tools: lookup, executor,
     run: (calls, signal = new AbortController().signal) =>
       scheduler.schedule(
         calls.map((c): ToolCallRequestInfo => ({

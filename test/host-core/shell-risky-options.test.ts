@@ -12,7 +12,7 @@ const ALLOWED = ['git status', 'git log', 'git diff', 'git show', 'git grep', 'g
 
 const decide = (command: string, mode: ApprovalMode = 'default') =>
   new PolicyEngine({ settings: { tools: { allowed: ALLOWED } }, approvalMode: mode, interactive: true })
-    .check(shell, { command })
+    .decide(shell, { args: { command } })
     .then((d) => d.decision);
 
 describe('allow-listed read commands: options that write files or run programs ask', () => {
