@@ -13,6 +13,7 @@ import { ToolScheduler } from './scheduler/scheduler.js';
 import type { ApprovalMode, Confirmer } from './scheduler/types.js';
 import { ToolRegistry } from './tools/registry.js';
 import { effectiveCore } from './tools/naming.js';
+import { JitContext } from './core/jit-context.js';
 import type { Settings } from './config/settings-schema.js';
 import { HOST_TOOLS_ALIAS } from './tools/tool-search.js';
 import type { CallExecutor } from './scheduler/executor.js';
@@ -105,6 +106,8 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     },
     setElicitationHandler: (h) => manager.setElicitationHandler(h),
   };
+  // Subdirectory context follows the folder's trust, as Gemini CLI's project memory does.
+  const jit = settings.trust.trusted ? new JitContext(manager, cwd, (m) => log.debug(m)) : undefined;
   const scheduler = new ToolScheduler({
     tools: registry,
     executor,
@@ -113,6 +116,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     projectTempDir,
     truncateThreshold: merged.tools?.truncateToolOutputThreshold,
     log: (m) => log.debug(m),
+    extraContext: jit ? (tool, args) => jit.forCall(tool, args) : undefined,
     whenReady: async () => {
       await manager.whenReady();
       await manager.whenListsFresh();

@@ -139,7 +139,7 @@ export function resolveServerSet(input: Settings | { merged: Settings }, opts: R
   const env = opts.env ?? process.env;
   const redaction: RedactionOverrides = settings.security?.environmentVariableRedaction ?? {};
   const ordered = new Map<string, ResolvedServerConfig>();
-  for (const name of BUILTIN_ALIASES) ordered.set(name, builtIn(name, opts, env, redaction));
+  for (const name of BUILTIN_ALIASES) ordered.set(name, builtIn(name, opts, env, redaction, contextFileNames(settings)));
   if (settings.tools?.discoveryCommand) ordered.set(DISCOVERY_ALIAS, discoveryBridge(settings, opts, env, redaction));
   if (settings.mcp?.serverCommand) {
     const [command, ...args] = splitCommand(settings.mcp.serverCommand, 'mcp.serverCommand');
@@ -188,7 +188,14 @@ const BUILTIN_DESCRIPTIONS: Record<string, string> = {
   [DISCOVERY_ALIAS]: 'Built-in: tools from tools.discoveryCommand',
 };
 
-function builtIn(name: string, opts: ResolveServersOptions, env: NodeJS.ProcessEnv, redaction: RedactionOverrides): ResolvedServerConfig {
+/** `context.fileName`: one name or a list (Gemini CLI accepts both); empty means the default GEMINI.md. */
+export function contextFileNames(settings: Settings): string[] {
+  const v = settings.context?.fileName;
+  const names = typeof v === 'string' ? [v] : (v ?? []);
+  return names.map((n) => n.trim()).filter(Boolean);
+}
+
+function builtIn(name: string, opts: ResolveServersOptions, env: NodeJS.ProcessEnv, redaction: RedactionOverrides, fileNames: string[]): ResolvedServerConfig {
   let childEnv: Record<string, string>;
   if (name === 'shell') {
     // The shell runs the user's own commands: their environment, minus secrets and never the API key.
@@ -200,7 +207,8 @@ function builtIn(name: string, opts: ResolveServersOptions, env: NodeJS.ProcessE
   }
   return {
     alias: name, builtIn: true, trust: false, transport: 'stdio',
-    command: process.execPath, args: [builtInEntry(name), ...rootArgs(opts)],
+    command: process.execPath,
+    args: [builtInEntry(name), ...rootArgs(opts), ...(name === 'memory' ? fileNames.flatMap((f) => ['--context-file-name', f]) : [])],
     env: { ...childEnv, GEMINI_CLI: '1' }, cwd: opts.cwd, timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
     description: BUILTIN_DESCRIPTIONS[name], startup: 'lazy',
     // Our servers' listings depend on their flags and these variables, never on the user's other ones.

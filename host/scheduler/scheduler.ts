@@ -23,6 +23,8 @@ export interface ToolSchedulerOptions {
   log?: (msg: string) => void;
   /** Resolves when every server has connected or failed; a name not found yet is looked up again after it. */
   whenReady?: () => Promise<void>;
+  /** Text appended to a successful call's output (just-in-time subdirectory context); never fails the call. */
+  extraContext?: (tool: SchedulableTool, args: Record<string, unknown>) => Promise<string>;
 }
 
 const LIVE_OUTPUT_LIMIT = 20_000;
@@ -202,9 +204,10 @@ export class ToolScheduler extends EventEmitter {
     const cut = await truncateToolOutput(converted.text, {
       threshold, projectTempDir: this.opts.projectTempDir, exposedName: tool.exposedName, callId,
     });
+    const extra = (await this.opts.extraContext?.(tool, args).catch(() => '')) ?? '';
     call.response = {
       callId,
-      responseParts: functionResponseParts(callId, call.request.name, { output: cut.text, media: converted.mediaParts }),
+      responseParts: functionResponseParts(callId, call.request.name, { output: cut.text + extra, media: converted.mediaParts }),
       resultDisplay: converted.display,
       ...(cut.file ? { outputFile: cut.file } : {}),
     };

@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createKitServer, type KitServer } from '../common/create-server.js';
 import type { Logger } from '../common/logger.js';
@@ -6,6 +8,7 @@ import { VERSION } from '../../protocol/version.js';
 import { META } from '../../protocol/meta.js';
 import { candidateDirs, contextInputs, type DiscoveryOptions } from './context/discovery.js';
 import { loadContext } from './context/render.js';
+import { subdirectoryContext } from './context/jit.js';
 import { ContextWatcher } from './context/watch.js';
 import { MemoryFileWriter } from './memory-file.js';
 import { resolveMemoryPaths } from './paths.js';
@@ -13,6 +16,8 @@ import { createSaveMemoryTool } from './tools/save-memory.js';
 
 export const CONTEXT_URI = 'gemini-memory://context';
 export const FILES_URI = 'gemini-memory://files';
+/** `?path=<absolute path>`: context files of the subdirectories between a root and that path. */
+export const CONTEXT_FOR_TEMPLATE = 'gemini-memory://context-for{?path}';
 
 export interface MemoryServerDeps {
   roots: string[];
@@ -107,6 +112,7 @@ export function createMemoryServer(deps: MemoryServerDeps): KitServer {
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },
   );
+  registerContextFor(kit, fileNames);
   kit.mcp.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
   kit.mcp.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
     subscriptions.add(req.params.uri);
@@ -120,4 +126,34 @@ export function createMemoryServer(deps: MemoryServerDeps): KitServer {
     return {};
   });
   return kit;
+}
+
+/** The just-in-time resource: context files between a root and a path the client names. */
+function registerContextFor(kit: KitServer, fileNames: string[]): void {
+  kit.mcp.registerResource(
+    'memory-context-for',
+    new ResourceTemplate(CONTEXT_FOR_TEMPLATE, { list: undefined }),
+    {
+      title: 'Context for a path',
+      description: 'Context files in the directories between a workspace root and the given path (just-in-time context), one entry per file.',
+      mimeType: 'text/markdown',
+    },
+    async (uri, variables) => {
+      const raw = Array.isArray(variables.path) ? variables.path[0] : variables.path;
+      // The SDK hands template variables over still percent-encoded.
+      const target = raw ? safeDecode(raw) : undefined;
+      if (!target || !isAbsolute(target)) return { contents: [] };
+      await kit.rootsReady?.();
+      const files = await subdirectoryContext(target, kit.roots.list, fileNames);
+      return { contents: files.map((f) => ({ uri: pathToFileURL(f.path).href, mimeType: 'text/markdown', text: f.text })) };
+    },
+  );
+}
+
+function safeDecode(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,0 +1,69 @@
+import { isAbsolute, resolve } from 'node:path';
+
+/** What the JIT loader needs from the manager: the memory server's state and a resource read. */
+export interface JitManager {
+  states(): { alias: string; status: string; config: { builtIn: boolean } }[];
+  readResource(alias: string, uri: string): Promise<{ contents: { uri?: string; text?: string }[] }>;
+}
+
+export interface JitTool {
+  serverAlias: string;
+  toolName: string;
+  builtIn: boolean;
+}
+
+/** The built-in file tools that say where the model is working, and where their path argument is. */
+const PATH_ARGS: Record<string, (args: Record<string, unknown>) => unknown[]> = {
+  read_file: (a) => [a.absolute_path],
+  list_directory: (a) => [a.path],
+  write_file: (a) => [a.file_path],
+  replace: (a) => [a.file_path],
+  // Plain paths only (globs name no single directory); a few are enough to find the subdirectories.
+  read_many_files: (a) => (Array.isArray(a.paths) ? a.paths.filter((p) => typeof p === 'string' && !/[*?[{]/.test(p)).slice(0, 5) : []),
+};
+
+export const JIT_HEADER = '\n\n--- Newly Discovered Project Context ---\n';
+export const JIT_FOOTER = '\n--- End Project Context ---';
+
+/**
+ * Subdirectory context loaded just in time, as Gemini CLI does: when the model reads, lists or writes in a
+ * directory below a workspace root, that directory's context files (GEMINI.md or `context.fileName`) and
+ * those of the directories between it and the root are appended once to the tool's output. The memory
+ * server finds and renders them (resource `gemini-memory://context-for?path=…`); this side only decides
+ * when to ask and remembers what the model has already seen this session.
+ */
+export class JitContext {
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly manager: JitManager,
+    private readonly cwd: string,
+    private readonly log?: (msg: string) => void,
+  ) {}
+
+  /** The text to append to a successful call's output ('' when nothing is new). */
+  async forCall(tool: JitTool, args: Record<string, unknown>): Promise<string> {
+    const pick = tool.builtIn && tool.serverAlias === 'filesystem' ? PATH_ARGS[tool.toolName] : undefined;
+    if (!pick) return '';
+    const memory = this.manager.states().find((s) => s.alias === 'memory' && s.config.builtIn && s.status === 'connected');
+    if (!memory) return '';
+    const blocks: string[] = [];
+    for (const raw of pick(args)) {
+      if (typeof raw !== 'string' || !raw) continue;
+      const path = isAbsolute(raw) ? raw : resolve(this.cwd, raw);
+      try {
+        const res = await this.manager.readResource('memory', `gemini-memory://context-for?path=${encodeURIComponent(path)}`);
+        for (const c of res.contents) {
+          const key = c.uri ?? c.text ?? '';
+          if (!c.text || this.seen.has(key)) continue;
+          this.seen.add(key);
+          blocks.push(c.text);
+        }
+      } catch (err) {
+        // Supplementary: a failure never fails the tool call.
+        this.log?.(`jit context for ${path}: ${(err as Error).message}`);
+      }
+    }
+    return blocks.length ? `${JIT_HEADER}${blocks.join('\n\n')}${JIT_FOOTER}` : '';
+  }
+}

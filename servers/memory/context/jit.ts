@@ -1,0 +1,53 @@
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { isWithin } from '../../common/path-guard.js';
+import { findGitRoot } from './discovery.js';
+import { processImports } from './import-processor.js';
+import { renderBlock } from './render.js';
+
+export interface JitFile {
+  path: string;
+  /** The rendered `--- Context from: … ---` block. */
+  text: string;
+}
+
+/** The path's real location, or its nearest existing ancestor's (a file about to be written). */
+async function realOrAncestor(p: string): Promise<{ real: string; isDir: boolean } | undefined> {
+  let cur = resolve(p);
+  for (;;) {
+    const real = await realpath(cur).catch(() => undefined);
+    if (real) return { real, isDir: cur === resolve(p) ? (await stat(real)).isDirectory() : true };
+    const up = dirname(cur);
+    if (up === cur) return undefined;
+    cur = up;
+  }
+}
+
+/**
+ * Context files in the directories between a workspace root (exclusive: the root and its ancestors are
+ * in the start-up context) and the directory of `target`, outermost first — what Gemini CLI loads
+ * "just in time" when the model reads or writes there. Paths outside every root give nothing.
+ */
+export async function subdirectoryContext(target: string, roots: readonly string[], fileNames: readonly string[]): Promise<JitFile[]> {
+  const at = await realOrAncestor(target);
+  if (!at) return [];
+  const dir = at.isDir ? at.real : dirname(at.real);
+  const realRoots = await Promise.all(roots.map((r) => realpath(r).catch(() => resolve(r))));
+  const root = realRoots.filter((r) => isWithin(r, dir)).sort((a, b) => b.length - a.length)[0];
+  if (!root || root === dir) return [];
+  const dirs: string[] = [];
+  for (let d = dir; d !== root; d = dirname(d)) dirs.unshift(d);
+  const out: JitFile[] = [];
+  for (const d of dirs) {
+    for (const name of fileNames) {
+      const path = resolve(d, name);
+      const info = await stat(path).catch(() => undefined);
+      if (!info?.isFile()) continue;
+      const raw = await readFile(path, 'utf8').catch(() => undefined);
+      if (raw === undefined) continue;
+      const text = (await processImports(raw, d, { projectRoot: findGitRoot(d) ?? root }, 0, new Set([path]))).trim();
+      if (text) out.push({ path, text: renderBlock(path, text) });
+    }
+  }
+  return out;
+}
