@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { SettingsError } from './errors.js';
-import { stripJsonComments } from './expand.js';
+import { parseJsonc } from './json-location.js';
+import { settingsSyntaxError } from './settings-precheck.js';
 
 /**
  * JSON-with-comments files the user owns (settings, trusted folders). Edits go through jsonc-parser so
@@ -21,9 +22,9 @@ export function parseJsoncObject(text: string, file: string): Record<string, unk
   if (!text.trim()) return {};
   let value: unknown;
   try {
-    value = JSON.parse(stripJsonComments(text));
+    value = parseJsonc(text);
   } catch (e) {
-    throw new SettingsError(`Invalid JSON in ${file}: ${(e as Error).message}`, file);
+    throw settingsSyntaxError(file, e);
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw new SettingsError(`Invalid file ${file}: the top level must be a JSON object`, file);

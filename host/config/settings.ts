@@ -1,26 +1,23 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { platform } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { SettingsSchema, V1_RENAMES, type Settings, type SettingsScope } from './settings-schema.js';
-import { expandDeep, stripJsonComments } from './expand.js';
+import { SettingsSchema, V1_RENAMES, type Settings } from './settings-schema.js';
+import { expandDeep } from './expand.js';
+import { settingsSyntaxError } from './settings-precheck.js';
+import { parseJsonc } from './json-location.js';
 import { SettingsError } from './errors.js';
 import { decideTrust, type TrustDecision } from './trust.js';
 import { findEnvFile, withEnvFile } from './env-file.js';
 import { filterUntrustedWorkspace, withoutFolderTrustKey } from './untrusted-workspace.js';
 import { geminiHome } from './paths.js';
+import { settingsFiles, type LoadSettingsOptions, type SettingsFileRef } from './settings-files.js';
 
 export type { Settings, McpServerSettings, SettingsScope } from './settings-schema.js';
+export { settingsFiles, userSettingsPath, workspaceSettingsPath, type LoadSettingsOptions, type SettingsFileRef } from './settings-files.js';
 
 export { SettingsError };
 export { geminiHome, defaultProjectTempDir } from './paths.js';
 export { resolveServers, resolveServerSet, validateAlias, packageRoot } from './servers.js';
 export type { TrustDecision } from './trust.js';
 export type { ResolvedServerConfig, ResolveServersOptions, BlockedServer, ServerSet } from './servers.js';
-
-export interface SettingsFileRef {
-  path: string;
-  scope: SettingsScope;
-}
 
 export interface LoadedSettings {
   merged: Settings;
@@ -36,55 +33,6 @@ export interface LoadedSettings {
   env: NodeJS.ProcessEnv;
   /** The `.env` file that was read, if any. */
   envFile?: string;
-}
-
-export interface LoadSettingsOptions {
-  cwd: string;
-  /** Overrides the home directory (else `GEMINI_CLI_HOME`, else the OS home). */
-  homeDir?: string;
-  env?: NodeJS.ProcessEnv;
-  /** `--skip-trust`: treat the folder as trusted for this run without saving anything. */
-  skipTrust?: boolean;
-}
-
-export function userSettingsPath(home: string): string {
-  return join(home, '.gemini', 'settings.json');
-}
-
-export function workspaceSettingsPath(cwd: string): string {
-  return join(resolve(cwd), '.gemini', 'settings.json');
-}
-
-function systemSettingsPath(env: NodeJS.ProcessEnv): string {
-  if (env.GEMINI_CLI_SYSTEM_SETTINGS_PATH) return env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
-  switch (platform()) {
-    case 'darwin':
-      return '/Library/Application Support/GeminiCli/settings.json';
-    case 'win32':
-      return 'C:\\ProgramData\\gemini-cli\\settings.json';
-    default:
-      return '/etc/gemini-cli/settings.json';
-  }
-}
-
-function systemDefaultsPath(env: NodeJS.ProcessEnv): string {
-  return env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH || join(dirname(systemSettingsPath(env)), 'system-defaults.json');
-}
-
-
-/** The layer files in application order (later wins). */
-export function settingsFiles(opts: LoadSettingsOptions): SettingsFileRef[] {
-  const env = opts.env ?? process.env;
-  const user = userSettingsPath(geminiHome(env, opts.homeDir));
-  const workspace = workspaceSettingsPath(opts.cwd);
-  const files: SettingsFileRef[] = [
-    { path: systemDefaultsPath(env), scope: 'system-defaults' },
-    { path: user, scope: 'user' },
-  ];
-  // Running in the home directory must not read the user file twice as "workspace".
-  if (resolve(workspace) !== resolve(user)) files.push({ path: workspace, scope: 'workspace' });
-  files.push({ path: systemSettingsPath(env), scope: 'system' });
-  return files;
 }
 
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
@@ -159,9 +107,9 @@ function parseFile(path: string): Record<string, unknown> {
   let raw: unknown;
   try {
     const text = readFileSync(path, 'utf8');
-    raw = text.trim() === '' ? {} : JSON.parse(stripJsonComments(text));
+    raw = text.trim() === '' ? {} : parseJsonc(text);
   } catch (err) {
-    throw new SettingsError(`Invalid settings file ${path}: ${(err as Error).message}`, path);
+    throw settingsSyntaxError(path, err);
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new SettingsError(`Invalid settings file ${path}: the top level must be a JSON object`, path);

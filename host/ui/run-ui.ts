@@ -1,4 +1,6 @@
 import type { CliArgs } from '../cli/args.js';
+import { unparsableSettingsFiles } from '../config/settings-precheck.js';
+import { EXIT, FatalError } from '../errors.js';
 import type { ApprovalMode } from '../scheduler/types.js';
 import { App } from './app.js';
 import type { UiRuntime } from './backend-types.js';
@@ -75,6 +77,7 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
   const opts = normalise(options);
   const env = opts.env ?? process.env;
   if (opts.resume !== undefined) checkResumeRef(opts.cwd, env, opts.resume);
+  await failOnUnparsableSettings(opts, env);
   const app = new App({
     env,
     traceFile: env[TRACE_ENV] || undefined,
@@ -92,7 +95,8 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
   // History is per project: loaded at once so Up works while the servers are still starting.
   app.history = new InputHistory(InputHistory.defaultFile(opts.cwd, env)).load();
   const controller = new Controller(app, opts.cwd);
-  let close: (() => Promise<void>) | undefined;
+  const closeRef: { close?: () => Promise<void> } = {};
+  let fatal: FatalError | undefined;
   const onSignal = () => controller.exit(130);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
@@ -102,50 +106,13 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
     .then(({ createMarkdownRenderer }) => app.setMarkdown(createMarkdownRenderer(app.palette)))
     .catch(() => undefined);
 
-  void (async () => {
-    const trustedThisRun = await settleFolderTrust(app, opts, env);
-    const { createSession, AuthError } = await import('../core/session.js');
-    const base = {
-      cwd: opts.cwd,
-      env,
-      interactive: true,
-      confirmer: app.dialog,
-      asker: app.forms,
-      approvalMode: opts.approvalMode,
-      includeDirectories: opts.includeDirectories,
-      allowedMcpServerNames: opts.allowedMcpServerNames,
-      allowedTools: opts.allowedTools,
-      skipTrust: opts.args?.skipTrust || trustedThisRun,
-    };
-    let runtime: UiRuntime & { notices?: string[] };
-    try {
-      const session = await createSession({
-        ...base,
-        model: opts.model,
-        fakeResponses: opts.fakeResponses,
-        fakeResponsesNonStrict: opts.fakeResponsesNonStrict,
-        recordResponses: opts.recordResponses,
-        resume: opts.resume,
-        checkpointing: opts.checkpointing,
-      });
-      close = session.close;
-      runtime = session.runtime;
-      attachSession(app, controller, session);
-    } catch (err) {
-      if (!(err instanceof AuthError)) throw err;
-      const { createHostRuntime } = await import('../runtime.js');
-      const rt = await createHostRuntime(base);
-      close = () => rt.close();
-      runtime = rt;
-      controller.noClientReason = err.message;
-      app.banner = app.palette.yellow(`⚠ ${err.message}\n  Slash commands and @server__tool({...}) calls still work.`);
+  void startSession(app, controller, opts, env, closeRef).catch((err: unknown) => {
+    // Settings that cannot be used leave nothing to chat with: close the screen and say why (exit 52).
+    if (err instanceof FatalError && err.exitCode === EXIT.config) {
+      fatal = err;
+      controller.exit(err.exitCode);
+      return;
     }
-    controller.attachRuntime(runtime);
-    for (const notice of runtime.notices ?? []) app.conv.add({ kind: 'info', text: app.palette.yellow(notice) });
-    const historyFile = InputHistory.fileFor(runtime.projectTempDir);
-    if (app.history.file !== historyFile) app.history = new InputHistory(historyFile).load();
-    if (opts.initialPrompt?.trim()) void controller.submit(opts.initialPrompt);
-  })().catch((err: unknown) => {
     app.banner = app.palette.red(`Startup failed: ${(err as Error).message}`);
     controller.noClientReason = `Startup failed: ${(err as Error).message}`;
     controller.startupFailed();
@@ -156,7 +123,13 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
   process.off('SIGTERM', onSignal);
   process.off('SIGHUP', onSignal);
   app.destroy();
+  if (fatal) {
+    process.stderr.write(`gemini-mcp: ${fatal.message}\n`);
+    await closeRef.close?.().catch(() => undefined);
+    return code;
+  }
   process.stdout.write(controllerSummary(controller));
+  const close = closeRef.close;
   if (close) {
     // Servers get a bounded time to shut down; the terminal is already restored.
     await Promise.race([close().catch(() => undefined), new Promise((r) => setTimeout(r, 3000).unref())]);
@@ -190,4 +163,67 @@ async function settleFolderTrust(app: App, opts: RunInteractiveOptions, env: Nod
     app.conv.add({ kind: 'error', text: `Could not save the answer (it holds for this session only): ${(err as Error).message}` });
     return level !== 'DO_NOT_TRUST';
   }
+}
+
+/**
+ * A settings file that does not parse ends the run before the screen opens, naming file, line and
+ * column. The check is syntax only (no schema load, so start-up stays fast); whether the file is fatal
+ * is the loader's call (an untrusted workspace's file is skipped instead).
+ */
+async function failOnUnparsableSettings(opts: RunInteractiveOptions, env: NodeJS.ProcessEnv): Promise<void> {
+  if (unparsableSettingsFiles({ cwd: opts.cwd, env }).length === 0) return;
+  const { loadSettings } = await import('../config/settings.js');
+  loadSettings({ cwd: opts.cwd, env, skipTrust: opts.args?.skipTrust });
+}
+
+/** Settings, servers and the model client, behind the open screen; the runtime is attached when ready. */
+async function startSession(
+  app: App,
+  controller: Controller,
+  opts: RunInteractiveOptions,
+  env: NodeJS.ProcessEnv,
+  closeRef: { close?: () => Promise<void> },
+): Promise<void> {
+  const trustedThisRun = await settleFolderTrust(app, opts, env);
+  const { createSession, AuthError } = await import('../core/session.js');
+  const base = {
+    cwd: opts.cwd,
+    env,
+    interactive: true,
+    confirmer: app.dialog,
+    asker: app.forms,
+    approvalMode: opts.approvalMode,
+    includeDirectories: opts.includeDirectories,
+    allowedMcpServerNames: opts.allowedMcpServerNames,
+    allowedTools: opts.allowedTools,
+    skipTrust: opts.args?.skipTrust || trustedThisRun,
+  };
+  let runtime: UiRuntime & { notices?: string[] };
+  try {
+    const session = await createSession({
+      ...base,
+      model: opts.model,
+      fakeResponses: opts.fakeResponses,
+      fakeResponsesNonStrict: opts.fakeResponsesNonStrict,
+      recordResponses: opts.recordResponses,
+      resume: opts.resume,
+      checkpointing: opts.checkpointing,
+    });
+    closeRef.close = session.close;
+    runtime = session.runtime;
+    attachSession(app, controller, session);
+  } catch (err) {
+    if (!(err instanceof AuthError)) throw err;
+    const { createHostRuntime } = await import('../runtime.js');
+    const rt = await createHostRuntime(base);
+    closeRef.close = () => rt.close();
+    runtime = rt;
+    controller.noClientReason = err.message;
+    app.banner = app.palette.yellow(`⚠ ${err.message}\n  Slash commands and @server__tool({...}) calls still work.`);
+  }
+  controller.attachRuntime(runtime);
+  for (const notice of runtime.notices ?? []) app.conv.add({ kind: 'info', text: app.palette.yellow(notice) });
+  const historyFile = InputHistory.fileFor(runtime.projectTempDir);
+  if (app.history.file !== historyFile) app.history = new InputHistory(historyFile).load();
+  if (opts.initialPrompt?.trim()) void controller.submit(opts.initialPrompt);
 }

@@ -1,0 +1,40 @@
+import { stripJsonComments } from './expand.js';
+
+/** A JSON syntax error with where it is, 1-based (what an editor's "go to line" takes). */
+export class JsonSyntaxError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(`line ${line}, column ${column}: ${reason}`);
+  }
+}
+
+/** Line and column of a character offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const line = before.split('\n').length;
+  return { line, column: before.length - before.lastIndexOf('\n') };
+}
+
+/**
+ * JSON with comments, as settings files allow. A syntax error says where, by line and column (V8 reports
+ * only a character position, and not at all for input that ends early).
+ */
+export function parseJsonc(text: string): unknown {
+  const stripped = stripJsonComments(text);
+  try {
+    return JSON.parse(stripped);
+  } catch (err) {
+    const message = (err as Error).message;
+    const pos = /at position (\d+)/.exec(message);
+    const offset = pos ? Number(pos[1]) : stripped.trimEnd().length;
+    const atEnd = !pos || offset >= stripped.trimEnd().length;
+    const reason = atEnd
+      ? 'the file ends too early (a bracket or quote is not closed)'
+      : message.replace(/ in JSON at position \d+.*$/s, '').replace(/ \(line \d+ column \d+\)$/, '');
+    const { line, column } = lineColumn(stripped, offset);
+    throw new JsonSyntaxError(reason, line, column);
+  }
+}
