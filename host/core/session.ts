@@ -147,7 +147,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     resumed,
     checkpointer,
     close: async () => {
-      recorder?.close();
+      // `/resume` may have moved the chat to another session's recorder.
+      for (const r of new Set([recorder, client.chat.listener as SessionRecorder | undefined])) r?.close();
       client.dispose();
       await runtime.close();
     },

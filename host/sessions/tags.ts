@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-write.js';
 import type { Content } from '@google/genai';
 
 /**
@@ -21,28 +22,6 @@ function fileFor(dir: string, tag: string): string {
   const clean = tag.trim();
   if (!clean) throw new Error('A tag is required, e.g. /chat save my-feature.');
   return join(dir, `${PREFIX}${encodeURIComponent(clean).replace(/\./g, '%2E')}${SUFFIX}`);
-}
-
-/** Write-then-rename with fsync, so a crash leaves the old file or the new one, never half of one. */
-export function writeFileAtomic(file: string, text: string): void {
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, file);
-  } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // nothing left to clean
-    }
-    throw err;
-  }
 }
 
 export function saveChat(dir: string, tag: string, history: Content[], sessionId?: string): string {

@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { compressionNotice } from './core-notices.js';
 import { needSession, type ChatCommand, type ChatCommandContext } from './command-context.js';
-import { deleteChat, listChats, loadChat, saveChat, writeFileAtomic } from '../sessions/tags.js';
+import { writeFileAtomic } from '../sessions/atomic-write.js';
+import { deleteChat, listChats, loadChat, saveChat } from '../sessions/tags.js';
 import { shareText } from '../sessions/share.js';
 import { formatAge, listSessions } from '../sessions/store.js';
 import { switchToSession } from '../sessions/switch.js';
