@@ -82,6 +82,36 @@ const lazyAjvProvider = {
   },
 };
 
+/**
+ * @google/genai's Node entry imports google-auth-library (with gaxios, node-fetch and friends) and ws at
+ * the top, so every host start parses and evaluates them, though only Vertex AI without an API key
+ * uses the auth library and only the Live API uses ws. Both become require() calls at their point of
+ * use, by a name esbuild does not follow: they load from node_modules then, and never otherwise.
+ * Should a future SDK change these lines, it is bundled unchanged and the build says so.
+ */
+export const GENAI_EAGER_IMPORTS = {
+  file: 'node_modules/@google/genai/dist/node/index.mjs',
+  auth: "import { GoogleAuth } from 'google-auth-library';\n",
+  ws: "import * as NodeWs from 'ws';\n",
+};
+
+const lazyGenaiAuth = {
+  name: 'lazy-genai-auth',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@google[\\/]genai[\\/]dist[\\/]node[\\/]index\.mjs$/ }, (args) => {
+      const src = readFileSync(args.path, 'utf8');
+      const { auth, ws } = GENAI_EAGER_IMPORTS;
+      if (!src.includes(auth) || !src.includes(ws)) {
+        return { contents: src, loader: 'js', warnings: [{ text: '@google/genai changed: its auth stack stays eagerly loaded' }] };
+      }
+      const contents = src
+        .replace(auth, "const __lazyRequire = (name) => require(name);\nfunction GoogleAuth(options) { const Real = __lazyRequire('google-auth-library').GoogleAuth; return new Real(options); }\n")
+        .replace(ws, "const NodeWs = { get WebSocket() { return __lazyRequire('ws').WebSocket; } };\n");
+      return { contents, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 /** Builds all bins in one pass: code they share (SDK, zod) and lazily imported modules go to chunks. */
 export async function bundleAll() {
   // Written in place (not emptied first): tests and servers of other builds may be starting from it.
@@ -114,7 +144,7 @@ export async function bundleAll() {
     external: EXTERNAL,
     alias: ALIAS,
     banner: { js: BANNER },
-    plugins: [zodEnglishOnly, lazyAjvProvider],
+    plugins: [zodEnglishOnly, lazyAjvProvider, lazyGenaiAuth],
     metafile: true,
     logLevel: 'warning',
   });

@@ -12,13 +12,13 @@ import type {
 import type { CallOptions, ElicitationHandler, ServerState } from './types.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
 import { silentLogger, type HostLogger } from '../log.js';
-import { META } from '../../protocol/meta.js';
 import type { ServerConnection } from './connection.js';
 import { ClientRequests } from './client-requests.js';
 import { McpCallError } from './errors.js';
 import { newSlot, snapshot, type Slot } from './server-slot.js';
 import { Supervisor, type ClientHooks } from './supervisor.js';
-import { listingKey, type ListingCache } from './listing-cache.js';
+import type { ListingCache } from './listing-cache.js';
+import { ListingKeeper } from './listing-keeper.js';
 import { callOnce } from './tool-call.js';
 import { isRetryableAfterCrash } from './tool-filter.js';
 
@@ -61,8 +61,7 @@ export class McpClientManager extends EventEmitter {
   private started = false;
   private startedAt = 0;
   private readonly startupGraceMs: number;
-  private readonly cache?: ListingCache;
-  private readonly written = new WeakMap<Slot, string>();
+  private readonly listings?: ListingKeeper;
 
   constructor(opts: McpClientManagerOptions) {
     super();
@@ -81,7 +80,7 @@ export class McpClientManager extends EventEmitter {
       },
     });
     this.startupGraceMs = opts.startupGraceMs ?? DEFAULT_STARTUP_GRACE_MS;
-    this.cache = opts.listingCache;
+    if (opts.listingCache) this.listings = new ListingKeeper(opts.listingCache);
     for (const config of opts.servers) this.slots.set(config.alias, newSlot(config));
   }
 
@@ -94,8 +93,7 @@ export class McpClientManager extends EventEmitter {
     this.started = true;
     this.startedAt = Date.now();
     for (const slot of this.slots.values()) {
-      if (this.cache) slot.cacheKey = listingKey(slot.config);
-      const cached = slot.cacheKey && slot.config.startup !== 'eager' ? this.cache?.get(slot.cacheKey) : undefined;
+      const cached = this.listings?.prepare(slot);
       if (cached) {
         slot.cached = cached;
         this.sup.setStatus(slot, 'idle');
@@ -208,17 +206,10 @@ export class McpClientManager extends EventEmitter {
    */
   async readResourceCached(alias: string, uri: string): Promise<ReadResourceResult & { fromCache?: boolean }> {
     const slot = this.slotOf(alias);
-    const key = slot.cacheKey;
-    if (this.cache && key && !slot.conn && slot.status === 'idle') {
-      const text = this.cache.getResource(key, uri, this.roots);
-      if (text !== undefined) return { contents: [{ uri, text }], fromCache: true };
-    }
+    const text = this.listings?.cachedResource(slot, uri, this.roots);
+    if (text !== undefined) return { contents: [{ uri, text }], fromCache: true };
     const res = await this.readResource(alias, uri);
-    const inputs = res._meta?.[META.resourceInputs];
-    if (this.cache && key && Array.isArray(inputs) && inputs.every((p) => typeof p === 'string')) {
-      const text = res.contents.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('\n');
-      this.cache.putResource(key, uri, this.roots, text, inputs as string[]);
-    }
+    this.listings?.storeResource(slot, uri, this.roots, res);
     return res;
   }
 
@@ -240,26 +231,19 @@ export class McpClientManager extends EventEmitter {
   }
 
   async close(): Promise<void> {
+    // A first-time server still connecting gets a short while to finish, so the next session need not start it.
+    await this.listings?.letFirstConnectsFinish(this.slots.values());
     await this.sup.close(this.slots.values());
   }
 
   // ---- internals ----
 
-  /**
-   * Listings are remembered whenever a server connects or re-lists, at once (a short headless run may
-   * exit right after its one call); a listing already written is not written again.
-   */
+  /** Listings are remembered whenever a server connects or re-lists. */
   private noteChange(event: string, arg: unknown): void {
-    if (!this.cache || !/^(status|tools_changed|prompts_changed|resources_changed)$/.test(event)) return;
+    if (!this.listings || !/^(status|tools_changed|prompts_changed|resources_changed)$/.test(event)) return;
     const alias = event === 'status' ? (arg as ServerState).alias : typeof arg === 'string' ? arg : undefined;
     const slot = alias ? this.slots.get(alias) : undefined;
-    const conn = slot?.conn;
-    if (!slot || !conn || !slot.cacheKey) return;
-    const listing = { tools: conn.tools, prompts: conn.prompts, resources: conn.resources, instructions: conn.instructions };
-    const text = JSON.stringify(listing);
-    if (this.written.get(slot) === text) return;
-    this.written.set(slot, text);
-    this.cache.put(slot.cacheKey, listing);
+    if (slot) this.listings.remember(slot);
   }
 
   private slotOf(alias: string): Slot {
