@@ -137,9 +137,11 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
  * asked, as in Gemini CLI, and the notice says so.
  */
 function startingApprovalMode(requested: ApprovalMode | undefined, settings: LoadedSettings): { mode: ApprovalMode; skipped: string[] } {
-  const fromSettings = settings.merged.general?.defaultApprovalMode === 'auto_edit' ? 'autoEdit' : undefined;
+  const configured = settings.merged.general?.defaultApprovalMode;
+  const fromSettings = configured === 'auto_edit' ? 'autoEdit' : configured === 'plan' ? 'plan' : undefined;
   const mode = requested ?? fromSettings ?? 'default';
-  if (settings.trust.trusted || mode === 'default') return { mode, skipped: [] };
+  // Plan mode only takes permissions away, so an untrusted folder may use it.
+  if (settings.trust.trusted || mode === 'default' || mode === 'plan') return { mode, skipped: [] };
   return { mode: 'default', skipped: [`approval mode ${mode} (this run stays in default)`] };
 }
 

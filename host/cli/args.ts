@@ -43,7 +43,7 @@ Options:
   -p, --prompt <text>                 run one prompt headless (appended to piped stdin)
   -m, --model <id>                    model (default: GEMINI_MODEL, model.name, gemini-2.5-flash)
   -y, --yolo                          approve every tool call
-      --approval-mode <mode>          default | auto_edit | yolo
+      --approval-mode <mode>          default | auto_edit | yolo | plan (read-only tools only)
       --allowed-mcp-server-names <a,b> start only these servers and allow their tools
       --allowed-tools <a,b>           tools that run without confirmation
   -o, --output-format <fmt>           text | json | stream-json (headless)
@@ -71,9 +71,9 @@ function list(values: string[] | undefined): string[] | undefined {
 
 function approvalModeOf(raw: string | undefined, yolo: boolean): ApprovalMode | undefined {
   if (raw === undefined) return yolo ? 'yolo' : undefined;
-  const modes: Record<string, ApprovalMode> = { default: 'default', auto_edit: 'autoEdit', autoEdit: 'autoEdit', yolo: 'yolo' };
+  const modes: Record<string, ApprovalMode> = { default: 'default', auto_edit: 'autoEdit', autoEdit: 'autoEdit', yolo: 'yolo', plan: 'plan' };
   const mode = modes[raw];
-  if (!mode) throw new InputError(`Invalid --approval-mode "${raw}". Use one of: default, auto_edit, yolo.`);
+  if (!mode) throw new InputError(`Invalid --approval-mode "${raw}". Use one of: default, auto_edit, yolo, plan.`);
   if (yolo && mode !== 'yolo') {
     throw new InputError('Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.');
   }

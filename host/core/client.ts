@@ -92,13 +92,14 @@ export class GeminiClient {
   }
 
   /**
-   * Whether the model is offered the tool. A headless run leaves out tools whose every call policy denies,
-   * so the model does not spend turns on them; asked per request, so a changed approval
-   * mode shows at once. A call to a left-out tool still gets the policy's denial text.
+   * Whether the model is offered the tool: not when policy denies its every call (in a headless run the
+   * tools that would need a confirmation, in plan mode every tool that is not read-only), so the model
+   * does not spend turns on them. Asked per request, so a changed approval mode shows at once. A call to a
+   * left-out tool still gets the policy's denial text.
    */
   private offered = (tool: LoopTool): boolean => {
     const { policy } = this.opts.runtime;
-    return !policy || policy.interactive || !policy.isStaticallyDenied(tool);
+    return !policy?.isStaticallyDenied(tool);
   };
 
   /** The system instruction for the next request, as built from the live registry and servers. */

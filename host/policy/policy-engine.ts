@@ -43,6 +43,7 @@ const MODE_FIRST: Record<ApprovalMode, (cls: ToolClass) => Rule | undefined> = {
   default: () => undefined,
   autoEdit: () => undefined,
   yolo: () => 'allow',
+  plan: (cls) => (cls === 'read-only' ? undefined : 'deny'),
 };
 
 /** What each mode does with a class that no allow rule covers. */
@@ -50,7 +51,11 @@ const MODE_CLASS: Record<ApprovalMode, Partial<Record<ToolClass, Rule>>> = {
   default: {},
   autoEdit: { edit: 'allow', info: 'allow' },
   yolo: {},
+  plan: {},
 };
+
+export const PLAN_MODE_DENIAL =
+  'Plan mode is on: only read-only tools may run. Investigate with read-only tools and present your plan; the user switches modes to carry it out.';
 
 /** How a shell command stands against the allow rules: the shell check's answer, or (no command known) whether any rule could allow some call. */
 type ShellStanding = 'allow' | 'ask' | 'some';
@@ -94,8 +99,8 @@ export class PolicyEngine implements Policy {
 
   setApprovalMode(mode: ApprovalMode): void {
     if (mode === 'yolo' && this.disableYolo) throw new FatalConfigError('YOLO mode is disabled by security.disableYoloMode.');
-    if (mode !== 'default' && this.untrustedFolder) {
-      throw new Error('This folder is not trusted: the approval mode stays default (run "gemini-mcp trust" to trust it).');
+    if (mode !== 'default' && mode !== 'plan' && this.untrustedFolder) {
+      throw new Error('This folder is not trusted: the approval mode stays default or plan (run "gemini-mcp trust" to trust it).');
     }
     this.mode = mode;
   }
@@ -128,19 +133,21 @@ export class PolicyEngine implements Policy {
    */
   isStaticallyDenied(tool: PolicyTool): boolean {
     if (this.wholeDenyReason(tool) !== undefined) return true;
-    if (this.interactive) return false;
     const cls = classifyTool(tool);
+    // A mode that denies whole classes (plan) does so in the chat too: those tools are not declared.
+    if (MODE_FIRST[this.mode](cls) === 'deny') return true;
+    if (this.interactive) return false;
     if (matchRules(this.allowed, tool).prefixes.length > 0) return false;
     const shell: ShellStanding = this.shellAllowances(tool).length > 0 ? 'some' : 'ask';
-    const first = MODE_FIRST[this.mode](cls);
-    if (first === 'deny') return true;
     return this.rules(tool, cls, this.mode, shell, false).decision !== 'allow';
   }
 
   /** The allow/ask table after the deny rules; one place for every path. */
   private rules(tool: PolicyTool, cls: ToolClass, mode: ApprovalMode, shell: ShellStanding, memoryFileAllowed: boolean): Verdict {
     const first = MODE_FIRST[mode](cls);
-    if (first === 'deny') return { decision: 'deny', reason: `${cls} tools are not allowed in ${mode} mode`, message: DENIED_BY_POLICY };
+    if (first === 'deny') {
+      return { decision: 'deny', reason: `${cls} tools are not allowed in ${mode} mode`, message: mode === 'plan' ? PLAN_MODE_DENIAL : DENIED_BY_POLICY };
+    }
     if (first === 'allow') return { decision: 'allow', reason: mode };
     if (matchRules(this.confirmationRequired, tool).whole) return { decision: 'ask', reason: 'tools.confirmationRequired' };
     if (tool.trusted) return { decision: 'allow', reason: 'trusted server' };

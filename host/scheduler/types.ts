@@ -7,7 +7,8 @@ import type { FileDiffDisplay } from '../../protocol/tool-result.js';
  * consumers (terminal UI, headless CLI). Nothing here depends on a UI library.
  */
 
-export type ApprovalMode = 'default' | 'autoEdit' | 'yolo';
+/** `plan`: only read-only tools are declared and allowed (the model plans, nothing changes). */
+export type ApprovalMode = 'default' | 'autoEdit' | 'yolo' | 'plan';
 
 export interface ToolCallRequestInfo {
   callId: string;

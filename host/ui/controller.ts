@@ -98,10 +98,11 @@ export class Controller {
   }
 
   private cycleMode(): void {
-    const next: ApprovalMode = nextApprovalMode(this.app.status.approvalMode);
+    let next: ApprovalMode = nextApprovalMode(this.app.status.approvalMode);
     this.modePicked = true;
-    if (!this.runtime) this.app.status.approvalMode = next;
-    else if (this.trySetMode(next)) this.app.status.approvalMode = this.runtime.getApprovalMode();
+    // A mode the session forbids (yolo disabled, an untrusted folder) is skipped, not a dead end.
+    for (let i = 0; this.runtime && i < 3 && !this.trySetMode(next); i++) next = nextApprovalMode(next);
+    this.app.status.approvalMode = this.runtime ? this.runtime.getApprovalMode() : next;
     this.app.requestRender();
   }
 

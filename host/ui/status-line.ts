@@ -15,10 +15,13 @@ export interface StatusInfo {
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-const MODE_LABEL: Record<ApprovalMode, string> = { default: 'default', autoEdit: 'auto-edit', yolo: 'YOLO' };
+const MODE_LABEL: Record<ApprovalMode, string> = { default: 'default', autoEdit: 'auto-edit', yolo: 'YOLO', plan: 'plan' };
 
+const MODE_CYCLE: ApprovalMode[] = ['default', 'autoEdit', 'yolo', 'plan'];
+
+/** Shift+Tab: default → autoEdit → yolo → plan → default. */
 export function nextApprovalMode(mode: ApprovalMode): ApprovalMode {
-  return mode === 'default' ? 'autoEdit' : mode === 'autoEdit' ? 'yolo' : 'default';
+  return MODE_CYCLE[(MODE_CYCLE.indexOf(mode) + 1) % MODE_CYCLE.length]!;
 }
 
 export function shortenPath(path: string, home: string | undefined, max: number): string {

@@ -54,7 +54,7 @@ describe.skipIf(!hasTmux)('terminal UI: the folder trust prompt', () => {
     expect(JSON.parse(readFileSync(p.trustFile, 'utf8'))).toEqual({ [p.dir]: 'DO_NOT_TRUST' });
     await ui!.waitFor(INPUT_READY);
     ui!.keys('BTab');
-    await ui!.waitFor('approval mode stays default');
+    await ui!.waitFor('approval mode stays default or plan');
     expect(existsSync(p.marker)).toBe(false);
   });
 });

@@ -69,7 +69,7 @@ describe.skipIf(!hasTmux)('terminal UI: a user session in tmux', () => {
 
   it('Shift+Tab cycles the approval mode shown in the status line', async () => {
     expect(lastLine(await ui.waitFor(STATUS_ROW))).toContain('· default ·');
-    for (const mode of ['auto-edit', 'YOLO', 'default']) {
+    for (const mode of ['auto-edit', 'YOLO', 'plan', 'default']) {
       ui.keys('BTab');
       await ui.waitFor((s) => lastLine(s).includes(`· ${mode} ·`), 15_000);
     }
