@@ -40,6 +40,8 @@ describe.skipIf(!hasTmux)('terminal UI: sessions, shell mode and the daily comma
       reply.text('After the resume.'),
       reply.calls({ id: 'w1', name: 'filesystem__write_file', args: { file_path: join(ws, 'notes.txt'), content: 'changed\n' } }),
       reply.text('Edited.'),
+      reply.calls({ id: 'i1', name: 'filesystem__write_file', args: { file_path: join(ws, 'GEMINI.md'), content: '# Project\nBuilt with care.\n' } }),
+      reply.text('Wrote GEMINI.md.'),
     ]);
     ui = start();
     await ui.waitFor(INPUT_READY);
@@ -151,5 +153,17 @@ describe.skipIf(!hasTmux)('terminal UI: sessions, shell mode and the daily comma
     ui.submit('/restore 1');
     await ui.waitFor('Restored checkpoint');
     expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('original\n');
+  });
+
+  it('/init asks the model to write GEMINI.md, and refuses when one exists', async () => {
+    ui.keys('C-l');
+    ui.submit('/init');
+    await ui.waitFor('[y] allow once');
+    ui.type('y');
+    await ui.waitFor('Wrote GEMINI.md.');
+    expect(readFileSync(join(ws, 'GEMINI.md'), 'utf8')).toContain('Built with care.');
+    expect(JSON.stringify(gemini.requestsOf('streamGenerateContent').at(-2)!.body.contents)).toContain('Create a GEMINI.md file');
+    ui.submit('/init');
+    await ui.waitFor('GEMINI.md already exists');
   });
 });
