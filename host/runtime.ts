@@ -34,6 +34,8 @@ export interface HostRuntimeOptions {
   settings?: LoadedSettings;
   /** The person who fills in servers' forms and approves sampling (the terminal UI); none when headless. */
   asker?: ClientAsker;
+  /** `--debug`: servers are asked for debug-level log messages, which go to the debug log. */
+  debug?: boolean;
   /** Messages the user must see even without --debug (headless: stderr), e.g. a declined server request. */
   notify?: (message: string) => void;
   /** `--skip-trust`: this run treats the folder as trusted (nothing is saved). */
@@ -95,7 +97,8 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const clientRequests = new ClientRequests({ trusted: (alias) => trusted.has(alias), notify: opts.notify });
   if (opts.asker) clientRequests.setAsker(opts.asker);
   const listingCache = new ListingCache(listingCacheDir(env, opts.homeDir));
-  const manager = new McpClientManager({ servers, roots, log, clientRequests, listingCache });
+  // Servers log at debug level only when the user asked for debug output.
+  const manager = new McpClientManager({ servers, roots, log, clientRequests, listingCache, logLevel: opts.debug ? 'debug' : 'warning' });
   const registry = new ToolRegistry(manager, toolSettings);
   // Host-provided tools (search_tools) run here; every other call goes to its server.
   const executor: CallExecutor = {

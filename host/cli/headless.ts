@@ -136,6 +136,7 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
     checkpointing: args.checkpointing || undefined,
     log: args.debug ? createHostLogger({ debug: true }) : undefined,
     notify: warn,
+    debug: args.debug,
     skipTrust: args.skipTrust,
   });
   ctx.session = session;

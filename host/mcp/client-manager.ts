@@ -36,6 +36,8 @@ export interface McpClientManagerOptions {
   clientRequests?: ClientRequests;
   /** Connect + initialize bound per attempt (30 s). */
   connectTimeoutMs?: number;
+  /** The level servers are asked to log at (`logging/setLevel`); their messages go to the debug log. */
+  logLevel?: 'debug' | 'warning';
   /** Delays before restart attempts 1..n after a crash; its length is the attempt limit. */
   restartBackoffMs?: number[];
   /** How long `whenReady` waits for servers other than the built-in ones (5 s); later ones join the session when up. */
@@ -72,6 +74,7 @@ export class McpClientManager extends EventEmitter {
     this.sup = new Supervisor({
       log: this.log,
       connectTimeoutMs: opts.connectTimeoutMs ?? 30_000,
+      logLevel: opts.logLevel,
       backoff: opts.restartBackoffMs ?? DEFAULT_BACKOFF_MS,
       clientHooks: (slot) => this.clientHooks(slot),
       emit: (event, ...args) => {

@@ -51,6 +51,8 @@ export interface ConnectOptions {
   /** Ends a pending connect at once (the host is closing): a hung server must not hold the exit. */
   signal?: AbortSignal;
   hooks: ConnectionHooks;
+  /** Sent as `logging/setLevel` to servers that log: 'debug' under --debug, else only warnings and worse. */
+  logLevel?: 'debug' | 'warning';
 }
 
 /** One live session with one server: the SDK client, its transport and what the server offers. */
@@ -101,6 +103,9 @@ export class ServerConnection {
       try {
         conn.instructions = client.getInstructions();
         await conn.refreshAll();
+        if (client.getServerCapabilities()?.logging) {
+          await client.setLoggingLevel(opts.logLevel ?? 'warning').catch((e) => opts.log.debug(`[${opts.config.alias}] logging/setLevel: ${e.message}`));
+        }
       } catch (err) {
         await conn.close();
         throw err;

@@ -14,6 +14,8 @@ export type ClientHooks = Omit<ConnectionHooks, 'closed' | 'listChanged' | 'reso
 export interface SupervisorOptions {
   log: HostLogger;
   connectTimeoutMs: number;
+  /** Sent as `logging/setLevel` to servers that log. */
+  logLevel?: 'debug' | 'warning';
   /** Delays before restart attempts 1..n after a crash; its length is the attempt limit. */
   backoff: number[];
   clientHooks(slot: Slot): ClientHooks;
@@ -52,6 +54,7 @@ export class Supervisor {
       log: this.opts.log,
       connectTimeoutMs: slot.config.connectTimeoutMs ?? this.opts.connectTimeoutMs,
       signal: this.closeController.signal,
+      logLevel: this.opts.logLevel,
       hooks: {
         ...this.opts.clientHooks(slot),
         closed: (conn, reason) => this.lost(slot, conn, reason),

@@ -180,7 +180,7 @@ export class ToolScheduler extends EventEmitter {
       result = await this.opts.executor.callTool(tool.serverAlias, tool.toolName, args, {
         signal: batch.signal,
         meta: { [META.callId]: callId, ...(preapproved ? { [META.preapproved]: true } : {}) },
-        onProgress: (p) => p.message && this.progress(call, p.message),
+        onProgress: (p) => this.progress(call, p),
       });
     } catch (err) {
       if (batch.signal.aborted) return this.finishCancelled(call, ABORTED, 'reject');
@@ -219,7 +219,11 @@ export class ToolScheduler extends EventEmitter {
     this.setStatus(call, 'awaiting_approval');
   }
 
-  private progress(call: ToolCall, message: string): void {
+  /** A notification without a message still moves the card's percentage. */
+  private progress(call: ToolCall, p: { progress: number; total?: number; message?: string }): void {
+    call.progress = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}) };
+    const message = p.message;
+    if (!message) return this.emitCall(call);
     const live = call.liveOutput ? `${call.liveOutput}\n${message}` : message;
     call.liveOutput = live.length > LIVE_OUTPUT_LIMIT ? live.slice(live.length - LIVE_OUTPUT_LIMIT) : live;
     this.emitEvent({ type: 'tool_output', callId: call.request.callId, chunk: message });

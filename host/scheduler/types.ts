@@ -120,6 +120,8 @@ export interface ToolCall {
   confirmation?: ConfirmationRequest;
   /** Streamed progress text (long shell commands), newest last. */
   liveOutput?: string;
+  /** The server's latest progress notification (`total` when it knows the end), message or not. */
+  progress?: { progress: number; total?: number };
   /** Set in success / error / cancelled. */
   response?: ToolCallResponseInfo;
   /** Set once the call was decided; absent when it never came up for a decision (unknown tool, bad args). */

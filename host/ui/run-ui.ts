@@ -192,6 +192,7 @@ async function startSession(
     interactive: true,
     confirmer: app.dialog,
     asker: app.forms,
+    debug: opts.debug,
     approvalMode: opts.approvalMode,
     includeDirectories: opts.includeDirectories,
     allowedMcpServerNames: opts.allowedMcpServerNames,

@@ -66,6 +66,13 @@ function oneLine(text: string, width: number): string {
   return flat.length > width ? `${flat.slice(0, Math.max(1, width - 1))}…` : flat;
 }
 
+/** ` · 40%` with a known total, ` · step 3` without one; nothing before the first notification. */
+export function formatProgress(p: ToolCall['progress']): string {
+  if (!p) return '';
+  if (p.total && p.total > 0) return ` · ${Math.min(100, Math.floor((p.progress / p.total) * 100))}%`;
+  return ` · step ${p.progress}`;
+}
+
 export function formatElapsed(ms: number): string {
   const s = ms / 1000;
   if (s < 60) return `${s.toFixed(1)}s`;
@@ -82,7 +89,7 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
   const head = `${colour(ICON[status])} ${p.bold(call.request.name)}${passive} ${p.gray(oneLine(desc, Math.max(10, opts.width - call.request.name.length - 20)))}`;
   let statusText = LABEL[status];
   const begun = Math.max(call.startTime, opts.execStart ?? 0);
-  if (status === 'executing') statusText += ` ${formatElapsed(Math.max(0, opts.now - begun))}`;
+  if (status === 'executing') statusText += ` ${formatElapsed(Math.max(0, opts.now - begun))}${formatProgress(call.progress)}`;
   else if (call.endTime && (status === 'success' || status === 'error')) statusText += ` in ${formatElapsed(Math.max(0, call.endTime - begun))}`;
   const lines = [head, `  ${colour(statusText)}`];
   // Styled per row: the gutter's colour reset would otherwise end a style opened on an earlier row.
