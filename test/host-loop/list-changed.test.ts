@@ -28,5 +28,5 @@ describe('tools/list_changed without races', () => {
     const answer = reqs[2]!.body.contents.at(-1).parts[0].functionResponse;
     expect(answer).toMatchObject({ id: 'x1', name: 'f__extra_tool' });
     expect(answer.response.error).toBeUndefined();
-  });
+  }, 60_000);
 });
