@@ -94,6 +94,9 @@ function report(
     case 'invalid_stream':
       stats.apiError(model);
       break;
+    case 'chat_compressed':
+      warn(`Chat history compressed: ${ev.value.originalTokenCount} → ${ev.value.newTokenCount} tokens.`);
+      break;
     default:
       break;
   }

@@ -49,6 +49,7 @@ describe('chat compression', () => {
     const second = await runHost(['-r', '-p', 'now read small.txt'], { ws, url: ep.url });
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toContain('Small one read too.');
+    expect(second.stderr).toMatch(/Chat history compressed: 600000 → \d+ tokens\./);
 
     const [summaryReq] = ep.requestsOf('generateContent');
     const older = summaryReq!.body.contents as Content[];
