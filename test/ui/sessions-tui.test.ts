@@ -13,6 +13,7 @@ describe.skipIf(!hasTmux)('terminal UI: sessions, shell mode and the daily comma
   const ws = tempDir('ui-sessions-ws-');
   const home = tempDir('ui-sessions-home-');
   const scripts = tempDir('ui-sessions-scripts-');
+  const outside = tempDir('ui-sessions-outside-');
   let gemini: ScriptedGemini;
   let ui: TmuxUi;
   const start = (...argv: string[]) =>
@@ -100,11 +101,18 @@ describe.skipIf(!hasTmux)('terminal UI: sessions, shell mode and the daily comma
     ui.keys('C-l');
     ui.submit('/settings');
     await ui.waitFor(/mcp\.excluded = \["web","memory"\] \(workspace\)/);
-    mkdirSync(join(ws, 'extra'));
-    ui.submit('/directory add extra');
+    writeFileSync(join(outside, 'outside-file.txt'), 'x\n');
+    ui.keys('C-l');
+    ui.submit(`@filesystem__list_directory({"path": "${outside}"})`);
+    await ui.waitFor(/✗ filesystem__list_directory/);
+    ui.keys('C-l');
+    ui.submit(`/directory add ${outside}`);
     await ui.waitFor('Added to the workspace:');
     ui.submit('/directory show');
-    await ui.waitFor(/Workspace directories\n.*\n.*extra/);
+    await ui.waitFor(/Workspace directories\n.*\n.*ui-sessions-outside-/);
+    // The servers were told: the directory is now inside the workspace.
+    ui.submit(`@filesystem__list_directory({"path": "${outside}"})`);
+    await ui.waitFor(/✓ filesystem__list_directory[\s\S]*outside-file\.txt/);
   });
 
   it('on exit prints a summary and the resume command; -r brings the conversation back', async () => {
