@@ -210,7 +210,8 @@ export class App {
         if (this.dialogText) return p.yellow('Waiting for your answer…');
         if (this.hint) return this.hint;
         if (this.busy) return formatActivity(this.busy.label, Date.now() - this.busy.start, this.frameNo, p);
-        return p.gray('─'.repeat(w));
+        const hint = this.conv.expandTools ? ' ctrl+o collapse tool output ' : this.conv.hasClipped ? ' ctrl+o expand tool output ' : '';
+        return p.gray(hint ? `${'─'.repeat(Math.max(0, w - hint.length - 2))}${hint}──` : '─'.repeat(w));
       },
       input: formatInput(this.editor.text, this.editor.cursor, p, { busy: this.busy !== undefined, width: this.layout.width, marker: this.promptMarker }),
       status: (w) => formatStatusLine(this.status, w, p),

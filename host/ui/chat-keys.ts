@@ -27,6 +27,10 @@ export class ChatKeys {
       app.conv.showThoughts = !app.conv.showThoughts;
       app.conv.invalidateAll();
       app.requestRender();
+    } else if (key.ctrl && name === 'o') {
+      app.conv.expandTools = !app.conv.expandTools;
+      app.conv.invalidateAll();
+      app.requestRender();
     } else if (key.ctrl && name === 'l') {
       app.screen.realloc();
       app.renderNow();

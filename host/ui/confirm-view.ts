@@ -1,5 +1,5 @@
 import type { ConfirmationOutcome, ConfirmationRequest } from '../scheduler/types.js';
-import { colourDiff } from './diff-view.js';
+import { renderDiff } from './diff-view.js';
 import type { Palette } from './palette.js';
 
 export interface ConfirmChoice {
@@ -41,7 +41,7 @@ export function confirmBody(req: ConfirmationRequest, p: Palette): string {
   const lines = [p.yellow(d.title || req.message.split('\n')[0]), owner, ''];
   if (d.kind === 'edit') {
     lines.push(`${d.isNewFile ? 'new file: ' : 'file: '}${p.bold(d.filePath ?? '')}`);
-    if (d.fileDiff) lines.push(colourDiff(d.fileDiff, p));
+    if (d.fileDiff) lines.push(renderDiff(d.fileDiff, p));
   } else if (d.kind === 'exec') {
     lines.push(`${p.gray('command:')} ${p.bold(d.command ?? '')}`);
     if (d.directory) lines.push(`${p.gray('in:')} ${d.directory}`);

@@ -1,7 +1,7 @@
 import type { ToolCall } from '../scheduler/types.js';
 import type { MarkdownRenderer } from './markdown.js';
 import type { Palette } from './palette.js';
-import { formatToolCard } from './tool-card.js';
+import { EXPAND_HINT, formatToolCard } from './tool-card.js';
 import { wrapText } from './wrap.js';
 
 export type Item =
@@ -26,6 +26,10 @@ export class Conversation {
   private items: { item: Item; version: number; cache?: Cached }[] = [];
   private toolIndex = new Map<string, number>();
   showThoughts = false;
+  /** Ctrl+O: tool cards show their whole output instead of its last lines. */
+  expandTools = false;
+  /** Whether the last render clipped some card (the footer then offers Ctrl+O). */
+  hasClipped = false;
   markdown?: MarkdownRenderer;
 
   constructor(private readonly palette: Palette) {}
@@ -102,11 +106,13 @@ export class Conversation {
 
   render(width: number, now = Date.now()): string {
     const out: string[] = [];
+    this.hasClipped = false;
     for (const e of this.items) {
       if (!e.cache || e.cache.width !== width || e.cache.version !== e.version) {
         e.cache = { width, version: e.version, text: this.renderItem(e.item, width, now) };
       }
       if (e.cache.text !== '') out.push(e.cache.text);
+      if (e.item.kind === 'tool' && e.cache.text.includes(EXPAND_HINT)) this.hasClipped = true;
     }
     return out.join('\n\n');
   }
@@ -133,7 +139,12 @@ export class Conversation {
         return `${head}\n${item.description.trim().split('\n').map((l) => `  ${p.dim(l)}`).join('\n')}`;
       }
       case 'tool':
-        return formatToolCard(item.asking && item.call.status === 'executing' ? { ...item.call, status: 'awaiting_approval' } : item.call, p, { width, now, execStart: item.execStart });
+        return formatToolCard(item.asking && item.call.status === 'executing' ? { ...item.call, status: 'awaiting_approval' } : item.call, p, {
+          width,
+          now,
+          execStart: item.execStart,
+          expanded: this.expandTools,
+        });
       case 'info':
         return item.text;
       case 'error':

@@ -73,10 +73,10 @@ export function formatMcp(states: UiServerState[], p: Palette, withDescriptions:
     const counts = listed ? p.gray(` — ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}${s.prompts.length ? `, ${s.prompts.length} prompt${s.prompts.length === 1 ? '' : 's'}` : ''}`) : '';
     const lazy = s.status === 'idle' ? p.gray(' (not started: tools from the cache; starts on first use)') : '';
     lines.push(`${colour(icon)} ${p.bold(s.alias)}${kind} ${colour(s.status)}${counts}${lazy}`);
-    if (s.error) lines.push(`    ${p.red(s.error)}`);
-    if (s.status === 'failed' && s.stderrTail?.trim()) {
-      lines.push(...s.stderrTail.trim().split('\n').slice(-5).map((l) => `    ${p.gray(l)}`));
-    }
+    if (s.error) lines.push(...s.error.split('\n').map((l) => `    ${p.red(l)}`));
+    // The failure reason usually quotes the server's stderr already: show only lines it does not have.
+    const tail = s.status === 'failed' ? (s.stderrTail ?? '').trim().split('\n').slice(-5) : [];
+    for (const l of tail) if (l.trim() && !s.error?.includes(l.trim())) lines.push(`    ${p.gray(l)}`);
     for (const t of s.tools) {
       const desc = withDescriptions && t.description ? p.gray(` — ${firstLine(t.description)}`) : '';
       lines.push(`    ${p.cyan(t.name)}${desc}`);
@@ -103,7 +103,7 @@ export function helpText(runtime: UiRuntime | undefined, p: Palette): string {
     p.bold('Input'),
     `  ${p.cyan('@path')} include a file · ${p.cyan('@server__tool({"arg": 1})')} run a tool yourself (result not sent to the model)`,
     `  ${p.cyan('Enter')} send · ${p.cyan('Alt+Enter')}, ${p.cyan('Ctrl+J')} or ${p.cyan('\\ Enter')} new line · ${p.cyan('Up/Down')} history · ${p.cyan('Tab')} complete`,
-    `  ${p.cyan('Shift+Tab')} approval mode · ${p.cyan('Esc')} cancel · ${p.cyan('Ctrl+T')} thoughts · ${p.cyan('PgUp/PgDn')} scroll · ${p.cyan('Ctrl+C')} twice to exit`,
+    `  ${p.cyan('Shift+Tab')} approval mode · ${p.cyan('Esc')} cancel · ${p.cyan('Ctrl+T')} thoughts · ${p.cyan('Ctrl+O')} expand/collapse tool output · ${p.cyan('PgUp/PgDn')} scroll · ${p.cyan('Ctrl+C')} twice to exit`,
   );
   return lines.join('\n');
 }

@@ -1,6 +1,6 @@
-import type { FileDiffDisplay } from '../../protocol/tool-result.js';
 import type { ToolCall, ToolCallStatus } from '../scheduler/types.js';
-import { colourDiff, diffStats } from './diff-view.js';
+import { type FileDiffDisplay, unwrapUntrusted } from '../../protocol/tool-result.js';
+import { diffStats, renderDiff } from './diff-view.js';
 import type { Palette } from './palette.js';
 import { wrapLine } from './wrap.js';
 
@@ -27,8 +27,10 @@ const LABEL: Record<ToolCallStatus, string> = {
 export interface CardOptions {
   width: number;
   now: number;
-  /** Lines of result / live output to show (more lines collapse into "… N more"). */
+  /** Lines of result / live output to show; longer output shows its last lines (its first lines for diffs). */
   maxLines?: number;
+  /** Ctrl+O: show every line. */
+  expanded?: boolean;
   /** When the call began executing (after any approval wait); defaults to its start time. */
   execStart?: number;
 }
@@ -52,13 +54,33 @@ function isDiff(d: unknown): d is FileDiffDisplay {
 /** The text the model would read (`functionResponse.response.output`). */
 function responseOutput(call: ToolCall): string | undefined {
   const fr = call.response?.responseParts[0]?.functionResponse?.response as Record<string, unknown> | undefined;
-  return typeof fr?.output === 'string' ? fr.output : undefined;
+  return typeof fr?.output === 'string' ? unwrapUntrusted(fr.output) : undefined;
 }
 
+/** Said on a clipped card; the conversation looks for it to offer the key in the footer. */
+export const EXPAND_HINT = 'ctrl+o to expand';
+
+/**
+ * Long output keeps its end (test summaries and errors live there) under a line saying how much is
+ * hidden; a diff keeps its start. `max` of Infinity shows everything.
+ */
 function clip(lines: string[], max: number, fromEnd: boolean, p: Palette): string[] {
   if (lines.length <= max) return lines;
-  const more = p.gray(`… ${lines.length - max} more line${lines.length - max === 1 ? '' : 's'}`);
-  return fromEnd ? [more, ...lines.slice(-max)] : [...lines.slice(0, max), more];
+  const n = lines.length - max;
+  const s = n === 1 ? '' : 's';
+  if (fromEnd) return [`  ${p.gray(`… first ${n} line${s} hidden (${EXPAND_HINT})`)}`, ...lines.slice(-max)];
+  return [...lines.slice(0, max), `  ${p.gray(`… ${n} more line${s} (${EXPAND_HINT})`)}`];
+}
+
+function isJson(text: string): boolean {
+  const t = text.trim();
+  if (!/^[[{]/.test(t)) return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function oneLine(text: string, width: number): string {
@@ -81,7 +103,7 @@ export function formatElapsed(ms: number): string {
 
 /** The card of one tool call as ANSI text: header, status, then live output or the result display. */
 export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): string {
-  const max = opts.maxLines ?? 12;
+  const max = opts.expanded ? Number.POSITIVE_INFINITY : (opts.maxLines ?? 12);
   const { status } = call;
   const colour = status === 'success' ? p.green : status === 'error' ? p.red : status === 'cancelled' ? p.gray : status === 'awaiting_approval' ? p.yellow : p.cyan;
   const passive = call.request.isClientInitiated ? p.gray(' (passive)') : '';
@@ -103,26 +125,32 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
   const r = call.response;
   if (!r) return lines.join('\n');
   if (status === 'error' && r.error) {
-    lines.push(...clip(indent(r.error, p.red), max, false, p));
+    lines.push(...clip(indent(unwrapUntrusted(r.error), p.red), max, true, p));
+    return lines.join('\n');
+  }
+  if (status === 'cancelled' && call.liveOutput) {
+    // What streamed before Ctrl-C / Esc stays, and the card says it was cut short.
+    lines.push(...clip(indent(call.liveOutput.replace(/\n$/, '')), max, true, p));
+    lines.push(`  ${p.gray('│')} ${p.yellow('^C cancelled')}`);
     return lines.join('\n');
   }
   const d = r.resultDisplay;
-  const output = call.request.isClientInitiated && status === 'success' && !isDiff(d) ? responseOutput(call) : undefined;
+  const raw = call.request.isClientInitiated && status === 'success' && !isDiff(d) ? responseOutput(call) : undefined;
+  // JSON written for the model (`{"success":true,…}`) is no read for the user when the tool gave a display.
+  const output = raw !== undefined && typeof d === 'string' && d.trim() && isJson(raw) ? undefined : raw;
   if (output !== undefined && output.trim() !== '') {
     // Passive calls exist to show the user the result: the full output, not the one-line summary.
     if (typeof d === 'string' && d.trim() && !output.includes(d.trim())) {
       lines.push(...d.trim().split('\n').flatMap((l) => wrapLine(l, opts.width - 2)).map((l) => `  ${p.gray(l)}`));
     }
-    lines.push(...clip(indent(output.replace(/\n$/, '')), max * 2, false, p));
+    lines.push(...clip(indent(output.replace(/\n$/, '')), max * 2, true, p));
   } else if (isDiff(d)) {
     const st = diffStats(d.fileDiff);
     lines.push(`  ${d.isNewFile ? 'new file ' : ''}${p.bold(d.fileName)} ${p.green(`+${st.added}`)} ${p.red(`-${st.removed}`)}`);
-    lines.push(...clip(indent(colourDiff(d.fileDiff, p)), max * 2, false, p));
+    lines.push(...clip(indent(renderDiff(d.fileDiff, p)), max * 2, false, p));
   } else if (typeof d === 'string' && d.trim() !== '') {
-    const text = d.replace(/\n$/, '');
-    lines.push(...clip(indent(text, status === 'cancelled' ? p.gray : undefined), max, status === 'cancelled', p));
-  } else if (status === 'cancelled' && call.liveOutput) {
-    lines.push(...clip(indent(call.liveOutput.replace(/\n$/, ''), p.gray), max, true, p));
+    const text = unwrapUntrusted(d.replace(/\n$/, ''));
+    lines.push(...clip(indent(text, status === 'cancelled' ? p.gray : undefined), max, true, p));
   }
   if (r.outputFile) lines.push(p.gray(`  full output: ${r.outputFile}`));
   return lines.join('\n');

@@ -98,8 +98,8 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
   it('shows an edit confirmation with the diff; approving writes the file', async () => {
     ui.submit('please edit');
     const screen = await ui.waitFor('[y] allow once');
-    expect(screen).toContain('-old line');
-    expect(screen).toContain('+approved line');
+    expect(screen).toContain('- old line');
+    expect(screen).toContain('+ approved line');
     expect(screen).toContain('modify in $EDITOR');
     ui.type('y');
     await ui.waitFor('Edit applied.');
@@ -108,7 +108,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
 
   it('declining an edit leaves the file unchanged', async () => {
     ui.submit('edit again');
-    const screen = await ui.waitFor('+declined line');
+    const screen = await ui.waitFor('+ declined line');
     expect(screen).toContain('[n] cancel');
     ui.keys('Escape');
     await ui.waitFor(/- filesystem__write_file[\s\S]*cancelled/);
@@ -117,10 +117,10 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
 
   it('modify opens $EDITOR on the proposal and writes the edited text', async () => {
     ui.submit('edit with my changes');
-    await ui.waitFor('+proposed line');
+    await ui.waitFor('+ proposed line');
     ui.type('e');
     // The edited proposal is confirmed again, now showing the user's text.
-    await ui.waitFor('+edited line');
+    await ui.waitFor('+ edited line');
     ui.type('y');
     await ui.waitFor('Modified version written.');
     expect(readFileSync(target, 'utf8')).toBe('edited line\n');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCall } from '../../host/scheduler/types.js';
 import { choicesLine, confirmBody, confirmChoices } from '../../host/ui/confirm-view.js';
-import { colourDiff, diffStats } from '../../host/ui/diff-view.js';
+import { diffStats, renderDiff } from '../../host/ui/diff-view.js';
 import { createMarkdownRenderer } from '../../host/ui/markdown.js';
 import { colorDepth, createPalette, stripSgr } from '../../host/ui/palette.js';
 import { formatStatusLine, nextApprovalMode, shortenPath } from '../../host/ui/status-line.js';
@@ -52,11 +52,12 @@ describe('markdown', () => {
 
 describe('diff view', () => {
   const diff = '--- a.txt\tCurrent\n+++ a.txt\tProposed\n@@ -1 +1 @@\n-old\n+new\n';
-  it('colours additions and removals', () => {
-    const out = colourDiff(diff, createPalette(8));
-    expect(out).toContain('\x1b[31m-old');
-    expect(out).toContain('\x1b[32m+new');
-    expect(out).toContain('\x1b[36m@@ -1 +1 @@');
+  it('colours additions and removals line by line, without file headers', () => {
+    const out = renderDiff(diff, createPalette(8));
+    expect(out).toContain('\x1b[31m- old');
+    expect(out).toContain('\x1b[32m+ new');
+    expect(stripSgr(out)).not.toContain('@@');
+    expect(stripSgr(out)).not.toContain('a.txt');
     expect(diffStats(diff)).toEqual({ added: 1, removed: 1 });
   });
 });
@@ -89,7 +90,7 @@ describe('tool cards', () => {
     const ok: ToolCall = { ...base, request: { ...base.request, name: 'filesystem__write_file', args: { file_path: '/w/a.txt' } }, status: 'success', endTime: 2000, response: { callId: 'c1', responseParts: [], resultDisplay: { fileDiff: '@@ -1 +1 @@\n-a\n+b\n', fileName: 'a.txt', filePath: '/w/a.txt', originalContent: 'a', newContent: 'b', isNewFile: false } } };
     const text = stripSgr(formatToolCard(ok, p256, { width: 80, now: 3000 }));
     expect(text).toContain('a.txt +1 -1');
-    expect(text).toContain('│ +b');
+    expect(text).toMatch(/│ 1 \+ b/);
     const err: ToolCall = { ...base, status: 'error', response: { callId: 'c1', responseParts: [], error: 'boom' } };
     expect(formatToolCard(err, createPalette(8), { width: 80, now: 0 })).toContain('\x1b[31mboom');
     expect(describeArgs('x__y', { a: 1 })).toBe('{"a":1}');
@@ -104,7 +105,7 @@ describe('confirmation view', () => {
   it('offers kind-specific choices', () => {
     const edit = { source: 'elicitation' as const, callId: 'c', tool, message: 'Apply?', detail: { kind: 'edit' as const, title: 'Confirm Edit', filePath: '/w/a.txt', fileDiff: '@@ -1 +1 @@\n-a\n+b\n', newContent: 'b' } };
     expect(confirmChoices(edit, true).map((c) => c.key)).toEqual(['y', 'a', 'e', 'n']);
-    expect(stripSgr(confirmBody(edit, p256))).toContain('+b');
+    expect(stripSgr(confirmBody(edit, p256))).toContain('1 + b');
     const exec = { ...edit, detail: { kind: 'exec' as const, title: 'Run?', command: 'git log | head', rootCommands: ['git', 'head'] } };
     expect(stripSgr(choicesLine(confirmChoices(exec, true), p256))).toContain('always allow git, head');
     const pre = { source: 'pre-call' as const, callId: 'c', tool: { ...tool, builtIn: false, serverAlias: 'ext' }, args: { q: 1 }, title: 'Allow?' };
