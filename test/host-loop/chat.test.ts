@@ -144,7 +144,7 @@ describe('headless chat through the real SDK (no tools)', () => {
 
   it('stops after 100 model turns for one prompt with exit 53', async () => {
     let n = 0;
-    const ep = await endpoint([], { responder: () => reply.calls({ id: `c${++n}`, name: 'nope__missing' }) });
+    const ep = await endpoint([], { responder: () => reply.calls({ id: `c${++n}`, name: 'nope__missing', args: { attempt: n } }) });
     const r = await runHost(['-p', 'loop'], { ws, url: ep.url });
     expect(r.code, r.stderr).toBe(53);
     expect(r.stderr).toContain('limit of 100 model turns');
