@@ -38,7 +38,18 @@ export const CONFIRMATION_REQUESTED_SCHEMA = {
   required: ['decision'],
 };
 
-export type ConfirmOutcome =
-  | { action: 'proceed' }
-  | { action: 'modify'; content: string }
-  | { action: 'cancel' };
+/**
+ * The user's answer to a confirmation, one type for host and servers: the confirmation dialog returns
+ * it, policy records "always" from it, and a server's tool handler receives it. Its wire form is the
+ * elicitation's `content` (`scope` stays in the host: it widens "always" to a whole tool or server).
+ */
+export type UserAnswer =
+  | { decision: 'proceed_once' }
+  | { decision: 'proceed_always'; scope?: 'tool' | 'server' }
+  | { decision: 'modify'; content: string }
+  | { decision: 'cancel' };
+
+/** Consent to run as proposed (a modify is consent to run something else; not all tools take one). */
+export function proceeds(answer: UserAnswer): boolean {
+  return answer.decision === 'proceed_once' || answer.decision === 'proceed_always';
+}

@@ -1,6 +1,6 @@
 import { FatalConfigError } from '../errors.js';
 import type { ConfirmationDetail } from '../../protocol/confirmation.js';
-import type { ApprovalMode, ConfirmationOutcome, Policy, PolicyInput, PolicyTool, Verdict } from '../scheduler/types.js';
+import type { ApprovalMode, UserAnswer, Policy, PolicyInput, PolicyTool, Verdict } from '../scheduler/types.js';
 import { matchRules, parseRules, type ToolRule } from './rules.js';
 import { allPartsMatch, anyPartMatches, rootCommandsOf, shellDecision } from './shell-rules.js';
 import { classifyTool, type ToolClass } from './tool-class.js';
@@ -171,10 +171,10 @@ export class PolicyEngine implements Policy {
   }
 
   /** Records an "always" outcome. */
-  async remember(tool: PolicyTool, outcome: ConfirmationOutcome, detail?: ConfirmationDetail): Promise<void> {
-    if (outcome.outcome === 'proceed_always_tool') return this.session.allowTool(tool.exposedName);
-    if (outcome.outcome === 'proceed_always_server') return this.session.allowServer(tool.serverAlias);
-    if (outcome.outcome !== 'proceed_always') return;
+  async remember(tool: PolicyTool, answer: UserAnswer, detail?: ConfirmationDetail): Promise<void> {
+    if (answer.decision !== 'proceed_always') return;
+    if (answer.scope === 'tool') return this.session.allowTool(tool.exposedName);
+    if (answer.scope === 'server') return this.session.allowServer(tool.serverAlias);
     const cls = classifyTool(tool);
     if (cls === 'edit') {
       if (this.mode === 'default') this.mode = 'autoEdit';

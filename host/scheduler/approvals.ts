@@ -1,11 +1,11 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { ConfirmationDetailSchema, type ConfirmationDetail } from '../../protocol/confirmation.js';
 import { META } from '../../protocol/meta.js';
-import type { ConfirmationOutcome, ConfirmationRequest, Confirmer, Policy, ToolCallOutcome, ToolRef } from './types.js';
+import type { UserAnswer, ConfirmationRequest, Confirmer, Policy, ToolCallOutcome, ToolRef } from './types.js';
 
 /** Answers every question with cancel: what a run without a user gets. */
 export const headlessConfirmer: Confirmer = {
-  confirm: async () => ({ outcome: 'cancel' }),
+  confirm: async () => ({ decision: 'cancel' }),
 };
 
 /** A call in flight that a server may raise a confirmation for. */
@@ -60,12 +60,12 @@ export class ApprovalBroker {
 
   /** Pre-call ask for a tool whose server does not confirm in-call, or is not ours to rely on for it. */
   askBeforeCall(tool: ToolRef, args: Record<string, unknown>, callId: string, signal: AbortSignal,
-    onAwaiting: (r: ConfirmationRequest) => void, batch: BatchGate = { cancelled: false }): Promise<ConfirmationOutcome> {
+    onAwaiting: (r: ConfirmationRequest) => void, batch: BatchGate = { cancelled: false }): Promise<UserAnswer> {
     return this.serialize(signal, async () => {
-      if (batch.cancelled) return { outcome: 'cancel' };
+      if (batch.cancelled) return { decision: 'cancel' };
       const again = await this.policy.decide(tool, { args });
-      if (again.decision === 'allow') return { outcome: 'proceed_once' };
-      if (again.decision === 'deny') return { outcome: 'cancel' };
+      if (again.decision === 'allow') return { decision: 'proceed_once' };
+      if (again.decision === 'deny') return { decision: 'cancel' };
       const request: ConfirmationRequest = {
         source: 'pre-call', callId, tool, args,
         title: `Allow ${tool.toolName} from server ${tool.serverAlias}?`,
@@ -73,7 +73,7 @@ export class ApprovalBroker {
       onAwaiting(request);
       const outcome = await untilAborted(this.confirmer.confirm(request, signal), signal);
       // Marked before the next queued question runs.
-      if (outcome.outcome === 'cancel' || outcome.outcome === 'modify') batch.cancelled = true;
+      if (outcome.decision === 'cancel' || outcome.decision === 'modify') batch.cancelled = true;
       await this.policy.remember(tool, outcome);
       return outcome;
     });
@@ -105,12 +105,12 @@ export class ApprovalBroker {
       // Parallel calls queue their questions; once one is cancelled the others are not asked.
       if (call.batch?.cancelled) {
         call.skipped = true;
-        return { outcome: 'cancel' } as const;
+        return { decision: 'cancel' } as const;
       }
       // The same decision as before the call, now on what the server says it will do.
       const verdict = await this.policy.decide(call.tool, { args: call.args, detail });
-      if (verdict.decision === 'allow') return { outcome: 'proceed_once' } as const;
-      if (verdict.decision === 'deny') return { outcome: 'cancel' } as const;
+      if (verdict.decision === 'allow') return { decision: 'proceed_once' } as const;
+      if (verdict.decision === 'deny') return { decision: 'cancel' } as const;
       const request: ConfirmationRequest = {
         source: 'elicitation', callId: call.callId, tool: call.tool, detail, message: params.message,
       };
@@ -118,7 +118,7 @@ export class ApprovalBroker {
       showed = true;
       const o = await untilAborted(this.confirmer.confirm(request, both), both);
       // Marked before the next queued question runs.
-      if (call.batch && (o.outcome === 'cancel' || (o.outcome === 'modify' && detail.kind !== 'edit'))) call.batch.cancelled = true;
+      if (call.batch && (o.decision === 'cancel' || (o.decision === 'modify' && detail.kind !== 'edit'))) call.batch.cancelled = true;
       await this.policy.remember(call.tool, o, detail);
       return o;
     });
@@ -129,8 +129,8 @@ export class ApprovalBroker {
     return answer;
   };
 
-  private answer(call: TrackedCall, outcome: ConfirmationOutcome, detail: ConfirmationDetail): ElicitResult {
-    switch (outcome.outcome) {
+  private answer(call: TrackedCall, outcome: UserAnswer, detail: ConfirmationDetail): ElicitResult {
+    switch (outcome.decision) {
       case 'cancel':
         call.declined = true;
         return { action: 'decline' };
@@ -157,14 +157,14 @@ export class ApprovalBroker {
   }
 
   /** Runs one question at a time; an aborted question resolves cancel without reaching the user. */
-  private serialize(signal: AbortSignal, ask: () => Promise<ConfirmationOutcome>): Promise<ConfirmationOutcome> {
-    const run = this.tail.then(async (): Promise<ConfirmationOutcome> => {
-      if (signal.aborted) return { outcome: 'cancel' };
+  private serialize(signal: AbortSignal, ask: () => Promise<UserAnswer>): Promise<UserAnswer> {
+    const run = this.tail.then(async (): Promise<UserAnswer> => {
+      if (signal.aborted) return { decision: 'cancel' };
       try {
         return await ask();
       } catch (err) {
         this.log(`confirmation failed: ${(err as Error).message}`);
-        return { outcome: 'cancel' };
+        return { decision: 'cancel' };
       }
     });
     this.tail = run.catch(() => undefined);
@@ -173,16 +173,16 @@ export class ApprovalBroker {
 }
 
 /** What the user's answer amounted to; a modify the server cannot take was sent as a decline. */
-export function userDecision(outcome: ConfirmationOutcome, answer?: ElicitResult): ToolCallOutcome {
-  if (outcome.outcome === 'cancel' || answer?.action === 'decline') return 'reject';
-  return outcome.outcome === 'modify' ? 'modify' : 'accept';
+export function userDecision(outcome: UserAnswer, answer?: ElicitResult): ToolCallOutcome {
+  if (outcome.decision === 'cancel' || answer?.action === 'decline') return 'reject';
+  return outcome.decision === 'modify' ? 'modify' : 'accept';
 }
 
 /** A dialog that ignores the signal must not hold an aborted turn: abort resolves cancel. */
-function untilAborted(p: Promise<ConfirmationOutcome>, signal: AbortSignal): Promise<ConfirmationOutcome> {
-  if (signal.aborted) return Promise.resolve({ outcome: 'cancel' });
+function untilAborted(p: Promise<UserAnswer>, signal: AbortSignal): Promise<UserAnswer> {
+  if (signal.aborted) return Promise.resolve({ decision: 'cancel' });
   return new Promise((resolve, reject) => {
-    const onAbort = () => resolve({ outcome: 'cancel' });
+    const onAbort = () => resolve({ decision: 'cancel' });
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });

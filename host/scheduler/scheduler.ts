@@ -138,7 +138,7 @@ export class ToolScheduler extends EventEmitter {
         this.awaiting(call, r);
       }, batch);
       // `modify` has no meaning before a call (nothing was proposed yet): it is not consent.
-      const refused = outcome.outcome === 'cancel' || outcome.outcome === 'modify';
+      const refused = outcome.decision === 'cancel' || outcome.decision === 'modify';
       // Not shown: policy, re-checked at the front of the queue, decided it (or the batch was already cancelled).
       decide(call, refused ? 'reject' : shown ? 'accept' : 'auto_accept');
       if (refused) {

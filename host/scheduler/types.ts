@@ -1,5 +1,5 @@
 import type { Part } from '@google/genai';
-import type { ConfirmationDetail } from '../../protocol/confirmation.js';
+import type { ConfirmationDetail, UserAnswer } from '../../protocol/confirmation.js';
 import type { FileDiffDisplay } from '../../protocol/tool-result.js';
 
 /**
@@ -62,15 +62,8 @@ export type ConfirmationRequest =
   | { source: 'pre-call'; callId: string; tool: ToolRef; args: Record<string, unknown>; title: string }
   | { source: 'elicitation'; callId: string; tool: ToolRef; detail: ConfirmationDetail; message: string };
 
-export type ConfirmationOutcome =
-  | { outcome: 'proceed_once' }
-  /** edit → session switches to autoEdit; exec → root commands allowed; info → tool allowed for the session. */
-  | { outcome: 'proceed_always' }
-  | { outcome: 'proceed_always_tool' }
-  | { outcome: 'proceed_always_server' }
-  /** Edits only: the user's edited full content. */
-  | { outcome: 'modify'; content: string }
-  | { outcome: 'cancel' };
+/** The user's answer: one type for the dialog, policy and servers (see protocol/confirmation.ts). */
+export type { UserAnswer } from '../../protocol/confirmation.js';
 
 /** The tool as policy sees it. */
 export type PolicyTool = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'toolName' | 'builtIn' | 'readOnly' | 'trusted'>;
@@ -95,12 +88,12 @@ export interface Policy {
   readonly interactive: boolean;
   decide(tool: PolicyTool, input: PolicyInput): Promise<Verdict>;
   /** Records an answer that reaches beyond this call ("always"). */
-  remember(tool: PolicyTool, outcome: ConfirmationOutcome, detail?: ConfirmationDetail): Promise<void>;
+  remember(tool: PolicyTool, answer: UserAnswer, detail?: ConfirmationDetail): Promise<void>;
 }
 
 /** Injected by the consumer: the terminal UI shows a dialog; headless declines unless allowed. */
 export interface Confirmer {
-  confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<ConfirmationOutcome>;
+  confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<UserAnswer>;
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { Widgets } from 'blessed';
-import type { ConfirmationOutcome, ConfirmationRequest, Confirmer } from '../scheduler/types.js';
+import type { UserAnswer, ConfirmationRequest, Confirmer } from '../scheduler/types.js';
 import { choicesLine, confirmBody, confirmChoices, type ConfirmChoice } from './confirm-view.js';
 import type { Palette } from './palette.js';
 
 interface Pending {
   request: ConfirmationRequest;
   signal: AbortSignal;
-  resolve: (o: ConfirmationOutcome) => void;
+  resolve: (o: UserAnswer) => void;
 }
 
 export interface DialogHost {
@@ -35,8 +35,8 @@ export class ConfirmDialog implements Confirmer {
     return this.current !== undefined;
   }
 
-  confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<ConfirmationOutcome> {
-    if (signal.aborted) return Promise.resolve({ outcome: 'cancel' });
+  confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<UserAnswer> {
+    if (signal.aborted) return Promise.resolve({ decision: 'cancel' });
     return new Promise((resolve) => {
       this.queue.push({ request, signal, resolve });
       if (!this.current) this.next();
@@ -47,7 +47,7 @@ export class ConfirmDialog implements Confirmer {
   handleKey(ch: string | undefined, key: { name?: string; full?: string; ctrl?: boolean }): boolean {
     if (!this.current || this.editing) return this.isOpen;
     const name = key.name ?? '';
-    if (name === 'escape' || (key.ctrl && name === 'c')) return this.answer({ outcome: 'cancel' }), true;
+    if (name === 'escape' || (key.ctrl && name === 'c')) return this.answer({ decision: 'cancel' }), true;
     if (name === 'pageup') return this.host.scroll(-10), true;
     if (name === 'pagedown') return this.host.scroll(10), true;
     if (name === 'up') return this.host.scroll(-1), true;
@@ -56,21 +56,21 @@ export class ConfirmDialog implements Confirmer {
     const byNumber = /^[1-9]$/.test(pressed) ? this.current.choices[Number(pressed) - 1] : undefined;
     const choice = byNumber ?? this.current.choices.find((c) => c.key === pressed) ?? (name === 'return' || name === 'enter' ? this.current.choices[0] : undefined);
     if (!choice) return true;
-    if (choice.outcome === 'modify') void this.modify();
-    else this.answer({ outcome: choice.outcome } as ConfirmationOutcome);
+    if (choice.decision === 'modify') void this.modify();
+    else this.answer({ decision: choice.decision, ...(choice.scope ? { scope: choice.scope } : {}) } as UserAnswer);
     return true;
   }
 
   /** Cancels everything (the turn was aborted or the UI is closing). */
   cancelAll(): void {
-    for (const p of this.queue.splice(0)) p.resolve({ outcome: 'cancel' });
-    if (this.current) this.answer({ outcome: 'cancel' });
+    for (const p of this.queue.splice(0)) p.resolve({ decision: 'cancel' });
+    if (this.current) this.answer({ decision: 'cancel' });
   }
 
   private next(): void {
     let pending = this.queue.shift();
     while (pending && pending.signal.aborted) {
-      pending.resolve({ outcome: 'cancel' });
+      pending.resolve({ decision: 'cancel' });
       pending = this.queue.shift();
     }
     if (!pending) {
@@ -79,14 +79,14 @@ export class ConfirmDialog implements Confirmer {
       return;
     }
     const choices = confirmChoices(pending.request, true);
-    const onAbort = () => this.answer({ outcome: 'cancel' });
+    const onAbort = () => this.answer({ decision: 'cancel' });
     pending.signal.addEventListener('abort', onAbort, { once: true });
     this.current = { pending, choices, onAbort };
     this.host.asking?.(pending.request.callId, true);
     this.host.show(confirmBody(pending.request, this.palette), choicesLine(choices, this.palette));
   }
 
-  private answer(outcome: ConfirmationOutcome): void {
+  private answer(outcome: UserAnswer): void {
     const cur = this.current;
     if (!cur) return;
     cur.pending.signal.removeEventListener('abort', cur.onAbort);
@@ -109,7 +109,7 @@ export class ConfirmDialog implements Confirmer {
       this.host.show(confirmBody(cur.pending.request, this.palette), `${this.palette.red('The editor failed.')} ${choicesLine(cur.choices, this.palette)}`);
       return;
     }
-    this.answer({ outcome: 'modify', content: edited });
+    this.answer({ decision: 'modify', content: edited });
   }
 }
 

@@ -1,32 +1,34 @@
-import type { ConfirmationOutcome, ConfirmationRequest } from '../scheduler/types.js';
+import type { ConfirmationRequest, UserAnswer } from '../scheduler/types.js';
 import { renderDiff } from './diff-view.js';
 import type { Palette } from './palette.js';
 
 export interface ConfirmChoice {
   key: string;
   label: string;
-  outcome: ConfirmationOutcome['outcome'] | 'modify';
+  /** The answer this key gives; `modify` opens the editor first for the content. */
+  decision: UserAnswer['decision'];
+  scope?: 'tool' | 'server';
 }
 
 /** The keys offered for a request: what "always" means depends on the kind of ask. */
 export function confirmChoices(req: ConfirmationRequest, canEdit: boolean): ConfirmChoice[] {
-  const choices: ConfirmChoice[] = [{ key: 'y', label: 'allow once', outcome: 'proceed_once' }];
+  const choices: ConfirmChoice[] = [{ key: 'y', label: 'allow once', decision: 'proceed_once' }];
   if (req.source === 'elicitation') {
     const d = req.detail;
     if (d.kind === 'edit') {
-      choices.push({ key: 'a', label: 'allow all edits this session', outcome: 'proceed_always' });
-      if (canEdit && d.newContent !== undefined) choices.push({ key: 'e', label: 'modify in $EDITOR', outcome: 'modify' });
+      choices.push({ key: 'a', label: 'allow all edits this session', decision: 'proceed_always' });
+      if (canEdit && d.newContent !== undefined) choices.push({ key: 'e', label: 'modify in $EDITOR', decision: 'modify' });
     } else if (d.kind === 'exec') {
       const roots = d.rootCommands?.length ? d.rootCommands.join(', ') : 'this command';
-      choices.push({ key: 'a', label: `always allow ${roots}`, outcome: 'proceed_always' });
+      choices.push({ key: 'a', label: `always allow ${roots}`, decision: 'proceed_always' });
     } else {
-      choices.push({ key: 'a', label: `always allow ${req.tool.exposedName}`, outcome: 'proceed_always' });
+      choices.push({ key: 'a', label: `always allow ${req.tool.exposedName}`, decision: 'proceed_always' });
     }
   } else {
-    choices.push({ key: 't', label: `always allow tool ${req.tool.exposedName}`, outcome: 'proceed_always_tool' });
-    choices.push({ key: 's', label: `always allow server ${req.tool.serverAlias}`, outcome: 'proceed_always_server' });
+    choices.push({ key: 't', label: `always allow tool ${req.tool.exposedName}`, decision: 'proceed_always', scope: 'tool' });
+    choices.push({ key: 's', label: `always allow server ${req.tool.serverAlias}`, decision: 'proceed_always', scope: 'server' });
   }
-  choices.push({ key: 'n', label: 'cancel (esc)', outcome: 'cancel' });
+  choices.push({ key: 'n', label: 'cancel (esc)', decision: 'cancel' });
   return choices;
 }
 

@@ -3,7 +3,7 @@ import { META } from '../../protocol/meta.js';
 import {
   CONFIRMATION_REQUESTED_SCHEMA,
   type ConfirmationDetail,
-  type ConfirmOutcome,
+  type UserAnswer,
 } from '../../protocol/confirmation.js';
 
 /** Minimal view of the request context the SDK hands a tool handler. */
@@ -21,9 +21,9 @@ export async function requestConfirmation(
   ctx: ElicitingContext,
   detail: Omit<ConfirmationDetail, 'callId'>,
   message: string,
-): Promise<ConfirmOutcome> {
-  if (!ctx.clientSupportsElicitation) return { action: 'proceed' };
-  if (ctx.callMeta?.[META.preapproved] === true) return { action: 'proceed' };
+): Promise<UserAnswer> {
+  if (!ctx.clientSupportsElicitation) return { decision: 'proceed_once' };
+  if (ctx.callMeta?.[META.preapproved] === true) return { decision: 'proceed_once' };
   detail = withinElicitationBound(detail);
   const callId = typeof ctx.callMeta?.[META.callId] === 'string' ? (ctx.callMeta[META.callId] as string) : undefined;
   let raw: unknown;
@@ -39,18 +39,19 @@ export async function requestConfirmation(
     });
   } catch {
     // A timed-out or failed question is not consent.
-    return { action: 'cancel' };
+    return { decision: 'cancel' };
   }
   const parsed = ElicitResultSchema.safeParse(raw);
-  if (!parsed.success || parsed.data.action !== 'accept') return { action: 'cancel' };
+  if (!parsed.success || parsed.data.action !== 'accept') return { decision: 'cancel' };
   const decision = parsed.data.content?.decision;
-  if (decision === 'proceed_once' || decision === 'proceed_always' || decision === 'proceed')
-    return { action: 'proceed' };
+  // `proceed` is what a generic client's form may send for a plain yes.
+  if (decision === 'proceed_once' || decision === 'proceed') return { decision: 'proceed_once' };
+  if (decision === 'proceed_always') return { decision: 'proceed_always' };
   if (decision === 'modify') {
     const content = parsed.data.content?.content;
-    return typeof content === 'string' ? { action: 'modify', content } : { action: 'cancel' };
+    return typeof content === 'string' ? { decision: 'modify', content } : { decision: 'cancel' };
   }
-  return { action: 'cancel' };
+  return { decision: 'cancel' };
 }
 
 /** Contents above this many characters stay out of the confirmation request. */

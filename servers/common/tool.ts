@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { ConfirmationDetail, ConfirmOutcome } from '../../protocol/confirmation.js';
+import type { ConfirmationDetail, UserAnswer } from '../../protocol/confirmation.js';
 import type { Logger } from './logger.js';
 import type { WorkspaceRoots } from './roots.js';
 
@@ -15,7 +15,7 @@ export interface ToolContext {
    * Asks the user through MCP elicitation before a side effect. Resolves `proceed` directly for
    * clients without elicitation and for pre-approved calls.
    */
-  confirm(detail: Omit<ConfirmationDetail, 'callId'>, message: string): Promise<ConfirmOutcome>;
+  confirm(detail: Omit<ConfirmationDetail, 'callId'>, message: string): Promise<UserAnswer>;
   /** Streams a line of progress to the client (progress notification when a token was sent). */
   progress(message: string): Promise<void>;
   /** Whether the client offered MCP sampling (the web server may answer through it). */

@@ -64,7 +64,7 @@ describe('discovered tools through the host', () => {
       cwd: ws.dir,
       env: ws.env,
       interactive: true,
-      confirmer: { confirm: async (req) => (asked.push(req), { outcome: 'proceed_once' }) },
+      confirmer: { confirm: async (req) => (asked.push(req), { decision: 'proceed_once' }) },
     });
     try {
       await rt.manager.whenSettled();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headlessDenial } from '../../host/policy/policy-engine.js';
 import { createHostRuntime, type HostRuntime, type HostRuntimeOptions } from '../../host/runtime.js';
 import { CANCELLED_BY_USER, CANCELLED_WAITING } from '../../host/scheduler/texts.js';
-import type { ConfirmationOutcome, ConfirmationRequest, Confirmer, ToolCall } from '../../host/scheduler/types.js';
+import type { UserAnswer, ConfirmationRequest, Confirmer, ToolCall } from '../../host/scheduler/types.js';
 import { startScriptedGemini, type ScriptedGemini } from '../helpers/scripted-gemini.mjs';
 import { ENTRY } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -17,17 +17,17 @@ import { tempDir } from '../helpers/tmp.js';
  * that also checks, at the moment it is asked, that nothing has happened yet.
  */
 
-type Answer = ConfirmationOutcome | ((req: ConfirmationRequest) => ConfirmationOutcome);
+type Answer = UserAnswer | ((req: ConfirmationRequest) => UserAnswer);
 
 class RecordingConfirmer implements Confirmer {
   seen: ConfirmationRequest[] = [];
   answers: Answer[] = [];
   /** Run when a question arrives, before it is answered. */
   onAsk?: (req: ConfirmationRequest) => void;
-  async confirm(req: ConfirmationRequest): Promise<ConfirmationOutcome> {
+  async confirm(req: ConfirmationRequest): Promise<UserAnswer> {
     this.seen.push(req);
     this.onAsk?.(req);
-    const next = this.answers.shift() ?? { outcome: 'cancel' };
+    const next = this.answers.shift() ?? { decision: 'cancel' };
     return typeof next === 'function' ? next(req) : next;
   }
   reset(...answers: Answer[]): void {
@@ -130,7 +130,7 @@ describe('built-in servers, interactive', () => {
   it('write_file asks with the diff in default mode; nothing is written before the answer', async () => {
     mode('default');
     const file = join(env.dir, 'new.txt');
-    confirmer.reset({ outcome: 'proceed_once' });
+    confirmer.reset({ decision: 'proceed_once' });
     confirmer.onAsk = () => expect(existsSync(file)).toBe(false);
     const call = await env.run('filesystem__write_file', { file_path: file, content: 'hello\n' });
     expect(call.status).toBe('success');
@@ -146,7 +146,7 @@ describe('built-in servers, interactive', () => {
     mode('default');
     const file = join(env.dir, 'r.txt');
     writeFileSync(file, 'one\ntwo\n');
-    confirmer.reset({ outcome: 'proceed_once' });
+    confirmer.reset({ decision: 'proceed_once' });
     confirmer.onAsk = () => expect(readFileSync(file, 'utf8')).toBe('one\ntwo\n');
     const call = await env.run('filesystem__replace', { file_path: file, old_string: 'two', new_string: 'TWO' });
     expect(call.status).toBe('success');
@@ -172,7 +172,7 @@ describe('built-in servers, interactive', () => {
   it('write_file modify: the edited content is proposed again with its diff, then written', async () => {
     mode('default');
     const file = join(env.dir, 'mod.txt');
-    confirmer.reset({ outcome: 'modify', content: 'edited by user\n' }, { outcome: 'proceed_once' });
+    confirmer.reset({ decision: 'modify', content: 'edited by user\n' }, { decision: 'proceed_once' });
     confirmer.onAsk = () => expect(existsSync(file)).toBe(false);
     const call = await env.run('filesystem__write_file', { file_path: file, content: 'model text\n' });
     expect(call.status).toBe('success');
@@ -188,7 +188,7 @@ describe('built-in servers, interactive', () => {
     mode('default');
     const file = join(env.dir, 'rmod.txt');
     writeFileSync(file, 'alpha\nbeta\n');
-    confirmer.reset({ outcome: 'modify', content: 'alpha\ngamma\n' }, { outcome: 'proceed_once' });
+    confirmer.reset({ decision: 'modify', content: 'alpha\ngamma\n' }, { decision: 'proceed_once' });
     confirmer.onAsk = () => expect(readFileSync(file, 'utf8')).toBe('alpha\nbeta\n');
     const call = await env.run('filesystem__replace', { file_path: file, old_string: 'beta', new_string: 'delta' });
     expect(call.status).toBe('success');
@@ -202,7 +202,7 @@ describe('built-in servers, interactive', () => {
     for (const m of ['default', 'autoEdit'] as const) {
       mode(m);
       const marker = join(env.dir, `shell-${m}.txt`);
-      confirmer.reset({ outcome: 'proceed_once' });
+      confirmer.reset({ decision: 'proceed_once' });
       confirmer.onAsk = () => expect(existsSync(marker)).toBe(false);
       const command = `touch shell-${m}.txt && echo done`;
       const call = await env.run('shell__run_shell_command', { command, description: 'make a marker' });
@@ -230,7 +230,7 @@ describe('built-in servers, interactive', () => {
     mode('default');
     mkdirSync(join(env.dir, 'x'), { recursive: true });
     for (const command of ['git log; rm -rf x', 'git log && curl x']) {
-      confirmer.reset({ outcome: 'cancel' });
+      confirmer.reset({ decision: 'cancel' });
       const call = await env.run('shell__run_shell_command', { command });
       expect(confirmer.seen, command).toHaveLength(1);
       expect(editDetail(confirmer.seen[0])).toMatchObject({ kind: 'exec', command });
@@ -242,7 +242,7 @@ describe('built-in servers, interactive', () => {
 
   it('redirection turns an allow-listed command into an ask in default mode, not in autoEdit', async () => {
     mode('default');
-    confirmer.reset({ outcome: 'cancel' });
+    confirmer.reset({ decision: 'cancel' });
     const asked = await env.run('shell__run_shell_command', { command: 'git status > st.txt' });
     expect(asked.status).toBe('cancelled');
     expect(confirmer.seen).toHaveLength(1);
@@ -269,7 +269,7 @@ describe('built-in servers, interactive', () => {
     mode('default');
     const url = 'https://approvals-e2e.invalid/page';
     const before = gemini.requests.length;
-    confirmer.reset({ outcome: 'proceed_once' });
+    confirmer.reset({ decision: 'proceed_once' });
     confirmer.onAsk = () => expect(gemini.requests.length).toBe(before);
     const call = await env.run('web__web_fetch', { prompt: `summarise ${url}` });
     expect(call.status).toBe('success');
@@ -282,7 +282,7 @@ describe('built-in servers, interactive', () => {
   it('web_fetch cancelled: no request leaves the server', async () => {
     mode('default');
     const before = gemini.requests.length;
-    confirmer.reset({ outcome: 'cancel' });
+    confirmer.reset({ decision: 'cancel' });
     const call = await env.run('web__web_fetch', { prompt: 'summarise https://approvals-e2e.invalid/other' });
     expect(call.status).toBe('cancelled');
     expect(gemini.requests.length).toBe(before);
@@ -291,7 +291,7 @@ describe('built-in servers, interactive', () => {
   it('web_fetch calls running side by side: cancelling the first cancels the other without asking', async () => {
     mode('default');
     const before = gemini.requests.length;
-    confirmer.reset({ outcome: 'cancel' }, { outcome: 'proceed_once' });
+    confirmer.reset({ decision: 'cancel' }, { decision: 'proceed_once' });
     const calls = await env.batch([
       ['web__web_fetch', { prompt: 'summarise https://approvals-e2e.invalid/p1' }],
       ['web__web_fetch', { prompt: 'summarise https://approvals-e2e.invalid/p2' }],
@@ -317,7 +317,7 @@ describe('built-in servers, interactive', () => {
     for (const m of ['default', 'autoEdit'] as const) {
       mode(m);
       const before = existsSync(memoryFile()) ? readFileSync(memoryFile(), 'utf8') : undefined;
-      confirmer.reset({ outcome: 'proceed_once' });
+      confirmer.reset({ decision: 'proceed_once' });
       confirmer.onAsk = () => expect(existsSync(memoryFile()) ? readFileSync(memoryFile(), 'utf8') : undefined).toBe(before);
       const call = await env.run('memory__save_memory', { fact: `fact in ${m}` });
       expect(call.status).toBe('success');
@@ -360,7 +360,7 @@ describe('built-in servers, interactive', () => {
     mode('default');
     const kept = join(env.dir, 'kept.txt');
     writeFileSync(kept, 'original\n');
-    confirmer.reset({ outcome: 'cancel' });
+    confirmer.reset({ decision: 'cancel' });
     const calls = await env.batch([
       ['filesystem__write_file', { file_path: join(env.dir, 'b1.txt'), content: 'x' }],
       ['filesystem__replace', { file_path: kept, old_string: 'original', new_string: 'changed' }],
@@ -383,7 +383,7 @@ describe('"always" answers', () => {
   const { confirmer } = env;
 
   it('edit: proceed_always switches the session to autoEdit', async () => {
-    confirmer.reset({ outcome: 'proceed_always' });
+    confirmer.reset({ decision: 'proceed_always' });
     const file = join(env.dir, 'always.txt');
     expect((await env.run('filesystem__write_file', { file_path: file, content: '1\n' })).status).toBe('success');
     expect(confirmer.seen).toHaveLength(1);
@@ -394,14 +394,14 @@ describe('"always" answers', () => {
   });
 
   it('shell: proceed_always adds the root commands; a command with another root still asks', async () => {
-    confirmer.reset({ outcome: 'proceed_always' });
+    confirmer.reset({ decision: 'proceed_always' });
     expect((await env.run('shell__run_shell_command', { command: 'echo one | wc -l' })).status).toBe('success');
     expect(confirmer.seen).toHaveLength(1);
     expect(env.rt.policy.session.shellPrefixes().sort()).toEqual(['echo', 'wc']);
     const again = await env.run('shell__run_shell_command', { command: 'echo two && echo three | wc -c' });
     expect(again.status).toBe('success');
     expect(confirmer.seen).toHaveLength(1);
-    confirmer.reset({ outcome: 'cancel' });
+    confirmer.reset({ decision: 'cancel' });
     const other = await env.run('shell__run_shell_command', { command: 'echo four && touch other.txt' });
     expect(other.status).toBe('cancelled');
     expect(confirmer.seen).toHaveLength(1);
@@ -410,14 +410,14 @@ describe('"always" answers', () => {
 
   it('web_fetch: proceed_always allows the tool for the session', async () => {
     env.rt.setApprovalMode('default'); // the edit test above switched the session to autoEdit
-    confirmer.reset({ outcome: 'proceed_always' });
+    confirmer.reset({ decision: 'proceed_always' });
     expect((await env.run('web__web_fetch', { prompt: 'summarise https://approvals-e2e.invalid/1' })).status).toBe('success');
     expect((await env.run('web__web_fetch', { prompt: 'summarise https://approvals-e2e.invalid/2' })).status).toBe('success');
     expect(confirmer.seen).toHaveLength(1);
   });
 
   it('save_memory: proceed_always allows that memory file for the session', async () => {
-    confirmer.reset({ outcome: 'proceed_always' });
+    confirmer.reset({ decision: 'proceed_always' });
     expect((await env.run('memory__save_memory', { fact: 'first' })).status).toBe('success');
     expect((await env.run('memory__save_memory', { fact: 'second' })).status).toBe('success');
     expect(confirmer.seen).toHaveLength(1);
@@ -512,7 +512,7 @@ describe('third-party servers', () => {
 
   it('an untrusted server asks before the call (server, tool, args); nothing runs before the answer', async () => {
     const graph = join(graphDir, 'kg.jsonl');
-    confirmer.reset({ outcome: 'proceed_once' });
+    confirmer.reset({ decision: 'proceed_once' });
     confirmer.onAsk = () => expect(existsSync(graph)).toBe(false);
     const call = await env.run('kg__create_entities', entity('a'));
     expect(call.status).toBe('success');
@@ -523,12 +523,12 @@ describe('third-party servers', () => {
 
   it('an untrusted server is asked about in autoEdit too, even for tools hinting readOnly; cancel runs nothing', async () => {
     env.rt.setApprovalMode('autoEdit');
-    confirmer.reset({ outcome: 'cancel' }, { outcome: 'proceed_once' });
+    confirmer.reset({ decision: 'cancel' }, { decision: 'proceed_once' });
     const [write, read] = await env.batch([['kg__create_entities', entity('b')], ['kg__read_graph', {}]]);
     expect(write.status).toBe('cancelled');
     expect(read.status).toBe('cancelled');
     expect(readFileSync(join(graphDir, 'kg.jsonl'), 'utf8')).not.toContain('"b"');
-    confirmer.reset({ outcome: 'proceed_once' });
+    confirmer.reset({ decision: 'proceed_once' });
     expect((await env.run('kg__read_graph', {})).status).toBe('success');
     expect(confirmer.seen).toHaveLength(1);
     env.rt.setApprovalMode('default');
@@ -551,7 +551,7 @@ describe('third-party servers', () => {
 
   it('an untrusted server that declares in-call confirmation is still asked before the call', async () => {
     const hits = site.hits.length;
-    confirmer.reset({ outcome: 'proceed_once' });
+    confirmer.reset({ decision: 'proceed_once' });
     confirmer.onAsk = () => expect(site.hits.length).toBe(hits);
     const call = await env.run('webx__web_fetch', { prompt: `summarise ${site.url}/x` });
     expect(call.status).toBe('success');

@@ -71,7 +71,7 @@ describe('one policy decision: every mode × tool class × rule through the real
     if (rule === 'confirmationRequired') settings.tools!.confirmationRequired = [call.name];
     if (rule === 'exclude') settings.tools!.exclude = [call.name];
     const seen: ConfirmationRequest[] = [];
-    const confirmer: Confirmer = { confirm: async (r) => (seen.push(r), { outcome: 'proceed_once' }) };
+    const confirmer: Confirmer = { confirm: async (r) => (seen.push(r), { decision: 'proceed_once' }) };
     const policy = new PolicyEngine({ settings, approvalMode: mode, interactive });
     const scheduler = new ToolScheduler({ tools: h.tools, executor: h.executor, policy, confirmer, projectTempDir: dir });
     const [done] = await scheduler.schedule(

@@ -155,27 +155,27 @@ describe('policy: settings rules', () => {
 describe('policy: session "always" rules', () => {
   it('always tool / always server', async () => {
     const p = engine('default');
-    await p.remember(TOOLS.foreign, { outcome: 'proceed_always_tool' });
+    await p.remember(TOOLS.foreign, { decision: 'proceed_always', scope: 'tool' });
     expect(await decide(p, TOOLS.foreign)).toBe('allow');
     expect(await decide(p, TOOLS.foreignRo)).toBe('ask');
-    await p.remember(TOOLS.foreignRo, { outcome: 'proceed_always_server' });
+    await p.remember(TOOLS.foreignRo, { decision: 'proceed_always', scope: 'server' });
     expect(await decide(p, TOOLS.foreignRo)).toBe('allow');
   });
 
   it('always on an edit switches the session to autoEdit', async () => {
     const p = engine('default');
-    await p.remember(TOOLS.write, { outcome: 'proceed_always' }, { kind: 'edit', title: 'Confirm Write: a' });
+    await p.remember(TOOLS.write, { decision: 'proceed_always' }, { kind: 'edit', title: 'Confirm Write: a' });
     expect(p.getApprovalMode()).toBe('autoEdit');
     expect(await decide(p, TOOLS.write)).toBe('allow');
   });
 
   it('always on web_fetch allows the tool; on save_memory that memory file only', async () => {
     const p = engine('default');
-    await p.remember(TOOLS.fetch, { outcome: 'proceed_always' }, { kind: 'info', title: 'Confirm Web Fetch' });
+    await p.remember(TOOLS.fetch, { decision: 'proceed_always' }, { kind: 'info', title: 'Confirm Web Fetch' });
     expect(await decide(p, TOOLS.fetch)).toBe('allow');
     const mem = { kind: 'edit' as const, title: 'Confirm Memory Save: ~/.gemini/GEMINI.md', filePath: '/h/.gemini/GEMINI.md' };
     expect(await inCall(p, TOOLS.memory, mem)).toBe('ask');
-    await p.remember(TOOLS.memory, { outcome: 'proceed_always' }, mem);
+    await p.remember(TOOLS.memory, { decision: 'proceed_always' }, mem);
     expect(await inCall(p, TOOLS.memory, mem)).toBe('allow');
     expect(await inCall(p, TOOLS.memory, { ...mem, filePath: '/other/GEMINI.md' })).toBe('ask');
   });
@@ -234,12 +234,12 @@ describe('policy: shell root-command allowlisting', () => {
     const p = engine('default');
     const detail = { kind: 'exec' as const, title: 'Confirm Shell Command', command: 'git log -5', rootCommands: ['git'] };
     expect(await inCall(p, TOOLS.shell, detail)).toBe('ask');
-    await p.remember(TOOLS.shell, { outcome: 'proceed_always' }, detail);
+    await p.remember(TOOLS.shell, { decision: 'proceed_always' }, detail);
     expect(await inCall(p, TOOLS.shell, { ...detail, command: 'git status' })).toBe('allow');
     expect(await decide(p, TOOLS.shell, { command: 'git diff' })).toBe('allow');
     expect(await decide(p, TOOLS.shell, { command: 'git diff; curl x' })).toBe('ask');
     // Without rootCommands in the detail the host parses the command itself.
-    await p.remember(TOOLS.shell, { outcome: 'proceed_always' }, { kind: 'exec', title: 't', command: 'npm test' });
+    await p.remember(TOOLS.shell, { decision: 'proceed_always' }, { kind: 'exec', title: 't', command: 'npm test' });
     expect(await decide(p, TOOLS.shell, { command: 'npm run build' })).toBe('allow');
   });
 });

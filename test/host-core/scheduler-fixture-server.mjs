@@ -94,7 +94,7 @@ function tools(logFile) {
       handler: async ({ command }, ctx) => {
         const outcome = await ctx.confirm({ kind: 'exec', title: 'Confirm Shell Command', command, rootCommands: [command.split(' ')[0]] },
           `Confirm Shell Command\n\n${command}`);
-        if (outcome.action === 'cancel') return cancelledResult();
+        if (outcome.decision === 'cancel') return cancelledResult();
         log(`ran:${command}`);
         return textResult(`ran:${command}`);
       },

@@ -5,7 +5,7 @@ import { findPassiveCalls, runPassiveCall } from '../../host/passive-call.js';
 import { createHostRuntime, type HostRuntime } from '../../host/runtime.js';
 import { ApprovalBroker } from '../../host/scheduler/approvals.js';
 import { PolicyEngine } from '../../host/policy/policy-engine.js';
-import type { ConfirmationOutcome, ConfirmationRequest, Confirmer, ToolCallRequestInfo, SchedulerEvent } from '../../host/scheduler/types.js';
+import type { UserAnswer, ConfirmationRequest, Confirmer, ToolCallRequestInfo, SchedulerEvent } from '../../host/scheduler/types.js';
 import { META } from '../../protocol/meta.js';
 import { statusTrail } from './scheduler-harness.js';
 import { workspace } from './scheduler-workspace.js';
@@ -13,10 +13,10 @@ import { workspace } from './scheduler-workspace.js';
 /** Answers from a script and records what it was asked. */
 class ScriptedConfirmer implements Confirmer {
   seen: ConfirmationRequest[] = [];
-  answers: ConfirmationOutcome[] = [];
-  async confirm(req: ConfirmationRequest): Promise<ConfirmationOutcome> {
+  answers: UserAnswer[] = [];
+  async confirm(req: ConfirmationRequest): Promise<UserAnswer> {
     this.seen.push(req);
-    return this.answers.shift() ?? { outcome: 'cancel' };
+    return this.answers.shift() ?? { decision: 'cancel' };
   }
 }
 
@@ -42,7 +42,7 @@ describe('runtime: built-in servers, edits confirmed through elicitation', () =>
 
   it('approved once: the diff is shown as an elicitation, the file is written', async () => {
     confirmer.seen = [];
-    confirmer.answers = [{ outcome: 'proceed_once' }];
+    confirmer.answers = [{ decision: 'proceed_once' }];
     const file = join(dir, 'a.txt');
     const r = req('filesystem__write_file', { file_path: file, content: 'hello\n' });
     const [call] = await rt.scheduler.schedule([r], signal());
@@ -54,7 +54,7 @@ describe('runtime: built-in servers, edits confirmed through elicitation', () =>
   });
 
   it('declined: nothing written, cancelled with the 3.5 text, rest of the batch cancelled', async () => {
-    confirmer.answers = [{ outcome: 'cancel' }];
+    confirmer.answers = [{ decision: 'cancel' }];
     const file = join(dir, 'declined.txt');
     const [a, b] = await rt.scheduler.schedule([
       req('filesystem__write_file', { file_path: file, content: 'x' }),
@@ -67,7 +67,7 @@ describe('runtime: built-in servers, edits confirmed through elicitation', () =>
   });
 
   it('modified: the edited content travels back in the elicitation answer', async () => {
-    confirmer.answers = [{ outcome: 'modify', content: 'edited by user\n' }, { outcome: 'proceed_once' }];
+    confirmer.answers = [{ decision: 'modify', content: 'edited by user\n' }, { decision: 'proceed_once' }];
     const file = join(dir, 'm.txt');
     const [call] = await rt.scheduler.schedule([req('filesystem__write_file', { file_path: file, content: 'model text\n' })], signal());
     expect(call.status).toBe('success');
@@ -76,7 +76,7 @@ describe('runtime: built-in servers, edits confirmed through elicitation', () =>
 
   it('always on an edit switches to autoEdit: later edits are pre-approved and not shown', async () => {
     confirmer.seen = [];
-    confirmer.answers = [{ outcome: 'proceed_always' }];
+    confirmer.answers = [{ decision: 'proceed_always' }];
     const [a, b] = await rt.scheduler.schedule([
       req('filesystem__write_file', { file_path: join(dir, 'al1.txt'), content: '1' }),
       req('filesystem__write_file', { file_path: join(dir, 'al2.txt'), content: '2' }),
@@ -102,7 +102,7 @@ describe('runtime: built-in servers, edits confirmed through elicitation', () =>
 
   it('shell: asks with the command; always adds its root command so the next one runs unasked', async () => {
     confirmer.seen = [];
-    confirmer.answers = [{ outcome: 'proceed_always' }];
+    confirmer.answers = [{ decision: 'proceed_always' }];
     const [first] = await rt.scheduler.schedule([req('shell__run_shell_command', { command: 'echo one' })], signal());
     expect(first.status).toBe('success');
     expect(confirmer.seen[0]).toMatchObject({ source: 'elicitation', detail: { kind: 'exec', command: 'echo one' } });
@@ -141,7 +141,7 @@ describe('elicitation answered by policy without asking', () => {
       _meta: { [META.confirmation]: { kind: 'edit', title: 'Confirm Write: a.txt', callId: 'x1' } },
     };
     const asked: ConfirmationRequest[] = [];
-    const recorder: Confirmer = { confirm: async (r) => (asked.push(r), { outcome: 'cancel' }) };
+    const recorder: Confirmer = { confirm: async (r) => (asked.push(r), { decision: 'cancel' }) };
     for (const [mode, expected, shown] of [['autoEdit', 'accept', 0], ['yolo', 'accept', 0], ['default', 'decline', 1]] as const) {
       asked.length = 0;
       const broker = new ApprovalBroker(new PolicyEngine({ interactive: true, approvalMode: mode }), recorder);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConfirmationOutcome, ConfirmationRequest, Confirmer } from '../../host/scheduler/types.js';
+import type { UserAnswer, ConfirmationRequest, Confirmer } from '../../host/scheduler/types.js';
 import { tempDir } from '../helpers/tmp.js';
 import { startHarness, statusTrail, type Harness } from './scheduler-harness.js';
 import { bundledModule } from '../helpers/paths.js';
@@ -10,13 +10,13 @@ import { bundledModule } from '../helpers/paths.js';
 const FIXTURE = bundledModule(fileURLToPath(new URL('./scheduler-fixture-server.mjs', import.meta.url)));
 
 /** A confirmer that records requests and answers from a script. */
-function scripted(answers: ConfirmationOutcome[]): Confirmer & { seen: ConfirmationRequest[] } {
+function scripted(answers: UserAnswer[]): Confirmer & { seen: ConfirmationRequest[] } {
   const seen: ConfirmationRequest[] = [];
   return {
     seen,
     confirm: async (req) => {
       seen.push(req);
-      return answers.shift() ?? { outcome: 'cancel' };
+      return answers.shift() ?? { decision: 'cancel' };
     },
   };
 }
@@ -147,7 +147,7 @@ describe('scheduler with a real server', () => {
 
   it('proceed once runs the call; always-tool is remembered and the next call is pre-approved', async () => {
     confirmer.seen.length = 0;
-    const answers = scripted([{ outcome: 'proceed_once' }, { outcome: 'proceed_always_tool' }]);
+    const answers = scripted([{ decision: 'proceed_once' }, { decision: 'proceed_always', scope: 'tool' }]);
     h.scheduler.setConfirmer(answers);
     try {
       const calls = await h.run([
@@ -186,7 +186,7 @@ describe('scheduler: third-party untrusted server asks before the call', () => {
   });
 
   it('always-server allows every tool of that server afterwards; text is fenced as untrusted', async () => {
-    h.scheduler.setConfirmer(scripted([{ outcome: 'proceed_always_server' }]));
+    h.scheduler.setConfirmer(scripted([{ decision: 'proceed_always', scope: 'server' }]));
     const [a, b] = await h.run([
       { name: 'everything__echo', args: { message: 'hi' } },
       { name: 'everything__get-sum', args: { a: 2, b: 3 } },

@@ -90,19 +90,19 @@ describe('server kit', () => {
     const seen: unknown[] = [];
     let answer: unknown = { action: 'accept', content: { decision: 'proceed_once' } };
     const { call } = await connect({ elicit: (p) => (seen.push(p), answer) });
-    expect(JSON.parse((await call({ ask: true }, { [META.callId]: 'c1' })).text)).toEqual({ action: 'proceed' });
+    expect(JSON.parse((await call({ ask: true }, { [META.callId]: 'c1' })).text)).toEqual({ decision: 'proceed_once' });
     expect((seen[0] as { _meta: Record<string, unknown> })._meta[META.confirmation]).toMatchObject({ kind: 'exec', callId: 'c1' });
     answer = { action: 'decline' };
-    expect(JSON.parse((await call({ ask: true })).text)).toEqual({ action: 'cancel' });
+    expect(JSON.parse((await call({ ask: true })).text)).toEqual({ decision: 'cancel' });
     answer = { action: 'accept', content: { decision: 'modify', content: 'x' } };
-    expect(JSON.parse((await call({ ask: true })).text)).toEqual({ action: 'modify', content: 'x' });
+    expect(JSON.parse((await call({ ask: true })).text)).toEqual({ decision: 'modify', content: 'x' });
     seen.length = 0;
-    expect(JSON.parse((await call({ ask: true }, { [META.preapproved]: true })).text)).toEqual({ action: 'proceed' });
+    expect(JSON.parse((await call({ ask: true }, { [META.preapproved]: true })).text)).toEqual({ decision: 'proceed_once' });
     expect(seen).toHaveLength(0);
   });
 
   it('proceeds directly for a client without elicitation', async () => {
     const { call } = await connect();
-    expect(JSON.parse((await call({ ask: true })).text)).toEqual({ action: 'proceed' });
+    expect(JSON.parse((await call({ ask: true })).text)).toEqual({ decision: 'proceed_once' });
   });
 });

@@ -109,7 +109,7 @@ describe('confirmation view', () => {
     const exec = { ...edit, detail: { kind: 'exec' as const, title: 'Run?', command: 'git log | head', rootCommands: ['git', 'head'] } };
     expect(stripSgr(choicesLine(confirmChoices(exec, true), p256))).toContain('always allow git, head');
     const pre = { source: 'pre-call' as const, callId: 'c', tool: { ...tool, builtIn: false, serverAlias: 'ext' }, args: { q: 1 }, title: 'Allow?' };
-    expect(confirmChoices(pre, true).map((c) => c.outcome)).toEqual(['proceed_once', 'proceed_always_tool', 'proceed_always_server', 'cancel']);
+    expect(confirmChoices(pre, true).map((c) => (c.scope ? `${c.decision}_${c.scope}` : c.decision))).toEqual(['proceed_once', 'proceed_always_tool', 'proceed_always_server', 'cancel']);
     expect(confirmBody(pre, plain)).toContain('"q": 1');
   });
 });

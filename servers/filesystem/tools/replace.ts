@@ -149,8 +149,8 @@ export const replace = defineTool({
       const confirm = views.confirm;
       const title = `Confirm Edit: ${prep.rel}`;
       const outcome = await ctx.confirm({ kind: 'edit', title, ...confirm }, `${title}\n\n${confirm.fileDiff}`);
-      if (outcome.action === 'cancel') throw userCancelled();
-      if (outcome.action === 'modify') {
+      if (outcome.decision === 'cancel') throw userCancelled();
+      if (outcome.decision === 'modify') {
         // The user edited the whole proposed file: re-validate it as a one-shot full replacement.
         args = {
           ...args,

@@ -93,8 +93,8 @@ export const writeFile = defineTool({
       const confirm = views.confirm;
       const title = `Confirm Write: ${rel}`;
       const outcome = await ctx.confirm({ kind: 'edit', title, ...confirm }, `${title}\n\n${confirm.fileDiff}`);
-      if (outcome.action === 'cancel') throw userCancelled();
-      if (outcome.action === 'modify') {
+      if (outcome.decision === 'cancel') throw userCancelled();
+      if (outcome.decision === 'modify') {
         args = { ...args, content: outcome.content, modified_by_user: true };
         continue;
       }

@@ -78,16 +78,16 @@ export function createSaveMemoryTool(deps: SaveMemoryDeps): ToolDefinition {
         },
         `${title}\n\n${fileDiff}`,
       );
-      if (outcome.action === 'cancel' || ctx.signal.aborted) throw userCancelled();
+      if (outcome.decision === 'cancel' || ctx.signal.aborted) throw userCancelled();
       try {
         // The file is re-read under the lock: a save that finished meanwhile is kept, not overwritten.
-        if (outcome.action === 'modify') await deps.writer.update(() => outcome.content);
+        if (outcome.decision === 'modify') await deps.writer.update(() => outcome.content);
         else await deps.writer.update((latest) => appendFact(latest, fact));
       } catch (err) {
         throw failure((err as Error).message);
       }
       deps.onSaved();
-      if (outcome.action === 'modify') {
+      if (outcome.decision === 'modify') {
         const message = "Okay, I've updated the memory file with your modifications.";
         return textResult(JSON.stringify({ success: true, message }), message);
       }

@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../../protocol/meta.js';
+import { proceeds } from '../../../protocol/confirmation.js';
 import { guardPath } from '../../common/path-guard.js';
 import { textResult, ToolError, userCancelled } from '../../common/result.js';
 import { wrapUntrusted } from '../../../protocol/tool-result.js';
@@ -97,7 +98,7 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
         ...(args.description ? [`Description: ${args.description}`] : []),
       ].join('\n');
       const outcome = await ctx.confirm(detail, message);
-      if (outcome.action !== 'proceed') throw userCancelled();
+      if (!proceeds(outcome)) throw userCancelled();
       if (deps.groups.isClosed || ctx.signal.aborted) throw userCancelled();
 
       const streamer = createLineStreamer((text) => void ctx.progress(text), deps.progressIntervalMs);

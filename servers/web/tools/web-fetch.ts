@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { META } from '../../../protocol/meta.js';
+import { proceeds } from '../../../protocol/confirmation.js';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../common/tool.js';
 import { textResult, ToolError, userCancelled } from '../../common/result.js';
 import { wrapUntrusted } from '../../../protocol/tool-result.js';
@@ -73,7 +74,7 @@ export function createWebFetchTool(deps: WebFetchDeps): ToolDefinition {
         `Confirm Web Fetch\n\n${prompt}\n\nURLs to fetch:\n${allowed.map((u) => `- ${u}`).join('\n')}`,
       );
       // Only a plain proceed is consent: `modify` has no meaning for a fetch.
-      if (outcome.action !== 'proceed') {
+      if (!proceeds(outcome)) {
         for (const url of allowed) deps.rateLimiter.refund(new URL(url).host);
         throw userCancelled();
       }
