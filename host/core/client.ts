@@ -5,7 +5,7 @@ import type { ServerGeminiStreamEvent } from './events.js';
 import { DEFAULT_RETRY, GeminiChat, type RequestShape, type RetryConfig } from './gemini-chat.js';
 import type { LoopRuntime, LoopTool } from './loop-runtime.js';
 import { MemoryContext } from './memory-context.js';
-import { compressHistory, DEFAULT_COMPRESSION_THRESHOLD } from './compression.js';
+import { ChatCompressor } from './compression.js';
 import type { ChatCompressionInfo } from './events.js';
 import { LoopDetector } from './loop-detection.js';
 import { checkNextSpeaker } from './next-speaker.js';
@@ -67,14 +67,13 @@ export class GeminiClient {
   private readonly memory: MemoryContext;
   private readonly ids = { next: 0 };
   private sessionTurns = 0;
-  private lastPromptTokens = 0;
   checkpointer?: EditCheckpointer;
-  /** A compression that did not shrink the history is not retried on every turn; `/compress` still runs. */
-  private compressionFailed = false;
+  private readonly compressor: ChatCompressor;
   /** The user's latest words: what decides which tools are most relevant when not all can be declared. */
   private hint = '';
 
   constructor(private readonly opts: GeminiClientOptions) {
+    this.compressor = new ChatCompressor(opts.compressionThreshold);
     this.memory = new MemoryContext(opts.runtime.manager, opts.log);
     this.chat = new GeminiChat(opts.generator, opts.model, () => this.requestShape(), opts.retry ?? DEFAULT_RETRY);
   }
@@ -168,7 +167,7 @@ export class GeminiClient {
         yield ev;
         if (ev.type === 'error' || ev.type === 'invalid_stream' || ev.type === 'user_cancelled') stopped = true;
       }
-      if (turn.usage?.promptTokenCount) this.lastPromptTokens = turn.usage.promptTokenCount;
+      this.compressor.notePromptTokens(turn.usage?.promptTokenCount);
       if (stopped) return;
 
       if (turn.pendingToolCalls.length) {
@@ -260,32 +259,9 @@ export class GeminiClient {
     return result;
   }
 
-  /**
-   * Summarises older history into a state snapshot when it passes the threshold (or always, with `force`);
-   * the recent part stays verbatim and no call is separated from its response.
-   */
-  async compress(signal: AbortSignal, force: boolean): Promise<ChatCompressionInfo> {
-    const threshold = this.opts.compressionThreshold ?? DEFAULT_COMPRESSION_THRESHOLD;
-    if (!force && (this.compressionFailed || !(threshold > 0))) {
-      return { originalTokenCount: this.lastPromptTokens, newTokenCount: this.lastPromptTokens, status: 'noop' };
-    }
-    const result = await compressHistory({
-      history: this.chat.getHistory(false),
-      generator: this.opts.generator,
-      model: this.chat.model,
-      signal,
-      force,
-      threshold,
-      lastPromptTokens: this.lastPromptTokens,
-    });
-    if (result.history) {
-      this.chat.setHistory(result.history, 'compress');
-      this.lastPromptTokens = result.info.newTokenCount;
-      this.compressionFailed = false;
-    } else if (result.info.status !== 'noop') {
-      this.compressionFailed = true;
-    }
-    return result.info;
+  /** Summarises older history now when it passes the threshold, or always with `force` (`/compress`). */
+  compress(signal: AbortSignal, force: boolean): Promise<ChatCompressionInfo> {
+    return this.compressor.run(this.chat, this.opts.generator, signal, force);
   }
 
   private retryOptions() {

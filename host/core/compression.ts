@@ -1,5 +1,6 @@
 import type { Content } from '@google/genai';
 import type { ContentGenerator } from './content-generator.js';
+import type { GeminiChat } from './gemini-chat.js';
 import type { ChatCompressionInfo } from './events.js';
 import { curateHistory, isFunctionResponseContent, mergeAdjacent } from './history.js';
 
@@ -131,4 +132,42 @@ export async function compressHistory(opts: CompressOptions): Promise<CompressRe
     return { info: { originalTokenCount: original, newTokenCount: after, status: 'inflated', reason: 'the summary was not smaller than the history' } };
   }
   return { info: { originalTokenCount: original, newTokenCount: after, status: 'compressed' }, history };
+}
+
+/**
+ * A chat's compression state: the prompt size the API last reported, and whether the last attempt failed
+ * (then it is not retried on every turn; `/compress` still runs).
+ */
+export class ChatCompressor {
+  private lastPromptTokens = 0;
+  private failed = false;
+
+  constructor(private readonly threshold = DEFAULT_COMPRESSION_THRESHOLD) {}
+
+  notePromptTokens(count: number | undefined): void {
+    if (count) this.lastPromptTokens = count;
+  }
+
+  async run(chat: GeminiChat, generator: ContentGenerator, signal: AbortSignal, force: boolean): Promise<ChatCompressionInfo> {
+    if (!force && (this.failed || !(this.threshold > 0))) {
+      return { originalTokenCount: this.lastPromptTokens, newTokenCount: this.lastPromptTokens, status: 'noop' };
+    }
+    const result = await compressHistory({
+      history: chat.getHistory(false),
+      generator,
+      model: chat.model,
+      signal,
+      force,
+      threshold: this.threshold,
+      lastPromptTokens: this.lastPromptTokens,
+    });
+    if (result.history) {
+      chat.setHistory(result.history, 'compress');
+      this.lastPromptTokens = result.info.newTokenCount;
+      this.failed = false;
+    } else if (result.info.status !== 'noop') {
+      this.failed = true;
+    }
+    return result.info;
+  }
 }
