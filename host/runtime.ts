@@ -16,6 +16,7 @@ import { effectiveCore } from './tools/naming.js';
 import { JitContext } from './core/jit-context.js';
 import type { Settings } from './config/settings-schema.js';
 import { HOST_TOOLS_ALIAS } from './tools/tool-search.js';
+import { callResourceTool, isResourceTool } from './tools/resource-tools.js';
 import type { CallExecutor } from './scheduler/executor.js';
 
 export interface HostRuntimeOptions {
@@ -103,7 +104,9 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   // Host-provided tools (search_tools) run here; every other call goes to its server.
   const executor: CallExecutor = {
     callTool: async (alias, toolName, args, o) => {
-      if (alias === HOST_TOOLS_ALIAS) return registry.callHostTool(toolName, args);
+      if (alias === HOST_TOOLS_ALIAS) {
+        return isResourceTool(toolName) ? callResourceTool(manager, toolName, args) : registry.callHostTool(toolName, args);
+      }
       registry.noteUsed(alias, toolName);
       return manager.callTool(alias, toolName, args, o);
     },

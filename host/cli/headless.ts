@@ -156,7 +156,13 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
 
   const promptId = `${session.sessionId}########0`;
   const { processAtCommands } = await import('../core/at-command.js');
-  const prepared = await processAtCommands(prompt, { runtime, signal, promptId, onWarning: warn });
+  // `/prompt-name arg=value` runs that MCP prompt; its messages are what the model gets.
+  const { expandPromptCommand } = await import('../core/mcp-prompt-command.js');
+  const mcpPrompt = await expandPromptCommand(runtime.manager, prompt);
+  if (mcpPrompt && !mcpPrompt.ok) throw new FatalInputError(mcpPrompt.error);
+  const prepared = mcpPrompt?.ok
+    ? { parts: mcpPrompt.parts, calls: [], display: '', skipModel: mcpPrompt.parts.length === 0 }
+    : await processAtCommands(prompt, { runtime, signal, promptId, onWarning: warn });
   for (const call of prepared.calls) stats.tool(call);
   if (prepared.display) sink.display(prepared.display);
   let failure: FatalError | undefined;

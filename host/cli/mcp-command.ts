@@ -9,6 +9,9 @@ const USAGE = `Usage:
                      [--trust] [--timeout ms] [--description text] [--include-tools a,b] [--exclude-tools a,b]
                      <name> <command-or-url> [args...]
   gemini-mcp mcp remove [-s user|project] <name>
+  gemini-mcp mcp resources [server]          resources and resource templates servers offer
+  gemini-mcp mcp read <server> <uri>         a resource's content on stdout
+  gemini-mcp mcp prompts [server]            prompts, run as gemini-mcp -p "/name arg=value"
   gemini-mcp mcp import --from claude-desktop|claude-code|cursor|vscode [-s user|project] [--file PATH]
                         [--dry-run] [--overwrite]
 Options go before <name>; everything after <command-or-url> is passed to the server unchanged.
@@ -29,6 +32,12 @@ export async function runMcpCommand(argv: string[], opts: McpCommandOptions = { 
       case 'remove':
       case 'rm':
         return (await import('./mcp-edit.js')).removeServer(rest, opts, out, err);
+      case 'resources':
+        return await (await import('./mcp-inspect.js')).listResources(rest, opts, out);
+      case 'read':
+        return await (await import('./mcp-inspect.js')).readResource(rest, opts, out, err);
+      case 'prompts':
+        return await (await import('./mcp-inspect.js')).listPrompts(rest, opts, out);
       case 'import':
         return (await import('./mcp-import.js')).importServers(rest, opts, out, err);
       case '-h':

@@ -4,9 +4,16 @@ import { displayOf, findPassiveCalls, outputOf, parsePassiveArgs, resolvePassive
 import type { ToolLookup } from '../scheduler/executor.js';
 import type { ToolCall } from '../scheduler/types.js';
 import type { LoopScheduler } from './loop-runtime.js';
+import { findResourceRefs } from '../tools/resource-tools.js';
+
+/** The manager calls `@server:uri` needs. */
+export interface ResourceReader {
+  states(): { alias: string }[];
+  readResource(alias: string, uri: string): Promise<{ contents: { uri?: string; text?: string }[] }>;
+}
 
 export interface AtCommandDeps {
-  runtime: { scheduler: LoopScheduler; registry: ToolLookup };
+  runtime: { scheduler: LoopScheduler; registry: ToolLookup; manager?: ResourceReader };
   signal: AbortSignal;
   promptId: string;
   onWarning?: (msg: string) => void;
@@ -54,6 +61,25 @@ function outputText(call: ToolCall): string | undefined {
  * `@path` injects the files through the read-many tool, as Gemini CLI does.
  */
 export async function processAtCommands(query: string, deps: AtCommandDeps): Promise<AtCommandResult> {
+  const manager = deps.runtime.manager;
+  const refs = manager ? findResourceRefs(query, manager.states().map((s) => s.alias)) : [];
+  if (!refs.length) return expandAt(query, deps);
+  // `@server:uri` reads the resource; the reference stays in the text without its `@` (not a path).
+  let text = query;
+  for (const r of [...refs].reverse()) text = text.slice(0, r.start) + text.slice(r.start + 1);
+  const result = await expandAt(text, deps);
+  for (const r of refs) {
+    try {
+      const body = (await manager!.readResource(r.server, r.uri)).contents.map((c) => c.text ?? `[binary ${c.uri ?? r.uri}]`).join('\n');
+      result.parts.push({ text: `\n--- Content from resource ${r.uri} (MCP server ${r.server}) ---\n${body}\n--- End of resource ---` });
+    } catch (err) {
+      deps.onWarning?.(`Could not read @${r.server}:${r.uri}: ${(err as Error).message}`);
+    }
+  }
+  return result;
+}
+
+async function expandAt(query: string, deps: AtCommandDeps): Promise<AtCommandResult> {
   const { scheduler, registry } = deps.runtime;
   const calls: ToolCall[] = [];
   const display: string[] = [];

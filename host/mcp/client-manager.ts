@@ -1,19 +1,17 @@
 import { EventEmitter } from 'node:events';
 import type {
   CallToolResult,
-  CreateMessageRequest,
-  CreateMessageResult,
-  ElicitRequest,
-  ElicitResult,
   GetPromptResult,
   ReadResourceResult,
   Resource,
+  ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOptions, ElicitationHandler, ServerState } from './types.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
 import { silentLogger, type HostLogger } from '../log.js';
 import type { ServerConnection } from './connection.js';
 import { ClientRequests } from './client-requests.js';
+import { serverRequestHooks } from './server-requests.js';
 import { McpCallError } from './errors.js';
 import { newSlot, snapshot, type Slot } from './server-slot.js';
 import { Supervisor, type ClientHooks } from './supervisor.js';
@@ -197,6 +195,19 @@ export class McpClientManager extends EventEmitter {
     return conn.resources;
   }
 
+  /** `completion/complete` for a prompt argument; a server without completions suggests nothing. */
+  async completePromptArgument(alias: string, prompt: string, arg: string, value: string, context: Record<string, string> = {}): Promise<string[]> {
+    const { client } = await this.ensureConnected(this.slotOf(alias));
+    if (!client.getServerCapabilities()?.completions) return [];
+    const ref = { type: 'ref/prompt' as const, name: prompt };
+    return (await client.complete({ ref, argument: { name: arg, value }, context: { arguments: context } })).completion.values;
+  }
+
+  async listResourceTemplates(alias: string): Promise<ResourceTemplate[]> {
+    const conn = await this.ensureConnected(this.slotOf(alias));
+    return conn.client.getServerCapabilities()?.resources ? (await conn.client.listResourceTemplates()).resourceTemplates : [];
+  }
+
   async readResource(alias: string, uri: string): Promise<ReadResourceResult> {
     const conn = await this.ensureConnected(this.slotOf(alias));
     return conn.client.readResource({ uri });
@@ -261,32 +272,6 @@ export class McpClientManager extends EventEmitter {
   }
 
   private clientHooks(slot: Slot): ClientHooks {
-    return {
-      roots: () => this.roots,
-      elicit: (params, signal) => this.elicit(slot, params, signal),
-      sample: (params, signal) => this.sample(slot, params, signal),
-    };
-  }
-
-  private elicit(slot: Slot, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
-    // Our servers' typed confirmations go to the approval broker; anything else is a form for the user.
-    if (!ClientRequests.isConfirmation(params)) return this.whileAsking(slot, () => this.clientRequests.elicit(slot.config.alias, params, signal));
-    const handler = this.elicitationHandler;
-    if (!handler) return Promise.resolve({ action: 'cancel' });
-    return this.whileAsking(slot, () => handler(slot.config.alias, params, signal));
-  }
-
-  private sample(slot: Slot, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult> {
-    return this.whileAsking(slot, () => this.clientRequests.createMessage(slot.config.alias, params, signal));
-  }
-
-  /** The user (or the model, for sampling) may take minutes: no call of this server times out meanwhile. */
-  private async whileAsking<T>(slot: Slot, ask: () => Promise<T>): Promise<T> {
-    if (slot.openElicitations++ === 0) for (const c of slot.calls) c.timer.pause();
-    try {
-      return await ask();
-    } finally {
-      if (--slot.openElicitations === 0) for (const c of slot.calls) c.timer.resume();
-    }
+    return serverRequestHooks(slot, { roots: () => this.roots, requests: this.clientRequests, confirmations: () => this.elicitationHandler });
   }
 }

@@ -1,6 +1,17 @@
-import { McpError, type CreateMessageResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  McpError,
+  type CreateMessageResult,
+  type ElicitRequest,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { META } from '../../protocol/meta.js';
-import { headlessFormElicitor, parseForm, withDefaults, type FormElicitor, type FormRequest } from './elicitation-form.js';
+import {
+  headlessFormElicitor,
+  parseForm,
+  withDefaults,
+  type FormElicitor,
+  type FormRequest,
+} from './elicitation-form.js';
 import { describeSampling, sample, SamplingRequestError, type SamplingModel, type SamplingParams } from './sampling.js';
 
 /** What the user is shown before a server may use the model. */
@@ -73,7 +84,8 @@ export class ClientRequests {
 
   async createMessage(alias: string, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult> {
     const model = this.model;
-    if (!model) throw new McpError(USER_REJECTED, 'Sampling is unavailable: this session has no model (no Gemini credentials).');
+    if (!model)
+      throw new McpError(USER_REJECTED, 'Sampling is unavailable: this session has no model (no Gemini credentials).');
     if (!(await this.approved(alias, params, model.name(), signal))) {
       throw new McpError(USER_REJECTED, `The user rejected the sampling request from "${alias}".`);
     }
@@ -88,10 +100,15 @@ export class ClientRequests {
   private async approved(alias: string, params: SamplingParams, model: string, signal: AbortSignal): Promise<boolean> {
     if (this.opts.trusted(alias) || this.alwaysSample.has(alias)) return true;
     if (!this.asker) {
-      this.opts.notify?.(`MCP server "${alias}" asked to use the model (sampling); denied: a headless run allows sampling only for trusted servers ("trust": true).`);
+      this.opts.notify?.(
+        `MCP server "${alias}" asked to use the model (sampling); denied: a headless run allows sampling only for trusted servers ("trust": true).`,
+      );
       return false;
     }
-    const decision = await this.asker.approveSampling({ server: alias, summary: describeSampling(params), model }, signal);
+    const decision = await this.asker.approveSampling(
+      { server: alias, summary: describeSampling(params), model },
+      signal,
+    );
     if (decision === 'always') this.alwaysSample.add(alias);
     return decision !== 'deny';
   }

@@ -66,7 +66,12 @@ function fieldOf(key: string, s: Json, required: boolean): FormField {
     return { ...base, kind: s.type, minimum: num(s.minimum), maximum: num(s.maximum) };
   }
   return {
-    ...base, kind: 'string', format: str(s.format), minLength: num(s.minLength), maxLength: num(s.maxLength), pattern: str(s.pattern),
+    ...base,
+    kind: 'string',
+    format: str(s.format),
+    minLength: num(s.minLength),
+    maxLength: num(s.maxLength),
+    pattern: str(s.pattern),
   };
 }
 
@@ -75,7 +80,10 @@ export function parseForm(message: string, schema: unknown): ElicitationForm {
   const s = (schema && typeof schema === 'object' ? schema : {}) as Json;
   const props = (s.properties && typeof s.properties === 'object' ? s.properties : {}) as Record<string, Json>;
   const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
-  return { message, fields: Object.entries(props).map(([k, p]) => fieldOf(k, p && typeof p === 'object' ? p : {}, required.has(k))) };
+  return {
+    message,
+    fields: Object.entries(props).map(([k, p]) => fieldOf(k, p && typeof p === 'object' ? p : {}, required.has(k))),
+  };
 }
 
 /** What the form starts with: each field's default, as the user would see it typed. */
@@ -107,7 +115,9 @@ function checkFormat(format: string | undefined, v: string): string | undefined 
     case 'date':
       return DATE.test(v) && !Number.isNaN(Date.parse(v)) ? undefined : 'must be a date as YYYY-MM-DD';
     case 'date-time':
-      return DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)) ? undefined : 'must be a date and time as YYYY-MM-DDTHH:MM:SSZ';
+      return DATE_TIME.test(v) && !Number.isNaN(Date.parse(v))
+        ? undefined
+        : 'must be a date and time as YYYY-MM-DDTHH:MM:SSZ';
     default:
       return undefined;
   }
@@ -134,29 +144,41 @@ export function parseValue(field: FormField, text: string): Parsed {
       const n = Number(t);
       if (t === '' || !Number.isFinite(n)) return { ok: false, error: 'must be a number' };
       if (field.kind === 'integer' && !Number.isInteger(n)) return { ok: false, error: 'must be a whole number' };
-      if (field.minimum !== undefined && n < field.minimum) return { ok: false, error: `must be at least ${field.minimum}` };
-      if (field.maximum !== undefined && n > field.maximum) return { ok: false, error: `must be at most ${field.maximum}` };
+      if (field.minimum !== undefined && n < field.minimum)
+        return { ok: false, error: `must be at least ${field.minimum}` };
+      if (field.maximum !== undefined && n > field.maximum)
+        return { ok: false, error: `must be at most ${field.maximum}` };
       return { ok: true, value: n };
     }
     case 'enum': {
       const v = matchOption(field, t);
-      return v === undefined ? { ok: false, error: `must be one of ${(field.options ?? []).map((o) => o.label).join(', ')}` } : { ok: true, value: v };
+      return v === undefined
+        ? { ok: false, error: `must be one of ${(field.options ?? []).map((o) => o.label).join(', ')}` }
+        : { ok: true, value: v };
     }
     case 'multi': {
-      const words = t.split(',').map((w) => w.trim()).filter(Boolean);
+      const words = t
+        .split(',')
+        .map((w) => w.trim())
+        .filter(Boolean);
       const values: string[] = [];
       for (const w of words) {
         const v = matchOption(field, w);
-        if (v === undefined) return { ok: false, error: `"${w}" is not one of ${(field.options ?? []).map((o) => o.label).join(', ')}` };
+        if (v === undefined)
+          return { ok: false, error: `"${w}" is not one of ${(field.options ?? []).map((o) => o.label).join(', ')}` };
         if (!values.includes(v)) values.push(v);
       }
-      if (field.minItems !== undefined && values.length < field.minItems) return { ok: false, error: `pick at least ${field.minItems}` };
-      if (field.maxItems !== undefined && values.length > field.maxItems) return { ok: false, error: `pick at most ${field.maxItems}` };
+      if (field.minItems !== undefined && values.length < field.minItems)
+        return { ok: false, error: `pick at least ${field.minItems}` };
+      if (field.maxItems !== undefined && values.length > field.maxItems)
+        return { ok: false, error: `pick at most ${field.maxItems}` };
       return { ok: true, value: values };
     }
     default: {
-      if (field.minLength !== undefined && text.length < field.minLength) return { ok: false, error: `must be at least ${field.minLength} characters` };
-      if (field.maxLength !== undefined && text.length > field.maxLength) return { ok: false, error: `must be at most ${field.maxLength} characters` };
+      if (field.minLength !== undefined && text.length < field.minLength)
+        return { ok: false, error: `must be at least ${field.minLength} characters` };
+      if (field.maxLength !== undefined && text.length > field.maxLength)
+        return { ok: false, error: `must be at most ${field.maxLength} characters` };
       const bad = checkFormat(field.format, t);
       if (bad) return { ok: false, error: bad };
       if (field.pattern) {
@@ -175,7 +197,8 @@ export function parseValue(field: FormField, text: string): Parsed {
 
 /** Why the text of one field is not acceptable, or undefined (an empty optional field is fine). */
 export function fieldProblem(field: FormField, text: string): string | undefined {
-  if ((field.kind === 'string' ? text : text.trim()) === '') return field.required && field.default === undefined ? 'is required' : undefined;
+  if ((field.kind === 'string' ? text : text.trim()) === '')
+    return field.required && field.default === undefined ? 'is required' : undefined;
   const parsed = parseValue(field, text);
   return parsed.ok ? undefined : parsed.error;
 }
@@ -211,7 +234,10 @@ export function withDefaults(form: ElicitationForm, content: Record<string, unkn
   return out;
 }
 
-export type FormAnswer = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
+export type FormAnswer =
+  | { action: 'accept'; content: Record<string, unknown> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
 
 /** A server's request for input, as the user is shown it. */
 export interface FormRequest {
@@ -230,7 +256,9 @@ export interface FormElicitor {
 export function headlessFormElicitor(warn: (message: string) => void): FormElicitor {
   return {
     fillForm: async ({ server, form }) => {
-      warn(`MCP server "${server}" asked for input ("${form.message.split('\n')[0]}"); declined: a headless run cannot show forms.`);
+      warn(
+        `MCP server "${server}" asked for input ("${form.message.split('\n')[0]}"); declined: a headless run cannot show forms.`,
+      );
       return { action: 'decline' };
     },
   };

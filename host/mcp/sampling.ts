@@ -26,10 +26,13 @@ function partOf(block: Block): Part | undefined {
       return { text: block.text ?? '' };
     case 'image':
     case 'audio':
-      if (!block.data || !block.mimeType) throw new SamplingRequestError(`${block.type} content needs data and mimeType`);
+      if (!block.data || !block.mimeType)
+        throw new SamplingRequestError(`${block.type} content needs data and mimeType`);
       return { inlineData: { data: block.data, mimeType: block.mimeType } };
     default:
-      throw new SamplingRequestError(`content of type "${block.type}" is not supported (this client offers no tools to sampling)`);
+      throw new SamplingRequestError(
+        `content of type "${block.type}" is not supported (this client offers no tools to sampling)`,
+      );
   }
 }
 
@@ -63,7 +66,8 @@ export function pickModel(params: SamplingParams, configured: string): string {
 export function toRequest(params: SamplingParams, model: string): GenerateContentParameters {
   const config: NonNullable<GenerateContentParameters['config']> = {};
   if (params.systemPrompt) config.systemInstruction = params.systemPrompt;
-  if (typeof params.maxTokens === 'number' && params.maxTokens > 0) config.maxOutputTokens = Math.floor(params.maxTokens);
+  if (typeof params.maxTokens === 'number' && params.maxTokens > 0)
+    config.maxOutputTokens = Math.floor(params.maxTokens);
   if (typeof params.temperature === 'number') config.temperature = params.temperature;
   if (params.stopSequences?.length) config.stopSequences = params.stopSequences;
   return { model, contents: toContents(params.messages), config };
@@ -82,12 +86,19 @@ export function toResult(resp: GenerateContentResponse, model: string): CreateMe
   const text = parts.map((p) => p.text ?? '').join('');
   const image = parts.find((p) => p.inlineData?.data)?.inlineData;
   const content: CreateMessageResult['content'] =
-    text === '' && image ? { type: 'image', data: image.data!, mimeType: image.mimeType ?? 'image/png' } : { type: 'text', text };
+    text === '' && image
+      ? { type: 'image', data: image.data!, mimeType: image.mimeType ?? 'image/png' }
+      : { type: 'text', text };
   return { role: 'assistant', model: resp.modelVersion ?? model, stopReason: stopReason(cand?.finishReason), content };
 }
 
 /** Runs one sampling request against the model. */
-export async function sample(gen: SamplingModel, params: SamplingParams, configuredModel: string, signal?: AbortSignal): Promise<CreateMessageResult> {
+export async function sample(
+  gen: SamplingModel,
+  params: SamplingParams,
+  configuredModel: string,
+  signal?: AbortSignal,
+): Promise<CreateMessageResult> {
   const model = pickModel(params, configuredModel);
   const req = toRequest(params, model);
   if (signal) req.config = { ...req.config, abortSignal: signal };
@@ -101,7 +112,8 @@ export function describeSampling(params: SamplingParams, max = 600): string {
   if (params.systemPrompt) lines.push(`system: ${params.systemPrompt}`);
   for (const m of params.messages) {
     const blocks = (Array.isArray(m.content) ? m.content : [m.content]) as Block[];
-    for (const b of blocks) lines.push(`${m.role}: ${b.type === 'text' ? b.text : `[${b.type}${b.mimeType ? ` ${b.mimeType}` : ''}]`}`);
+    for (const b of blocks)
+      lines.push(`${m.role}: ${b.type === 'text' ? b.text : `[${b.type}${b.mimeType ? ` ${b.mimeType}` : ''}]`}`);
   }
   const extras = [`maxTokens ${params.maxTokens}`];
   if (params.temperature !== undefined) extras.push(`temperature ${params.temperature}`);

@@ -7,6 +7,7 @@ import type { ToolRef } from '../scheduler/types.js';
 import { META } from '../../protocol/meta.js';
 import { exposedName, parseToolPattern, patternNamesTool } from './naming.js';
 import { schemaProblem, toDeclaration } from './declarations.js';
+import { isResourceTool, resourceToolEntries } from './resource-tools.js';
 import {
   DECLARATION_CHAR_BUDGET,
   HOST_TOOLS_ALIAS,
@@ -69,6 +70,7 @@ export class ToolRegistry extends EventEmitter {
     const offered = include ? tools.filter(include) : tools;
     const { declared, deferred } = selectTools(offered, this.active, hint, this.budget);
     const out = declared.map((t) => t.declaration);
+    for (const t of this.byName.values()) if (isResourceTool(t.exposedName) && t.serverAlias === HOST_TOOLS_ALIAS) out.push(t.declaration);
     const search = this.byName.get(SEARCH_TOOLS_NAME);
     if (deferred > 0 && search) out.push(search.declaration);
     return out;
@@ -125,6 +127,10 @@ export class ToolRegistry extends EventEmitter {
         }
         map.set(reg.exposedName, reg);
       }
+    }
+    // While any server offers resources the model can list and read them (host tools, not a server's).
+    if (this.manager.states().some((s) => s.status === 'connected' && s.resources.length > 0)) {
+      for (const t of resourceToolEntries()) if (!map.has(t.exposedName)) map.set(t.exposedName, t);
     }
     // Above the budget the model gets search_tools to reach the tools a request leaves out.
     const chars = [...map.values()].reduce((a, t) => a + JSON.stringify(t.declaration).length, 0);

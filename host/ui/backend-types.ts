@@ -12,6 +12,7 @@ export interface UiServerState {
   error?: string;
   stderrTail?: string;
   tools: { name: string; description?: string }[];
+  resources?: { uri: string }[];
   prompts: { name: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] }[];
   config?: { builtIn?: boolean; transport?: string; url?: string; command?: string };
 }

@@ -83,6 +83,14 @@ export function completeAtTool(text: string, cursor: number, toolNames: string[]
   return { from: cursor - m[2].length - 1, to: cursor, candidates };
 }
 
+/** `@server:uri` of a resource a server lists (the prompt inlines it). */
+export function completeAtResource(text: string, cursor: number, refs: string[]): Completion | undefined {
+  const m = /(^|\s)@([A-Za-z][A-Za-z0-9_-]*:\S*)$/.exec(text.slice(0, cursor));
+  if (!m) return undefined;
+  const candidates = refs.filter((r) => r.startsWith(m[2]!)).sort().map((r) => `@${r}`);
+  return candidates.length ? { from: cursor - m[2]!.length - 1, to: cursor, candidates } : undefined;
+}
+
 /** Applies a Tab press: a single candidate is inserted whole, several extend to their common prefix. */
 export function applyCompletion(text: string, c: Completion): { text: string; cursor: number } | undefined {
   if (c.candidates.length === 0) return undefined;

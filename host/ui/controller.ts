@@ -3,7 +3,7 @@ import type { Part } from '@google/genai';
 import type { ApprovalMode, SchedulerEvent } from '../scheduler/types.js';
 import type { App } from './app.js';
 import type { UiChatClient, UiRuntime } from './backend-types.js';
-import { applyCompletion, completeAtPath, completeAtTool, completeSlash, type Completion } from './completion.js';
+import { applyCompletion, completeAtPath, completeAtResource, completeAtTool, completeSlash, type Completion } from './completion.js';
 import { processAtCommands } from '../core/at-command.js';
 import { completionTable, runSlash } from './slash-commands.js';
 import { parseSlash } from './slash-parse.js';
@@ -119,11 +119,16 @@ export class Controller {
   private complete(text: string, cursor: number): { text: string; cursor: number; hint?: string } | undefined {
     const tools = this.runtime?.registry.list().map((t) => t.exposedName) ?? [];
     const c: Completion | undefined =
-      completeSlash(text, cursor, completionTable(this.runtime)) ?? completeAtTool(text, cursor, tools) ?? completeAtPath(text, cursor, this.cwd);
+      completeSlash(text, cursor, completionTable(this.runtime)) ?? completeAtTool(text, cursor, tools) ??
+      completeAtResource(text, cursor, this.resourceRefs()) ?? completeAtPath(text, cursor, this.cwd);
     if (!c || c.candidates.length === 0) return undefined;
     const applied = applyCompletion(text, c);
     const hint = c.candidates.length > 1 ? this.app.palette.gray(c.candidates.slice(0, 12).join('  ') + (c.candidates.length > 12 ? '  …' : '')) : undefined;
     return applied ? { ...applied, hint } : hint ? { text, cursor, hint } : undefined;
+  }
+
+  private resourceRefs(): string[] {
+    return (this.runtime?.manager.states() ?? []).flatMap((s) => (s.resources ?? []).map((r) => `${s.alias}:${r.uri}`));
   }
 
   print(text: string): void {

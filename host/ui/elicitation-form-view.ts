@@ -1,5 +1,12 @@
 import type { ClientAsker, SamplingApprovalRequest, SamplingDecision } from '../mcp/client-requests.js';
-import { buildContent, fieldProblem, initialText, type FormAnswer, type FormField, type FormRequest } from '../mcp/elicitation-form.js';
+import {
+  buildContent,
+  fieldProblem,
+  initialText,
+  type FormAnswer,
+  type FormField,
+  type FormRequest,
+} from '../mcp/elicitation-form.js';
 import type { Palette } from './palette.js';
 
 export interface FormDialogHost {
@@ -36,7 +43,10 @@ export class FormDialog implements ClientAsker {
   private waiting: { open: () => void; cancel: () => void }[] = [];
   private current?: Open;
 
-  constructor(private readonly host: FormDialogHost, private readonly palette: Palette) {}
+  constructor(
+    private readonly host: FormDialogHost,
+    private readonly palette: Palette,
+  ) {}
 
   get isOpen(): boolean {
     return this.current !== undefined;
@@ -45,12 +55,16 @@ export class FormDialog implements ClientAsker {
   fillForm(request: FormRequest, signal: AbortSignal): Promise<FormAnswer> {
     return new Promise((resolve) => {
       const texts = Object.fromEntries(request.form.fields.map((f) => [f.key, initialText(f)]));
-      this.enqueue({ kind: 'form', request, texts, focus: 0, errors: {}, resolve }, signal, () => resolve({ action: 'cancel' }));
+      this.enqueue({ kind: 'form', request, texts, focus: 0, errors: {}, resolve }, signal, () =>
+        resolve({ action: 'cancel' }),
+      );
     });
   }
 
   approveSampling(request: SamplingApprovalRequest, signal: AbortSignal): Promise<SamplingDecision> {
-    return new Promise((resolve) => this.enqueue({ kind: 'sampling', request, resolve }, signal, () => resolve('deny')));
+    return new Promise((resolve) =>
+      this.enqueue({ kind: 'sampling', request, resolve }, signal, () => resolve('deny')),
+    );
   }
 
   /** Cancels everything (the turn was aborted or the UI is closing). */
@@ -109,8 +123,10 @@ export class FormDialog implements ClientAsker {
       return;
     } else if (!f) return;
     else if (name === 'backspace') cur.texts[f.key] = cur.texts[f.key]!.slice(0, -1);
-    else if ((name === 'left' || name === 'right') && f.kind === 'enum') cur.texts[f.key] = cycle(f, cur.texts[f.key]!, name === 'left' ? -1 : 1);
-    else if (name === 'space' && f.kind === 'boolean') cur.texts[f.key] = /^(y|yes|true)$/i.test(cur.texts[f.key]!) ? 'no' : 'yes';
+    else if ((name === 'left' || name === 'right') && f.kind === 'enum')
+      cur.texts[f.key] = cycle(f, cur.texts[f.key]!, name === 'left' ? -1 : 1);
+    else if (name === 'space' && f.kind === 'boolean')
+      cur.texts[f.key] = /^(y|yes|true)$/i.test(cur.texts[f.key]!) ? 'no' : 'yes';
     else if (ch && !key.ctrl && ch >= ' ' && ch !== '\x7f') cur.texts[f.key] += ch;
     delete cur.errors[f?.key ?? ''];
   }
@@ -119,7 +135,10 @@ export class FormDialog implements ClientAsker {
     const built = buildContent(cur.request.form, cur.texts);
     if (built.ok) return this.finish(() => cur.resolve({ action: 'accept', content: built.content }));
     cur.errors = built.errors;
-    cur.focus = Math.max(0, cur.request.form.fields.findIndex((f) => built.errors[f.key]));
+    cur.focus = Math.max(
+      0,
+      cur.request.form.fields.findIndex((f) => built.errors[f.key]),
+    );
     this.render();
   }
 
@@ -162,8 +181,13 @@ export class FormDialog implements ClientAsker {
     const p = this.palette;
     if (cur.kind === 'sampling') {
       const r = cur.request;
-      const body = [p.yellow(`MCP server ${p.bold(r.server)} asks to use the model (${r.model})`), '', r.summary].join('\n');
-      return this.host.show(body, `${p.bold('[y]')} allow once  ${p.bold('[a]')} always for ${r.server}  ${p.bold('[n]')} deny (esc)`);
+      const body = [p.yellow(`MCP server ${p.bold(r.server)} asks to use the model (${r.model})`), '', r.summary].join(
+        '\n',
+      );
+      return this.host.show(
+        body,
+        `${p.bold('[y]')} allow once  ${p.bold('[a]')} always for ${r.server}  ${p.bold('[n]')} deny (esc)`,
+      );
     }
     const { request } = cur;
     const head = [p.yellow(`MCP server ${p.bold(request.server)} asks:`), request.form.message];
@@ -172,8 +196,13 @@ export class FormDialog implements ClientAsker {
       return this.host.show(body, `${p.bold('[y]')} I opened it  ${p.bold('[n]')} decline  ${p.bold('[esc]')} cancel`);
     }
     const lines = [...head, ''];
-    request.form.fields.forEach((f, i) => lines.push(...fieldLines(f, cur.texts[f.key] ?? '', i === cur.focus, cur.errors[f.key], p)));
-    this.host.show(lines.join('\n'), `${p.bold('[enter]')} next/submit  ${p.bold('[ctrl-s]')} submit  ${p.bold('[ctrl-d]')} decline  ${p.bold('[esc]')} cancel`);
+    request.form.fields.forEach((f, i) =>
+      lines.push(...fieldLines(f, cur.texts[f.key] ?? '', i === cur.focus, cur.errors[f.key], p)),
+    );
+    this.host.show(
+      lines.join('\n'),
+      `${p.bold('[enter]')} next/submit  ${p.bold('[ctrl-s]')} submit  ${p.bold('[ctrl-d]')} decline  ${p.bold('[esc]')} cancel`,
+    );
   }
 }
 
@@ -192,7 +221,13 @@ function hintOf(f: FormField): string {
   return bits.join(', ');
 }
 
-export function fieldLines(f: FormField, text: string, focused: boolean, error: string | undefined, p: Palette): string[] {
+export function fieldLines(
+  f: FormField,
+  text: string,
+  focused: boolean,
+  error: string | undefined,
+  p: Palette,
+): string[] {
   const label = `${focused ? p.accent('›') : ' '} ${p.bold(f.label)}${f.required ? p.red('*') : ''} ${p.gray(`(${hintOf(f)})`)}`;
   const value = `    ${text}${focused ? p.accent('▏') : ''}`;
   const out = [label, value];
