@@ -1,5 +1,6 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callAsTask, needsTask } from './task-call.js';
 import type { ServerConnection } from './connection.js';
 import { McpCallError, withTail } from './errors.js';
 import type { InFlight, Slot } from './server-slot.js';
@@ -55,6 +56,9 @@ export async function callOnce(sup: Supervisor, slot: Slot, toolName: string, ar
   try {
     // A raw request rather than client.callTool: that one throws on outputSchema mismatches, which the
     // host wants to treat as an ordinary (bad) result, not a protocol failure.
+    if (needsTask(conn.tools, toolName)) {
+      return await callAsTask(conn.client, toolName, args, { signal: controller.signal, meta: opts.meta, onProgress: opts.onProgress });
+    }
     const result = await conn.client.request(
       { method: 'tools/call', params: { name: toolName, arguments: args, ...(opts.meta ? { _meta: opts.meta } : {}) } },
       CallToolResultSchema,
