@@ -73,7 +73,8 @@ describe('status line', () => {
     expect(line.startsWith('~/')).toBe(true);
     expect(nextApprovalMode('default')).toBe('autoEdit');
     expect(nextApprovalMode('autoEdit')).toBe('yolo');
-    expect(nextApprovalMode('yolo')).toBe('default');
+    expect(nextApprovalMode('yolo')).toBe('plan');
+    expect(nextApprovalMode('plan')).toBe('default');
     expect(shortenPath('/a/b/c/d/e/f/g', undefined, 10).length).toBeLessThanOrEqual(10);
   });
 });
