@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, createReadStream } from 'node:fs';
+import { accessSync, constants, createReadStream, type Dirent } from 'node:fs';
 import { open, readdir, readFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -27,6 +27,8 @@ export interface EngineRequest {
   dirRel: string;
   signal: AbortSignal;
   onMatch: (m: RawMatch) => void;
+  /** Paths below `dir` to search instead of all of it (rg only). */
+  paths?: string[];
 }
 
 /** An engine that could not run (missing, unsupported regex, crashed): the next one is tried. */
@@ -75,14 +77,26 @@ export function runEngine(name: EngineName, req: EngineRequest): Promise<void> {
 
 function runRipgrep(req: EngineRequest): Promise<void> {
   const args = [
-    '--line-number', '--no-heading', '--with-filename', '--null', '--color', 'never', '--ignore-case',
-    '--hidden', '--no-ignore-dot', '--no-ignore-global', '--no-messages', '--no-config', '--crlf',
-    '-g', `!{${CORE_EXCLUDE_DIRS.join(',')}}`,
+    '--line-number',
+    '--no-heading',
+    '--with-filename',
+    '--null',
+    '--color',
+    'never',
+    '--ignore-case',
+    '--hidden',
+    '--no-ignore-dot',
+    '--no-ignore-global',
+    '--no-messages',
+    '--no-config',
+    '--crlf',
+    '-g',
+    `!{${CORE_EXCLUDE_DIRS.join(',')}}`,
   ];
   // rg applies .gitignore only to prune; when .geminiignore re-includes, our own filter must see everything.
   if (req.rules.geminiNegates || !req.rules.opts.git) args.push('--no-ignore-vcs');
   if (req.basenameInclude) args.push('-g', req.basenameInclude);
-  args.push('--regexp', req.pattern, '--', '.');
+  args.push('--regexp', req.pattern, '--', ...(req.paths ?? ['.']));
   return runProcess('rg', args, req, 'colon');
 }
 
@@ -98,16 +112,33 @@ function lineEndSensitive(pattern: string): boolean {
 const plainInclude = (glob: string | undefined): string | undefined => (glob && !/[{}]/.test(glob) ? glob : undefined);
 
 function runGitGrep(req: EngineRequest): Promise<void> {
-  if (lineEndSensitive(req.pattern)) return Promise.reject(new EngineFailed('git grep: pattern needs CRLF-aware line ends'));
+  if (lineEndSensitive(req.pattern))
+    return Promise.reject(new EngineFailed('git grep: pattern needs CRLF-aware line ends'));
   const include = plainInclude(req.basenameInclude);
-  const args = ['-c', 'core.quotepath=off', 'grep', '--untracked', '-I', '-n', '-z', '-i', '-P', '--no-color', '-e', req.pattern, '--', '.'];
+  const args = [
+    '-c',
+    'core.quotepath=off',
+    'grep',
+    '--untracked',
+    '-I',
+    '-n',
+    '-z',
+    '-i',
+    '-P',
+    '--no-color',
+    '-e',
+    req.pattern,
+    '--',
+    '.',
+  ];
   for (const d of CORE_EXCLUDE_DIRS) args.push(`:(exclude,glob)**/${d}/**`);
   if (include) args.splice(args.indexOf('--') + 1, 1, `:(glob)**/${include}`);
   return runProcess('git', args, req, 'nul');
 }
 
 function runSystemGrep(req: EngineRequest): Promise<void> {
-  if (lineEndSensitive(req.pattern)) return Promise.reject(new EngineFailed('grep: pattern needs CRLF-aware line ends'));
+  if (lineEndSensitive(req.pattern))
+    return Promise.reject(new EngineFailed('grep: pattern needs CRLF-aware line ends'));
   const include = plainInclude(req.basenameInclude);
   const args = ['-r', '-n', '-I', '-Z', '-i', '-P', '--no-messages'];
   for (const d of CORE_EXCLUDE_DIRS) args.push(`--exclude-dir=${d}`);
@@ -173,7 +204,7 @@ async function runJs(req: EngineRequest): Promise<void> {
   const pruneIgnored = !req.rules.isEmpty && !req.rules.geminiNegates;
   const walk = async (relDir: string): Promise<void> => {
     if (req.signal.aborted) throw req.signal.reason;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(join(req.dir, relDir), { withFileTypes: true });
     } catch {

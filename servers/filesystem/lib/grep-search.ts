@@ -5,6 +5,7 @@ import { looksBinary, SNIFF_BYTES } from '../../common/binary-sniff.js';
 import { isAllowedReal } from '../../common/path-guard.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
 import { EngineFailed, engineOrder, rootRel, runEngine, type RawMatch } from './grep-engines.js';
+import { nextBatch, searchUnits } from './grep-units.js';
 import { verifyMatches } from './grep-verify.js';
 import type { GrepGroup } from './grep-format.js';
 import { CORE_EXCLUDE_DIRS, IgnoreRules } from './ignore-rules.js';
@@ -73,7 +74,7 @@ export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]>
     kept = [];
     buffer = [];
     try {
-      await runEngine(name, {
+      const engineReq = {
         dir: req.dir,
         pattern: req.pattern,
         regex: req.regex,
@@ -81,11 +82,25 @@ export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]>
         rules,
         dirRel,
         signal: req.signal,
-        onMatch: (m) => {
+        onMatch: (m: RawMatch) => {
           buffer.push(m);
           if (buffer.length >= 20_000) compact();
         },
-      });
+      };
+      if (name === 'rg') {
+        // Batches in path order: the search stops once the first `max` matches are known.
+        const pruneIgnored = !rules.isEmpty && !rules.geminiNegates;
+        const skip = (rel: string, isDir: boolean) => pruneIgnored && rules.isIgnored(rootRel(dirRel, rel), isDir);
+        const units = await searchUnits(req.dir, skip);
+        for (let done = 0; done < units.length && kept.length < req.max; ) {
+          const size = nextBatch(done, units.length, kept.length, req.max);
+          await runEngine(name, { ...engineReq, paths: units.slice(done, done + size) });
+          done += size;
+          compact();
+        }
+      } else {
+        await runEngine(name, engineReq);
+      }
       compact();
       const candidates = kept.map((m) => ({ file: m.file, full: join(req.dir, m.file), line: m.line, text: m.text }));
       const verified = await verifyMatches(candidates, req.regex, req.roots, candidates.length <= AUTO_CONTEXT_MAX);

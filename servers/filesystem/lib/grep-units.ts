@@ -1,0 +1,56 @@
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CORE_EXCLUDE_DIRS } from './ignore-rules.js';
+
+/** Pieces a search directory is cut into at most. */
+const MAX_UNITS = 64;
+
+/**
+ * Only the first 100 matches in path order are shown, so a search over a big tree need not read all of
+ * it: the tree is cut into units (entries of the directory, the first directories opened up until there
+ * are enough) listed in path order — a directory sorts as its name plus `/`, which is where all of its
+ * files sort — and searched in batches (see nextBatch); once a batch ends with enough matches, no later
+ * unit can hold an earlier one. Symlinks are no units (they are not followed), nor are the core excludes.
+ */
+export async function searchUnits(dir: string, skip: (rel: string, isDir: boolean) => boolean): Promise<string[]> {
+  let units: { rel: string; isDir: boolean }[] = [{ rel: '', isDir: true }];
+  for (;;) {
+    const at = units.findIndex((u) => u.isDir);
+    if (at === -1 || units.length >= MAX_UNITS / 4) break;
+    const children = (await entriesOf(dir, units[at].rel)).filter((u) => !skip(u.rel, u.isDir));
+    if (units.length - 1 + children.length > MAX_UNITS) break;
+    units = [...units.slice(0, at), ...children, ...units.slice(at + 1)];
+    if (children.length === 0) break;
+  }
+  return units.map((u) => u.rel || '.');
+}
+
+/**
+ * How many units the next batch takes: an eighth first; then, at the density of matches found so far,
+ * half as many again as should reach `max`; everything left when nothing matched yet (a search that
+ * finds little pays for two runs, not many).
+ */
+export function nextBatch(done: number, total: number, found: number, max: number): number {
+  const left = total - done;
+  if (done === 0) return Math.min(left, Math.max(4, Math.ceil(total / 8)));
+  if (found === 0) return left;
+  return Math.min(left, Math.max(1, Math.ceil(((done * (max - found)) / found) * 1.5)));
+}
+
+async function entriesOf(dir: string, rel: string): Promise<{ rel: string; isDir: boolean }[]> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(join(dir, rel), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: { rel: string; isDir: boolean; key: string }[] = [];
+  for (const e of entries) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory() && !CORE_EXCLUDE_DIRS.includes(e.name)) out.push({ rel: r, isDir: true, key: `${r}/` });
+    else if (e.isFile()) out.push({ rel: r, isDir: false, key: r });
+  }
+  out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return out.map(({ rel: r, isDir }) => ({ rel: r, isDir }));
+}
