@@ -1,4 +1,5 @@
 import { SettingsError } from '../config/errors.js';
+import { loadSettings } from '../config/settings.js';
 import { editJsoncFile, readJsoncObject } from '../config/jsonc-file.js';
 import { BUILTIN_ALIASES, toolPrefixes } from '../config/servers.js';
 import { EXIT_ERROR, EXIT_OK, parseScope, settingsPathFor, UsageError, type McpCommandOptions } from './mcp-shared.js';
@@ -37,7 +38,19 @@ export function addServer(argv: string[], opts: McpCommandOptions, out: NodeJS.W
   writeServerEntries(path, { [name]: entry });
   out.write(`MCP server "${name}" ${existed ? 'updated in' : 'added to'} ${p.scope} settings (${path}), transport ${p.transport}.\n`);
   out.write(namingNote([name], path));
+  if (p.scope === 'project') out.write(untrustedProjectNote(opts));
   return EXIT_OK;
+}
+
+/** Project servers of an untrusted folder do not start: say so where they are added. */
+export function untrustedProjectNote(opts: McpCommandOptions): string {
+  let trusted = true;
+  try {
+    trusted = loadSettings({ cwd: opts.cwd, env: opts.env }).trust.trusted;
+  } catch {
+    // Settings that do not load are reported by the commands that use them; the edit itself succeeded.
+  }
+  return trusted ? '' : 'This folder is not trusted yet: its project servers start once you trust it ("gemini-mcp trust").\n';
 }
 
 /** `mcp remove`: deletes one entry, keeping comments and the other entries as they were. */

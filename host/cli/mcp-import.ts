@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { candidateFiles, IMPORT_SOURCES, readImportFile, type ImportSource } from '../config/import-sources.js';
-import { loadSettings } from '../config/settings.js';
-import { namingNote, serversIn, writeServerEntries } from './mcp-edit.js';
+import { namingNote, serversIn, untrustedProjectNote, writeServerEntries } from './mcp-edit.js';
 import { EXIT_OK, parseScope, settingsPathFor, UsageError, type McpCommandOptions, type Scope } from './mcp-shared.js';
 
 /**
@@ -40,10 +39,7 @@ export function importServers(argv: string[], opts: McpCommandOptions, out: Node
     out.write(namingNote(names, target));
   }
   out.write(`${names.length} server${names.length === 1 ? '' : 's'} ${o.dryRun ? 'would be ' : ''}imported.\n`);
-  if (scope === 'project' && names.length && !o.dryRun) {
-    const trust = loadSettings({ cwd, env }).trust;
-    if (!trust.trusted) out.write('This folder is not trusted yet: its project servers start once you trust it ("gemini-mcp trust").\n');
-  }
+  if (scope === 'project' && names.length && !o.dryRun) out.write(untrustedProjectNote(opts));
   return EXIT_OK;
 }
 

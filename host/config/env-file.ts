@@ -14,7 +14,8 @@ export interface EnvFile {
   workspace: boolean;
 }
 
-function homeEnvFile(home: string): EnvFile | undefined {
+/** `~/.gemini/.env`, else `~/.env`: the user's own files, read whatever the folder's trust. */
+export function homeEnvFile(home: string): EnvFile | undefined {
   for (const path of [join(home, '.gemini', '.env'), join(home, '.env')]) {
     if (existsSync(path)) return { path, workspace: false };
   }

@@ -5,7 +5,7 @@ import { settingsSyntaxError } from './settings-precheck.js';
 import { parseJsonc } from './json-location.js';
 import { SettingsError } from './errors.js';
 import { decideTrust, type TrustDecision } from './trust.js';
-import { findEnvFile, withEnvFile } from './env-file.js';
+import { findEnvFile, homeEnvFile, withEnvFile } from './env-file.js';
 import { filterUntrustedWorkspace, withoutFolderTrustKey } from './untrusted-workspace.js';
 import { geminiHome } from './paths.js';
 import { settingsFiles, type LoadSettingsOptions, type SettingsFileRef } from './settings-files.js';
@@ -54,7 +54,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   let usedEnvFile = envFile;
   if (!trust.trusted && envFile?.workspace) {
     skipped.push(`.env file ${envFile.path}`);
-    usedEnvFile = findEnvFile(home, home);
+    usedEnvFile = homeEnvFile(home);
   }
   const env = withEnvFile(baseEnv, usedEnvFile);
   const files: SettingsFileRef[] = [];
@@ -76,8 +76,17 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
       }
     }
     if (data instanceof SettingsError) throw data;
+    let valid: Settings;
+    try {
+      valid = validateLayer(data, ref.path, env);
+    } catch (err) {
+      // An untrusted folder's mistakes cannot stop the run: its file is skipped like one that does not parse.
+      if (ref.scope !== 'workspace' || trust.trusted || !(err instanceof SettingsError)) throw err;
+      skipped.unshift(`${ref.path} (${err.message})`);
+      continue;
+    }
     files.push(ref);
-    merged = mergeLayer(merged, validateLayer(data, ref.path, env));
+    merged = mergeLayer(merged, valid);
   }
   return { merged: merged as Settings, files, warnings, trust, skipped, skippedServers, env, envFile: usedEnvFile?.path };
 }

@@ -129,12 +129,15 @@ describe('folder trust: what an untrusted workspace loses', () => {
     expect(trusted.envFile).toBe(join(t.project, '.env'));
   });
 
-  it('a workspace settings file that does not parse is skipped, not fatal, while untrusted', () => {
+  it('a workspace settings file that does not parse or validate is skipped, not fatal, while untrusted', () => {
     const t = layout();
     writeFileSync(join(t.project, '.gemini', 'settings.json'), '{ "mcpServers": ');
     const s = loadSettings({ cwd: t.project, env: t.env });
     expect(s.skipped[0]).toMatch(/settings\.json \(it does not parse/);
     expect(() => loadSettings({ cwd: t.project, env: t.env, skipTrust: true })).toThrow(SettingsError);
+    t.workspaceSettings({ model: { name: 5 } });
+    expect(loadSettings({ cwd: t.project, env: t.env }).skipped[0]).toMatch(/"model\.name"/);
+    expect(() => loadSettings({ cwd: t.project, env: t.env, skipTrust: true })).toThrow(/model\.name/);
   });
 });
 
