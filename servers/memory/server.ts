@@ -138,7 +138,7 @@ function registerContextFor(kit: KitServer, fileNames: string[]): void {
       description: 'Context files in the directories between a workspace root and the given path (just-in-time context), one entry per file.',
       mimeType: 'text/markdown',
     },
-    async (uri, variables) => {
+    async (_uri, variables) => {
       const raw = Array.isArray(variables.path) ? variables.path[0] : variables.path;
       // The SDK hands template variables over still percent-encoded.
       const target = raw ? safeDecode(raw) : undefined;

@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../helpers/scripted-gemini.mjs';
 import { runHost, scriptedEndpoints, workspace } from './run-host.js';
