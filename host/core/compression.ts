@@ -3,6 +3,7 @@ import type { ContentGenerator } from './content-generator.js';
 import type { GeminiChat } from './gemini-chat.js';
 import type { ChatCompressionInfo } from './events.js';
 import { curateHistory, isFunctionResponseContent, mergeAdjacent } from './history.js';
+import { withRequestSignal } from './request-signal.js';
 
 /** `model.compressionThreshold`: the fraction of the context window at which history is compressed. */
 export const DEFAULT_COMPRESSION_THRESHOLD = 0.5;
@@ -107,11 +108,13 @@ export async function compressHistory(opts: CompressOptions): Promise<CompressRe
   const kept = curated.slice(split);
   let summary: string;
   try {
-    const res = await opts.generator.generateContent({
-      model: opts.model,
-      contents: mergeAdjacent([...older, { role: 'user', parts: [{ text: 'Write the <state_snapshot> of the conversation so far now.' }] }]),
-      config: { abortSignal: opts.signal, systemInstruction: SNAPSHOT_PROMPT },
-    });
+    const res = await withRequestSignal(opts.signal, (abortSignal) =>
+      opts.generator.generateContent({
+        model: opts.model,
+        contents: mergeAdjacent([...older, { role: 'user', parts: [{ text: 'Write the <state_snapshot> of the conversation so far now.' }] }]),
+        config: { abortSignal, systemInstruction: SNAPSHOT_PROMPT },
+      }),
+    );
     summary = (res.candidates?.[0]?.content?.parts ?? [])
       .filter((p) => !p.thought && typeof p.text === 'string')
       .map((p) => p.text)

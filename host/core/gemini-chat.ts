@@ -14,6 +14,7 @@ import {
   isFunctionResponseContent,
   mergeAdjacent,
 } from './history.js';
+import { requestSignal } from './request-signal.js';
 import { describeError, isRetryable, nextDelay, serverRetryDelayMs, sleep } from './retry.js';
 
 export class InvalidStreamError extends Error {
@@ -150,8 +151,9 @@ export class GeminiChat {
       for (let attempt = 1; ; attempt++) {
         const chunks: GenerateContentResponse[] = [];
         let opened = false;
+        const request = requestSignal(signal);
         try {
-          const stream = yield* this.open(nudge, signal);
+          const stream = yield* this.open(nudge, request.signal);
           opened = true;
           for await (const chunk of stream) {
             chunks.push(chunk);
@@ -175,6 +177,8 @@ export class GeminiChat {
             value: { attempt, maxAttempts: this.retry.midStreamAttempts, delayMs, reason: describeError(err), discardPartial: true },
           };
           await sleep(delayMs, signal);
+        } finally {
+          request.dispose();
         }
       }
     } finally {

@@ -3,6 +3,7 @@ import type { ContentGenerator } from './content-generator.js';
 import { mergeAdjacent } from './history.js';
 import { NEXT_SPEAKER_PROMPT } from './prompts.js';
 import { retryWithBackoff, type RetryOptions } from './retry.js';
+import { withRequestSignal } from './request-signal.js';
 
 export type NextSpeaker = 'user' | 'model';
 
@@ -35,15 +36,13 @@ export async function checkNextSpeaker(opts: {
   if (lastCurated?.role !== 'model') return undefined;
   try {
     const request = () =>
-      opts.generator.generateContent({
-        model: opts.model,
-        contents: mergeAdjacent([...curated, { role: 'user', parts: [{ text: NEXT_SPEAKER_PROMPT }] }]),
-        config: {
-          abortSignal: opts.signal,
-          responseMimeType: 'application/json',
-          responseJsonSchema: RESPONSE_SCHEMA,
-        },
-      });
+      withRequestSignal(opts.signal, (abortSignal) =>
+        opts.generator.generateContent({
+          model: opts.model,
+          contents: mergeAdjacent([...curated, { role: 'user', parts: [{ text: NEXT_SPEAKER_PROMPT }] }]),
+          config: { abortSignal, responseMimeType: 'application/json', responseJsonSchema: RESPONSE_SCHEMA },
+        }),
+      );
     const res = opts.retry ? await retryWithBackoff(request, { ...opts.retry, signal: opts.signal }) : await request();
     const text = (res.candidates?.[0]?.content?.parts ?? [])
       .filter((p) => !p.thought && typeof p.text === 'string')
