@@ -134,7 +134,5 @@ export function displayOf(call: ToolCall): string {
 
 /** The `output` (or `error`) text the model read, without the fence only the model needs. */
 export function outputOf(call: ToolCall): string | undefined {
-  const fr = call.response?.responseParts[0]?.functionResponse?.response as Record<string, unknown> | undefined;
-  const v = fr?.output ?? fr?.error;
-  return typeof v === 'string' ? unwrapUntrusted(v) : undefined;
+  return call.response ? unwrapUntrusted(call.response.responseText) : undefined;
 }

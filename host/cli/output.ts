@@ -115,9 +115,6 @@ export function toolErrorText(call: ToolCall): string | undefined {
 
 /** What a successful call gave the model, as text. */
 export function toolOutputText(call: ToolCall): string | undefined {
-  for (const p of call.response?.responseParts ?? []) {
-    const out = (p.functionResponse?.response as { output?: unknown } | undefined)?.output;
-    if (typeof out === 'string') return unwrapUntrusted(out);
-  }
-  return typeof call.response?.resultDisplay === 'string' ? call.response.resultDisplay : undefined;
+  if (call.status !== 'success') return undefined;
+  return unwrapUntrusted(call.response.responseText);
 }

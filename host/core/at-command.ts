@@ -51,11 +51,6 @@ function readManyTool(registry: ToolLookup): string | undefined {
   return (all.find((t) => t.serverAlias === 'filesystem') ?? all[0])?.exposedName;
 }
 
-function outputText(call: ToolCall): string | undefined {
-  const resp = call.response?.responseParts?.[0]?.functionResponse?.response as { output?: unknown } | undefined;
-  return typeof resp?.output === 'string' ? resp.output : undefined;
-}
-
 /**
  * Expands a prompt before it is sent: `@server__tool({...})` runs a passive call (shown, not sent);
  * `@path` injects the files through the read-many tool, as Gemini CLI does.
@@ -121,7 +116,7 @@ async function expandAt(query: string, deps: AtCommandDeps): Promise<AtCommandRe
   );
   calls.push(call!);
   const parts: Part[] = [{ text }];
-  const content = call!.status === 'success' ? outputText(call!) : undefined;
+  const content = call!.status === 'success' ? call!.response.responseText : undefined;
   if (content === undefined) {
     deps.onWarning?.(`Could not read ${paths.map((p) => `@${p}`).join(', ')}: ${call!.response?.error ?? 'no content'}`);
   } else {

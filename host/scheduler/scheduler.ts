@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { META } from '../../protocol/meta.js';
 import { ApprovalBroker } from './approvals.js';
+import { type CallRecord, newRecord, snapshot } from './call-record.js';
 import { convertCallToolResult, functionResponseParts } from './convert-result.js';
 import type { CallExecutor, SchedulableTool, ToolLookup } from './executor.js';
 import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING, notFoundText } from './texts.js';
@@ -31,7 +32,7 @@ const LIVE_OUTPUT_LIMIT = 20_000;
 
 /** A call may be decided more than once (a pre-call ask, then in-call questions): the strongest stands. */
 const OUTCOME_RANK: Record<ToolCallOutcome, number> = { auto_accept: 0, accept: 1, modify: 2, reject: 3 };
-function decide(call: ToolCall, outcome: ToolCallOutcome): void {
+function decide(call: CallRecord, outcome: ToolCallOutcome): void {
   if (!call.outcome || OUTCOME_RANK[outcome] >= OUTCOME_RANK[call.outcome]) call.outcome = outcome;
 }
 
@@ -70,8 +71,8 @@ export class ToolScheduler extends EventEmitter {
 
   private async runBatch(requests: ToolCallRequestInfo[], signal: AbortSignal): Promise<ToolCall[]> {
     const batch: Batch = { signal, cancelled: false };
-    const calls: ToolCall[] = requests.map((request) => ({ request, status: 'validating', startTime: Date.now() }));
-    const tools = new Map<ToolCall, SchedulableTool>();
+    const calls = requests.map(newRecord);
+    const tools = new Map<CallRecord, SchedulableTool>();
     if (this.opts.whenReady && requests.some((r) => !this.opts.tools.get(r.name))) await this.opts.whenReady();
     for (const call of calls) {
       this.emitCall(call);
@@ -79,7 +80,7 @@ export class ToolScheduler extends EventEmitter {
       if (tool) tools.set(call, tool);
     }
     // Consecutive read-only calls form one parallel group; anything else runs alone, in order.
-    const groups: ToolCall[][] = [];
+    const groups: CallRecord[][] = [];
     for (const call of calls) {
       const tool = tools.get(call);
       if (!tool) continue;
@@ -90,13 +91,13 @@ export class ToolScheduler extends EventEmitter {
     for (const group of groups) {
       await Promise.all(group.map((call) => this.runOne(call, tools.get(call)!, batch)));
     }
-    const done = calls.map((c) => ({ ...c }));
+    const done = calls.map(snapshot);
     this.emitEvent({ type: 'all_complete', calls: done });
     return done;
   }
 
   /** Lookup and validation; ends the call in error or leaves it scheduled. */
-  private prepare(call: ToolCall): SchedulableTool | undefined {
+  private prepare(call: CallRecord): SchedulableTool | undefined {
     const { name } = call.request;
     const tool = this.opts.tools.get(name);
     if (!tool) {
@@ -117,7 +118,7 @@ export class ToolScheduler extends EventEmitter {
     return tool;
   }
 
-  private async runOne(call: ToolCall, tool: SchedulableTool, batch: Batch): Promise<void> {
+  private async runOne(call: CallRecord, tool: SchedulableTool, batch: Batch): Promise<void> {
     // Ended by the user before its turn came: an abort, or a cancel of an earlier call of the batch.
     if (batch.signal.aborted) return this.finishCancelled(call, ABORTED, 'reject');
     if (batch.cancelled) return this.finishCancelled(call, CANCELLED_WAITING, 'reject');
@@ -156,7 +157,7 @@ export class ToolScheduler extends EventEmitter {
     await this.execute(call, tool, batch, preapproved);
   }
 
-  private async execute(call: ToolCall, tool: SchedulableTool, batch: Batch, preapproved: boolean): Promise<void> {
+  private async execute(call: CallRecord, tool: SchedulableTool, batch: Batch, preapproved: boolean): Promise<void> {
     const { args, callId } = call.request;
     const tracked = {
       callId,
@@ -175,7 +176,7 @@ export class ToolScheduler extends EventEmitter {
     };
     const untrack = this.approvals.track(tracked);
     this.setStatus(call, 'executing');
-    let result;
+    let result: Awaited<ReturnType<CallExecutor['callTool']>>;
     try {
       result = await this.opts.executor.callTool(tool.serverAlias, tool.toolName, args, {
         signal: batch.signal,
@@ -208,32 +209,37 @@ export class ToolScheduler extends EventEmitter {
     call.response = {
       callId,
       responseParts: functionResponseParts(callId, call.request.name, { output: cut.text + extra, media: converted.mediaParts }),
+      responseText: cut.text + extra,
       resultDisplay: converted.display,
       ...(cut.file ? { outputFile: cut.file } : {}),
     };
     this.finish(call, 'success');
   }
 
-  private awaiting(call: ToolCall, request: ConfirmationRequest): void {
+  private awaiting(call: CallRecord, request: ConfirmationRequest): void {
     call.confirmation = request;
     this.setStatus(call, 'awaiting_approval');
   }
 
   /** A notification without a message still moves the card's percentage. */
-  private progress(call: ToolCall, p: { progress: number; total?: number; message?: string }): void {
+  private progress(call: CallRecord, p: { progress: number; total?: number; message?: string }): void {
     call.progress = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}) };
     const message = p.message;
-    if (!message) return this.emitCall(call);
+    if (!message) {
+      this.emitCall(call);
+      return;
+    }
     const live = call.liveOutput ? `${call.liveOutput}\n${message}` : message;
     call.liveOutput = live.length > LIVE_OUTPUT_LIMIT ? live.slice(live.length - LIVE_OUTPUT_LIMIT) : live;
     this.emitEvent({ type: 'tool_output', callId: call.request.callId, chunk: message });
     this.emitCall(call);
   }
 
-  private finishError(call: ToolCall, text: string, errorType: string, display?: ResultDisplay): void {
+  private finishError(call: CallRecord, text: string, errorType: string, display?: ResultDisplay): void {
     call.response = {
       callId: call.request.callId,
       responseParts: functionResponseParts(call.request.callId, call.request.name, { error: text }),
+      responseText: text,
       resultDisplay: display ?? text,
       error: text,
       errorType,
@@ -242,11 +248,12 @@ export class ToolScheduler extends EventEmitter {
   }
 
   /** `undecided`: the outcome to record when the call was not decided before the user ended it. */
-  private finishCancelled(call: ToolCall, text: string, undecided?: ToolCallOutcome): void {
+  private finishCancelled(call: CallRecord, text: string, undecided?: ToolCallOutcome): void {
     if (undecided && !call.outcome) call.outcome = undecided;
     call.response = {
       callId: call.request.callId,
       responseParts: functionResponseParts(call.request.callId, call.request.name, { error: text }),
+      responseText: text,
       resultDisplay: text,
       error: text,
       errorType: 'cancelled',
@@ -254,19 +261,19 @@ export class ToolScheduler extends EventEmitter {
     this.finish(call, 'cancelled');
   }
 
-  private finish(call: ToolCall, status: ToolCallStatus): void {
+  private finish(call: CallRecord, status: ToolCallStatus): void {
     call.confirmation = undefined;
     call.endTime = Date.now();
     this.setStatus(call, status);
   }
 
-  private setStatus(call: ToolCall, status: ToolCallStatus): void {
+  private setStatus(call: CallRecord, status: ToolCallStatus): void {
     call.status = status;
     this.emitCall(call);
   }
 
-  private emitCall(call: ToolCall): void {
-    this.emitEvent({ type: 'tool_call_update', call: { ...call } });
+  private emitCall(call: CallRecord): void {
+    this.emitEvent({ type: 'tool_call_update', call: snapshot(call) });
   }
 
   private emitEvent(event: SchedulerEvent): void {

@@ -35,6 +35,8 @@ export interface ToolCallResponseInfo {
   callId: string;
   /** The functionResponse part (plus inline data parts for media) to send back to the model. */
   responseParts: Part[];
+  /** The text the model reads (its `output`, or its `error`), stored once so nobody digs it out of the parts. */
+  responseText: string;
   resultDisplay?: ResultDisplay;
   /** The text the model reads when the call failed. */
   error?: string;
@@ -103,23 +105,43 @@ export interface Confirmer {
  */
 export type ToolCallOutcome = 'auto_accept' | 'accept' | 'modify' | 'reject';
 
-export interface ToolCall {
+/** What every state of a call carries. */
+interface CallBase {
   request: ToolCallRequestInfo;
-  status: ToolCallStatus;
-  tool?: ToolRef;
   startTime: number;
-  endTime?: number;
-  /** Set in awaiting_approval. */
-  confirmation?: ConfirmationRequest;
-  /** Streamed progress text (long shell commands), newest last. */
-  liveOutput?: string;
-  /** The server's latest progress notification (`total` when it knows the end), message or not. */
-  progress?: { progress: number; total?: number };
-  /** Set in success / error / cancelled. */
-  response?: ToolCallResponseInfo;
   /** Set once the call was decided; absent when it never came up for a decision (unknown tool, bad args). */
   outcome?: ToolCallOutcome;
 }
+
+/** What a running call may carry: streamed progress text (newest last) and the latest progress notification. */
+interface Running {
+  liveOutput?: string;
+  progress?: { progress: number; total?: number };
+}
+
+/** Fields a state does not have, spelled out so that reading them is allowed and always undefined. */
+type Without<K extends PropertyKey> = { [P in K]?: undefined };
+
+type Ended = { endTime: number; response: ToolCallResponseInfo };
+
+/**
+ * A tool call, one state at a time: each state carries only its own fields. `tool` exists once the
+ * name was found; `confirmation` only while the user is asked; `response` (with the model-facing
+ * text) and `endTime` only once the call ended.
+ */
+export type ToolCall =
+  | (CallBase & { status: 'validating'; tool?: ToolRef } & Without<'confirmation' | 'response' | 'endTime' | keyof Running>)
+  | (CallBase & { status: 'scheduled'; tool: ToolRef } & Without<'confirmation' | 'response' | 'endTime' | keyof Running>)
+  | (CallBase & Running & { status: 'awaiting_approval'; tool: ToolRef; confirmation: ConfirmationRequest } & Without<'response' | 'endTime'>)
+  | (CallBase & Running & { status: 'executing'; tool: ToolRef } & Without<'confirmation' | 'response' | 'endTime'>)
+  // Ended calls may lack the tool: a call can fail before its name was found, and a call shown from a
+  // stored history names no tool.
+  | (CallBase & Running & Ended & { status: 'success'; tool?: ToolRef } & Without<'confirmation'>)
+  | (CallBase & Running & Ended & { status: 'error'; tool?: ToolRef } & Without<'confirmation'>)
+  | (CallBase & Running & Ended & { status: 'cancelled'; tool?: ToolRef } & Without<'confirmation'>);
+
+/** A call's state by its status. */
+export type ToolCallIn<S extends ToolCallStatus> = Extract<ToolCall, { status: S }>;
 
 export type SchedulerEvent =
   | { type: 'tool_call_update'; call: ToolCall }

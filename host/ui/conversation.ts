@@ -139,8 +139,9 @@ export class Conversation {
         return `${head}\n${item.description.trim().split('\n').map((l) => `  ${p.dim(l)}`).join('\n')}`;
       }
       case 'tool':
-        return formatToolCard(item.asking && item.call.status === 'executing' ? { ...item.call, status: 'awaiting_approval' } : item.call, p, {
+        return formatToolCard(item.call, p, {
           width,
+          asking: item.asking,
           now,
           execStart: item.execStart,
           expanded: this.expandTools,

@@ -14,26 +14,34 @@ function resultText(p: Part): { text: string; failed: boolean } {
  */
 export function historyItems(history: Content[]): Item[] {
   const items: Item[] = [];
-  const cards = new Map<string, ToolCall>();
+  const cards = new Map<string, { kind: 'tool'; call: ToolCall }>();
   for (const c of history) {
     for (const p of c.parts ?? []) {
       if (p.thought) continue;
       if (p.functionCall) {
         const callId = p.functionCall.id ?? `${p.functionCall.name}-${cards.size}`;
-        const call: ToolCall = {
-          request: { callId, name: p.functionCall.name ?? '?', args: (p.functionCall.args ?? {}) as Record<string, unknown>, isClientInitiated: false, promptId: '' },
-          status: 'success',
-          startTime: 0,
-          endTime: 0,
+        // Shown as finished even before (or without) its response in the history.
+        const item = {
+          kind: 'tool' as const,
+          call: {
+            request: { callId, name: p.functionCall.name ?? '?', args: (p.functionCall.args ?? {}) as Record<string, unknown>, isClientInitiated: false, promptId: '' },
+            status: 'success',
+            startTime: 0,
+            endTime: 0,
+            response: { callId, responseParts: [], responseText: '', resultDisplay: '' },
+          } as ToolCall,
         };
-        cards.set(callId, call);
-        items.push({ kind: 'tool', call });
+        cards.set(callId, item);
+        items.push(item);
       } else if (p.functionResponse) {
-        const call = cards.get(p.functionResponse.id ?? '');
-        if (!call) continue;
+        const item = cards.get(p.functionResponse.id ?? '');
+        if (!item) continue;
         const { text, failed } = resultText(p);
-        call.status = failed ? 'error' : 'success';
-        call.response = { callId: call.request.callId, responseParts: [p], resultDisplay: text, ...(failed ? { error: text } : {}) };
+        const response = { callId: item.call.request.callId, responseParts: [p], responseText: text, resultDisplay: text };
+        const base = { request: item.call.request, startTime: 0, endTime: 0 };
+        item.call = failed
+          ? { ...base, status: 'error', response: { ...response, error: text } }
+          : { ...base, status: 'success', response };
       } else if (typeof p.text === 'string' && p.text.trim()) {
         items.push(c.role === 'model' ? { kind: 'model', text: p.text, streaming: false } : { kind: 'user', text: p.text });
       }

@@ -26,6 +26,8 @@ const LABEL: Record<ToolCallStatus, string> = {
 
 export interface CardOptions {
   width: number;
+  /** The confirmation dialog is open for this running call: show it as awaiting approval. */
+  asking?: boolean;
   now: number;
   /** Lines of result / live output to show; longer output shows its last lines (its first lines for diffs). */
   maxLines?: number;
@@ -49,12 +51,6 @@ export function describeArgs(name: string, args: Record<string, unknown>): strin
 
 function isDiff(d: unknown): d is FileDiffDisplay {
   return typeof d === 'object' && d !== null && typeof (d as FileDiffDisplay).fileDiff === 'string';
-}
-
-/** The text the model would read (`functionResponse.response.output`). */
-function responseOutput(call: ToolCall): string | undefined {
-  const fr = call.response?.responseParts[0]?.functionResponse?.response as Record<string, unknown> | undefined;
-  return typeof fr?.output === 'string' ? unwrapUntrusted(fr.output) : undefined;
 }
 
 /** Said on a clipped card; the conversation looks for it to offer the key in the footer. */
@@ -104,7 +100,7 @@ export function formatElapsed(ms: number): string {
 /** The card of one tool call as ANSI text: header, status, then live output or the result display. */
 export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): string {
   const max = opts.expanded ? Number.POSITIVE_INFINITY : (opts.maxLines ?? 12);
-  const { status } = call;
+  const status = opts.asking && call.status === 'executing' ? 'awaiting_approval' : call.status;
   const colour = status === 'success' ? p.green : status === 'error' ? p.red : status === 'cancelled' ? p.gray : status === 'awaiting_approval' ? p.yellow : p.cyan;
   const passive = call.request.isClientInitiated ? p.gray(' (passive)') : '';
   const desc = describeArgs(call.request.name, call.request.args);
@@ -135,7 +131,7 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
     return lines.join('\n');
   }
   const d = r.resultDisplay;
-  const raw = call.request.isClientInitiated && status === 'success' && !isDiff(d) ? responseOutput(call) : undefined;
+  const raw = call.request.isClientInitiated && status === 'success' && !isDiff(d) ? unwrapUntrusted(call.response?.responseText ?? '') : undefined;
   // JSON written for the model (`{"success":true,…}`) is no read for the user when the tool gave a display.
   const output = raw !== undefined && typeof d === 'string' && d.trim() && isJson(raw) ? undefined : raw;
   if (output !== undefined && output.trim() !== '') {

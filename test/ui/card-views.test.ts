@@ -156,6 +156,7 @@ describe('small things', () => {
       response: {
         callId: 'm',
         responseParts: [{ functionResponse: { name: 'x', response: { output: json } } }],
+        responseText: json,
         resultDisplay: 'Okay, I\'ve remembered that: "tabs"',
       },
     });
@@ -185,6 +186,7 @@ describe('small things', () => {
         responseParts: [
           { functionResponse: { name: 'x', response: { output: '<untrusted_context>\nhello\n</untrusted_context>' } } },
         ],
+        responseText: '<untrusted_context>\nhello\n</untrusted_context>',
         resultDisplay: '',
       },
     });

@@ -95,7 +95,7 @@ describe('tool cards', () => {
     const err: ToolCall = { ...base, status: 'error', response: { callId: 'c1', responseParts: [], error: 'boom' } };
     expect(formatToolCard(err, createPalette(8), { width: 80, now: 0 })).toContain('\x1b[31mboom');
     expect(describeArgs('x__y', { a: 1 })).toBe('{"a":1}');
-    const passive: ToolCall = { ...base, request: { ...base.request, isClientInitiated: true }, status: 'success', response: { callId: 'c1', responseParts: [{ functionResponse: { name: 'x', response: { output: '[DIR] src\nnotes.txt' } } }], resultDisplay: 'Found 2 item(s).' } };
+    const passive: ToolCall = { ...base, request: { ...base.request, isClientInitiated: true }, status: 'success', response: { callId: 'c1', responseParts: [{ functionResponse: { name: 'x', response: { output: '[DIR] src\nnotes.txt' } } }], responseText: '[DIR] src\nnotes.txt', resultDisplay: 'Found 2 item(s).' } };
     const shown = stripSgr(formatToolCard(passive, p256, { width: 80, now: 0 }));
     expect(shown).toContain('Found 2 item(s).');
     expect(shown).toContain('│ notes.txt');
