@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import type { ToolRef } from '../scheduler/types.js';
 
 /** What the JIT loader needs from the manager: the memory server's state and a resource read. */
 export interface JitManager {
@@ -6,11 +7,8 @@ export interface JitManager {
   readResource(alias: string, uri: string): Promise<{ contents: { uri?: string; text?: string }[] }>;
 }
 
-export interface JitTool {
-  serverAlias: string;
-  toolName: string;
-  builtIn: boolean;
-}
+/** This module's view of the one tool type. */
+export type JitTool = Pick<ToolRef, 'serverAlias' | 'toolName' | 'builtIn'>;
 
 /** The built-in file tools that say where the model is working, and where their path argument is. */
 const PATH_ARGS: Record<string, (args: Record<string, unknown>) => unknown[]> = {

@@ -1,5 +1,6 @@
 import type { FunctionDeclaration } from '@google/genai';
-import type { SchedulerEvent, ToolCall, ToolCallRequestInfo } from '../scheduler/types.js';
+import type { ServerState } from '../mcp/types.js';
+import type { SchedulerEvent, ToolCall, ToolCallRequestInfo, ToolRef } from '../scheduler/types.js';
 
 /**
  * The slice of the host runtime (host/runtime.ts) the model loop uses. Structural, so the loop depends
@@ -14,14 +15,8 @@ export interface LoopScheduler extends LoopEmitter {
   schedule(requests: ToolCallRequestInfo[], signal: AbortSignal): Promise<ToolCall[]>;
 }
 
-export interface LoopTool {
-  exposedName: string;
-  serverAlias: string;
-  toolName: string;
-  readOnly: boolean;
-  builtIn: boolean;
-  trusted: boolean;
-}
+/** The loop's view of the one tool type. */
+export type LoopTool = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'toolName' | 'readOnly' | 'builtIn' | 'trusted'>;
 
 export interface LoopRegistry extends LoopEmitter {
   get(exposedName: string): LoopTool | undefined;
@@ -36,12 +31,8 @@ export interface LoopPolicy {
   isStaticallyDenied(tool: LoopTool): boolean;
 }
 
-export interface LoopServerState {
-  alias: string;
-  status: string;
-  instructions?: string;
-  resources?: { uri: string }[];
-}
+/** The loop's view of the one server-state type. */
+export type LoopServerState = Pick<ServerState, 'alias' | 'status' | 'instructions' | 'resources'>;
 
 export interface LoopManager extends LoopEmitter {
   states(): LoopServerState[];

@@ -1,12 +1,9 @@
+import type { ToolRef } from '../scheduler/types.js';
 // The system instruction: a core prompt that names the tools the registry actually holds, then the servers'
 // own instructions, then the memory context. Nothing here knows a server's tool list in advance.
 
-export interface PromptTool {
-  exposedName: string;
-  serverAlias: string;
-  toolName: string;
-  readOnly?: boolean;
-}
+/** The prompt's view of the one tool type. */
+export type PromptTool = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'toolName'> & Partial<Pick<ToolRef, 'readOnly'>>;
 
 export interface PromptInputs {
   tools: PromptTool[];

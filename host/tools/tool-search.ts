@@ -1,5 +1,6 @@
 import type { FunctionDeclaration } from '@google/genai';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolRef } from '../scheduler/types.js';
 
 /**
  * Many tools: when every declaration together would exceed the budget, a request declares the most
@@ -29,14 +30,10 @@ export const SEARCH_TOOLS_DESCRIPTION =
   'Finds tools that are available but not declared in this request (there are too many to declare at once). ' +
   'Returns the matching tools with their full declarations; they can be called by name right after.';
 
-export interface SearchableTool {
-  exposedName: string;
-  serverAlias: string;
-  toolName: string;
-  description: string;
-  builtIn: boolean;
+/** The one tool type with the declaration the registry built for it. */
+export type SearchableTool = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'toolName' | 'description' | 'builtIn'> & {
   declaration: FunctionDeclaration;
-}
+};
 
 const words = (text: string): string[] =>
   text

@@ -1,21 +1,14 @@
 import type { Part } from '@google/genai';
 import type { ServerGeminiStreamEvent } from '../core/events.js';
+import type { ServerState } from '../mcp/types.js';
 import type { ApprovalMode, SchedulerEvent, ToolCall, ToolCallRequestInfo } from '../scheduler/types.js';
 
 /**
  * The slice of the host runtime the terminal UI uses, stated structurally so the views and slash
  * commands can be exercised with any object of that shape.
  */
-export interface UiServerState {
-  alias: string;
-  status: 'connecting' | 'connected' | 'disconnected' | 'failed' | string;
-  error?: string;
-  stderrTail?: string;
-  tools: { name: string; description?: string }[];
-  resources?: { uri: string }[];
-  prompts: { name: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] }[];
-  config?: { builtIn?: boolean; transport?: string; url?: string; command?: string };
-}
+/** The chat's view of the one server-state type. */
+export type UiServerState = Pick<ServerState, 'alias' | 'status' | 'error' | 'stderrTail' | 'tools' | 'resources' | 'prompts' | 'config'>;
 
 export interface UiManager {
   states(): UiServerState[];
