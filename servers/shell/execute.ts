@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { OutputCapture, type ExecOutcome } from './output.js';
 import { appendGitConfig, hardenedGitEnv, scanGitConfig } from './git-env.js';
@@ -61,20 +61,8 @@ export async function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
     let drainCap: NodeJS.Timeout | undefined;
     let killing: Promise<void> | undefined;
 
-    let child: ReturnType<typeof spawn>;
-    try {
-      child = spawn('bash', ['-c', `${WRAPPER_PREFIX}${req.command}`], {
-        cwd: req.cwd,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-    } catch (err) {
-      // Some spawn failures throw instead of emitting 'error' (E2BIG: a command over the kernel's
-      // 128 KiB argument limit); they are the same process-level error for the model.
-      const error = userFacing((err as Error).message);
-      return resolve({ output: '', error, exitCode: null, signal: null, backgroundPids: [], timedOut: false, aborted: false });
-    }
+    const child = spawnBash(req, env);
+    if ('output' in child) return resolve(child);
     const pgid = child.pid;
     if (pgid !== undefined) req.groups.add(pgid);
 
@@ -117,12 +105,7 @@ export async function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
       clearTimeout(drainCap);
       req.signal.removeEventListener('abort', onAbort);
       if (killing) await killing;
-      let backgroundPids: number[] = [];
-      if (pgid !== undefined && !killing) {
-        // The leader is gone; whatever is still in its group was put in the background.
-        backgroundPids = groupExists(pgid) ? groupMembers(pgid).filter((p) => p !== pgid) : [];
-        if (backgroundPids.length === 0) req.groups.delete(pgid);
-      }
+      const backgroundPids = pgid !== undefined && !killing ? leftInBackground(pgid, req.groups) : [];
       // Background jobs keep running with their pipe open: keep it drained without holding the loop.
       if (!streamsClosed) {
         for (const s of [child.stdout, child.stderr]) (s as unknown as { unref?: () => void })?.unref?.();
@@ -159,4 +142,27 @@ export async function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
       else if (pgid === undefined) void finish();
     });
   });
+}
+
+function spawnBash(req: ExecRequest, env: NodeJS.ProcessEnv): ChildProcess | ExecOutcome {
+  try {
+    return spawn('bash', ['-c', `${WRAPPER_PREFIX}${req.command}`], {
+      cwd: req.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+  } catch (err) {
+    // Some spawn failures throw instead of emitting 'error' (E2BIG: a command over the kernel's
+    // 128 KiB argument limit); they are the same process-level error for the model.
+    const error = userFacing((err as Error).message);
+    return { output: '', error, exitCode: null, signal: null, backgroundPids: [], timedOut: false, aborted: false };
+  }
+}
+
+/** The leader is gone; whatever is still in its group was put in the background (none: the group is done). */
+function leftInBackground(pgid: number, groups: GroupRegistry): number[] {
+  const left = groupExists(pgid) ? groupMembers(pgid).filter((p) => p !== pgid) : [];
+  if (left.length === 0) groups.delete(pgid);
+  return left;
 }
