@@ -16,12 +16,14 @@ type Cls = 'read-only' | 'edit' | 'exec' | 'info' | 'memory' | 'external';
 
 /**
  * The policy table, written out once more as the specification the test holds the host to:
- * exclusions deny; yolo allows the rest; tools.confirmationRequired asks; read-only tools and
+ * exclusions deny; plan denies all but read-only tools; yolo allows the rest; tools.confirmationRequired asks; read-only tools and
  * tools named by an allow rule run; autoEdit runs edits and fetches; everything else asks; a
  * headless run denies what would ask.
  */
 function expected(mode: ApprovalMode, interactive: boolean, rule: Rule, cls: Cls): Verdict {
   if (rule === 'exclude') return 'deny';
+  // plan: only read-only tools may run, whatever else the rules say.
+  if (mode === 'plan' && cls !== 'read-only') return 'deny';
   let v: Verdict;
   if (mode === 'yolo') v = 'allow';
   else if (rule === 'confirmationRequired') v = 'ask';
@@ -82,7 +84,7 @@ describe('one policy decision: every mode × tool class × rule through the real
     return seen.length > 0 ? 'ask' : 'allow';
   }
 
-  const modes: ApprovalMode[] = ['default', 'autoEdit', 'yolo'];
+  const modes: ApprovalMode[] = ['default', 'autoEdit', 'yolo', 'plan'];
   const rules: Rule[] = ['none', 'allowed', 'confirmationRequired', 'exclude'];
   const classes: Cls[] = ['read-only', 'edit', 'exec', 'info', 'memory', 'external'];
   for (const mode of modes) {
