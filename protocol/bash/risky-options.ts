@@ -14,7 +14,7 @@ export interface CommandArgs {
 }
 
 /** Long options that name an output file, a log or a program, for any command. */
-const ANY_LONG = /^--(output|out-file|output-file|output-dir|output-directory|output-document|log-file|dump-header|cookie-jar|trace|trace-ascii|exec|pre|upload-pack|receive-pack|to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|open-files-in-pager|pager|in-place|append-output)(=|$)/;
+const ANY_LONG = /^--(output|out-file|output-file|output-dir|output-directory|output-document|log-file|dump-header|cookie-jar|trace|trace-ascii|exec|pre|upload-pack|receive-pack|to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|open-files-in-pager|pager|in-place|append-output|git-dir|work-tree|exec-path|config-env)(=|$)/;
 
 /** Per command: short option letters that write or run, and checks of their own. */
 const SHORT: Record<string, string> = {
@@ -71,6 +71,8 @@ function shortHit(name: string, arg: string, args: string[], i: number): boolean
   if (name === 'git') {
     // git: -o is format-patch's output directory and grep's -O opens a pager; `-u` on remote commands.
     const sub = args.find((a) => !a.startsWith('-')) ?? '';
+    // `git -c key=value` sets any configuration key for the command, program-running ones included.
+    if (arg === '-c' && args.indexOf(arg) < args.indexOf(sub)) return true;
     if (GIT_REMOTE_SUBCOMMANDS.has(sub) && arg.slice(1).includes('u')) return true;
     return (sub === 'format-patch' && arg.startsWith('-o')) || (sub === 'grep' && arg.startsWith('-O'));
   }

@@ -61,6 +61,8 @@ describe('allow-listed read commands: options that write files or run programs a
     'man -P evil ls',
     'less -o log f',
     'ls && git log --output=x',
+    'git --git-dir=elsewhere/.git log',
+    'git --exec-path=/tmp/x log',
   ];
   for (const command of asks) {
     it(`asks: ${command}`, async () => {
@@ -98,6 +100,17 @@ describe('allow-listed read commands: options that write files or run programs a
       expect(await decide(command)).toBe('allow');
     });
   }
+
+  it('a rule for all of git still asks for -c and --git-dir', async () => {
+    const git = (command: string) =>
+      new PolicyEngine({ settings: { tools: { allowed: ['run_shell_command(git)'] } }, interactive: true })
+        .decide(shell, { args: { command } })
+        .then((d) => d.decision);
+    expect(await git('git -c core.fsmonitor=x status')).toBe('ask');
+    expect(await git('git --git-dir=x/.git log')).toBe('ask');
+    expect(await git('git log -c')).toBe('allow');
+    expect(await git('git status')).toBe('allow');
+  });
 
   it('yolo still runs everything', async () => {
     expect(await decide('git log --output=.git/config', 'yolo')).toBe('allow');
