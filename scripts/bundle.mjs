@@ -126,7 +126,8 @@ export async function bundleAll() {
     absWorkingDir: ROOT,
     entryPoints,
     outdir: OUT,
-    entryNames: '[name]',
+    // The bins users run are the small loaders written below; the bundles sit one level down.
+    entryNames: 'impl/[name]',
     chunkNames: 'chunks/[name]-[hash]',
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -155,10 +156,33 @@ export async function bundleAll() {
   for (const f of existsSync(chunks) ? readdirSync(chunks) : []) {
     if (!written.has(join(chunks, f))) rmSync(join(chunks, f), { force: true });
   }
-  const files = Object.keys(entryPoints).map((name) => join(OUT, `${name}.mjs`));
+  const files = Object.keys(entryPoints).map((name) => writeLoader(name));
   // The shebang alone does not make a file runnable.
   for (const f of files) chmodSync(f, 0o755);
   return files;
+}
+
+/**
+ * A bin's loader turns on Node's on-disk V8 code cache before the bundle and its chunks are compiled
+ * (every static import of an ES module is compiled before any of its code runs, so the bundle itself
+ * could not). Node 22.1+ keeps the cache in the OS temp dir and discards entries whose source or V8
+ * version changed; Node 20 has no enableCompileCache, and the loader just imports the bundle.
+ */
+function writeLoader(name) {
+  const file = join(OUT, `${name}.mjs`);
+  const text = [
+    '#!/usr/bin/env node',
+    "import module from 'node:module';",
+    'try {',
+    '  module.enableCompileCache?.();',
+    '} catch {',
+    '  // an unusable cache directory only costs the cache',
+    '}',
+    `await import('./impl/${name}.mjs');`,
+    '',
+  ].join('\n');
+  writeFileSync(file, text);
+  return file;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await bundleAll();

@@ -17,7 +17,6 @@ import { newSlot, snapshot, type Slot } from './server-slot.js';
 import { Supervisor, type ClientHooks } from './supervisor.js';
 import type { ListingCache } from './listing-cache.js';
 import { ListingKeeper } from './listing-keeper.js';
-import { callOnce } from './tool-call.js';
 import { isRetryableAfterCrash } from './tool-filter.js';
 
 export { McpCallError } from './errors.js';
@@ -174,6 +173,8 @@ export class McpClientManager extends EventEmitter {
 
   async callTool(alias: string, toolName: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
     const slot = this.slotOf(alias);
+    // Loaded with the first call, like the SDK it uses.
+    const { callOnce } = await import('./tool-call.js');
     try {
       if (!this.started) this.start();
       return await callOnce(this.sup, slot, toolName, args, opts);

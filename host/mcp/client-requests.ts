@@ -1,9 +1,4 @@
-import {
-  McpError,
-  type CreateMessageResult,
-  type ElicitRequest,
-  type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { META } from '../../protocol/meta.js';
 import {
   headlessFormElicitor,
@@ -83,6 +78,8 @@ export class ClientRequests {
   }
 
   async createMessage(alias: string, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult> {
+    // A server is connected when it asks, so the SDK is loaded already; the host does not load it at start.
+    const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
     const model = this.model;
     if (!model)
       throw new McpError(USER_REJECTED, 'Sampling is unavailable: this session has no model (no Gemini credentials).');

@@ -1,5 +1,5 @@
 import type { HostLogger } from '../log.js';
-import { ServerConnection, type ConnectionHooks } from './connection.js';
+import type { ConnectionHooks, ServerConnection } from './connection.js';
 import { McpCallError, withTail } from './errors.js';
 import { snapshot, type Slot } from './server-slot.js';
 import type { ServerStatus } from './types.js';
@@ -48,7 +48,8 @@ export class Supervisor {
     if (slot.connecting) return slot.connecting;
     if (this.closedFlag) return Promise.reject(new Error('the MCP client manager is closed'));
     this.setStatus(slot, 'connecting');
-    const attempt = ServerConnection.open({
+    // The MCP SDK loads with the first connection: a session whose servers are all idle never needs it.
+    const attempt = import('./connection.js').then(({ ServerConnection }) => ServerConnection.open({
       config: slot.config,
       stderr: slot.stderr,
       log: this.opts.log,
@@ -65,7 +66,7 @@ export class Supervisor {
         },
         resourceUpdated: (uri) => this.opts.emit('resource_updated', slot.config.alias, uri),
       },
-    });
+    }));
     slot.connecting = attempt.then(
       (conn) => this.onConnected(slot, conn),
       (err: unknown) => {

@@ -15,6 +15,9 @@ describe('many tools: the most relevant are declared, search_tools finds the res
   const endpoint = scriptedEndpoints();
 
   it('the first request stays under 25,000 characters; a searched tool is declared next and its call works', async () => {
+    // `tools list` starts every server and caches its listing, so no run below waits for the fault server.
+    const listed = await runHost(['tools', 'list'], { ws });
+    expect(listed.code, listed.stderr).toBe(0);
     const ep = await endpoint();
     ep.push(
       reply.calls({ id: 's1', name: 'search_tools', args: { query: 'generated_399' } }),
