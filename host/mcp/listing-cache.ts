@@ -39,7 +39,11 @@ function fileStamp(path: string): string {
 }
 
 /** The command's file: as given when it has a slash, else the first match on PATH. */
-function commandFile(command: string, cwd: string | undefined, env: Record<string, string> | undefined): string | undefined {
+function commandFile(
+  command: string,
+  cwd: string | undefined,
+  env: Record<string, string> | undefined,
+): string | undefined {
   if (command.includes('/')) return resolve(cwd ?? process.cwd(), command);
   for (const dir of (env?.PATH ?? process.env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
@@ -130,7 +134,9 @@ export class ListingCache {
   }
 
   private resourceName(key: string, uri: string, roots: string[]): string {
-    return createHash('sha256').update(JSON.stringify([key, uri, roots])).digest('hex');
+    return createHash('sha256')
+      .update(JSON.stringify([key, uri, roots]))
+      .digest('hex');
   }
 
   /** A cached resource text, only while every input file still has the stamp it had. */

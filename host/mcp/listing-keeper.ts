@@ -30,7 +30,12 @@ export class ListingKeeper {
   remember(slot: Slot): void {
     const conn = slot.conn;
     if (!conn || !slot.cacheKey) return;
-    const listing = { tools: conn.tools, prompts: conn.prompts, resources: conn.resources, instructions: conn.instructions };
+    const listing = {
+      tools: conn.tools,
+      prompts: conn.prompts,
+      resources: conn.resources,
+      instructions: conn.instructions,
+    };
     const text = JSON.stringify(listing);
     if (this.written.get(slot) === text) return;
     this.written.set(slot, text);
@@ -55,7 +60,12 @@ export class ListingKeeper {
   async letFirstConnectsFinish(slots: Iterable<Slot>): Promise<void> {
     const filling = [...slots]
       .filter((s) => s.connecting && s.cacheKey && !this.cache.get(s.cacheKey))
-      .map((s) => s.connecting!.then(() => undefined, () => undefined));
+      .map((s) =>
+        s.connecting!.then(
+          () => undefined,
+          () => undefined,
+        ),
+      );
     if (!filling.length) return;
     let t: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(filling), new Promise<void>((r) => (t = setTimeout(r, LISTING_FILL_GRACE_MS)))]);

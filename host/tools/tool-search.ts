@@ -21,7 +21,10 @@ export const SEARCH_TOOLS_SCHEMA = {
   properties: {
     query: { type: 'string', description: 'Words describing the task, a tool name or part of one, or a server name.' },
     server: { type: 'string', description: 'Only tools of this MCP server (its alias).' },
-    limit: { type: 'number', description: `At most this many tools (default ${DEFAULT_RESULTS}, at most ${MAX_RESULTS}).` },
+    limit: {
+      type: 'number',
+      description: `At most this many tools (default ${DEFAULT_RESULTS}, at most ${MAX_RESULTS}).`,
+    },
   },
   required: ['query'],
 } as const;
@@ -71,7 +74,12 @@ export interface Selection {
  * used earlier, then the rest by relevance to `hint` (the user's message) and configuration order,
  * while they fit.
  */
-export function selectTools<T extends SearchableTool>(tools: T[], active: ReadonlySet<string>, hint: string, budget = DECLARATION_CHAR_BUDGET): { declared: T[]; deferred: number } {
+export function selectTools<T extends SearchableTool>(
+  tools: T[],
+  active: ReadonlySet<string>,
+  hint: string,
+  budget = DECLARATION_CHAR_BUDGET,
+): { declared: T[]; deferred: number } {
   const total = tools.reduce((a, t) => a + size(t.declaration), 0);
   if (total <= budget) return { declared: tools, deferred: 0 };
   const rank = (t: T): number => (t.builtIn ? 3 : active.has(t.exposedName) ? 2 : 0);
@@ -107,6 +115,11 @@ export function searchResult(found: SearchableTool[], query: string): CallToolRe
   if (found.length === 0) {
     return { content: [{ type: 'text', text: `No tool matches "${query}". Try other words, or a server name.` }] };
   }
-  const tools = found.map((t) => ({ name: t.exposedName, server: t.serverAlias, description: t.declaration.description, parameters: t.declaration.parametersJsonSchema }));
+  const tools = found.map((t) => ({
+    name: t.exposedName,
+    server: t.serverAlias,
+    description: t.declaration.description,
+    parameters: t.declaration.parametersJsonSchema,
+  }));
   return { content: [{ type: 'text', text: JSON.stringify({ tools }, null, 1) }], structuredContent: { tools } };
 }

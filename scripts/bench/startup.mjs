@@ -52,7 +52,28 @@ server.setRequestHandler(CallToolRequestSchema, async (req) => ({ content: [{ ty
 await server.connect(new StdioServerTransport());
 `,
 );
-const TOPICS = ['issue', 'ticket', 'invoice', 'customer', 'order', 'repo', 'deploy', 'alert', 'metric', 'page', 'user', 'team', 'calendar', 'email', 'document', 'bucket', 'secret', 'build', 'release', 'contact'];
+const TOPICS = [
+  'issue',
+  'ticket',
+  'invoice',
+  'customer',
+  'order',
+  'repo',
+  'deploy',
+  'alert',
+  'metric',
+  'page',
+  'user',
+  'team',
+  'calendar',
+  'email',
+  'document',
+  'bucket',
+  'secret',
+  'build',
+  'release',
+  'contact',
+];
 
 function homeWith(name, settings) {
   const home = join(work, name);
@@ -61,7 +82,9 @@ function homeWith(name, settings) {
   return home;
 }
 // Trusted, so a headless run declares their tools too.
-const extras = Object.fromEntries(TOPICS.slice(0, EXTRA).map((t) => [t, { command: process.execPath, args: [extraServer, t], trust: true }]));
+const extras = Object.fromEntries(
+  TOPICS.slice(0, EXTRA).map((t) => [t, { command: process.execPath, args: [extraServer, t], trust: true }]),
+);
 const home5 = homeWith('home5', {});
 const home25 = homeWith('home25', { mcpServers: extras });
 
@@ -72,14 +95,22 @@ const ep = await startScriptedGemini([], {
   responder: async (req) => {
     if (req.method !== 'streamGenerateContent') return reply.json({ reasoning: 'done', next_speaker: 'user' });
     const responses = (req.body.contents.at(-1)?.parts ?? []).filter((p) => p.functionResponse);
-    if (mode === 'fs' && responses.length === 0) return reply.calls({ id: 'g1', name: 'filesystem__glob', args: { pattern: '**/*.ts' } });
+    if (mode === 'fs' && responses.length === 0)
+      return reply.calls({ id: 'g1', name: 'filesystem__glob', args: { pattern: '**/*.ts' } });
     if (mode === 'fs') await idleProbe?.();
     return reply.text(ANSWER);
   },
 });
 
 function envFor(home) {
-  const env = { ...process.env, HOME: home, GEMINI_CLI_HOME: home, GEMINI_API_KEY: 'bench-key', GOOGLE_GEMINI_BASE_URL: ep.url, NO_COLOR: '1' };
+  const env = {
+    ...process.env,
+    HOME: home,
+    GEMINI_CLI_HOME: home,
+    GEMINI_API_KEY: 'bench-key',
+    GOOGLE_GEMINI_BASE_URL: ep.url,
+    NO_COLOR: '1',
+  };
   delete env.CI;
   return env;
 }
@@ -89,7 +120,11 @@ function runHost(home) {
   return new Promise((resolve, reject) => {
     const before = ep.requests.length;
     const t0 = Date.now();
-    const child = spawn(process.execPath, [HOST, '-p', 'Say something.', '-m', 'gemini-2.5-flash'], { cwd: project, env: envFor(home), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [HOST, '-p', 'Say something.', '-m', 'gemini-2.5-flash'], {
+      cwd: project,
+      env: envFor(home),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -97,7 +132,8 @@ function runHost(home) {
     child.on('close', (code) => {
       const wall = Date.now() - t0;
       const first = ep.requests.slice(before).find((r) => r.method === 'streamGenerateContent');
-      if (code !== 0 || !out.includes(ANSWER) || !first) return reject(new Error(`host run failed: exit ${code} ${err.slice(-500)}`));
+      if (code !== 0 || !out.includes(ANSWER) || !first)
+        return reject(new Error(`host run failed: exit ${code} ${err.slice(-500)}`));
       resolve({ first: first.time - t0, wall, body: first.body });
     });
     runHost.child = child;
@@ -129,7 +165,7 @@ function tree(pid) {
     .map(([p, pp, rss, ...args]) => ({ pid: Number(p), ppid: Number(pp), rss: Number(rss), args: args.join(' ') }));
   const out = [];
   const walk = (id) => {
-    for (const r of rows) if (r.ppid === id) (out.push(r), walk(r.pid));
+    for (const r of rows) if (r.ppid === id) out.push(r), walk(r.pid);
   };
   const self = rows.find((r) => r.pid === pid);
   if (self) out.push(self);
@@ -169,11 +205,19 @@ try {
   const rWall = m.wall25 / m.wall5;
   const chars25 = declChars(w25.body);
   console.log(`startup: ${RUNS} interleaved runs, medians (ms from spawn)`);
-  console.log(`  first request, 5 servers:  ${m.first5} ms; bare node fetch ${m.bare5} ms; ratio ${r5.toFixed(2)}× (target ≤ 2×) ${verdict(r5 <= 2)}   runs ${t.first5.join(', ')}`);
-  console.log(`  first request, 25 servers: ${m.first25} ms; bare node fetch ${m.bare25} ms; ratio ${r25.toFixed(2)}× (target ≤ 2×) ${verdict(r25 <= 2)}   runs ${t.first25.join(', ')}`);
-  console.log(`  one-turn session wall: 25 servers ${m.wall25} ms, 5 servers ${m.wall5} ms; ratio ${rWall.toFixed(2)}× (target ≤ 1.15×) ${verdict(rWall <= 1.15)}`);
+  console.log(
+    `  first request, 5 servers:  ${m.first5} ms; bare node fetch ${m.bare5} ms; ratio ${r5.toFixed(2)}× (target ≤ 2×) ${verdict(r5 <= 2)}   runs ${t.first5.join(', ')}`,
+  );
+  console.log(
+    `  first request, 25 servers: ${m.first25} ms; bare node fetch ${m.bare25} ms; ratio ${r25.toFixed(2)}× (target ≤ 2×) ${verdict(r25 <= 2)}   runs ${t.first25.join(', ')}`,
+  );
+  console.log(
+    `  one-turn session wall: 25 servers ${m.wall25} ms, 5 servers ${m.wall5} ms; ratio ${rWall.toFixed(2)}× (target ≤ 1.15×) ${verdict(rWall <= 1.15)}`,
+  );
   const n25 = (w25.body.tools ?? []).flatMap((x) => x.functionDeclarations ?? []).length;
-  console.log(`  first request tool declarations: 5 servers ${declChars(w5.body)} chars; 25 servers ${chars25} chars in ${n25} declarations (target ≤ 25000) ${verdict(chars25 <= 25000)}`);
+  console.log(
+    `  first request tool declarations: 5 servers ${declChars(w5.body)} chars; 25 servers ${chars25} chars in ${n25} declarations (target ≤ 25000) ${verdict(chars25 <= 25000)}`,
+  );
 
   // A filesystem-only session, probed while the model "thinks" about its final answer.
   mode = 'fs';
@@ -184,8 +228,13 @@ try {
   };
   await runHost(home5);
   const rss = probe.reduce((a, p) => a + p.rss, 0) / 1024;
-  console.log(`  filesystem-only session (glob, then waiting for the model): ${probe.length} processes, RSS ${rss.toFixed(1)} MiB (target ≤ 150 MiB) ${verdict(rss <= 150)}`);
-  for (const p of probe) console.log(`    ${String(p.pid).padStart(7)} ${(p.rss / 1024).toFixed(1).padStart(6)} MiB  ${p.args.replace(REPO, '').slice(0, 90)}`);
+  console.log(
+    `  filesystem-only session (glob, then waiting for the model): ${probe.length} processes, RSS ${rss.toFixed(1)} MiB (target ≤ 150 MiB) ${verdict(rss <= 150)}`,
+  );
+  for (const p of probe)
+    console.log(
+      `    ${String(p.pid).padStart(7)} ${(p.rss / 1024).toFixed(1).padStart(6)} MiB  ${p.args.replace(REPO, '').slice(0, 90)}`,
+    );
 } catch (err) {
   console.log(`startup: ${err.stack ?? err.message}`);
   process.exitCode = 1;

@@ -23,11 +23,23 @@ function faultCopy(): string {
   return entry;
 }
 
-function config(alias: string, entry: string, stateDir: string, extra: Partial<ResolvedServerConfig> = {}): ResolvedServerConfig {
+function config(
+  alias: string,
+  entry: string,
+  stateDir: string,
+  extra: Partial<ResolvedServerConfig> = {},
+): ResolvedServerConfig {
   return {
-    alias, builtIn: false, trust: false, transport: 'stdio', command: process.execPath, args: [entry],
-    env: { PATH: process.env.PATH!, FAULT_STATE_DIR: stateDir }, cwd: REPO,
-    timeoutMs: 600_000, ...extra,
+    alias,
+    builtIn: false,
+    trust: false,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [entry],
+    env: { PATH: process.env.PATH!, FAULT_STATE_DIR: stateDir },
+    cwd: REPO,
+    timeoutMs: 600_000,
+    ...extra,
   };
 }
 
@@ -42,7 +54,10 @@ async function primeCache(servers: ResolvedServerConfig[], cacheDir: string): Pr
   const m = manager(servers, cacheDir);
   await m.whenSettled();
   for (const s of servers) expect(m.state(s.alias)!.status).toBe('connected');
-  await waitUntil(() => servers.every((s) => new ListingCache(cacheDir).get(listingKey(s)) !== undefined), 'cache written');
+  await waitUntil(
+    () => servers.every((s) => new ListingCache(cacheDir).get(listingKey(s)) !== undefined),
+    'cache written',
+  );
   await m.close();
 }
 
@@ -125,7 +140,10 @@ describe('lazy start from the listing cache', () => {
     await primeCache([cfg], cacheDir);
     const cache = new ListingCache(cacheDir);
     const listing = cache.get(listingKey(cfg))!;
-    cache.put(listingKey(cfg), { ...listing, tools: [...listing.tools, { name: 'vanished', inputSchema: { type: 'object' } }] });
+    cache.put(listingKey(cfg), {
+      ...listing,
+      tools: [...listing.tools, { name: 'vanished', inputSchema: { type: 'object' } }],
+    });
 
     const m = manager([cfg], cacheDir);
     const changes: string[] = [];
@@ -139,7 +157,10 @@ describe('lazy start from the listing cache', () => {
     expect(m.state('f')!.tools.map((t) => t.name)).not.toContain('vanished');
     expect(changes).toContain('f');
     // The cache now holds the live list.
-    await waitUntil(() => !new ListingCache(cacheDir).get(listingKey(cfg))!.tools.some((t) => t.name === 'vanished'), 'cache refresh');
+    await waitUntil(
+      () => !new ListingCache(cacheDir).get(listingKey(cfg))!.tools.some((t) => t.name === 'vanished'),
+      'cache refresh',
+    );
   });
 
   it('connectAll starts idle servers (live state for mcp list / tools list)', async () => {

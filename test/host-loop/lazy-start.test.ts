@@ -4,8 +4,10 @@ import { reply } from '../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from './run-host.js';
 
 /** Aliases the host's debug log reports as connected in one run. */
-const connected = (stderr: string): string[] => [...stderr.matchAll(/\[(\w+)\] connected over/g)].map((m) => m[1]!).sort();
-const systemText = (body: { systemInstruction: { parts: { text: string }[] } }): string => body.systemInstruction.parts[0]!.text;
+const connected = (stderr: string): string[] =>
+  [...stderr.matchAll(/\[(\w+)\] connected over/g)].map((m) => m[1]!).sort();
+const systemText = (body: { systemInstruction: { parts: { text: string }[] } }): string =>
+  body.systemInstruction.parts[0]!.text;
 
 describe('servers start on first use once their listings are cached', () => {
   const ws = workspace();
@@ -21,7 +23,10 @@ describe('servers start on first use once their listings are cached', () => {
     expect(connected(r1.stderr)).toEqual(['filesystem', 'memory', 'shell']);
     expect(systemText(ep1.requestsOf('streamGenerateContent')[0]!.body)).toContain('Project rule: be brief.');
 
-    const ep2 = await endpoint(reply.calls({ id: 'g', name: 'filesystem__glob', args: { pattern: '**/*.ts' } }), reply.text('two'));
+    const ep2 = await endpoint(
+      reply.calls({ id: 'g', name: 'filesystem__glob', args: { pattern: '**/*.ts' } }),
+      reply.text('two'),
+    );
     const r2 = await runHost(['-p', 'x', '-d'], { ws, url: ep2.url });
     expect(r2.code, r2.stderr).toBe(0);
     expect(r2.stdout).toContain('two');
@@ -49,7 +54,9 @@ describe('servers start on first use once their listings are cached', () => {
     const eager = workspace();
     const sh = (startup?: string) => ({
       mcp: { excluded: ['web', 'memory', 'filesystem', 'shell'] },
-      mcpServers: { sh: { command: process.execPath, args: [shellEntry()], trust: true, ...(startup ? { startup } : {}) } },
+      mcpServers: {
+        sh: { command: process.execPath, args: [shellEntry()], trust: true, ...(startup ? { startup } : {}) },
+      },
     });
     const runs = [];
     // One endpoint for all three runs: its URL is part of a third-party server's environment, hence of its cache key.

@@ -6,12 +6,16 @@ import { relevance, searchTools, selectTools, type SearchableTool } from '../../
 import { ONLY, runHost, scriptedEndpoints, workspace } from './run-host.js';
 
 const FAULT = join(REPO, 'test/fixtures/fault-server.mjs');
-const declared = (req: RecordedRequest): { name: string }[] => (req.body.tools ?? []).flatMap((t: { functionDeclarations?: { name: string }[] }) => t.functionDeclarations ?? []);
+const declared = (req: RecordedRequest): { name: string }[] =>
+  (req.body.tools ?? []).flatMap((t: { functionDeclarations?: { name: string }[] }) => t.functionDeclarations ?? []);
 
 describe('many tools: the most relevant are declared, search_tools finds the rest', () => {
   const ws = workspace();
   // 400 generated tools on top of the fault server's own: far over the declaration budget.
-  ws.settings({ ...ONLY(), mcpServers: { f: { command: process.execPath, args: [FAULT], env: { FAULT_EXTRA_TOOLS: '400' }, trust: true } } });
+  ws.settings({
+    ...ONLY(),
+    mcpServers: { f: { command: process.execPath, args: [FAULT], env: { FAULT_EXTRA_TOOLS: '400' }, trust: true } },
+  });
   const endpoint = scriptedEndpoints();
 
   it('the first request stays under 25,000 characters; a searched tool is declared next and its call works', async () => {
@@ -36,7 +40,9 @@ describe('many tools: the most relevant are declared, search_tools finds the res
     const found = JSON.stringify(second!.body.contents.at(-1).parts[0].functionResponse.response);
     expect(found).toContain('f__generated_399');
     expect(declared(second!).map((d) => d.name)).toContain('f__generated_399');
-    expect(JSON.stringify(third!.body.contents.at(-1).parts[0].functionResponse.response)).toContain('called generated_399');
+    expect(JSON.stringify(third!.body.contents.at(-1).parts[0].functionResponse.response)).toContain(
+      'called generated_399',
+    );
   });
 
   it('a call to a registered tool that was not declared is accepted', async () => {
@@ -45,14 +51,24 @@ describe('many tools: the most relevant are declared, search_tools finds the res
     expect(r.code, r.stderr).toBe(0);
     const [first, second] = ep.requestsOf('streamGenerateContent');
     expect(declared(first!).map((d) => d.name)).not.toContain('f__generated_398');
-    expect(JSON.stringify(second!.body.contents.at(-1).parts[0].functionResponse.response)).toContain('called generated_398');
+    expect(JSON.stringify(second!.body.contents.at(-1).parts[0].functionResponse.response)).toContain(
+      'called generated_398',
+    );
   });
 });
 
 describe('tool selection and search (pure)', () => {
   const tool = (server: string, name: string, description: string, builtIn = false): SearchableTool => ({
-    exposedName: `${server}__${name}`, serverAlias: server, toolName: name, description, builtIn,
-    declaration: { name: `${server}__${name}`, description, parametersJsonSchema: { type: 'object', properties: { q: { type: 'string', description: 'x'.repeat(200) } } } },
+    exposedName: `${server}__${name}`,
+    serverAlias: server,
+    toolName: name,
+    description,
+    builtIn,
+    declaration: {
+      name: `${server}__${name}`,
+      description,
+      parametersJsonSchema: { type: 'object', properties: { q: { type: 'string', description: 'x'.repeat(200) } } },
+    },
   });
   const tools = [
     tool('filesystem', 'read_file', 'Reads a file', true),

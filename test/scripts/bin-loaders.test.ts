@@ -19,7 +19,10 @@ describe('bin loaders: V8 code cache where Node has one, the bundle either way',
   it('runs on this Node (with or without enableCompileCache); where it exists, the cache directory fills', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gmc-ccache-'));
     try {
-      const r = spawnSync(process.execPath, [ENTRY.host, '--version'], { env: { ...process.env, NODE_COMPILE_CACHE: dir }, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [ENTRY.host, '--version'], {
+        env: { ...process.env, NODE_COMPILE_CACHE: dir },
+        encoding: 'utf8',
+      });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
       const hasCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
