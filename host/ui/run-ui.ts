@@ -5,6 +5,7 @@ import type { ApprovalMode } from '../scheduler/types.js';
 import { App } from './app.js';
 import type { UiRuntime } from './backend-types.js';
 import { Controller } from './controller.js';
+import { StartupLine } from './startup-line.js';
 import { InputHistory } from './history-store.js';
 import { preloadTextWidth } from './text-width.js';
 import { checkResumeRef, controllerSummary } from './exit-summary.js';
@@ -45,6 +46,10 @@ export interface RunInteractiveOptions {
   /** `--checkpointing`. */
   checkpointing?: boolean;
 }
+
+/** Shown when a project has no input history yet. */
+const FIRST_RUN_TIP =
+  'Tip: ask anything, or /help for commands · @path/to/file adds a file · Shift+Tab changes how much is approved for you · Ctrl-C twice exits';
 
 /** Benchmark hook: when set, the UI appends JSON lines (input-ready, chunk, render) to this file. */
 export const TRACE_ENV = 'GEMINI_MCP_UI_TRACE';
@@ -94,6 +99,7 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
   });
   // History is per project: loaded at once so Up works while the servers are still starting.
   app.history = new InputHistory(InputHistory.defaultFile(opts.cwd, env)).load();
+  if (app.history.list().length === 0 && !opts.initialPrompt) app.conv.add({ kind: 'info', text: app.palette.gray(FIRST_RUN_TIP) });
   const controller = new Controller(app, opts.cwd);
   const closeRef: { close?: () => Promise<void> } = {};
   let fatal: FatalError | undefined;
@@ -223,6 +229,7 @@ async function startSession(
     app.banner = app.palette.yellow(`⚠ ${err.message}\n  Slash commands and @server__tool({...}) calls still work.`);
   }
   controller.attachRuntime(runtime);
+  new StartupLine(app, runtime).start();
   for (const notice of runtime.notices ?? []) app.conv.add({ kind: 'info', text: app.palette.yellow(notice) });
   const historyFile = InputHistory.fileFor(runtime.projectTempDir);
   if (app.history.file !== historyFile) app.history = new InputHistory(historyFile).load();

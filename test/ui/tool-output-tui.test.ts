@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRY, requireBuilt } from '../helpers/paths.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../helpers/scripted-gemini.mjs';
@@ -7,6 +9,7 @@ import { INPUT_READY, hasTmux, TmuxUi } from './tmux.js';
 describe.skipIf(!hasTmux)('tool output in the chat', () => {
   const ws = tempDir('ui-ws-');
   const home = tempDir('ui-home-');
+  writeFileSync(join(ws, 'GEMINI.md'), '# Project notes\n');
   let gemini: ScriptedGemini;
   let ui: TmuxUi;
 
@@ -33,6 +36,13 @@ describe.skipIf(!hasTmux)('tool output in the chat', () => {
   afterAll(async () => {
     ui?.kill();
     await gemini?.close();
+  });
+
+  it('the start-up line names the context files and the MCP servers; a first run shows a tip', async () => {
+    const screen = await ui.waitFor(/MCP ready: /, 60_000);
+    for (const alias of ['filesystem', 'shell', 'web', 'memory']) expect(screen).toContain(alias);
+    expect(screen).toContain('1 context file (GEMINI.md) loaded');
+    expect(screen).toContain('Tip: ask anything, or /help');
   });
 
   it('a long output shows its end, says what is hidden, and Ctrl+O expands and collapses it', async () => {

@@ -1,0 +1,105 @@
+import type { App } from './app.js';
+import type { UiRuntime, UiServerState } from './backend-types.js';
+import { formatElapsed } from './tool-card.js';
+
+const FILES_URI = 'gemini-memory://files';
+/** A server still connecting after this long is called out as slow. */
+const SLOW_MS = 2000;
+
+/** The start-up line's text: context files, then each server by name while any is still connecting. */
+export function formatStartup(
+  states: UiServerState[],
+  contextFiles: number | undefined,
+  sinceMs: number,
+  app: Pick<App, 'palette'>,
+): string {
+  const p = app.palette;
+  const parts: string[] = [];
+  if (contextFiles !== undefined && contextFiles >= 0)
+    parts.push(
+      contextFiles === 0
+        ? 'no context files'
+        : `${contextFiles} context file${contextFiles === 1 ? '' : 's'} (GEMINI.md) loaded`,
+    );
+  const connecting = states.filter((s) => s.status === 'connecting');
+  const failed = states.filter((s) => s.status === 'failed' || s.status === 'disconnected');
+  const ready = states.filter((s) => s.status === 'connected' || s.status === 'idle');
+  if (connecting.length > 0) {
+    const slow = sinceMs >= SLOW_MS;
+    const names = connecting.map((s) => (slow ? p.yellow(`${s.alias} (${formatElapsed(sinceMs)})`) : s.alias));
+    parts.push(
+      `MCP connecting: ${names.join(', ')}${ready.length ? p.gray(` · ready: ${ready.map((s) => s.alias).join(', ')}`) : ''}`,
+    );
+  } else {
+    parts.push(ready.length ? `MCP ready: ${ready.map((s) => s.alias).join(', ')}` : 'no MCP server ready');
+  }
+  if (failed.length) parts.push(p.red(`failed: ${failed.map((s) => s.alias).join(', ')} (/mcp for why)`));
+  return p.gray('ℹ ') + parts.join(p.gray(' · '));
+}
+
+/**
+ * The line at the top of a new chat saying what was loaded: context files and MCP servers, named while
+ * they connect (a slow one shows how long it has taken). It updates in place until every server settled.
+ */
+export class StartupLine {
+  private item?: number;
+  /** How many context files the memory server loaded; null while unknown, -1 when it cannot say. */
+  private contextFiles: number | null = null;
+  private reading = false;
+  private timer?: NodeJS.Timeout;
+  private readonly started = Date.now();
+
+  constructor(
+    private readonly app: App,
+    private readonly runtime: UiRuntime,
+  ) {}
+
+  start(): void {
+    this.item = this.app.conv.add({ kind: 'info', text: '' });
+    this.runtime.manager.on('status', this.refresh);
+    this.timer = setInterval(this.refresh, 1000);
+    this.timer.unref();
+    this.refresh();
+  }
+
+  private readonly refresh = (): void => {
+    const states = this.runtime.manager.states();
+    if (
+      this.contextFiles === null &&
+      !this.reading &&
+      states.some((s) => s.alias === 'memory' && s.status === 'connected')
+    )
+      void this.readContextFiles();
+    const text = formatStartup(states, this.contextFiles ?? undefined, Date.now() - this.started, this.app);
+    if (this.item !== undefined) {
+      this.app.conv.update(this.item, (it) => {
+        if (it.kind === 'info') it.text = text;
+      });
+    }
+    this.app.requestRender();
+    const settled = states.every((s) => s.status !== 'connecting');
+    const memoryPending =
+      this.contextFiles === null &&
+      states.some((s) => s.alias === 'memory' && s.status !== 'failed' && s.status !== 'disconnected');
+    if (settled && !memoryPending) this.stop();
+  };
+
+  private async readContextFiles(): Promise<void> {
+    this.reading = true;
+    try {
+      const res = await this.runtime.manager.readResource('memory', FILES_URI);
+      const parsed = JSON.parse(res.contents[0]?.text ?? '{}') as { files?: unknown[] };
+      this.contextFiles = parsed.files?.length ?? 0;
+    } catch {
+      this.contextFiles = -1;
+    }
+    this.reading = false;
+    this.refresh();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.runtime.manager.off('status', this.refresh);
+  }
+}
