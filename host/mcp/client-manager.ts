@@ -92,13 +92,19 @@ export class McpClientManager extends EventEmitter {
     if (this.started) return;
     this.started = true;
     this.startedAt = Date.now();
+    let idle = 0;
     for (const slot of this.slots.values()) {
       const cached = this.listings?.prepare(slot);
-      if (cached) {
-        slot.cached = cached;
-        this.sup.setStatus(slot, 'idle');
-      } else slot.firstAttempt = this.sup.connect(slot).then(() => undefined, () => undefined);
+      if (!cached) continue;
+      // Set quietly: one tools_changed below rebuilds the registry once, not once per server.
+      slot.cached = cached;
+      slot.status = 'idle';
+      idle++;
     }
+    for (const slot of this.slots.values()) {
+      if (slot.status !== 'idle') slot.firstAttempt = this.sup.connect(slot).then(() => undefined, () => undefined);
+    }
+    if (idle) this.emit('tools_changed');
   }
 
   /** Starts every server now, idle ones included (`mcp list` and `tools list` show live state). */

@@ -74,6 +74,7 @@ export class ToolScheduler extends EventEmitter {
     const calls = requests.map(newRecord);
     const tools = new Map<CallRecord, SchedulableTool>();
     if (this.opts.whenReady && requests.some((r) => !this.opts.tools.get(r.name))) await this.opts.whenReady();
+    await this.validator.ready();
     for (const call of calls) {
       this.emitCall(call);
       const tool = this.prepare(call);

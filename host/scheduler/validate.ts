@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 const OPTIONS = { strict: false, allErrors: false, validateFormats: false, logger: false } as const;
@@ -12,9 +12,19 @@ const requireLazy = createRequire(import.meta.url);
  * and formats pass) so that a quirky server is not made unusable by its own schema.
  */
 export class ArgumentValidator {
+  /** Ajv, imported by `ready()`: a session's first model request need not wait for it to compile. */
+  private ajv?: typeof Ajv;
   private draft7?: Ajv;
   private draft2020?: Ajv2020;
   private readonly cache = new WeakMap<object, ValidateFunction | Error>();
+
+  /** Loads Ajv; `validate` needs it done. */
+  async ready(): Promise<void> {
+    if (this.ajv) return;
+    // ajv is CommonJS: depending on the loader its class is a named export or hangs off the default one.
+    const mod = (await import('ajv')) as unknown as { Ajv?: typeof Ajv; default?: { Ajv?: typeof Ajv } };
+    this.ajv = mod.Ajv ?? mod.default?.Ajv;
+  }
 
   /** Undefined when valid, else the validator text (`params must have required property 'x'`). */
   validate(schema: Record<string, unknown> | undefined, args: unknown): string | undefined {
@@ -35,7 +45,8 @@ export class ArgumentValidator {
 
   /** Built on first use: most sessions validate against one dialect only. */
   private ajvFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
-    if (!this.isDraft2020(schema)) return (this.draft7 ??= new Ajv(OPTIONS));
+    if (!this.ajv) throw new Error('ArgumentValidator.ready() was not awaited');
+    if (!this.isDraft2020(schema)) return (this.draft7 ??= new this.ajv(OPTIONS));
     if (!this.draft2020) {
       const { Ajv2020: Ctor } = requireLazy('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
       this.draft2020 = new Ctor(OPTIONS);
