@@ -7,7 +7,9 @@ import type { SchedulerEvent, ToolCall, ToolCallRequestInfo, ToolRef } from '../
  * only on what it calls; `HostRuntime` satisfies it.
  */
 export interface LoopEmitter {
+  // biome-ignore lint/suspicious/noExplicitAny: EventEmitter's listener type; unknown[] would reject typed listeners.
   on(event: string, listener: (...args: any[]) => void): unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
   off(event: string, listener: (...args: any[]) => void): unknown;
 }
 

@@ -1,7 +1,7 @@
 import type { FunctionCall, GenerateContentResponseUsageMetadata, Part } from '@google/genai';
 import type { ToolCallRequestInfo } from '../scheduler/types.js';
 import type { ServerGeminiStreamEvent, ThoughtSummary } from './events.js';
-import { GeminiChat, InvalidStreamError } from './gemini-chat.js';
+import { type GeminiChat, InvalidStreamError } from './gemini-chat.js';
 import { apiErrorText } from './api-error-text.js';
 import { httpStatusOf } from './retry.js';
 

@@ -58,7 +58,7 @@ export function toContents(messages: SamplingParams['messages']): Content[] {
 export function pickModel(params: SamplingParams, configured: string): string {
   for (const h of params.modelPreferences?.hints ?? []) {
     const name = h.name?.trim();
-    if (name && /^gemini-[A-Za-z0-9.\-]+$/.test(name)) return name;
+    if (name && /^gemini-[A-Za-z0-9.-]+$/.test(name)) return name;
   }
   return configured;
 }

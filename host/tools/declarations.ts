@@ -43,8 +43,9 @@ export function schemaProblem(schema: Json): string | undefined {
   if (depthOf(schema, 0) > MAX_SCHEMA_DEPTH) return `schema nested deeper than ${MAX_SCHEMA_DEPTH} levels`;
   const defs: Record<string, unknown> = { ...(schema.definitions as Json | undefined), ...(schema.$defs as Json | undefined) };
   const refsOf = (node: unknown, acc: Set<string>): Set<string> => {
-    if (Array.isArray(node)) node.forEach((n) => refsOf(n, acc));
-    else if (node && typeof node === 'object') {
+    if (Array.isArray(node)) {
+      for (const n of node) refsOf(n, acc);
+    } else if (node && typeof node === 'object') {
       for (const [k, v] of Object.entries(node)) {
         if (k === '$ref' && typeof v === 'string') {
           const m = /^#\/(?:definitions|\$defs)\/(.+)$/.exec(v);

@@ -15,7 +15,9 @@ export interface UiManager {
   restart(alias: string): Promise<void>;
   getPrompt(alias: string, name: string, args: Record<string, string>): Promise<{ messages: { role: string; content: unknown }[] }>;
   readResource(alias: string, uri: string): Promise<{ contents: { text?: string; uri?: string }[] }>;
+  // biome-ignore lint/suspicious/noExplicitAny: EventEmitter's listener type; unknown[] would reject typed listeners.
   on(event: string, fn: (...args: any[]) => void): unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
   off(event: string, fn: (...args: any[]) => void): unknown;
 }
 

@@ -133,7 +133,10 @@ export class FormDialog implements ClientAsker {
 
   private submit(cur: FormState): void {
     const built = buildContent(cur.request.form, cur.texts);
-    if (built.ok) return this.finish(() => cur.resolve({ action: 'accept', content: built.content }));
+    if (built.ok) {
+      this.finish(() => cur.resolve({ action: 'accept', content: built.content }));
+      return;
+    }
     cur.errors = built.errors;
     cur.focus = Math.max(
       0,
@@ -144,7 +147,11 @@ export class FormDialog implements ClientAsker {
 
   private enqueue(state: FormState | SamplingState, signal: AbortSignal, onCancel: () => void): void {
     const open = (): void => {
-      if (signal.aborted) return onCancel(), this.next();
+      if (signal.aborted) {
+        onCancel();
+        this.next();
+        return;
+      }
       const onAbort = () => this.abortCurrent();
       signal.addEventListener('abort', onAbort, { once: true });
       this.current = { ...state, signal, onAbort } as Open;
@@ -171,8 +178,8 @@ export class FormDialog implements ClientAsker {
 
   private next(): void {
     const w = this.waiting.shift();
-    if (w) return w.open();
-    this.host.show(undefined);
+    if (w) w.open();
+    else this.host.show(undefined);
   }
 
   private render(): void {
@@ -184,21 +191,23 @@ export class FormDialog implements ClientAsker {
       const body = [p.yellow(`MCP server ${p.bold(r.server)} asks to use the model (${r.model})`), '', r.summary].join(
         '\n',
       );
-      return this.host.show(
+      this.host.show(
         body,
         `${p.bold('[y]')} allow once  ${p.bold('[a]')} always for ${r.server}  ${p.bold('[n]')} deny (esc)`,
       );
+      return;
     }
     const { request } = cur;
     const head = [p.yellow(`MCP server ${p.bold(request.server)} asks:`), request.form.message];
     if (request.url) {
       const body = [...head, '', `${p.gray('open:')} ${p.blue(request.url)}`].join('\n');
-      return this.host.show(body, `${p.bold('[y]')} I opened it  ${p.bold('[n]')} decline  ${p.bold('[esc]')} cancel`);
+      this.host.show(body, `${p.bold('[y]')} I opened it  ${p.bold('[n]')} decline  ${p.bold('[esc]')} cancel`);
+      return;
     }
     const lines = [...head, ''];
-    request.form.fields.forEach((f, i) =>
-      lines.push(...fieldLines(f, cur.texts[f.key] ?? '', i === cur.focus, cur.errors[f.key], p)),
-    );
+    for (const [i, f] of request.form.fields.entries()) {
+      lines.push(...fieldLines(f, cur.texts[f.key] ?? '', i === cur.focus, cur.errors[f.key], p));
+    }
     this.host.show(
       lines.join('\n'),
       `${p.bold('[enter]')} next/submit  ${p.bold('[ctrl-s]')} submit  ${p.bold('[ctrl-d]')} decline  ${p.bold('[esc]')} cancel`,

@@ -25,7 +25,7 @@ export async function fetchAll(urls: string[], opts: FetchOptions): Promise<Fall
  * equal share of what is left, so one huge page cannot crowd out the others.
  */
 export function shareBudget(texts: string[], budget = TOTAL_TEXT_BUDGET): string[] {
-  const order = texts.map((t, i) => i).sort((a, b) => texts[a].length - texts[b].length);
+  const order = texts.map((_t, i) => i).sort((a, b) => texts[a].length - texts[b].length);
   const out = [...texts];
   let left = budget;
   order.forEach((idx, k) => {

@@ -14,11 +14,3 @@ export function startBridge(discovery: string, extra: string[] = [], cwd?: strin
   });
 }
 
-/** Polls until `check` holds; generous because the machine is shared and loaded. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

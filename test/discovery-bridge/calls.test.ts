@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { textOf, type StdioServer } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/tmp.js';
-import { CALL, DISCOVER, FIXTURES, startBridge, waitFor } from './bridge.js';
+import { CALL, DISCOVER, FIXTURES, startBridge } from './bridge.js';
+import { waitFor } from '../helpers/wait.js';
 
 const project = tempDir('bridge-calls-');
 let srv: StdioServer;

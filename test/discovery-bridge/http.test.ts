@@ -7,7 +7,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ENTRY, requireBuilt } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
-import { CALL, FIXTURES, waitFor } from './bridge.js';
+import { CALL, FIXTURES } from './bridge.js';
+import { waitFor } from '../helpers/wait.js';
 
 const dir = tempDir('bridge-http-');
 

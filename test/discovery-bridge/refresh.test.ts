@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { StdioServer } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/tmp.js';
-import { FIXTURES, startBridge, waitFor } from './bridge.js';
+import { FIXTURES, startBridge } from './bridge.js';
+import { waitFor } from '../helpers/wait.js';
 
 const dir = tempDir('bridge-refresh-');
 let srv: StdioServer | undefined;

@@ -16,8 +16,8 @@ describe('write_file', () => {
     expect(firstText(r)).toBe(`Successfully created and wrote to new file: ${file}. Here is the updated code:\nalpha\nbeta\n`);
     expect(readFileSync(file, 'utf8')).toBe('alpha\nbeta\n');
     expect(r._meta?.[META.display]).toMatchObject({ fileName: 'new.txt', filePath: file, originalContent: null, isNewFile: true });
-    expect((r._meta?.[META.display] as { fileDiff: string }).fileDiff).toContain('\tOriginal\n');
-    expect((r._meta?.[META.display] as { fileDiff: string }).fileDiff).toContain('\tWritten\n');
+    expect((r._meta![META.display] as { fileDiff: string }).fileDiff).toContain('\tOriginal\n');
+    expect((r._meta![META.display] as { fileDiff: string }).fileDiff).toContain('\tWritten\n');
   });
 
   it('overwrites with a snippet of the changed region', async () => {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headlessDenial } from '../../host/policy/policy-engine.js';
 import { createHostRuntime, type HostRuntime, type HostRuntimeOptions } from '../../host/runtime.js';
 import { CANCELLED_BY_USER, CANCELLED_WAITING } from '../../host/scheduler/texts.js';
-import type { UserAnswer, ConfirmationRequest, Confirmer, ToolCall } from '../../host/scheduler/types.js';
+import type { ConfirmationRequest, ToolCall } from '../../host/scheduler/types.js';
+import { ScriptedConfirmer } from '../helpers/scripted-confirmer.js';
 import { startScriptedGemini, type ScriptedGemini } from '../helpers/scripted-gemini.mjs';
 import { ENTRY } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -17,25 +18,6 @@ import { tempDir } from '../helpers/tmp.js';
  * that also checks, at the moment it is asked, that nothing has happened yet.
  */
 
-type Answer = UserAnswer | ((req: ConfirmationRequest) => UserAnswer);
-
-class RecordingConfirmer implements Confirmer {
-  seen: ConfirmationRequest[] = [];
-  answers: Answer[] = [];
-  /** Run when a question arrives, before it is answered. */
-  onAsk?: (req: ConfirmationRequest) => void;
-  async confirm(req: ConfirmationRequest): Promise<UserAnswer> {
-    this.seen.push(req);
-    this.onAsk?.(req);
-    const next = this.answers.shift() ?? { decision: 'cancel' };
-    return typeof next === 'function' ? next(req) : next;
-  }
-  reset(...answers: Answer[]): void {
-    this.seen = [];
-    this.answers = answers;
-    this.onAsk = undefined;
-  }
-}
 
 const BUILT_INS = ['filesystem', 'shell', 'web', 'memory'];
 let gemini: ScriptedGemini;
@@ -74,7 +56,7 @@ interface Env {
   rt: HostRuntime;
   dir: string;
   home: string;
-  confirmer: RecordingConfirmer;
+  confirmer: ScriptedConfirmer;
   run(name: string, args: Record<string, unknown>): Promise<ToolCall>;
   batch(calls: Array<[string, Record<string, unknown>]>): Promise<ToolCall[]>;
 }
@@ -87,7 +69,7 @@ function runtime(keep: string[], settings: () => Record<string, unknown>, opts: 
   mkdirSync(join(home, '.gemini'), { recursive: true });
   mkdirSync(dir, { recursive: true });
   const excluded = BUILT_INS.filter((a) => !keep.includes(a));
-  const confirmer = new RecordingConfirmer();
+  const confirmer = new ScriptedConfirmer();
   const env: Env = {
     rt: undefined as unknown as HostRuntime, dir, home, confirmer,
     run: async (name, args) => (await env.batch([[name, args]]))[0],

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait.js';
 import { McpClientManager, McpCallError } from '../../host/mcp/client-manager.js';
 import { ClientRequests } from '../../host/mcp/client-requests.js';
 import { resolveServers, type ResolvedServerConfig } from '../../host/config/servers.js';
-import { ENTRY, REPO } from '../helpers/paths.js';
+import { REPO } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 import { textOf } from '../helpers/mcp.js';
 
@@ -25,14 +26,6 @@ function manager(servers: ResolvedServerConfig[], opts: Partial<ConstructorParam
   const m = new McpClientManager({ servers, roots: [REPO], restartBackoffMs: [100, 200, 300], ...opts });
   managers.push(m);
   return m;
-}
-
-async function waitFor(cond: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('McpClientManager with the fault server', () => {

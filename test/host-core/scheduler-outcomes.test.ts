@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserAnswer, ConfirmationRequest, Confirmer, SchedulerEvent } from '../../host/scheduler/types.js';
+import type { SchedulerEvent } from '../../host/scheduler/types.js';
+import { ScriptedConfirmer } from '../helpers/scripted-confirmer.js';
 import { ENTRY } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 import { startHarness, type Harness } from './scheduler-harness.js';
@@ -10,16 +11,9 @@ import { bundledModule } from '../helpers/paths.js';
 
 const FIXTURE = bundledModule(fileURLToPath(new URL('./scheduler-fixture-server.mjs', import.meta.url)));
 
-/** Records every question and answers from a queue (cancel once it runs dry). */
-function recording(): Confirmer & { seen: ConfirmationRequest[]; next: UserAnswer[] } {
-  const seen: ConfirmationRequest[] = [];
-  const next: UserAnswer[] = [];
-  return { seen, next, confirm: async (req) => (seen.push(req), next.shift() ?? { decision: 'cancel' }) };
-}
-
 describe('scheduler records how each call was decided (ToolCall.outcome)', () => {
   const dir = tempDir();
-  const confirmer = recording();
+  const confirmer = new ScriptedConfirmer();
   let h: Harness;
 
   beforeAll(async () => {
@@ -41,7 +35,7 @@ describe('scheduler records how each call was decided (ToolCall.outcome)', () =>
 
   it('in-call confirmations: proceed → accept, modify → modify, cancel → reject', async () => {
     // The server asks again with the user's content after a modify; the modify is what stands.
-    confirmer.next.push(
+    confirmer.answers.push(
       { decision: 'proceed_once' },
       { decision: 'modify', content: 'edited\n' },
       { decision: 'proceed_once' },
@@ -62,7 +56,7 @@ describe('scheduler records how each call was decided (ToolCall.outcome)', () =>
 
   it('pre-call asks: proceed (once or always) → accept, cancel → reject, then the always rule auto-accepts', async () => {
     confirmer.seen.length = 0;
-    confirmer.next.push({ decision: 'proceed_once' }, { decision: 'cancel' }, { decision: 'proceed_always', scope: 'tool' });
+    confirmer.answers.push({ decision: 'proceed_once' }, { decision: 'cancel' }, { decision: 'proceed_always', scope: 'tool' });
     const [once] = await h.run([{ name: 'fx__mutate', args: { id: 'm1' } }]);
     const [no] = await h.run([{ name: 'fx__mutate', args: { id: 'm2' } }]);
     const [always] = await h.run([{ name: 'fx__mutate', args: { id: 'm3' } }]);
@@ -93,7 +87,7 @@ describe('scheduler records how each call was decided (ToolCall.outcome)', () =>
 
   it('a cancel ends the rest of the batch unasked, recorded as reject', async () => {
     confirmer.seen.length = 0;
-    confirmer.next.push({ decision: 'cancel' });
+    confirmer.answers.push({ decision: 'cancel' });
     const calls = await h.run([write('d.txt'), { name: 'fx__mutate', args: { id: 'm5' } }]);
     expect(calls.map((c) => c.status)).toEqual(['cancelled', 'cancelled']);
     expect(calls.map((c) => c.outcome)).toEqual(['reject', 'reject']);

@@ -5,20 +5,11 @@ import { findPassiveCalls, runPassiveCall } from '../../host/passive-call.js';
 import { createHostRuntime, type HostRuntime } from '../../host/runtime.js';
 import { ApprovalBroker } from '../../host/scheduler/approvals.js';
 import { PolicyEngine } from '../../host/policy/policy-engine.js';
-import type { UserAnswer, ConfirmationRequest, Confirmer, ToolCallRequestInfo, SchedulerEvent } from '../../host/scheduler/types.js';
+import type { ConfirmationRequest, Confirmer, ToolCallRequestInfo, SchedulerEvent } from '../../host/scheduler/types.js';
+import { ScriptedConfirmer } from '../helpers/scripted-confirmer.js';
 import { META } from '../../protocol/meta.js';
 import { statusTrail } from './scheduler-harness.js';
 import { workspace } from './scheduler-workspace.js';
-
-/** Answers from a script and records what it was asked. */
-class ScriptedConfirmer implements Confirmer {
-  seen: ConfirmationRequest[] = [];
-  answers: UserAnswer[] = [];
-  async confirm(req: ConfirmationRequest): Promise<UserAnswer> {
-    this.seen.push(req);
-    return this.answers.shift() ?? { decision: 'cancel' };
-  }
-}
 
 let n = 0;
 const req = (name: string, args: Record<string, unknown>): ToolCallRequestInfo => ({

@@ -2,24 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserAnswer, ConfirmationRequest, Confirmer } from '../../host/scheduler/types.js';
+import { waitFor } from '../helpers/wait.js';
+import { ScriptedConfirmer } from '../helpers/scripted-confirmer.js';
 import { tempDir } from '../helpers/tmp.js';
 import { startHarness, statusTrail, type Harness } from './scheduler-harness.js';
 import { bundledModule } from '../helpers/paths.js';
 
 const FIXTURE = bundledModule(fileURLToPath(new URL('./scheduler-fixture-server.mjs', import.meta.url)));
-
-/** A confirmer that records requests and answers from a script. */
-function scripted(answers: UserAnswer[]): Confirmer & { seen: ConfirmationRequest[] } {
-  const seen: ConfirmationRequest[] = [];
-  return {
-    seen,
-    confirm: async (req) => {
-      seen.push(req);
-      return answers.shift() ?? { decision: 'cancel' };
-    },
-  };
-}
 
 const responseOf = (call: { response?: { responseParts: unknown[] } }) =>
   (call.response!.responseParts[0] as { functionResponse: { response: Record<string, unknown> } }).functionResponse.response;
@@ -27,7 +16,7 @@ const responseOf = (call: { response?: { responseParts: unknown[] } }) =>
 describe('scheduler with a real server', () => {
   const dir = tempDir();
   const logFile = join(dir, 'calls.log');
-  const confirmer = scripted([]);
+  const confirmer = new ScriptedConfirmer();
   let h: Harness;
 
   beforeAll(async () => {
@@ -147,7 +136,7 @@ describe('scheduler with a real server', () => {
 
   it('proceed once runs the call; always-tool is remembered and the next call is pre-approved', async () => {
     confirmer.seen.length = 0;
-    const answers = scripted([{ decision: 'proceed_once' }, { decision: 'proceed_always', scope: 'tool' }]);
+    const answers = new ScriptedConfirmer({ decision: 'proceed_once' }, { decision: 'proceed_always', scope: 'tool' });
     h.scheduler.setConfirmer(answers);
     try {
       const calls = await h.run([
@@ -170,7 +159,7 @@ describe('scheduler: third-party untrusted server asks before the call', () => {
   const dir = tempDir();
   let h: Harness;
   const everything = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
-  const confirmer = scripted([]);
+  const confirmer = new ScriptedConfirmer();
 
   beforeAll(async () => {
     h = await startHarness({ servers: [{ alias: 'everything', entry: everything, args: ['stdio'] }], confirmer, projectTempDir: dir });
@@ -186,7 +175,7 @@ describe('scheduler: third-party untrusted server asks before the call', () => {
   });
 
   it('always-server allows every tool of that server afterwards; text is fenced as untrusted', async () => {
-    h.scheduler.setConfirmer(scripted([{ decision: 'proceed_always', scope: 'server' }]));
+    h.scheduler.setConfirmer(new ScriptedConfirmer({ decision: 'proceed_always', scope: 'server' }));
     const [a, b] = await h.run([
       { name: 'everything__echo', args: { message: 'hi' } },
       { name: 'everything__get-sum', args: { a: 2, b: 3 } },
@@ -212,15 +201,3 @@ describe('scheduler: third-party untrusted server asks before the call', () => {
   });
 });
 
-async function waitFor(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (cond()) return;
-    } catch {
-      // not there yet
-    }
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -29,7 +29,7 @@ describe('gemini-mcp tools list|call', () => {
     expect(r.out).toMatch(/^filesystem \(connected, \d+ tools\)/m);
     expect(r.out).toContain('  filesystem__read_file\n');
     // Whole descriptions, wrapped and indented under the name: the last sentence is there too.
-    const write = /  filesystem__write_file\n((?: {6}.*\n)+)/.exec(r.out);
+    const write = / {2}filesystem__write_file\n((?: {6}.*\n)+)/.exec(r.out);
     expect(write?.[1].split('\n').length).toBeGreaterThan(2);
     const j = await run(['list', '--json'], ws);
     const tools = JSON.parse(j.out).tools as { name: string; inputSchema: { properties: Record<string, unknown> } }[];

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../helpers/scripted-gemini.mjs';
-import { collect, ONLY, spawnHost, waitFor, workspace, scriptedEndpoints } from './run-host.js';
+import { collect, ONLY, spawnHost, workspace, scriptedEndpoints } from './run-host.js';
+import { waitFor } from '../helpers/wait.js';
 
 function processesMatching(marker: string): string[] {
   const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
@@ -20,7 +21,7 @@ describe('SIGINT cancels the turn and the tool calls in flight, exit 130', () =>
     await waitFor(() => {
       if (child.exitCode !== null) throw new Error(`host exited early (${child.exitCode}): ${run.stderr()}`);
       return ep.requests.length > 0;
-    }, 45_000, 'the model request');
+    }, 'the model request', 45_000);
     await new Promise((r) => setTimeout(r, 200)); // let the first chunk arrive
     child.kill('SIGINT');
     const r = await run.done;
@@ -43,7 +44,7 @@ describe('SIGINT cancels the turn and the tool calls in flight, exit 130', () =>
     await waitFor(() => {
       if (child.exitCode !== null) throw new Error(`host exited early (${child.exitCode}): ${run.stderr()}`);
       return processesMatching(`sleep ${marker}`).length > 0;
-    }, 45_000, 'the shell command to start');
+    }, 'the shell command to start', 45_000);
     child.kill('SIGINT');
     const r = await run.done;
     expect(r.code, r.stderr).toBe(130);
@@ -53,6 +54,6 @@ describe('SIGINT cancels the turn and the tool calls in flight, exit 130', () =>
     expect(result.error.message).toMatch(/Cancelled/i);
     expect(events.at(-1)).toMatchObject({ type: 'result', status: 'error', error: { type: 'FatalCancellationError' } });
     expect(ep.requestsOf('streamGenerateContent')).toHaveLength(1); // nothing sent after the cancel
-    await waitFor(() => processesMatching(`sleep ${marker}`).length === 0, 10_000, 'the shell command to be gone');
+    await waitFor(() => processesMatching(`sleep ${marker}`).length === 0, 'the shell command to be gone', 10_000);
   });
 });

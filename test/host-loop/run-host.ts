@@ -79,15 +79,6 @@ export function runHost(args: string[], opts: SpawnOptions): Promise<HostRun> {
   return collect(spawnHost(args, opts)).done;
 }
 
-/** Resolves when `check()` holds, polling; rejects after `ms`. */
-export async function waitFor(check: () => boolean, ms = 30_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** Starts scripted endpoints on demand and closes them after the file's tests. */
 export function scriptedEndpoints(): (...entries: ScriptEntry[]) => Promise<ScriptedGemini> {
   const endpoints: ScriptedGemini[] = [];

@@ -11,7 +11,7 @@ function rawServer(entry: string, root: string) {
   const waiters: Array<() => void> = [];
   createInterface({ input: child.stdout }).on('line', (line) => {
     replies.push(JSON.parse(line));
-    waiters.splice(0).forEach((w) => w());
+    for (const w of waiters.splice(0)) w();
   });
   const next = async (pred: (r: Record<string, unknown>) => boolean) => {
     for (;;) {

@@ -25,12 +25,12 @@ function fixture() {
   write(join(repo, 'docs', 'a.md'), 'A content\n@./b.md');
   write(join(repo, 'docs', 'b.md'), 'B content @./a.md');
   write(join(outside, 'secret.md'), 'SECRET');
-  const escape = relative(root, join(outside, 'secret.md'));
+  const escapePath = relative(root, join(outside, 'secret.md'));
   write(
     join(root, 'GEMINI.md'),
     [
       'app level',
-      `escape: @${escape}`,
+      `escape: @${escapePath}`,
       'url: @https://example.com/x.md',
       'missing: @./missing.md',
       'span: `@./d1.md` mail: me@./d1.md',
@@ -41,7 +41,7 @@ function fixture() {
     ].join('\n'),
   );
   for (let i = 1; i <= 6; i++) write(join(root, `d${i}.md`), `depth ${i} @./d${i + 1}.md`);
-  return { home, repo, root, escape };
+  return { home, repo, root, escapePath };
 }
 
 async function readText(s: StdioServer, uri: string): Promise<string> {
@@ -51,7 +51,7 @@ async function readText(s: StdioServer, uri: string): Promise<string> {
 
 describe('memory context resources', () => {
   it('renders global then project files outermost first, with imports processed', async () => {
-    const { home, repo, root, escape } = fixture();
+    const { home, repo, root, escapePath } = fixture();
     const s = await start(home, root);
     const { resources } = await s.client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(['gemini-memory://context', 'gemini-memory://files']);
@@ -68,7 +68,7 @@ describe('memory context resources', () => {
     expect(text).toContain(
       'repo level\n<!-- Imported from: ./docs/a.md -->\nA content\n<!-- Imported from: ./b.md -->\nB content <!-- File already processed: ./a.md -->\n<!-- End of import from: ./b.md -->\n<!-- End of import from: ./docs/a.md -->',
     );
-    expect(text).toContain(`escape: <!-- Import failed: ${escape} - Path traversal attempt -->`);
+    expect(text).toContain(`escape: <!-- Import failed: ${escapePath} - Path traversal attempt -->`);
     expect(text).not.toContain('SECRET');
     expect(text).toContain('url: <!-- Import failed: https://example.com/x.md - Path traversal attempt -->');
     expect(text).toMatch(/missing: <!-- Import failed: \.\/missing\.md - ENOENT[^>]*-->/);
@@ -144,7 +144,9 @@ describe('memory context resources', () => {
     const { home, repo, root } = fixture();
     const s = await start(home, root);
     const waiters: Array<(uri: string) => void> = [];
-    s.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => waiters.splice(0).forEach((w) => w(n.params.uri)));
+    s.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      for (const w of waiters.splice(0)) w(n.params.uri);
+    });
     const nextUpdate = () => new Promise<string>((resolve) => waiters.push(resolve));
     await s.client.subscribeResource({ uri: 'gemini-memory://context' });
 

@@ -4,7 +4,8 @@ import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { defaultProjectTempDir } from '../../host/config/paths.js';
 import { reply } from '../helpers/scripted-gemini.mjs';
-import { collect, ONLY, runHost, scriptedEndpoints, spawnHost, waitFor, workspace } from '../host-loop/run-host.js';
+import { collect, ONLY, runHost, scriptedEndpoints, spawnHost, workspace } from '../host-loop/run-host.js';
+import { waitFor } from '../helpers/wait.js';
 
 const contentsOf = (req: { body: { contents?: Content[] } }) => req.body.contents ?? [];
 const callsIn = (contents: Content[]) => contents.flatMap((c) => (c.parts ?? []).filter((p) => p.functionCall));
@@ -64,7 +65,7 @@ describe('sessions: headless runs are recorded and resumed', () => {
     );
     const child = spawnHost(['-p', 'list the files'], { ws, url: ep.url });
     const run = collect(child);
-    await waitFor(() => ep.requestsOf('streamGenerateContent').length >= 2, 30_000, 'the second model request');
+    await waitFor(() => ep.requestsOf('streamGenerateContent').length >= 2, 'the second model request');
     child.kill('SIGKILL');
     const killed = await run.done;
     expect(killed.signal).toBe('SIGKILL');

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { ENTRY } from '../helpers/paths.js';
 import { startStdioServer, textOf } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/tmp.js';
-import { isRunning, liveGroupMembers, waitFor } from './procs.js';
+import { isRunning, liveGroupMembers } from './procs.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * Every way a command can be stopped must end its whole process group, background children

@@ -25,11 +25,3 @@ export function isRunning(pid: number): boolean {
   }
 }
 
-/** Polls until `cond` holds; generous by default because the machine is shared. */
-export async function waitFor(cond: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -7,7 +7,7 @@ import { startStdioServer, textOf, type StdioServer } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/tmp.js';
 import { META } from '../../protocol/meta.js';
 import { SUBSTITUTION_BLOCKED } from '../../servers/shell/tools/run-shell-command.js';
-import { isRunning, liveGroupMembers, waitFor } from './procs.js';
+import { isRunning, liveGroupMembers, } from './procs.js';
 
 const TOOL = 'run_shell_command';
 const pgidOf = (text: string) => Number(/Process Group PGID: (\d+)/.exec(text)?.[1]);

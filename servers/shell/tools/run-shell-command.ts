@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../../protocol/meta.js';
 import { proceeds } from '../../../protocol/confirmation.js';

@@ -6,7 +6,7 @@ import { textResult, ToolError, userCancelled } from '../../common/result.js';
 import { wrapUntrusted } from '../../../protocol/tool-result.js';
 import { formatSources, insertCitations } from '../citations.js';
 import { fallbackPrompt, fetchAll, shareBudget } from '../fallback.js';
-import { HostRateLimiter, isPrivateHost } from '../host-policy.js';
+import { type HostRateLimiter, isPrivateHost } from '../host-policy.js';
 import { MISSING_KEY_MESSAGE, responseText, type WebModel } from '../model.js';
 import { parsePromptUrls, prepareUrls } from '../urls.js';
 

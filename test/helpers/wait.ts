@@ -1,0 +1,14 @@
+import { vi } from 'vitest';
+
+/**
+ * The one polling wait of the suite: vitest's `vi.waitFor` with a condition and a name for the failure.
+ * Generous by default, because the machine running the suite is shared and often loaded.
+ */
+export function waitFor(cond: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = 30_000): Promise<void> {
+  return vi.waitFor(
+    async () => {
+      if (!(await cond())) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: timeoutMs, interval: 25 },
+  );
+}
