@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reply, startScriptedGemini } from '../../test/helpers/scripted-gemini.mjs';
+import { benchEnv } from './_bench-env.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BUNDLE = join(REPO, 'dist/bin/gemini-mcp.mjs');
@@ -58,15 +59,7 @@ function homeWith(settings) {
 function runOnce(cmd, args, home) {
   return new Promise((resolve) => {
     const before = ep.requestsOf('streamGenerateContent').length;
-    const env = {
-      ...process.env,
-      HOME: home,
-      GEMINI_CLI_HOME: home,
-      GEMINI_API_KEY: 'bench-key',
-      GOOGLE_GEMINI_BASE_URL: ep.url,
-      NO_COLOR: '1',
-    };
-    delete env.CI;
+    const env = benchEnv(home, ep.url);
     const t0 = process.hrtime.bigint();
     const child = spawn('bash', ['-c', '"$@"; rc=$?; times >&2; exit $rc', 'bench', cmd, ...args], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -36,6 +36,7 @@ writeFileSync(
   `import { Server } from ${JSON.stringify(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js'))};
 import { StdioServerTransport } from ${JSON.stringify(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js'))};
 import { CallToolRequestSchema, ListToolsRequestSchema } from ${JSON.stringify(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/types.js'))};
+import { benchEnv } from './_bench-env.mjs';
 const topic = process.argv[2] ?? 'thing';
 const verbs = ['list', 'get', 'create', 'update', 'delete', 'search', 'export'];
 const tools = verbs.map((v) => ({
@@ -102,18 +103,7 @@ const ep = await startScriptedGemini([], {
   },
 });
 
-function envFor(home) {
-  const env = {
-    ...process.env,
-    HOME: home,
-    GEMINI_CLI_HOME: home,
-    GEMINI_API_KEY: 'bench-key',
-    GOOGLE_GEMINI_BASE_URL: ep.url,
-    NO_COLOR: '1',
-  };
-  delete env.CI;
-  return env;
-}
+const envFor = (home) => benchEnv(home, ep.url);
 
 /** One headless run: ms from spawn to the first model request's arrival, and to exit. */
 function runHost(home) {

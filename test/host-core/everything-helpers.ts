@@ -10,6 +10,39 @@ import { REPO } from '../helpers/paths.js';
 export const EVERYTHING = join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 export type Transport = 'stdio' | 'sse' | 'streamableHttp';
 
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts server-everything over HTTP on 127.0.0.1 and resolves with its port once it accepts connections. */
+export async function startEverythingHttp(mode: 'sse' | 'streamableHttp', children: ChildProcess[]): Promise<number> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [EVERYTHING, mode], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const ok = await new Promise<boolean>((r) => {
+      const s = connect(port, '127.0.0.1', () => (s.end(), r(true)));
+      s.on('error', () => r(false));
+    });
+    if (ok) return port;
+    if (Date.now() > end || child.exitCode !== null) throw new Error(`server-everything ${mode} did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Managers and servers a test file starts, closed after each test / the file. */
 export function everythingHarness() {
   const managers: McpClientManager[] = [];
@@ -21,35 +54,8 @@ export function everythingHarness() {
     for (const c of children) c.kill('SIGTERM');
   });
 
-  async function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const srv = createServer();
-      srv.once('error', reject);
-      srv.listen(0, '127.0.0.1', () => {
-        const port = (srv.address() as { port: number }).port;
-        srv.close(() => resolve(port));
-      });
-    });
-  }
-
   /** server-everything over HTTP on 127.0.0.1, once the port accepts connections. */
-  async function listen(mode: 'sse' | 'streamableHttp'): Promise<number> {
-    const port = await freePort();
-    const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
-    children.push(child);
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    const end = Date.now() + 30_000;
-    for (;;) {
-      const ok = await new Promise<boolean>((r) => {
-        const s = connect(port, '127.0.0.1', () => (s.end(), r(true)));
-        s.on('error', () => r(false));
-      });
-      if (ok) return port;
-      if (Date.now() > end || child.exitCode !== null) throw new Error(`server-everything ${mode} did not start: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const listen = (mode: 'sse' | 'streamableHttp') => startEverythingHttp(mode, children);
 
   async function config(transport: Transport, alias = 'everything', extra: Partial<ResolvedServerConfig> = {}): Promise<ResolvedServerConfig> {
     const base = { alias, builtIn: false, trust: false, timeoutMs: 60_000, ...extra };

@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, connect } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,11 +6,11 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { McpClientManager } from '../../host/mcp/client-manager.js';
 import type { ResolvedServerConfig } from '../../host/config/servers.js';
 import { REPO } from '../helpers/paths.js';
+import { EVERYTHING, startEverythingHttp } from './everything-helpers.js';
 import { tempDir } from '../helpers/tmp.js';
 import { textOf } from '../helpers/mcp.js';
 
 const PKG = join(REPO, 'node_modules/@modelcontextprotocol');
-const EVERYTHING = join(PKG, 'server-everything/dist/index.js');
 const managers: McpClientManager[] = [];
 const children: ChildProcess[] = [];
 afterEach(async () => {
@@ -34,35 +33,7 @@ async function started(servers: ResolvedServerConfig[], roots: string[] = [REPO]
   return m;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts server-everything over HTTP on 127.0.0.1 and waits until the port accepts connections. */
-async function everythingOver(mode: 'sse' | 'streamableHttp'): Promise<number> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const end = Date.now() + 30_000;
-  for (;;) {
-    const ok = await new Promise<boolean>((r) => {
-      const s = connect(port, '127.0.0.1', () => (s.end(), r(true)));
-      s.on('error', () => r(false));
-    });
-    if (ok) return port;
-    if (Date.now() > end || child.exitCode !== null) throw new Error(`server-everything ${mode} did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const everythingOver = (mode: 'sse' | 'streamableHttp') => startEverythingHttp(mode, children);
 
 function checkEverything(m: McpClientManager, alias: string) {
   const s = m.state(alias)!;

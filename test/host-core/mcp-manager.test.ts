@@ -1,32 +1,15 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait.js';
-import { McpClientManager, McpCallError } from '../../host/mcp/client-manager.js';
+import { McpCallError } from '../../host/mcp/client-manager.js';
 import { ClientRequests } from '../../host/mcp/client-requests.js';
-import { resolveServers, type ResolvedServerConfig } from '../../host/config/servers.js';
-import { REPO } from '../helpers/paths.js';
+import { resolveServers, } from '../../host/config/servers.js';
+import { FAULT, fault, managerFactory } from './fault-harness.js';
 import { tempDir } from '../helpers/tmp.js';
 import { textOf } from '../helpers/mcp.js';
 
-const FAULT = join(REPO, 'test/fixtures/fault-server.mjs');
-const managers: McpClientManager[] = [];
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.close()));
-});
-
-function fault(alias: string, stateDir: string, env: Record<string, string> = {}, extra: Partial<ResolvedServerConfig> = {}): ResolvedServerConfig {
-  return {
-    alias, builtIn: false, trust: false, transport: 'stdio', command: process.execPath, args: [FAULT],
-    env: { PATH: process.env.PATH!, FAULT_STATE_DIR: stateDir, ...env }, timeoutMs: 600_000, ...extra,
-  };
-}
-
-function manager(servers: ResolvedServerConfig[], opts: Partial<ConstructorParameters<typeof McpClientManager>[0]> = {}) {
-  const m = new McpClientManager({ servers, roots: [REPO], restartBackoffMs: [100, 200, 300], ...opts });
-  managers.push(m);
-  return m;
-}
+const manager = managerFactory([100, 200, 300]);
 
 describe('McpClientManager with the fault server', () => {
   it('connects without blocking, paginates tools/list and collects instructions', async () => {

@@ -1,33 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { McpClientManager } from '../../host/mcp/client-manager.js';
-import { resolveServers, type ResolvedServerConfig } from '../../host/config/servers.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { resolveServers, } from '../../host/config/servers.js';
 import { createHostRuntime, type HostRuntime } from '../../host/runtime.js';
 import { ToolRegistry } from '../../host/tools/registry.js';
-import { REPO } from '../helpers/paths.js';
+import { FAULT, fault, managerFactory } from './fault-harness.js';
 import { tempDir } from '../helpers/tmp.js';
 import { textOf } from '../helpers/mcp.js';
 import { workspace } from './scheduler-workspace.js';
 
-const FAULT = join(REPO, 'test/fixtures/fault-server.mjs');
-const managers: McpClientManager[] = [];
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.close()));
-});
-
-function fault(alias: string, stateDir: string, env: Record<string, string> = {}, extra: Partial<ResolvedServerConfig> = {}): ResolvedServerConfig {
-  return {
-    alias, builtIn: false, trust: false, transport: 'stdio', command: process.execPath, args: [FAULT],
-    env: { PATH: process.env.PATH!, FAULT_STATE_DIR: stateDir, ...env }, timeoutMs: 600_000, ...extra,
-  };
-}
-
-function manager(servers: ResolvedServerConfig[], opts: Partial<ConstructorParameters<typeof McpClientManager>[0]> = {}) {
-  const m = new McpClientManager({ servers, roots: [REPO], restartBackoffMs: [300, 300, 300], ...opts });
-  managers.push(m);
-  return m;
-}
+const manager = managerFactory([300, 300, 300]);
 
 describe('restart gaps', () => {
   it('a crashed server keeps its tools registered while it restarts, and the next call waits and runs', async () => {

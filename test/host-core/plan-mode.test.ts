@@ -3,21 +3,11 @@ import { join } from 'node:path';
 import type { FunctionDeclaration } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { PLAN_MODE_DENIAL, PolicyEngine } from '../../host/policy/policy-engine.js';
-import type { ToolRef } from '../../host/scheduler/types.js';
 import { reply } from '../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../host-loop/run-host.js';
+import { toolRef } from './tool-ref.js';
 
-const ref = (alias: string, tool: string, extra: Partial<ToolRef> = {}): ToolRef => ({
-  exposedName: `${alias}__${tool}`,
-  serverAlias: alias,
-  toolName: tool,
-  description: '',
-  readOnly: false,
-  confirmsInCall: false,
-  trusted: false,
-  builtIn: ['filesystem', 'shell', 'web', 'memory'].includes(alias),
-  ...extra,
-});
+const ref = toolRef;
 
 describe('plan mode: only read-only tools are declared and allowed', () => {
   const endpoint = scriptedEndpoints();

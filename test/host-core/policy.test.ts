@@ -3,18 +3,9 @@ import { PolicyEngine, headlessDenial, type PolicySettings } from '../../host/po
 import { parseRule, matchRules } from '../../host/policy/rules.js';
 import type { ApprovalMode, ToolRef } from '../../host/scheduler/types.js';
 import type { ConfirmationDetail } from '../../protocol/confirmation.js';
+import { toolRef } from './tool-ref.js';
 
-const ref = (alias: string, tool: string, extra: Partial<ToolRef> = {}): ToolRef => ({
-  exposedName: `${alias}__${tool}`,
-  serverAlias: alias,
-  toolName: tool,
-  description: '',
-  readOnly: false,
-  confirmsInCall: false,
-  trusted: false,
-  builtIn: ['filesystem', 'shell', 'web', 'memory', 'discovered'].includes(alias),
-  ...extra,
-});
+const ref = toolRef;
 
 const TOOLS = {
   read: ref('filesystem', 'read_file', { readOnly: true, confirmsInCall: false }),
