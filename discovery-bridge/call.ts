@@ -20,7 +20,11 @@ export const DISCOVERED_ERROR_TYPE = 'discovered_tool_execution_error';
 export const FAILURE_STREAM_CAP = 3 * 1024 * 1024;
 
 /** Runs `<call command> <name>` with the arguments as JSON on stdin and maps the outcome to the bridge's result text. */
-export async function callDiscoveredTool(name: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
+export async function callDiscoveredTool(
+  name: string,
+  args: Record<string, unknown>,
+  opts: CallOptions,
+): Promise<CallToolResult> {
   const [program, ...lead] = opts.command;
   const run = await runProcess({
     program,
@@ -67,7 +71,10 @@ function errorOf(run: RunResult, timeoutMs: number): string | undefined {
 
 function capped(text: string): string {
   if (Buffer.byteLength(text) <= FAILURE_STREAM_CAP) return text;
-  const head = Buffer.from(text).subarray(0, FAILURE_STREAM_CAP).toString('utf8').replace(/\uFFFD$/, '');
+  const head = Buffer.from(text)
+    .subarray(0, FAILURE_STREAM_CAP)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   const omitted = Buffer.byteLength(text) - Buffer.byteLength(head);
   return `${head}\n... [${omitted} more bytes omitted] ...`;
 }

@@ -32,7 +32,8 @@ export function parseDeclarations(stdout: string): ParsedDeclarations {
     throw new Error(NOT_AN_ARRAY);
   }
   // Extension: a lone wrapper object is read as a one-element array (upstream rejects it).
-  if (isObject(data) && (Array.isArray(data.functionDeclarations) || Array.isArray(data.function_declarations))) data = [data];
+  if (isObject(data) && (Array.isArray(data.functionDeclarations) || Array.isArray(data.function_declarations)))
+    data = [data];
   if (!Array.isArray(data)) throw new Error(NOT_AN_ARRAY);
   const warnings: string[] = [];
   const declarations: unknown[] = [];
@@ -43,7 +44,12 @@ export function parseDeclarations(stdout: string): ParsedDeclarations {
     }
     const wrapped = element.functionDeclarations ?? element.function_declarations;
     if (Array.isArray(wrapped)) declarations.push(...wrapped);
-    else if ('name' in element || 'description' in element || 'parameters' in element || 'parametersJsonSchema' in element) {
+    else if (
+      'name' in element ||
+      'description' in element ||
+      'parameters' in element ||
+      'parametersJsonSchema' in element
+    ) {
       declarations.push(element);
     } else warnings.push(`element ${i} is neither a function declaration nor a wrapper; ignored`);
   }
@@ -78,7 +84,10 @@ function inputSchemaOf(decl: Record<string, unknown>): { schema: DiscoveredTool[
   if (isObject(decl.parametersJsonSchema)) schema = decl.parametersJsonSchema;
   else if (isObject(decl.parameters)) schema = legacyToJsonSchema(decl.parameters);
   else if (decl.parametersJsonSchema !== undefined || decl.parameters !== undefined) {
-    return { schema: { type: 'object' }, warning: 'its parameter schema is not an object; it takes no declared parameters' };
+    return {
+      schema: { type: 'object' },
+      warning: 'its parameter schema is not an object; it takes no declared parameters',
+    };
   }
   if (!schema) return { schema: { type: 'object' } };
   if (schema.type === undefined || schema.type === 'object') return { schema: { ...schema, type: 'object' } };

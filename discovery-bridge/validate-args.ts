@@ -21,7 +21,9 @@ export function createArgsValidator(log: Logger): ArgsValidator {
     if (validate === undefined) {
       const is2020 = String(tool.inputSchema.$schema ?? '').includes('2020-12');
       try {
-        validate = (is2020 ? (draft2020 ??= new Ajv2020(options)) : (draft07 ??= new Ajv(options))).compile(tool.inputSchema);
+        validate = (is2020 ? (draft2020 ??= new Ajv2020(options)) : (draft07 ??= new Ajv(options))).compile(
+          tool.inputSchema,
+        );
       } catch (err) {
         log.warn(`tool "${tool.name}": schema not checkable, arguments pass unchecked: ${(err as Error).message}`);
         validate = null;

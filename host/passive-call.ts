@@ -91,7 +91,10 @@ export function parsePassiveArgs(argText: string, tool: SchedulableTool): Resolv
     const quoted = /^(["'])(.*)\1$/s.exec(argText);
     return { ok: true, value: { [candidates[0]]: quoted ? quoted[2] : argText } };
   }
-  return { ok: false, error: `Arguments of ${tool.exposedName} must be a JSON object, e.g. @${tool.exposedName}({...}).` };
+  return {
+    ok: false,
+    error: `Arguments of ${tool.exposedName} must be a JSON object, e.g. @${tool.exposedName}({...}).`,
+  };
 }
 
 export interface PassiveCallResult {
@@ -115,7 +118,15 @@ export async function runPassiveCall(
   const args = parsePassiveArgs(syntax.argText, tool.value);
   if (!args.ok) return { ok: false, display: args.error };
   const [call] = await deps.scheduler.schedule(
-    [{ callId: `passive-${randomUUID()}`, name: tool.value.exposedName, args: args.value, isClientInitiated: true, promptId: opts.promptId ?? 'passive' }],
+    [
+      {
+        callId: `passive-${randomUUID()}`,
+        name: tool.value.exposedName,
+        args: args.value,
+        isClientInitiated: true,
+        promptId: opts.promptId ?? 'passive',
+      },
+    ],
     signal,
   );
   return { ok: call.status === 'success', display: displayOf(call), call };

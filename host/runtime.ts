@@ -60,6 +60,22 @@ export interface HostRuntime {
   close(): Promise<void>;
 }
 
+/** Host-provided tools (search_tools, the resource tools) run here; every other call goes to its server. */
+function hostExecutor(manager: McpClientManager, registry: ToolRegistry): CallExecutor {
+  return {
+    callTool: async (alias, toolName, args, o) => {
+      if (alias === HOST_TOOLS_ALIAS) {
+        return isResourceTool(toolName)
+          ? callResourceTool(manager, toolName, args)
+          : registry.callHostTool(toolName, args);
+      }
+      registry.noteUsed(alias, toolName);
+      return manager.callTool(alias, toolName, args, o);
+    },
+    setElicitationHandler: (h) => manager.setElicitationHandler(h),
+  };
+}
+
 /**
  * Wires the tool side of a session: settings → servers → manager → registry, policy and scheduler.
  * Starts every server and returns without waiting for them (`manager.whenReady()` waits); a lazy
@@ -68,14 +84,20 @@ export interface HostRuntime {
  */
 export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostRuntime> {
   const cwd = resolve(opts.cwd);
-  const settings = opts.settings ?? loadSettings({ cwd, homeDir: opts.homeDir, env: opts.env, skipTrust: opts.skipTrust });
+  const settings =
+    opts.settings ?? loadSettings({ cwd, homeDir: opts.homeDir, env: opts.env, skipTrust: opts.skipTrust });
   const env = settings.env;
   const merged = settings.merged;
   const mode = startingApprovalMode(opts.approvalMode, settings);
   const roots = [...new Set([cwd, ...(opts.includeDirectories ?? []).map((d) => resolve(cwd, d))])];
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(cwd, env, opts.homeDir);
   const servers = resolveServers(settings, {
-    cwd, roots, projectTempDir, env, allowedMcpServerNames: opts.allowedMcpServerNames, homeDir: opts.homeDir,
+    cwd,
+    roots,
+    projectTempDir,
+    env,
+    allowedMcpServerNames: opts.allowedMcpServerNames,
+    homeDir: opts.homeDir,
   });
   const byName = serverNameMap(servers);
   // Registry and policy read the same tool settings: tools.core as Gemini CLI applies it (allow rules
@@ -99,19 +121,16 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   if (opts.asker) clientRequests.setAsker(opts.asker);
   const listingCache = new ListingCache(listingCacheDir(env, opts.homeDir));
   // Servers log at debug level only when the user asked for debug output.
-  const manager = new McpClientManager({ servers, roots, log, clientRequests, listingCache, logLevel: opts.debug ? 'debug' : 'warning' });
+  const manager = new McpClientManager({
+    servers,
+    roots,
+    log,
+    clientRequests,
+    listingCache,
+    logLevel: opts.debug ? 'debug' : 'warning',
+  });
   const registry = new ToolRegistry(manager, toolSettings);
-  // Host-provided tools (search_tools) run here; every other call goes to its server.
-  const executor: CallExecutor = {
-    callTool: async (alias, toolName, args, o) => {
-      if (alias === HOST_TOOLS_ALIAS) {
-        return isResourceTool(toolName) ? callResourceTool(manager, toolName, args) : registry.callHostTool(toolName, args);
-      }
-      registry.noteUsed(alias, toolName);
-      return manager.callTool(alias, toolName, args, o);
-    },
-    setElicitationHandler: (h) => manager.setElicitationHandler(h),
-  };
+  const executor = hostExecutor(manager, registry);
   // Subdirectory context follows the folder's trust, as Gemini CLI's project memory does.
   const jit = settings.trust.trusted ? new JitContext(manager, cwd, (m) => log.debug(m)) : undefined;
   const scheduler = new ToolScheduler({
@@ -130,8 +149,18 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   });
   manager.start();
   return {
-    settings, manager, clientRequests, registry, scheduler, policy, roots, projectTempDir,
-    notices: [untrustedNotice(settings.trust, [...settings.skipped, ...mode.skipped]), builtinReplacementNotice(servers)].filter((n): n is string => !!n),
+    settings,
+    manager,
+    clientRequests,
+    registry,
+    scheduler,
+    policy,
+    roots,
+    projectTempDir,
+    notices: [
+      untrustedNotice(settings.trust, [...settings.skipped, ...mode.skipped]),
+      builtinReplacementNotice(servers),
+    ].filter((n): n is string => !!n),
     setApprovalMode: (m) => policy.setApprovalMode(m),
     getApprovalMode: () => policy.getApprovalMode(),
     close: () => manager.close(),
@@ -142,7 +171,10 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
  * The flag's mode, else `general.defaultApprovalMode`; an untrusted folder stays in `default` whatever was
  * asked, as in Gemini CLI, and the notice says so.
  */
-function startingApprovalMode(requested: ApprovalMode | undefined, settings: LoadedSettings): { mode: ApprovalMode; skipped: string[] } {
+function startingApprovalMode(
+  requested: ApprovalMode | undefined,
+  settings: LoadedSettings,
+): { mode: ApprovalMode; skipped: string[] } {
   const configured = settings.merged.general?.defaultApprovalMode;
   const fromSettings = configured === 'auto_edit' ? 'autoEdit' : configured === 'plan' ? 'plan' : undefined;
   const mode = requested ?? fromSettings ?? 'default';

@@ -24,7 +24,12 @@ export function formatTruncated(text: string, threshold: number, fullOutputFile:
 /** Saves the full text under `<dir>/tool-outputs/` and returns the truncated text, or the text itself. */
 export async function truncateWithFile(
   text: string,
-  opts: { threshold?: number; dir: string; label: string; /** A fixed file name (the shell's contract names its own). */ fileName?: string },
+  opts: {
+    threshold?: number;
+    dir: string;
+    label: string /** A fixed file name (the shell's contract names its own). */;
+    fileName?: string;
+  },
 ): Promise<{ text: string; file?: string }> {
   const threshold = opts.threshold ?? DEFAULT_TRUNCATE_THRESHOLD;
   if (threshold <= 0 || text.length <= threshold) return { text };

@@ -68,17 +68,27 @@ export const AJV_PROVIDER_ANCHORS = {
 const lazyAjvProvider = {
   name: 'lazy-ajv-provider',
   setup(b) {
-    b.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/ }, (args) => {
-      const src = readFileSync(args.path, 'utf8');
-      const { imports, factory } = AJV_PROVIDER_ANCHORS;
-      if (!src.includes(imports) || !src.includes(factory)) {
-        return { contents: src, loader: 'js', warnings: [{ text: 'ajv-provider.js changed: Ajv stays eagerly loaded' }] };
-      }
-      const contents = src
-        .replace(imports, '')
-        .replace(factory, `${factory}    const Ajv = require('ajv');\n    const _addFormats = require('ajv-formats');\n`);
-      return { contents, loader: 'js', resolveDir: dirname(args.path) };
-    });
+    b.onLoad(
+      { filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/ },
+      (args) => {
+        const src = readFileSync(args.path, 'utf8');
+        const { imports, factory } = AJV_PROVIDER_ANCHORS;
+        if (!src.includes(imports) || !src.includes(factory)) {
+          return {
+            contents: src,
+            loader: 'js',
+            warnings: [{ text: 'ajv-provider.js changed: Ajv stays eagerly loaded' }],
+          };
+        }
+        const contents = src
+          .replace(imports, '')
+          .replace(
+            factory,
+            `${factory}    const Ajv = require('ajv');\n    const _addFormats = require('ajv-formats');\n`,
+          );
+        return { contents, loader: 'js', resolveDir: dirname(args.path) };
+      },
+    );
   },
 };
 
@@ -102,10 +112,17 @@ const lazyGenaiAuth = {
       const src = readFileSync(args.path, 'utf8');
       const { auth, ws } = GENAI_EAGER_IMPORTS;
       if (!src.includes(auth) || !src.includes(ws)) {
-        return { contents: src, loader: 'js', warnings: [{ text: '@google/genai changed: its auth stack stays eagerly loaded' }] };
+        return {
+          contents: src,
+          loader: 'js',
+          warnings: [{ text: '@google/genai changed: its auth stack stays eagerly loaded' }],
+        };
       }
       const contents = src
-        .replace(auth, "const __lazyRequire = (name) => require(name);\nfunction GoogleAuth(options) { const Real = __lazyRequire('google-auth-library').GoogleAuth; return new Real(options); }\n")
+        .replace(
+          auth,
+          "const __lazyRequire = (name) => require(name);\nfunction GoogleAuth(options) { const Real = __lazyRequire('google-auth-library').GoogleAuth; return new Real(options); }\n",
+        )
         .replace(ws, "const NodeWs = { get WebSocket() { return __lazyRequire('ws').WebSocket; } };\n");
       return { contents, loader: 'js', resolveDir: dirname(args.path) };
     });

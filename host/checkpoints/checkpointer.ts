@@ -63,13 +63,20 @@ export class Checkpointer {
       const id = `${stamp}-${(file ? basename(file) : 'edit').replace(/[^A-Za-z0-9._-]/g, '_')}-${edit.name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
       const commit = await this.git.snapshot(`checkpoint before ${edit.name}${file ? ` ${file}` : ''}`);
       const record: CheckpointRecord = {
-        id, time: new Date().toISOString(), commit, tool: { name: edit.name, args: edit.args }, file, sessionId: this.opts.sessionId?.(), history,
+        id,
+        time: new Date().toISOString(),
+        commit,
+        tool: { name: edit.name, args: edit.args },
+        file,
+        sessionId: this.opts.sessionId?.(),
+        history,
       };
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       writeFileAtomic(join(this.dir, `${id}.json`), `${JSON.stringify(record)}\n`);
       return record;
     } catch (err) {
-      if (!this.warned) this.opts.warn?.(`Checkpointing failed; edits run without a checkpoint: ${(err as Error).message}`);
+      if (!this.warned)
+        this.opts.warn?.(`Checkpointing failed; edits run without a checkpoint: ${(err as Error).message}`);
       this.warned = true;
       return undefined;
     }

@@ -71,7 +71,13 @@ function list(values: string[] | undefined): string[] | undefined {
 
 function approvalModeOf(raw: string | undefined, yolo: boolean): ApprovalMode | undefined {
   if (raw === undefined) return yolo ? 'yolo' : undefined;
-  const modes: Record<string, ApprovalMode> = { default: 'default', auto_edit: 'autoEdit', autoEdit: 'autoEdit', yolo: 'yolo', plan: 'plan' };
+  const modes: Record<string, ApprovalMode> = {
+    default: 'default',
+    auto_edit: 'autoEdit',
+    autoEdit: 'autoEdit',
+    yolo: 'yolo',
+    plan: 'plan',
+  };
   const mode = modes[raw];
   if (!mode) throw new InputError(`Invalid --approval-mode "${raw}". Use one of: default, auto_edit, yolo, plan.`);
   if (yolo && mode !== 'yolo') {

@@ -4,9 +4,13 @@ import { editJsoncFile, readJsoncObject } from '../config/jsonc-file.js';
 import { BUILTIN_ALIASES, toolPrefixes } from '../config/servers.js';
 import { EXIT_ERROR, EXIT_OK, parseScope, settingsPathFor, UsageError, type McpCommandOptions } from './mcp-shared.js';
 
-
 /** `mcp add`: one entry into the chosen settings file, the rest of the file untouched. */
-export function addServer(argv: string[], opts: McpCommandOptions, out: NodeJS.WritableStream, _err: NodeJS.WritableStream): number {
+export function addServer(
+  argv: string[],
+  opts: McpCommandOptions,
+  out: NodeJS.WritableStream,
+  _err: NodeJS.WritableStream,
+): number {
   const p = parseAddArgs(argv, 2);
   const [name, target, ...args] = p.positionals;
   if (!name || !target) throw new UsageError('mcp add needs <name> and <command-or-url>.');
@@ -17,7 +21,8 @@ export function addServer(argv: string[], opts: McpCommandOptions, out: NodeJS.W
     if (args.length) entry.args = args;
     if (Object.keys(p.env).length) entry.env = p.env;
   } else {
-    if (args.length) throw new UsageError(`Extra arguments after the URL are only for stdio servers: ${args.join(' ')}`);
+    if (args.length)
+      throw new UsageError(`Extra arguments after the URL are only for stdio servers: ${args.join(' ')}`);
     try {
       new URL(target);
     } catch {
@@ -36,7 +41,9 @@ export function addServer(argv: string[], opts: McpCommandOptions, out: NodeJS.W
   const path = settingsPathFor(p.scope, opts);
   const existed = name in serversIn(path);
   writeServerEntries(path, { [name]: entry });
-  out.write(`MCP server "${name}" ${existed ? 'updated in' : 'added to'} ${p.scope} settings (${path}), transport ${p.transport}.\n`);
+  out.write(
+    `MCP server "${name}" ${existed ? 'updated in' : 'added to'} ${p.scope} settings (${path}), transport ${p.transport}.\n`,
+  );
   out.write(namingNote([name], path));
   if (p.scope === 'project') out.write(untrustedProjectNote(opts));
   return EXIT_OK;
@@ -50,11 +57,18 @@ export function untrustedProjectNote(opts: McpCommandOptions): string {
   } catch {
     // Settings that do not load are reported by the commands that use them; the edit itself succeeded.
   }
-  return trusted ? '' : 'This folder is not trusted yet: its project servers start once you trust it ("gemini-mcp trust").\n';
+  return trusted
+    ? ''
+    : 'This folder is not trusted yet: its project servers start once you trust it ("gemini-mcp trust").\n';
 }
 
 /** `mcp remove`: deletes one entry, keeping comments and the other entries as they were. */
-export function removeServer(argv: string[], opts: McpCommandOptions, out: NodeJS.WritableStream, err: NodeJS.WritableStream): number {
+export function removeServer(
+  argv: string[],
+  opts: McpCommandOptions,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): number {
   const p = parseAddArgs(argv, 1);
   const [name, ...extra] = p.positionals;
   if (!name || extra.length) throw new UsageError('mcp remove needs exactly one <name>.');
@@ -74,7 +88,11 @@ export function serversIn(path: string): Record<string, unknown> {
   const s = value.mcpServers;
   if (s === undefined) return {};
   if (!s || typeof s !== 'object' || Array.isArray(s)) {
-    throw new SettingsError(`Invalid settings in ${path}: "mcpServers" must be an object (left unchanged)`, path, 'mcpServers');
+    throw new SettingsError(
+      `Invalid settings in ${path}: "mcpServers" must be an object (left unchanged)`,
+      path,
+      'mcpServers',
+    );
   }
   return s as Record<string, unknown>;
 }
@@ -82,7 +100,10 @@ export function serversIn(path: string): Record<string, unknown> {
 /** Sets (or, with undefined, removes) entries under `mcpServers`, preserving the file's comments and layout. */
 export function writeServerEntries(path: string, entries: Record<string, unknown>): void {
   serversIn(path);
-  editJsoncFile(path, Object.entries(entries).map(([name, value]) => ({ path: ['mcpServers', name], value })));
+  editJsoncFile(
+    path,
+    Object.entries(entries).map(([name, value]) => ({ path: ['mcpServers', name], value })),
+  );
 }
 
 /** Tells the user when a name is not used as-is for tool names, or takes a built-in's place. */
@@ -92,9 +113,12 @@ export function namingNote(names: string[], path: string): string {
   const lines: string[] = [];
   for (const name of names) {
     const prefix = prefixes.get(name);
-    if (prefix && prefix !== name) lines.push(`  Its tools are named ${prefix}__<tool> ("${name}" is not a valid tool-name prefix).`);
+    if (prefix && prefix !== name)
+      lines.push(`  Its tools are named ${prefix}__<tool> ("${name}" is not a valid tool-name prefix).`);
     if ((BUILTIN_ALIASES as readonly string[]).includes(name)) {
-      lines.push(`  "${name}" replaces the built-in ${name} server (add "replaceBuiltin": true to the entry to silence the notice, or pick another name to keep both).`);
+      lines.push(
+        `  "${name}" replaces the built-in ${name} server (add "replaceBuiltin": true to the entry to silence the notice, or pick another name to keep both).`,
+      );
     }
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
@@ -114,9 +138,19 @@ interface Parsed {
 }
 
 const VALUE_OPTS: Record<string, string> = {
-  '-s': 'scope', '--scope': 'scope', '-t': 'transport', '--transport': 'transport', '--type': 'transport',
-  '-e': 'env', '--env': 'env', '-H': 'header', '--header': 'header', '--timeout': 'timeout',
-  '--description': 'description', '--include-tools': 'include', '--exclude-tools': 'exclude',
+  '-s': 'scope',
+  '--scope': 'scope',
+  '-t': 'transport',
+  '--transport': 'transport',
+  '--type': 'transport',
+  '-e': 'env',
+  '--env': 'env',
+  '-H': 'header',
+  '--header': 'header',
+  '--timeout': 'timeout',
+  '--description': 'description',
+  '--include-tools': 'include',
+  '--exclude-tools': 'exclude',
 };
 
 /** Options first; once name and command are seen, the rest belongs to the server's own argv. */
@@ -156,13 +190,18 @@ function parseAddArgs(argv: string[], maxPositionals: number): Parsed {
 }
 
 function applyOption(p: Parsed, key: string, flag: string, value: string): void {
-  const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (v: string) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   switch (key) {
     case 'scope':
       p.scope = parseScope(flag, value);
       return;
     case 'transport':
-      if (value !== 'stdio' && value !== 'http' && value !== 'sse') throw new UsageError(`${flag} must be stdio, http or sse, not "${value}".`);
+      if (value !== 'stdio' && value !== 'http' && value !== 'sse')
+        throw new UsageError(`${flag} must be stdio, http or sse, not "${value}".`);
       p.transport = value;
       return;
     case 'env': {
@@ -179,7 +218,8 @@ function applyOption(p: Parsed, key: string, flag: string, value: string): void 
     }
     case 'timeout': {
       const n = Number(value);
-      if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} expects a positive number of milliseconds, not "${value}".`);
+      if (!Number.isInteger(n) || n <= 0)
+        throw new UsageError(`${flag} expects a positive number of milliseconds, not "${value}".`);
       p.timeout = n;
       return;
     }
@@ -193,4 +233,3 @@ function applyOption(p: Parsed, key: string, flag: string, value: string): void 
       p.excludeTools = list(value);
   }
 }
-

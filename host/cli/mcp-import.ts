@@ -10,19 +10,29 @@ import { EXIT_OK, parseScope, settingsPathFor, UsageError, type McpCommandOption
  * settings file kept) and says what it mapped, what it left out and why. Names already configured are
  * kept as they are unless `--overwrite`.
  */
-export function importServers(argv: string[], opts: McpCommandOptions, out: NodeJS.WritableStream, _err: NodeJS.WritableStream): number {
+export function importServers(
+  argv: string[],
+  opts: McpCommandOptions,
+  out: NodeJS.WritableStream,
+  _err: NodeJS.WritableStream,
+): number {
   const o = parseImportArgs(argv);
   const source = o.source;
   const cwd = resolve(opts.cwd);
   const env = opts.env ?? process.env;
   const file = o.file ? resolve(cwd, o.file) : candidateFiles(source, cwd, env).find((f) => existsSync(f));
-  if (!file) throw new UsageError(`No ${source} configuration found (looked for ${candidateFiles(source, cwd, env).join(', ')}); pass --file PATH.`);
+  if (!file)
+    throw new UsageError(
+      `No ${source} configuration found (looked for ${candidateFiles(source, cwd, env).join(', ')}); pass --file PATH.`,
+    );
   const found = readImportFile(source, file, cwd);
   const scope: Scope = o.scope ?? (source === 'claude-desktop' ? 'user' : 'project');
   const target = settingsPathFor(scope, opts);
   const existing = serversIn(target);
   const chosen: Record<string, unknown> = {};
-  out.write(`Importing from ${file} into ${scope} settings (${target})${o.dryRun ? ' — dry run, nothing written' : ''}:\n`);
+  out.write(
+    `Importing from ${file} into ${scope} settings (${target})${o.dryRun ? ' — dry run, nothing written' : ''}:\n`,
+  );
   for (const s of found.servers) {
     if (s.name in existing && !o.overwrite) {
       out.write(`  = ${s.name}: already configured, kept as it is (--overwrite replaces it)\n`);

@@ -8,10 +8,17 @@ import type { ServerState } from '../mcp/client-manager.js';
 import { EXIT_OK, UsageError, type McpCommandOptions } from './mcp-shared.js';
 
 /** `mcp list`: every configured server, connected once to report status, tools and failures. */
-export async function listServers(argv: string[], opts: McpCommandOptions, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+export async function listServers(
+  argv: string[],
+  opts: McpCommandOptions,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
   let skipTrust = false;
   try {
-    skipTrust = parseArgs({ args: argv, strict: true, options: { 'skip-trust': { type: 'boolean' } } }).values['skip-trust'] === true;
+    skipTrust =
+      parseArgs({ args: argv, strict: true, options: { 'skip-trust': { type: 'boolean' } } }).values['skip-trust'] ===
+      true;
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -19,7 +26,12 @@ export async function listServers(argv: string[], opts: McpCommandOptions, out: 
   const loaded = loadSettings({ cwd, env: opts.env, skipTrust });
   const env = loaded.env;
   const roots = [cwd, ...(loaded.merged.context?.includeDirectories ?? []).map((d) => resolve(cwd, d))];
-  const { servers, blocked } = resolveServerSet(loaded, { cwd, roots, projectTempDir: defaultProjectTempDir(cwd, env), env });
+  const { servers, blocked } = resolveServerSet(loaded, {
+    cwd,
+    roots,
+    projectTempDir: defaultProjectTempDir(cwd, env),
+    env,
+  });
   for (const w of loaded.warnings) out.write(`Warning: ${w}\n`);
   for (const notice of [untrustedNotice(loaded.trust, loaded.skipped), builtinReplacementNotice(servers)]) {
     if (notice) err.write(`${notice}\n`);
@@ -38,7 +50,8 @@ export async function listServers(argv: string[], opts: McpCommandOptions, out: 
     out.write('Configured MCP servers:\n\n');
     for (const s of manager.states()) out.write(describe(s));
     for (const b of blocked) out.write(`- ${b.name ?? b.alias} - Blocked: ${b.reason}\n`);
-    for (const name of loaded.skippedServers) out.write(`- ${name} (workspace) - Skipped: this folder is not trusted\n`);
+    for (const name of loaded.skippedServers)
+      out.write(`- ${name} (workspace) - Skipped: this folder is not trusted\n`);
   } finally {
     await manager.close();
   }
@@ -48,7 +61,11 @@ export async function listServers(argv: string[], opts: McpCommandOptions, out: 
 /** The name as configured; its tool prefix when that differs; whether it took a built-in's place. */
 function label(c: ResolvedServerConfig): string {
   let text = c.name ? `${c.name} [tools: ${c.alias}__*]` : c.alias;
-  if (c.replacesBuiltin) text += c.replacesBuiltin === 'intended' ? ' [replaces the built-in]' : ' [replaces the built-in; "replaceBuiltin": true silences the notice]';
+  if (c.replacesBuiltin)
+    text +=
+      c.replacesBuiltin === 'intended'
+        ? ' [replaces the built-in]'
+        : ' [replaces the built-in; "replaceBuiltin": true silences the notice]';
   return text;
 }
 
@@ -60,7 +77,12 @@ function where(c: ResolvedServerConfig): string {
 
 function describe(s: ServerState): string {
   const head = `${label(s.config)} (${where(s.config)})`;
-  const indent = (t: string) => t.trimEnd().split('\n').map((l) => `    ${l}`).join('\n');
+  const indent = (t: string) =>
+    t
+      .trimEnd()
+      .split('\n')
+      .map((l) => `    ${l}`)
+      .join('\n');
   switch (s.status) {
     case 'connected': {
       const extra = [`${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`];

@@ -21,17 +21,31 @@ function diffLines(display: unknown): { added: number; removed: number } {
 /** Per-model and per-tool counters for the json / stream-json result. */
 export class RunStats {
   readonly started = Date.now();
-  readonly models: Record<string, {
-    api: { totalRequests: number; totalErrors: number; totalLatencyMs: number };
-    tokens: { input: number; prompt: number; candidates: number; total: number; cached: number; thoughts: number; tool: number };
-  }> = {};
+  readonly models: Record<
+    string,
+    {
+      api: { totalRequests: number; totalErrors: number; totalLatencyMs: number };
+      tokens: {
+        input: number;
+        prompt: number;
+        candidates: number;
+        total: number;
+        cached: number;
+        thoughts: number;
+        tool: number;
+      };
+    }
+  > = {};
   readonly tools = {
     totalCalls: 0,
     totalSuccess: 0,
     totalFail: 0,
     totalDurationMs: 0,
     totalDecisions: noDecisions(),
-    byName: {} as Record<string, { count: number; success: number; fail: number; durationMs: number; decisions: Decisions }>,
+    byName: {} as Record<
+      string,
+      { count: number; success: number; fail: number; durationMs: number; decisions: Decisions }
+    >,
   };
   readonly files = { totalLinesAdded: 0, totalLinesRemoved: 0 };
 
@@ -67,7 +81,13 @@ export class RunStats {
     this.tools.totalCalls++;
     this.tools[ok ? 'totalSuccess' : 'totalFail']++;
     this.tools.totalDurationMs += ms;
-    const b = (this.tools.byName[call.request.name] ??= { count: 0, success: 0, fail: 0, durationMs: 0, decisions: noDecisions() });
+    const b = (this.tools.byName[call.request.name] ??= {
+      count: 0,
+      success: 0,
+      fail: 0,
+      durationMs: 0,
+      decisions: noDecisions(),
+    });
     b.count++;
     b[ok ? 'success' : 'fail']++;
     b.durationMs += ms;

@@ -20,7 +20,10 @@ const USAGE = `Usage:
 `;
 
 /** `gemini-mcp trust`: the trust prompt's answers for scripts and headless users. Exit 0, 42 usage, 52 bad file. */
-export async function runTrustCommand(argv: string[], opts: TrustCommandOptions = { cwd: process.cwd() }): Promise<number> {
+export async function runTrustCommand(
+  argv: string[],
+  opts: TrustCommandOptions = { cwd: process.cwd() },
+): Promise<number> {
   const out = opts.stdout ?? process.stdout;
   const err = opts.stderr ?? process.stderr;
   const env = opts.env ?? process.env;
@@ -39,23 +42,36 @@ export async function runTrustCommand(argv: string[], opts: TrustCommandOptions 
     });
     if (values.help) return out.write(USAGE), 0;
     const picked = (['parent', 'never', 'reset', 'show'] as const).filter((k) => values[k]);
-    if (picked.length > 1 || positionals.length > 1) throw new UsageError('Give at most one of --parent, --never, --reset, --show and one folder.');
+    if (picked.length > 1 || positionals.length > 1)
+      throw new UsageError('Give at most one of --parent, --never, --reset, --show and one folder.');
     const dir = resolve(opts.cwd, positionals[0] ?? '.');
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory.`);
     const file = trustedFoldersPath(env);
     switch (picked[0]) {
       case 'show': {
         const d = decideTrust({ cwd: dir, env, enabled: true, hasWorkspaceConfig: true });
-        out.write(`${dir}: ${d.trusted ? 'trusted' : 'not trusted'}${d.rule ? ` (rule ${d.rule.level} for ${d.rule.path} in ${file})` : d.source === 'env' ? ' (GEMINI_CLI_TRUST_WORKSPACE)' : ' (no rule saved)'}\n`);
+        out.write(
+          `${dir}: ${d.trusted ? 'trusted' : 'not trusted'}${d.rule ? ` (rule ${d.rule.level} for ${d.rule.path} in ${file})` : d.source === 'env' ? ' (GEMINI_CLI_TRUST_WORKSPACE)' : ' (no rule saved)'}\n`,
+        );
         return 0;
       }
       case 'reset':
-        out.write(forgetTrust(dir, env) ? `Forgot the trust rule for ${dir} in ${file}.\n` : `No rule for exactly ${dir} in ${file}.\n`);
+        out.write(
+          forgetTrust(dir, env)
+            ? `Forgot the trust rule for ${dir} in ${file}.\n`
+            : `No rule for exactly ${dir} in ${file}.\n`,
+        );
         return 0;
       default: {
-        const level: TrustLevel = picked[0] === 'parent' ? 'TRUST_PARENT' : picked[0] === 'never' ? 'DO_NOT_TRUST' : 'TRUST_FOLDER';
+        const level: TrustLevel =
+          picked[0] === 'parent' ? 'TRUST_PARENT' : picked[0] === 'never' ? 'DO_NOT_TRUST' : 'TRUST_FOLDER';
         saveTrust(dir, level, env);
-        const what = level === 'TRUST_PARENT' ? `${dirname(dir)} and every folder below it is` : level === 'DO_NOT_TRUST' ? `${dir} is not` : `${dir} is`;
+        const what =
+          level === 'TRUST_PARENT'
+            ? `${dirname(dir)} and every folder below it is`
+            : level === 'DO_NOT_TRUST'
+              ? `${dir} is not`
+              : `${dir} is`;
         out.write(`${what} trusted now (saved in ${file}).\n`);
         return 0;
       }

@@ -4,7 +4,8 @@
  * servers get exactly what they need.
  */
 
-const SECRET_NAME = /(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|API_?KEY|(^|_)KEY($|_)|KEYS?$|AUTH|CREDENTIAL|PRIVATE|CERT|COOKIE|SESSION|SIGNATURE|_PAT($|_))/i;
+const SECRET_NAME =
+  /(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|API_?KEY|(^|_)KEY($|_)|KEYS?$|AUTH|CREDENTIAL|PRIVATE|CERT|COOKIE|SESSION|SIGNATURE|_PAT($|_))/i;
 
 const SECRET_VALUE: RegExp[] = [
   /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
@@ -21,13 +22,34 @@ const SECRET_VALUE: RegExp[] = [
 
 /** Variables the host never drops: the process cannot run without them and they carry no secret. */
 const ALWAYS_KEEP = new Set([
-  'HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR', 'PWD',
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'TERM',
+  'USER',
+  'LANG',
+  'TMPDIR',
+  'PWD',
   // Trust-store locations: names look like "CERT", values are paths, and TLS breaks without them.
-  'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
   // Agent sockets and session plumbing: the names look secret ("AUTH", "SESSION") but the values are
   // addresses of agents that hold the keys and ask the user; git over ssh, signing and GUI tools need them.
-  'SSH_AUTH_SOCK', 'SSH_AGENT_PID', 'GPG_AGENT_INFO', 'GNUPGHOME', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_SESSION_TYPE',
-  'XDG_SESSION_ID', 'XDG_RUNTIME_DIR', 'DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY', 'DESKTOP_SESSION', 'SESSION_MANAGER',
+  'SSH_AUTH_SOCK',
+  'SSH_AGENT_PID',
+  'GPG_AGENT_INFO',
+  'GNUPGHOME',
+  'DBUS_SESSION_BUS_ADDRESS',
+  'XDG_SESSION_TYPE',
+  'XDG_SESSION_ID',
+  'XDG_RUNTIME_DIR',
+  'DISPLAY',
+  'WAYLAND_DISPLAY',
+  'XAUTHORITY',
+  'DESKTOP_SESSION',
+  'SESSION_MANAGER',
 ]);
 
 /** A name ending in _SOCK / _SOCKET names a socket path (an agent's address), never a secret itself. */
@@ -68,14 +90,37 @@ export function pickEnv(env: NodeJS.ProcessEnv, names: readonly string[]): Recor
 
 /** The non-secret basics every child needs (the SDK's own default set plus locale and proxy settings). */
 export const BASE_ENV_NAMES = [
-  'HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ',
-  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy',
-  'GEMINI_MCP_DEBUG', 'NODE_EXTRA_CA_CERTS',
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'TERM',
+  'USER',
+  'LANG',
+  'LC_ALL',
+  'TMPDIR',
+  'TZ',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'GEMINI_MCP_DEBUG',
+  'NODE_EXTRA_CA_CERTS',
 ] as const;
 
 /** What each built-in server needs beyond the basics. */
 export const BUILTIN_ENV_NAMES: Record<string, readonly string[]> = {
   filesystem: [],
-  web: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL', 'GEMINI_MODEL', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GOOGLE_GENAI_USE_VERTEXAI'],
+  web: [
+    'GEMINI_API_KEY',
+    'GOOGLE_API_KEY',
+    'GOOGLE_GEMINI_BASE_URL',
+    'GEMINI_MODEL',
+    'GOOGLE_CLOUD_PROJECT',
+    'GOOGLE_CLOUD_LOCATION',
+    'GOOGLE_GENAI_USE_VERTEXAI',
+  ],
   memory: ['GEMINI_CLI_HOME'],
 };

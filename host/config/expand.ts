@@ -5,12 +5,15 @@
 const PATTERN = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
 
 export function expandString(value: string, env: NodeJS.ProcessEnv): string {
-  return value.replace(PATTERN, (whole, braced: string | undefined, fallback: string | undefined, bare: string | undefined) => {
-    const name = braced ?? bare!;
-    const v = env[name];
-    if (v !== undefined && (v !== '' || fallback === undefined)) return v;
-    return fallback ?? whole;
-  });
+  return value.replace(
+    PATTERN,
+    (whole, braced: string | undefined, fallback: string | undefined, bare: string | undefined) => {
+      const name = braced ?? bare!;
+      const v = env[name];
+      if (v !== undefined && (v !== '' || fallback === undefined)) return v;
+      return fallback ?? whole;
+    },
+  );
 }
 
 /** Expands every string inside a JSON value (object keys are left alone). */

@@ -51,12 +51,15 @@ export function readImportFile(source: ImportSource, file: string, cwd: string):
   const errors: ParseError[] = [];
   const value = parse(readFileSync(file, 'utf8'), errors, { allowTrailingComma: true });
   if (errors.length || !value || typeof value !== 'object' || Array.isArray(value)) {
-    const why = errors.length ? `${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}` : 'the top level must be an object';
+    const why = errors.length
+      ? `${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}`
+      : 'the top level must be an object';
     throw new SettingsError(`Cannot read ${file}: ${why}`, file);
   }
   const doc = value as Record<string, unknown>;
   const block = source === 'vscode' ? (doc.servers ?? doc.mcpServers) : doc.mcpServers;
-  if (!isObject(block)) throw new SettingsError(`${file} has no "${source === 'vscode' ? 'servers' : 'mcpServers'}" object`, file);
+  if (!isObject(block))
+    throw new SettingsError(`${file} has no "${source === 'vscode' ? 'servers' : 'mcpServers'}" object`, file);
   const inputs = source === 'vscode' && Array.isArray(doc.inputs) ? (doc.inputs as Record<string, unknown>[]) : [];
   const result: ImportResult = { file, servers: [], rejected: [] };
   for (const [name, raw] of Object.entries(block)) {
@@ -81,7 +84,10 @@ interface MapContext {
   inputs: Record<string, unknown>[];
 }
 
-function mapEntry(raw: Record<string, unknown>, ctx: MapContext): { entry: Record<string, unknown>; notes: string[] } | { reason: string } {
+function mapEntry(
+  raw: Record<string, unknown>,
+  ctx: MapContext,
+): { entry: Record<string, unknown>; notes: string[] } | { reason: string } {
   const notes: string[] = [];
   const vars = new Set<string>();
   const str = (v: unknown): string => rewriteVariables(String(v), ctx, vars);
@@ -122,14 +128,17 @@ function mapEntry(raw: Record<string, unknown>, ctx: MapContext): { entry: Recor
  * `${userHome}` become paths.
  */
 function rewriteVariables(text: string, ctx: MapContext, notes: Set<string>): string {
-  return text.replace(/\$\{(env|input):([^}]+)\}|\$\{(workspaceFolder|userHome)\}/g, (_all, kind: string, id: string, folder: string) => {
-    if (folder === 'workspaceFolder') return ctx.cwd;
-    if (folder === 'userHome') return homedir();
-    if (kind === 'env') return `\${${id}}`;
-    const name = id.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase();
-    const input = ctx.inputs.find((i) => i.id === id);
-    const what = typeof input?.description === 'string' ? ` (VS Code asked: "${input.description}")` : '';
-    notes.add(`set ${name} in your environment${what}: the input \${input:${id}} now reads \${${name}}`);
-    return `\${${name}}`;
-  });
+  return text.replace(
+    /\$\{(env|input):([^}]+)\}|\$\{(workspaceFolder|userHome)\}/g,
+    (_all, kind: string, id: string, folder: string) => {
+      if (folder === 'workspaceFolder') return ctx.cwd;
+      if (folder === 'userHome') return homedir();
+      if (kind === 'env') return `\${${id}}`;
+      const name = id.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase();
+      const input = ctx.inputs.find((i) => i.id === id);
+      const what = typeof input?.description === 'string' ? ` (VS Code asked: "${input.description}")` : '';
+      notes.add(`set ${name} in your environment${what}: the input \${input:${id}} now reads \${${name}}`);
+      return `\${${name}}`;
+    },
+  );
 }

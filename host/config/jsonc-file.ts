@@ -1,4 +1,14 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
@@ -43,7 +53,11 @@ export function readJsoncObject(file: string): { text: string; value: Record<str
 export function editJsoncText(text: string, edits: readonly JsoncEdit[]): string {
   let out = text.trim() ? text : '{}\n';
   const indent = /\n(\t| +)"/.exec(out)?.[1];
-  const formattingOptions = { insertSpaces: indent !== '\t', tabSize: indent && indent !== '\t' ? indent.length : 2, eol: out.includes('\r\n') ? '\r\n' : '\n' };
+  const formattingOptions = {
+    insertSpaces: indent !== '\t',
+    tabSize: indent && indent !== '\t' ? indent.length : 2,
+    eol: out.includes('\r\n') ? '\r\n' : '\n',
+  };
   for (const e of edits) out = applyEdits(out, modify(out, e.path, e.value, { formattingOptions }));
   return out.endsWith('\n') ? out : `${out}\n`;
 }

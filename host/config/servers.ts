@@ -81,7 +81,10 @@ export function validateAlias(alias: string): string | undefined {
 
 /** A usable prefix made from any name: other characters become `_`, runs of `_` collapse, ends trimmed. */
 function sanitizePrefix(name: string): string {
-  const base = name.replace(/[^A-Za-z0-9_-]/g, '_').replace(/_{2,}/g, '_').replace(/^[_-]+|_+$/g, '');
+  const base = name
+    .replace(/[^A-Za-z0-9_-]/g, '_')
+    .replace(/_{2,}/g, '_')
+    .replace(/^[_-]+|_+$/g, '');
   if (!base) return 'server';
   return /^[A-Za-z]/.test(base) ? base : `s_${base}`;
 }
@@ -92,7 +95,10 @@ function sanitizePrefix(name: string): string {
  * sanitised; when that collides with another server's prefix (built-ins included), 6 hex digits of a
  * SHA-256 of the original name are appended — stable, whatever else is configured.
  */
-export function toolPrefixes(names: readonly string[], reserved: readonly string[] = [...BUILTIN_ALIASES, DISCOVERY_ALIAS, 'mcp']): Map<string, string> {
+export function toolPrefixes(
+  names: readonly string[],
+  reserved: readonly string[] = [...BUILTIN_ALIASES, DISCOVERY_ALIAS, 'mcp'],
+): Map<string, string> {
   const out = new Map<string, string>();
   const taken = new Set([...reserved, ...names.filter((n) => !validateAlias(n))]);
   for (const name of names) {
@@ -129,23 +135,37 @@ export function builtInEntry(name: string): string {
   return join(packageRoot(), 'dist/bin', file);
 }
 
-export function resolveServers(settings: Settings | { merged: Settings }, opts: ResolveServersOptions): ResolvedServerConfig[] {
+export function resolveServers(
+  settings: Settings | { merged: Settings },
+  opts: ResolveServersOptions,
+): ResolvedServerConfig[] {
   return resolveServerSet(settings, opts).servers;
 }
 
 /** The servers to start, in configuration order, and the ones settings or flags keep from starting. */
 export function resolveServerSet(input: Settings | { merged: Settings }, opts: ResolveServersOptions): ServerSet {
-  const settings = ('merged' in input && input.merged && typeof input.merged === 'object' ? input.merged : input) as Settings;
+  const settings = (
+    'merged' in input && input.merged && typeof input.merged === 'object' ? input.merged : input
+  ) as Settings;
   const env = opts.env ?? process.env;
   const redaction: RedactionOverrides = settings.security?.environmentVariableRedaction ?? {};
   const ordered = new Map<string, ResolvedServerConfig>();
-  for (const name of BUILTIN_ALIASES) ordered.set(name, builtIn(name, opts, env, redaction, contextFileNames(settings)));
+  for (const name of BUILTIN_ALIASES)
+    ordered.set(name, builtIn(name, opts, env, redaction, contextFileNames(settings)));
   if (settings.tools?.discoveryCommand) ordered.set(DISCOVERY_ALIAS, discoveryBridge(settings, opts, env, redaction));
   if (settings.mcp?.serverCommand) {
     const [command, ...args] = splitCommand(settings.mcp.serverCommand, 'mcp.serverCommand');
     ordered.set('mcp', {
-      alias: 'mcp', builtIn: false, trust: false, transport: 'stdio', command, args,
-      env: { ...sanitizedEnv(env, redaction), GEMINI_CLI: '1' }, cwd: opts.cwd, timeoutMs: DEFAULT_CALL_TIMEOUT_MS, startup: 'lazy',
+      alias: 'mcp',
+      builtIn: false,
+      trust: false,
+      transport: 'stdio',
+      command,
+      args,
+      env: { ...sanitizedEnv(env, redaction), GEMINI_CLI: '1' },
+      cwd: opts.cwd,
+      timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+      startup: 'lazy',
     });
   }
   const entries = Object.entries(settings.mcpServers ?? {});
@@ -161,15 +181,23 @@ export function resolveServerSet(input: Settings | { merged: Settings }, opts: R
   }
 
   const excluded = new Set(settings.mcp?.excluded ?? []);
-  const allowLists = [settings.mcp?.allowed, opts.allowedMcpServerNames].filter((l): l is string[] => !!l && l.length > 0);
+  const allowLists = [settings.mcp?.allowed, opts.allowedMcpServerNames].filter(
+    (l): l is string[] => !!l && l.length > 0,
+  );
   const servers: ResolvedServerConfig[] = [];
   const blocked: BlockedServer[] = [];
   // Lists may name a server as written in mcpServers or by its tool prefix.
-  const named = (list: Iterable<string>, s: ResolvedServerConfig) => [...list].some((n) => n === s.alias || n === s.name);
+  const named = (list: Iterable<string>, s: ResolvedServerConfig) =>
+    [...list].some((n) => n === s.alias || n === s.name);
   for (const server of ordered.values()) {
-    if (named(excluded, server)) blocked.push({ alias: server.alias, name: server.name, reason: 'excluded by mcp.excluded' });
+    if (named(excluded, server))
+      blocked.push({ alias: server.alias, name: server.name, reason: 'excluded by mcp.excluded' });
     else if (!server.builtIn && allowLists.some((l) => !named(l, server))) {
-      blocked.push({ alias: server.alias, name: server.name, reason: 'not in mcp.allowed / --allowed-mcp-server-names' });
+      blocked.push({
+        alias: server.alias,
+        name: server.name,
+        reason: 'not in mcp.allowed / --allowed-mcp-server-names',
+      });
     } else servers.push(server);
   }
   return { servers, blocked };
@@ -195,7 +223,13 @@ export function contextFileNames(settings: Settings): string[] {
   return names.map((n) => n.trim()).filter(Boolean);
 }
 
-function builtIn(name: string, opts: ResolveServersOptions, env: NodeJS.ProcessEnv, redaction: RedactionOverrides, fileNames: string[]): ResolvedServerConfig {
+function builtIn(
+  name: string,
+  opts: ResolveServersOptions,
+  env: NodeJS.ProcessEnv,
+  redaction: RedactionOverrides,
+  fileNames: string[],
+): ResolvedServerConfig {
   let childEnv: Record<string, string>;
   if (name === 'shell') {
     // The shell runs the user's own commands: their environment, minus secrets and never the API key.
@@ -206,50 +240,92 @@ function builtIn(name: string, opts: ResolveServersOptions, env: NodeJS.ProcessE
     if (name === 'memory' && opts.homeDir) childEnv.GEMINI_CLI_HOME = opts.homeDir;
   }
   return {
-    alias: name, builtIn: true, trust: false, transport: 'stdio',
+    alias: name,
+    builtIn: true,
+    trust: false,
+    transport: 'stdio',
     command: process.execPath,
-    args: [builtInEntry(name), ...rootArgs(opts), ...(name === 'memory' ? fileNames.flatMap((f) => ['--context-file-name', f]) : [])],
-    env: { ...childEnv, GEMINI_CLI: '1' }, cwd: opts.cwd, timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
-    description: BUILTIN_DESCRIPTIONS[name], startup: 'lazy',
+    args: [
+      builtInEntry(name),
+      ...rootArgs(opts),
+      ...(name === 'memory' ? fileNames.flatMap((f) => ['--context-file-name', f]) : []),
+    ],
+    env: { ...childEnv, GEMINI_CLI: '1' },
+    cwd: opts.cwd,
+    timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+    description: BUILTIN_DESCRIPTIONS[name],
+    startup: 'lazy',
     // Our servers' listings depend on their flags and these variables, never on the user's other ones.
     listingEnvNames: [...BASE_ENV_NAMES, ...(BUILTIN_ENV_NAMES[name] ?? [])],
   };
 }
 
-function discoveryBridge(settings: Settings, opts: ResolveServersOptions, env: NodeJS.ProcessEnv, redaction: RedactionOverrides): ResolvedServerConfig {
+function discoveryBridge(
+  settings: Settings,
+  opts: ResolveServersOptions,
+  env: NodeJS.ProcessEnv,
+  redaction: RedactionOverrides,
+): ResolvedServerConfig {
   const args = [builtInEntry(DISCOVERY_ALIAS), '--discovery-command', settings.tools!.discoveryCommand!];
   if (settings.tools?.callCommand) args.push('--call-command', settings.tools.callCommand);
   return {
-    alias: DISCOVERY_ALIAS, builtIn: true, trust: false, transport: 'stdio',
-    command: process.execPath, args: [...args, ...rootArgs(opts)],
-    env: { ...sanitizedEnv(env, redaction), GEMINI_CLI: '1' }, cwd: opts.cwd, timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
-    description: BUILTIN_DESCRIPTIONS[DISCOVERY_ALIAS], startup: 'lazy',
+    alias: DISCOVERY_ALIAS,
+    builtIn: true,
+    trust: false,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [...args, ...rootArgs(opts)],
+    env: { ...sanitizedEnv(env, redaction), GEMINI_CLI: '1' },
+    cwd: opts.cwd,
+    timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+    description: BUILTIN_DESCRIPTIONS[DISCOVERY_ALIAS],
+    startup: 'lazy',
   };
 }
 
-function userServer(alias: string, entry: McpServerSettings, opts: ResolveServersOptions, env: NodeJS.ProcessEnv, redaction: RedactionOverrides): ResolvedServerConfig {
+function userServer(
+  alias: string,
+  entry: McpServerSettings,
+  opts: ResolveServersOptions,
+  env: NodeJS.ProcessEnv,
+  redaction: RedactionOverrides,
+): ResolvedServerConfig {
   const common = {
-    alias, builtIn: false, trust: entry.trust === true, timeoutMs: entry.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
+    alias,
+    builtIn: false,
+    trust: entry.trust === true,
+    timeoutMs: entry.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
     ...(entry.timeout !== undefined ? { connectTimeoutMs: entry.timeout } : {}),
-    includeTools: entry.includeTools, excludeTools: entry.excludeTools, description: entry.description,
+    includeTools: entry.includeTools,
+    excludeTools: entry.excludeTools,
+    description: entry.description,
     startup: entry.startup ?? 'lazy',
   };
   // Precedence: httpUrl > url > command.
-  if (entry.httpUrl) return { ...common, transport: 'http', url: checkUrl(alias, entry.httpUrl, 'httpUrl'), headers: entry.headers };
+  if (entry.httpUrl)
+    return { ...common, transport: 'http', url: checkUrl(alias, entry.httpUrl, 'httpUrl'), headers: entry.headers };
   if (entry.url) {
     const t = entry.type;
-    const transport: TransportKind = t === 'sse' ? 'sse' : t === 'http' || t === 'streamable-http' || t === 'streamableHttp' ? 'http' : 'auto';
+    const transport: TransportKind =
+      t === 'sse' ? 'sse' : t === 'http' || t === 'streamable-http' || t === 'streamableHttp' ? 'http' : 'auto';
     return { ...common, transport, url: checkUrl(alias, entry.url, 'url'), headers: entry.headers };
   }
   if (entry.command) {
     return {
-      ...common, transport: 'stdio', command: entry.command, args: entry.args ?? [],
+      ...common,
+      transport: 'stdio',
+      command: entry.command,
+      args: entry.args ?? [],
       // Secrets reach a third-party server only through its own `env` entries.
       env: { ...sanitizedEnv(env, redaction), GEMINI_CLI: '1', ...entry.env },
       cwd: entry.cwd ? resolve(opts.cwd, entry.cwd) : opts.cwd,
     };
   }
-  throw new SettingsError(`MCP server "${alias}" needs "command", "url" or "httpUrl" (settings key "mcpServers.${alias}")`, undefined, `mcpServers.${alias}`);
+  throw new SettingsError(
+    `MCP server "${alias}" needs "command", "url" or "httpUrl" (settings key "mcpServers.${alias}")`,
+    undefined,
+    `mcpServers.${alias}`,
+  );
 }
 
 function checkUrl(alias: string, url: string, key: string): string {
@@ -257,7 +333,11 @@ function checkUrl(alias: string, url: string, key: string): string {
     new URL(url);
     return url;
   } catch {
-    throw new SettingsError(`MCP server "${alias}": "${url}" is not a valid URL (settings key "mcpServers.${alias}.${key}")`, undefined, `mcpServers.${alias}.${key}`);
+    throw new SettingsError(
+      `MCP server "${alias}": "${url}" is not a valid URL (settings key "mcpServers.${alias}.${key}")`,
+      undefined,
+      `mcpServers.${alias}.${key}`,
+    );
   }
 }
 

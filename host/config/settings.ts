@@ -11,7 +11,13 @@ import { geminiHome } from './paths.js';
 import { settingsFiles, type LoadSettingsOptions, type SettingsFileRef } from './settings-files.js';
 
 export type { Settings, McpServerSettings, SettingsScope } from './settings-schema.js';
-export { settingsFiles, userSettingsPath, workspaceSettingsPath, type LoadSettingsOptions, type SettingsFileRef } from './settings-files.js';
+export {
+  settingsFiles,
+  userSettingsPath,
+  workspaceSettingsPath,
+  type LoadSettingsOptions,
+  type SettingsFileRef,
+} from './settings-files.js';
 
 export { SettingsError };
 export { geminiHome, defaultProjectTempDir } from './paths.js';
@@ -45,7 +51,10 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const envFile = findEnvFile(opts.cwd, home);
   const workspace = raw.find((r) => r.ref.scope === 'workspace');
   const trust = decideTrust({
-    cwd: opts.cwd, env: baseEnv, homeDir: opts.homeDir, skipTrust: opts.skipTrust,
+    cwd: opts.cwd,
+    env: baseEnv,
+    homeDir: opts.homeDir,
+    skipTrust: opts.skipTrust,
     enabled: folderTrustEnabled(raw.filter((r) => r.ref.scope !== 'workspace').map((r) => r.layer)),
     hasWorkspaceConfig: !!workspace || !!envFile?.workspace,
   });
@@ -88,7 +97,16 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     files.push(ref);
     merged = mergeLayer(merged, valid);
   }
-  return { merged: merged as Settings, files, warnings, trust, skipped, skippedServers, env, envFile: usedEnvFile?.path };
+  return {
+    merged: merged as Settings,
+    files,
+    warnings,
+    trust,
+    skipped,
+    skippedServers,
+    env,
+    envFile: usedEnvFile?.path,
+  };
 }
 
 /** `security.folderTrust.enabled` from the layers that may set it (default on). */
@@ -137,7 +155,11 @@ function validateLayer(layer: Record<string, unknown>, path: string, env: NodeJS
 }
 
 /** Reads, expands and validates one settings file. */
-export function readSettingsFile(path: string, env: NodeJS.ProcessEnv = process.env, warnings: string[] = []): Settings {
+export function readSettingsFile(
+  path: string,
+  env: NodeJS.ProcessEnv = process.env,
+  warnings: string[] = [],
+): Settings {
   return validateLayer(applyV1Renames(parseFile(path), path, warnings), path, env);
 }
 
@@ -162,7 +184,11 @@ function applyV1Renames(obj: Record<string, unknown>, path: string, warnings: st
 const UNION_ARRAYS = new Set(['context.includeDirectories']);
 
 /** Objects merge deeply, scalars and arrays are replaced; `mcpServers` entries replace whole per alias. */
-export function mergeLayer(base: Record<string, unknown>, over: Record<string, unknown>, prefix = ''): Record<string, unknown> {
+export function mergeLayer(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+  prefix = '',
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const path = prefix ? `${prefix}.${key}` : key;

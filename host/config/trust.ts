@@ -31,7 +31,8 @@ export function trustedFoldersPath(env: NodeJS.ProcessEnv = process.env, homeDir
   return env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || join(geminiHome(env, homeDir), '.gemini', 'trustedFolders.json');
 }
 
-const isLevel = (v: unknown): v is TrustLevel => typeof v === 'string' && (TRUST_LEVELS as readonly string[]).includes(v);
+const isLevel = (v: unknown): v is TrustLevel =>
+  typeof v === 'string' && (TRUST_LEVELS as readonly string[]).includes(v);
 
 /** The saved rules; a malformed file is a configuration error (exit 52) rather than a silent "untrusted". */
 export function readTrustRules(file: string): Record<string, TrustLevel> {
@@ -39,7 +40,11 @@ export function readTrustRules(file: string): Record<string, TrustLevel> {
   const rules: Record<string, TrustLevel> = {};
   for (const [folder, level] of Object.entries(value)) {
     if (!isLevel(level)) {
-      throw new SettingsError(`Invalid trust level ${JSON.stringify(level)} for "${folder}" in ${file}: use one of ${TRUST_LEVELS.join(', ')}`, file, folder);
+      throw new SettingsError(
+        `Invalid trust level ${JSON.stringify(level)} for "${folder}" in ${file}: use one of ${TRUST_LEVELS.join(', ')}`,
+        file,
+        folder,
+      );
     }
     rules[resolve(folder)] = level;
   }
@@ -55,10 +60,14 @@ function canonical(p: string): string {
   }
 }
 
-const covers = (folder: string, dir: string) => dir === folder || dir.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+const covers = (folder: string, dir: string) =>
+  dir === folder || dir.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 
 /** The rule that decides for `dir`: the longest rule path among those whose folder covers it. */
-export function ruleFor(rules: Record<string, TrustLevel>, dir: string): { path: string; level: TrustLevel } | undefined {
+export function ruleFor(
+  rules: Record<string, TrustLevel>,
+  dir: string,
+): { path: string; level: TrustLevel } | undefined {
   const location = canonical(dir);
   let best: { path: string; level: TrustLevel } | undefined;
   for (const [path, level] of Object.entries(rules)) {
@@ -89,14 +98,21 @@ export function decideTrust(o: DecideTrustOptions): TrustDecision {
   if (!o.enabled) return { trusted: true, source: 'disabled' };
   const rule = ruleFor(readTrustRules(trustedFoldersPath(o.env, o.homeDir)), o.cwd);
   if (rule) return { trusted: rule.level !== 'DO_NOT_TRUST', source: 'file', rule };
-  return o.hasWorkspaceConfig ? { trusted: false, source: 'undecided' } : { trusted: true, source: 'no-workspace-config' };
+  return o.hasWorkspaceConfig
+    ? { trusted: false, source: 'undecided' }
+    : { trusted: true, source: 'no-workspace-config' };
 }
 
 /**
  * Saves the user's answer for `dir` (TRUST_PARENT is stored under `dir` itself, as Gemini CLI does) and
  * keeps the rest of the file — other rules, comments — as it was.
  */
-export function saveTrust(dir: string, level: TrustLevel, env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
+export function saveTrust(
+  dir: string,
+  level: TrustLevel,
+  env: NodeJS.ProcessEnv = process.env,
+  homeDir?: string,
+): string {
   const file = trustedFoldersPath(env, homeDir);
   readTrustRules(file);
   editJsoncFile(file, [{ path: [canonical(dir)], value: level }]);
@@ -120,9 +136,11 @@ export function forgetTrust(dir: string, env: NodeJS.ProcessEnv = process.env, h
 export function untrustedNotice(trust: TrustDecision, skipped: readonly string[]): string | undefined {
   if (trust.trusted || skipped.length === 0) return undefined;
   const why =
-    trust.source === 'file' ? `your trusted-folders file says "don't trust" (rule ${trust.rule?.path})`
-    : trust.source === 'env' ? `${TRUST_ENV}=false`
-    : 'you have not trusted it yet';
+    trust.source === 'file'
+      ? `your trusted-folders file says "don't trust" (rule ${trust.rule?.path})`
+      : trust.source === 'env'
+        ? `${TRUST_ENV}=false`
+        : 'you have not trusted it yet';
   return (
     `This folder is not trusted (${why}), so its workspace configuration was not applied. ` +
     `Skipped: ${skipped.join('; ')}. ` +

@@ -50,7 +50,11 @@ export function filterUntrustedWorkspace(layer: Layer): FilteredWorkspace {
     skipped.push(`general.defaultApprovalMode (${String(general.defaultApprovalMode)})`);
   }
   const security = out.security;
-  if (isObject(security) && isObject(security.environmentVariableRedaction) && 'allowed' in security.environmentVariableRedaction) {
+  if (
+    isObject(security) &&
+    isObject(security.environmentVariableRedaction) &&
+    'allowed' in security.environmentVariableRedaction
+  ) {
     const { allowed: _allowed, ...redaction } = security.environmentVariableRedaction;
     out.security = { ...security, environmentVariableRedaction: redaction };
     skipped.push('security.environmentVariableRedaction.allowed');

@@ -57,7 +57,12 @@ function readManyTool(registry: ToolLookup): string | undefined {
  */
 export async function processAtCommands(query: string, deps: AtCommandDeps): Promise<AtCommandResult> {
   const manager = deps.runtime.manager;
-  const refs = manager ? findResourceRefs(query, manager.states().map((s) => s.alias)) : [];
+  const refs = manager
+    ? findResourceRefs(
+        query,
+        manager.states().map((s) => s.alias),
+      )
+    : [];
   if (!refs.length) return expandAt(query, deps);
   // `@server:uri` reads the resource; the reference stays in the text without its `@` (not a path).
   let text = query;
@@ -65,8 +70,12 @@ export async function processAtCommands(query: string, deps: AtCommandDeps): Pro
   const result = await expandAt(text, deps);
   for (const r of refs) {
     try {
-      const body = (await manager!.readResource(r.server, r.uri)).contents.map((c) => c.text ?? `[binary ${c.uri ?? r.uri}]`).join('\n');
-      result.parts.push({ text: `\n--- Content from resource ${r.uri} (MCP server ${r.server}) ---\n${body}\n--- End of resource ---` });
+      const body = (await manager!.readResource(r.server, r.uri)).contents
+        .map((c) => c.text ?? `[binary ${c.uri ?? r.uri}]`)
+        .join('\n');
+      result.parts.push({
+        text: `\n--- Content from resource ${r.uri} (MCP server ${r.server}) ---\n${body}\n--- End of resource ---`,
+      });
     } catch (err) {
       deps.onWarning?.(`Could not read @${r.server}:${r.uri}: ${(err as Error).message}`);
     }
@@ -90,7 +99,15 @@ async function expandAt(query: string, deps: AtCommandDeps): Promise<AtCommandRe
       continue;
     }
     const [call] = await scheduler.schedule(
-      [{ callId: `passive-${randomUUID()}`, name: tool.value.exposedName, args: args.value, isClientInitiated: true, promptId: deps.promptId }],
+      [
+        {
+          callId: `passive-${randomUUID()}`,
+          name: tool.value.exposedName,
+          args: args.value,
+          isClientInitiated: true,
+          promptId: deps.promptId,
+        },
+      ],
       deps.signal,
     );
     calls.push(call!);
@@ -102,7 +119,12 @@ async function expandAt(query: string, deps: AtCommandDeps): Promise<AtCommandRe
   const refs = findPathRefs(text);
   if (!refs.length) {
     const rest = text.trim();
-    return { parts: rest ? [{ text: passive.length ? rest : query }] : [], skipModel: !rest, calls, display: display.join('\n') };
+    return {
+      parts: rest ? [{ text: passive.length ? rest : query }] : [],
+      skipModel: !rest,
+      calls,
+      display: display.join('\n'),
+    };
   }
   const tool = readManyTool(registry);
   if (!tool) {
@@ -118,7 +140,9 @@ async function expandAt(query: string, deps: AtCommandDeps): Promise<AtCommandRe
   const parts: Part[] = [{ text }];
   const content = call!.status === 'success' ? call!.response.responseText : undefined;
   if (content === undefined) {
-    deps.onWarning?.(`Could not read ${paths.map((p) => `@${p}`).join(', ')}: ${call!.response?.error ?? 'no content'}`);
+    deps.onWarning?.(
+      `Could not read ${paths.map((p) => `@${p}`).join(', ')}: ${call!.response?.error ?? 'no content'}`,
+    );
   } else {
     const body = content.includes('--- End of content ---') ? content : `${content}\n--- End of content ---`;
     parts.push({ text: `\n--- Content from referenced files ---\n${body}` });

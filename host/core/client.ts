@@ -107,7 +107,9 @@ export class GeminiClient {
     const all = registry.list();
     const tools = all.filter(this.offered);
     // A server none of whose tools is offered would only describe tools the model cannot call.
-    const hidden = new Set(all.map((t) => t.serverAlias).filter((alias) => !tools.some((t) => t.serverAlias === alias)));
+    const hidden = new Set(
+      all.map((t) => t.serverAlias).filter((alias) => !tools.some((t) => t.serverAlias === alias)),
+    );
     const instructions = manager
       .states()
       .filter((s) => s.status === 'connected' && s.instructions && !hidden.has(s.alias))
@@ -126,9 +128,16 @@ export class GeminiClient {
   }
 
   /** Runs one user message to completion; yields every event on the way. */
-  async *sendMessageStream(parts: Part[], signal: AbortSignal, promptId: string): AsyncGenerator<ServerGeminiStreamEvent> {
+  async *sendMessageStream(
+    parts: Part[],
+    signal: AbortSignal,
+    promptId: string,
+  ): AsyncGenerator<ServerGeminiStreamEvent> {
     let next = parts;
-    const typed = parts.map((p) => p.text ?? '').join(' ').trim();
+    const typed = parts
+      .map((p) => p.text ?? '')
+      .join(' ')
+      .trim();
     if (typed) this.hint = typed;
     const maxSession = this.opts.maxSessionTurns ?? -1;
     // Tool answers not yet sent are still recorded when the loop stops, so no call is left unanswered.
@@ -209,7 +218,10 @@ export class GeminiClient {
    * Schedules one turn's calls and forwards the scheduler's progress for them as stream events while the
    * batch runs, so a consumer of this stream sees approvals, live output and results in order.
    */
-  private async *runTools(requests: ToolCallRequestInfo[], signal: AbortSignal): AsyncGenerator<ServerGeminiStreamEvent, ToolCall[]> {
+  private async *runTools(
+    requests: ToolCallRequestInfo[],
+    signal: AbortSignal,
+  ): AsyncGenerator<ServerGeminiStreamEvent, ToolCall[]> {
     const { scheduler } = this.opts.runtime;
     const ids = new Set(requests.map((r) => r.callId));
     const answered = new Set<string>();
@@ -266,7 +278,12 @@ export class GeminiClient {
 
   private retryOptions() {
     const r = this.opts.retry ?? DEFAULT_RETRY;
-    return { maxAttempts: r.maxAttempts, initialDelayMs: r.initialDelayMs, maxDelayMs: r.maxDelayMs, retryFetchErrors: r.retryFetchErrors };
+    return {
+      maxAttempts: r.maxAttempts,
+      initialDelayMs: r.initialDelayMs,
+      maxDelayMs: r.maxDelayMs,
+      retryFetchErrors: r.retryFetchErrors,
+    };
   }
 
   dispose(): void {

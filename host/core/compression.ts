@@ -99,7 +99,9 @@ export interface CompressResult {
 export async function compressHistory(opts: CompressOptions): Promise<CompressResult> {
   const curated = curateHistory(opts.history);
   const original = Math.max(estimateTokens(curated), opts.lastPromptTokens ?? 0);
-  const noop = (reason: string): CompressResult => ({ info: { originalTokenCount: original, newTokenCount: original, status: 'noop', reason } });
+  const noop = (reason: string): CompressResult => ({
+    info: { originalTokenCount: original, newTokenCount: original, status: 'noop', reason },
+  });
   if (curated.length === 0) return noop('the history is empty');
   if (!opts.force && original < opts.threshold * tokenLimit(opts.model)) return noop('below the threshold');
   const split = findSplitPoint(curated);
@@ -111,7 +113,10 @@ export async function compressHistory(opts: CompressOptions): Promise<CompressRe
     const res = await withRequestSignal(opts.signal, (abortSignal) =>
       opts.generator.generateContent({
         model: opts.model,
-        contents: mergeAdjacent([...older, { role: 'user', parts: [{ text: 'Write the <state_snapshot> of the conversation so far now.' }] }]),
+        contents: mergeAdjacent([
+          ...older,
+          { role: 'user', parts: [{ text: 'Write the <state_snapshot> of the conversation so far now.' }] },
+        ]),
         config: { abortSignal, systemInstruction: SNAPSHOT_PROMPT },
       }),
     );
@@ -122,9 +127,19 @@ export async function compressHistory(opts: CompressOptions): Promise<CompressRe
       .trim();
   } catch (err) {
     if (opts.signal.aborted) throw err;
-    return { info: { originalTokenCount: original, newTokenCount: original, status: 'failed', reason: (err as Error).message } };
+    return {
+      info: { originalTokenCount: original, newTokenCount: original, status: 'failed', reason: (err as Error).message },
+    };
   }
-  if (!summary) return { info: { originalTokenCount: original, newTokenCount: original, status: 'empty_summary', reason: 'the model returned an empty summary' } };
+  if (!summary)
+    return {
+      info: {
+        originalTokenCount: original,
+        newTokenCount: original,
+        status: 'empty_summary',
+        reason: 'the model returned an empty summary',
+      },
+    };
   const history: Content[] = [
     { role: 'user', parts: [{ text: summary }] },
     { role: 'model', parts: [{ text: SNAPSHOT_ACK }] },
@@ -132,7 +147,14 @@ export async function compressHistory(opts: CompressOptions): Promise<CompressRe
   ];
   const after = estimateTokens(history);
   if (after >= original) {
-    return { info: { originalTokenCount: original, newTokenCount: after, status: 'inflated', reason: 'the summary was not smaller than the history' } };
+    return {
+      info: {
+        originalTokenCount: original,
+        newTokenCount: after,
+        status: 'inflated',
+        reason: 'the summary was not smaller than the history',
+      },
+    };
   }
   return { info: { originalTokenCount: original, newTokenCount: after, status: 'compressed' }, history };
 }
@@ -151,7 +173,12 @@ export class ChatCompressor {
     if (count) this.lastPromptTokens = count;
   }
 
-  async run(chat: GeminiChat, generator: ContentGenerator, signal: AbortSignal, force: boolean): Promise<ChatCompressionInfo> {
+  async run(
+    chat: GeminiChat,
+    generator: ContentGenerator,
+    signal: AbortSignal,
+    force: boolean,
+  ): Promise<ChatCompressionInfo> {
     if (!force && (this.failed || !(this.threshold > 0))) {
       return { originalTokenCount: this.lastPromptTokens, newTokenCount: this.lastPromptTokens, status: 'noop' };
     }

@@ -50,8 +50,10 @@ export function resolveAuth(env: NodeJS.ProcessEnv, selectedType?: unknown): Aut
     const project = env.GOOGLE_CLOUD_PROJECT?.trim() || undefined;
     const location = env.GOOGLE_CLOUD_LOCATION?.trim() || undefined;
     const expressKey = env.GOOGLE_API_KEY?.trim() || undefined;
-    if (expressKey) return { kind: 'vertex-ai', apiKey: expressKey, baseUrl: env.GOOGLE_VERTEX_BASE_URL?.trim() || undefined };
-    if (project && location) return { kind: 'vertex-ai', project, location, baseUrl: env.GOOGLE_VERTEX_BASE_URL?.trim() || undefined };
+    if (expressKey)
+      return { kind: 'vertex-ai', apiKey: expressKey, baseUrl: env.GOOGLE_VERTEX_BASE_URL?.trim() || undefined };
+    if (project && location)
+      return { kind: 'vertex-ai', project, location, baseUrl: env.GOOGLE_VERTEX_BASE_URL?.trim() || undefined };
     throw new AuthError(
       'Vertex AI is selected (GOOGLE_GENAI_USE_VERTEXAI) but not configured: set GOOGLE_CLOUD_PROJECT and ' +
         'GOOGLE_CLOUD_LOCATION (with application default credentials), or GOOGLE_API_KEY for express mode.',
@@ -74,7 +76,13 @@ export async function createGenAiContentGenerator(auth: AuthConfig, userAgent: s
   if (auth.baseUrl) httpOptions.baseUrl = auth.baseUrl;
   const ai =
     auth.kind === 'vertex-ai'
-      ? new GoogleGenAI({ vertexai: true, apiKey: auth.apiKey, project: auth.project, location: auth.location, httpOptions })
+      ? new GoogleGenAI({
+          vertexai: true,
+          apiKey: auth.apiKey,
+          project: auth.project,
+          location: auth.location,
+          httpOptions,
+        })
       : new GoogleGenAI({ vertexai: false, apiKey: auth.apiKey, httpOptions });
   return {
     generateContentStream: (req) => ai.models.generateContentStream(req),

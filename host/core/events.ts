@@ -87,4 +87,3 @@ export interface ChatCompressionInfo {
   /** Why nothing changed, for a status other than `compressed`. */
   reason?: string;
 }
-

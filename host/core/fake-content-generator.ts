@@ -31,7 +31,8 @@ export function readReplayFile(file: string): ReplayEntry[] {
     if (!line.trim()) return [];
     try {
       const entry = JSON.parse(line) as ReplayEntry;
-      if (typeof entry?.method !== 'string' || !('response' in entry)) throw new Error('expected {"method", "response"}');
+      if (typeof entry?.method !== 'string' || !('response' in entry))
+        throw new Error('expected {"method", "response"}');
       return [entry];
     } catch (err) {
       throw new ReplayFileError(`${file}:${i + 1}: invalid replay line: ${(err as Error).message}`);
@@ -52,7 +53,10 @@ export class FakeContentGenerator implements ContentGenerator {
   private readonly entries: (ReplayEntry | undefined)[];
   private next = 0;
 
-  constructor(entries: ReplayEntry[], private readonly strict = true) {
+  constructor(
+    entries: ReplayEntry[],
+    private readonly strict = true,
+  ) {
     this.entries = [...entries];
   }
 

@@ -1,10 +1,4 @@
-import type {
-  Content,
-  FunctionDeclaration,
-  GenerateContentConfig,
-  GenerateContentResponse,
-  Part,
-} from '@google/genai';
+import type { Content, FunctionDeclaration, GenerateContentConfig, GenerateContentResponse, Part } from '@google/genai';
 import type { ContentGenerator } from './content-generator.js';
 import type { InvalidStreamType, RetryEventValue } from './events.js';
 import {
@@ -54,9 +48,12 @@ export interface RequestShape {
   generationConfig?: GenerateContentConfig;
 }
 
-export type ChatStreamEvent = { type: 'chunk'; value: GenerateContentResponse } | { type: 'retry'; value: RetryEventValue };
+export type ChatStreamEvent =
+  | { type: 'chunk'; value: GenerateContentResponse }
+  | { type: 'retry'; value: RetryEventValue };
 
-const NUDGE = 'Please provide a response to the user based on the conversation so far; do not reply with thoughts only.';
+const NUDGE =
+  'Please provide a response to the user based on the conversation so far; do not reply with thoughts only.';
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
 const HTML_COMMENT = /<!--[\s\S]*?-->/g;
 const BLOCKED: Record<string, InvalidStreamType> = {
@@ -90,7 +87,8 @@ function validate(chunks: GenerateContentResponse[], isFunctionResponse: boolean
   }
   const text = visible.replace(ZERO_WIDTH, '').replace(HTML_COMMENT, '').trim();
   if (text) return undefined;
-  if (finish && BLOCKED[finish]) return new InvalidStreamError(`Model returned no text (finish reason ${finish}).`, BLOCKED[finish]);
+  if (finish && BLOCKED[finish])
+    return new InvalidStreamError(`Model returned no text (finish reason ${finish}).`, BLOCKED[finish]);
   if (thoughts) return new InvalidStreamError('Model returned only thoughts and no answer.', 'THINKING_ONLY_RESPONSE');
   // Also after a function response: storing an empty model turn would make every later request invalid.
   return new InvalidStreamError('Model stream ended with an empty response.', 'NO_RESPONSE_TEXT');
@@ -168,13 +166,22 @@ export class GeminiChat {
         } catch (err) {
           if (signal.aborted) throw err;
           // Failures to open were already retried by the connection layer.
-          const retryable = err instanceof InvalidStreamError || (opened && isRetryable(err, this.retry.retryFetchErrors));
+          const retryable =
+            err instanceof InvalidStreamError || (opened && isRetryable(err, this.retry.retryFetchErrors));
           if (!retryable || attempt >= this.retry.midStreamAttempts) throw err;
           const delayMs = this.retry.midStreamDelayMs * 2 ** (attempt - 1);
-          nudge = err instanceof InvalidStreamError && (err.type === 'THINKING_ONLY_RESPONSE' || err.type === 'NO_RESPONSE_TEXT');
+          nudge =
+            err instanceof InvalidStreamError &&
+            (err.type === 'THINKING_ONLY_RESPONSE' || err.type === 'NO_RESPONSE_TEXT');
           yield {
             type: 'retry',
-            value: { attempt, maxAttempts: this.retry.midStreamAttempts, delayMs, reason: describeError(err), discardPartial: true },
+            value: {
+              attempt,
+              maxAttempts: this.retry.midStreamAttempts,
+              delayMs,
+              reason: describeError(err),
+              discardPartial: true,
+            },
           };
           await sleep(delayMs, signal);
         } finally {
@@ -192,7 +199,10 @@ export class GeminiChat {
   }
 
   /** Opens the stream, retrying connection failures with backoff and reporting each retry. */
-  private async *open(nudge: boolean, signal: AbortSignal): AsyncGenerator<ChatStreamEvent, AsyncGenerator<GenerateContentResponse>> {
+  private async *open(
+    nudge: boolean,
+    signal: AbortSignal,
+  ): AsyncGenerator<ChatStreamEvent, AsyncGenerator<GenerateContentResponse>> {
     let delay = this.retry.initialDelayMs;
     for (let attempt = 1; ; attempt++) {
       const shape = await this.shape();
@@ -209,7 +219,16 @@ export class GeminiChat {
         const server = serverRetryDelayMs(err);
         if (server !== undefined && server > 300_000) throw err;
         const delayMs = nextDelay(delay, err, this.retry);
-        yield { type: 'retry', value: { attempt, maxAttempts: this.retry.maxAttempts, delayMs, reason: describeError(err), discardPartial: false } };
+        yield {
+          type: 'retry',
+          value: {
+            attempt,
+            maxAttempts: this.retry.maxAttempts,
+            delayMs,
+            reason: describeError(err),
+            discardPartial: false,
+          },
+        };
         await sleep(delayMs, signal);
         delay = Math.min(this.retry.maxDelayMs, delay * 2);
       }

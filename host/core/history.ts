@@ -6,7 +6,12 @@ export const INTERRUPTED_TEXT = '[The previous response was interrupted before i
 
 function isValidPart(p: Part): boolean {
   if (!p || Object.keys(p).length === 0) return false;
-  if (!p.thought && p.text !== undefined && p.text === '' && Object.keys(p).every((k) => k === 'text' || k === 'thoughtSignature')) {
+  if (
+    !p.thought &&
+    p.text !== undefined &&
+    p.text === '' &&
+    Object.keys(p).every((k) => k === 'text' || k === 'thoughtSignature')
+  ) {
     return false;
   }
   return true;
@@ -62,7 +67,14 @@ export function aggregateModelParts(parts: Part[]): Part[] {
       out.push({ text: p.text });
       continue;
     }
-    if (p.text === '' && !p.functionCall && !p.inlineData && !p.fileData && !p.executableCode && !p.codeExecutionResult) {
+    if (
+      p.text === '' &&
+      !p.functionCall &&
+      !p.inlineData &&
+      !p.fileData &&
+      !p.executableCode &&
+      !p.codeExecutionResult
+    ) {
       continue; // a bare signature carrier with no payload is not worth a stored part
     }
     out.push({ ...p });

@@ -17,7 +17,8 @@ const PATH_ARGS: Record<string, (args: Record<string, unknown>) => unknown[]> = 
   write_file: (a) => [a.file_path],
   replace: (a) => [a.file_path],
   // Plain paths only (globs name no single directory); a few are enough to find the subdirectories.
-  read_many_files: (a) => (Array.isArray(a.paths) ? a.paths.filter((p) => typeof p === 'string' && !/[*?[{]/.test(p)).slice(0, 5) : []),
+  read_many_files: (a) =>
+    Array.isArray(a.paths) ? a.paths.filter((p) => typeof p === 'string' && !/[*?[{]/.test(p)).slice(0, 5) : [],
 };
 
 export const JIT_HEADER = '\n\n--- Newly Discovered Project Context ---\n';
@@ -43,14 +44,19 @@ export class JitContext {
   async forCall(tool: JitTool, args: Record<string, unknown>): Promise<string> {
     const pick = tool.builtIn && tool.serverAlias === 'filesystem' ? PATH_ARGS[tool.toolName] : undefined;
     if (!pick) return '';
-    const memory = this.manager.states().find((s) => s.alias === 'memory' && s.config.builtIn && s.status === 'connected');
+    const memory = this.manager
+      .states()
+      .find((s) => s.alias === 'memory' && s.config.builtIn && s.status === 'connected');
     if (!memory) return '';
     const blocks: string[] = [];
     for (const raw of pick(args)) {
       if (typeof raw !== 'string' || !raw) continue;
       const path = isAbsolute(raw) ? raw : resolve(this.cwd, raw);
       try {
-        const res = await this.manager.readResource('memory', `gemini-memory://context-for?path=${encodeURIComponent(path)}`);
+        const res = await this.manager.readResource(
+          'memory',
+          `gemini-memory://context-for?path=${encodeURIComponent(path)}`,
+        );
         for (const c of res.contents) {
           const key = c.uri ?? c.text ?? '';
           if (!c.text || this.seen.has(key)) continue;

@@ -96,7 +96,10 @@ export class LoopDetector {
       const average = (recent[recent.length - 1]! - recent[0]!) / (recent.length - 1);
       if (average <= MAX_AVERAGE_DISTANCE) {
         this.analysedUpTo++;
-        return { kind: 'content', message: 'Loop detected: the model kept repeating the same text. The turn was stopped.' };
+        return {
+          kind: 'content',
+          message: 'Loop detected: the model kept repeating the same text. The turn was stopped.',
+        };
       }
     }
     return undefined;

@@ -43,7 +43,10 @@ export interface LoopManager extends LoopEmitter {
   whenListsFresh?(): Promise<void>;
   readResource(alias: string, uri: string): Promise<{ contents: { uri?: string; text?: string }[] }>;
   /** A read an idle server may answer from the listing cache (`fromCache`: no subscription possible). */
-  readResourceCached?(alias: string, uri: string): Promise<{ contents: { uri?: string; text?: string }[]; fromCache?: boolean }>;
+  readResourceCached?(
+    alias: string,
+    uri: string,
+  ): Promise<{ contents: { uri?: string; text?: string }[]; fromCache?: boolean }>;
   subscribeResource?(alias: string, uri: string): Promise<unknown>;
 }
 

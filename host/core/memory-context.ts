@@ -12,7 +12,10 @@ export class MemoryContext {
   private stale = true;
   private subscribed = new Set<string>();
 
-  constructor(private readonly manager: LoopManager, private readonly log?: (msg: string) => void) {
+  constructor(
+    private readonly manager: LoopManager,
+    private readonly log?: (msg: string) => void,
+  ) {
     manager.on('resource_updated', this.onUpdated);
     manager.on('status', this.onStatus);
   }

@@ -23,12 +23,22 @@ const ROLES: { tool: string[]; hint: (name: string) => string }[] = [
   { tool: ['list_directory'], hint: (n) => `list a directory with \`${n}\`` },
   { tool: ['read_file'], hint: (n) => `read one file with \`${n}\`` },
   { tool: ['read_many_files'], hint: (n) => `read several files at once with \`${n}\`` },
-  { tool: ['replace', 'edit'], hint: (n) => `make targeted edits with \`${n}\` (read the file first; match the old text exactly)` },
+  {
+    tool: ['replace', 'edit'],
+    hint: (n) => `make targeted edits with \`${n}\` (read the file first; match the old text exactly)`,
+  },
   { tool: ['write_file'], hint: (n) => `create or overwrite whole files with \`${n}\`` },
-  { tool: ['run_shell_command'], hint: (n) => `run commands with \`${n}\` (explain what a command that changes the system does before running it)` },
+  {
+    tool: ['run_shell_command'],
+    hint: (n) => `run commands with \`${n}\` (explain what a command that changes the system does before running it)`,
+  },
   { tool: ['web_fetch'], hint: (n) => `fetch web pages with \`${n}\`` },
   { tool: ['google_web_search'], hint: (n) => `search the web with \`${n}\`` },
-  { tool: ['save_memory'], hint: (n) => `remember a user fact or preference across sessions with \`${n}\` (only when asked or clearly useful later)` },
+  {
+    tool: ['save_memory'],
+    hint: (n) =>
+      `remember a user fact or preference across sessions with \`${n}\` (only when asked or clearly useful later)`,
+  },
 ];
 
 function toolSection(tools: PromptTool[]): string {
@@ -41,14 +51,19 @@ function toolSection(tools: PromptTool[]): string {
   const byServer = new Map<string, string[]>();
   // Host-provided tools (search_tools) are not a server's: their alias starts with '@'.
   const search = tools.find((t) => t.serverAlias.startsWith('@') && t.toolName === 'search_tools');
-  for (const t of tools) if (!t.serverAlias.startsWith('@')) byServer.set(t.serverAlias, [...(byServer.get(t.serverAlias) ?? []), t.exposedName]);
+  for (const t of tools)
+    if (!t.serverAlias.startsWith('@'))
+      byServer.set(t.serverAlias, [...(byServer.get(t.serverAlias) ?? []), t.exposedName]);
   const servers = [...byServer].map(([alias, names]) => `- ${alias}: ${names.join(', ')}`);
   return [
     '# Tools',
     'Every tool is provided by an MCP server and named `<server>__<tool>`. Call tools only by these exact names:',
     ...servers,
     ...(search
-      ? ['', `Not every tool above is declared in each request: call \`${search.exposedName}\` with a few words or a server name to get the declarations of others, then call them by name.`]
+      ? [
+          '',
+          `Not every tool above is declared in each request: call \`${search.exposedName}\` with a few words or a server name to get the declarations of others, then call them by name.`,
+        ]
       : []),
     ...(hints.length ? ['', 'Useful ways to work:', ...hints] : []),
   ].join('\n');

@@ -21,7 +21,10 @@ function slim(r: GenerateContentResponse): Record<string, unknown> {
  * written as one line when it ends, so a replay sees the same chunk boundaries.
  */
 export class RecordingContentGenerator implements ContentGenerator {
-  constructor(private readonly inner: ContentGenerator, private readonly file: string) {
+  constructor(
+    private readonly inner: ContentGenerator,
+    private readonly file: string,
+  ) {
     // A fresh recording per run; a stale tail would desynchronise a strict replay.
     writeFileSync(file, '');
   }

@@ -56,7 +56,10 @@ export function isAbortError(err: unknown): boolean {
 }
 
 /** The body of an ApiError is the raw JSON the server sent; dig out `error.details` and `error.message`. */
-function apiErrorBody(err: unknown): { message?: string; details?: { '@type'?: string; retryDelay?: string; violations?: unknown[] }[] } {
+function apiErrorBody(err: unknown): {
+  message?: string;
+  details?: { '@type'?: string; retryDelay?: string; violations?: unknown[] }[];
+} {
   const msg = (err as Error)?.message ?? '';
   const start = msg.indexOf('{');
   if (start < 0) return {};

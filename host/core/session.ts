@@ -63,14 +63,21 @@ export function retryConfig(settings: LoadedSettings['merged'], env: NodeJS.Proc
   return cfg;
 }
 
-async function createGenerator(opts: SessionOptions, auth: AuthConfig | undefined, model: string): Promise<ContentGenerator> {
+async function createGenerator(
+  opts: SessionOptions,
+  auth: AuthConfig | undefined,
+  model: string,
+): Promise<ContentGenerator> {
   if (!auth) {
     // Replay replaces the generator before any auth or network setup.
     const { FakeContentGenerator } = await import('./fake-content-generator.js');
     return FakeContentGenerator.fromFile(opts.fakeResponses!, !opts.fakeResponsesNonStrict);
   }
   const { VERSION } = await import('../../protocol/version.js');
-  let gen = await createGenAiContentGenerator(auth, `GeminiMcpCli/${VERSION}/${model} (${process.platform}; ${process.arch})`);
+  let gen = await createGenAiContentGenerator(
+    auth,
+    `GeminiMcpCli/${VERSION}/${model} (${process.platform}; ${process.arch})`,
+  );
   if (opts.recordResponses) {
     const { RecordingContentGenerator } = await import('./recording-content-generator.js');
     gen = new RecordingContentGenerator(gen, opts.recordResponses);

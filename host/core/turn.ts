@@ -74,7 +74,8 @@ export class Turn {
           yield { type: 'finished', value: { reason: candidate.finishReason, usageMetadata: chunk.usageMetadata } };
         }
       }
-      if (this.usage) yield { type: 'usage', value: { model: this.chat.model, usage: this.usage, durationMs: Date.now() - started } };
+      if (this.usage)
+        yield { type: 'usage', value: { model: this.chat.model, usage: this.usage, durationMs: Date.now() - started } };
     } catch (err) {
       if (signal.aborted) {
         yield { type: 'user_cancelled' };
@@ -84,7 +85,10 @@ export class Turn {
         yield { type: 'invalid_stream', value: { type: err.type, message: err.message } };
         return;
       }
-      yield { type: 'error', value: { error: { message: apiErrorText(err, this.chat.model), status: httpStatusOf(err) } } };
+      yield {
+        type: 'error',
+        value: { error: { message: apiErrorText(err, this.chat.model), status: httpStatusOf(err) } },
+      };
     }
   }
 }

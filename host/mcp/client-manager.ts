@@ -67,7 +67,8 @@ export class McpClientManager extends EventEmitter {
     this.roots = [...opts.roots];
     this.log = opts.log ?? silentLogger;
     this.elicitationHandler = opts.elicitationHandler;
-    this.clientRequests = opts.clientRequests ?? new ClientRequests({ trusted: (a) => !!this.slots.get(a)?.config.trust });
+    this.clientRequests =
+      opts.clientRequests ?? new ClientRequests({ trusted: (a) => !!this.slots.get(a)?.config.trust });
     this.sup = new Supervisor({
       log: this.log,
       connectTimeoutMs: opts.connectTimeoutMs ?? 30_000,
@@ -102,7 +103,11 @@ export class McpClientManager extends EventEmitter {
       idle++;
     }
     for (const slot of this.slots.values()) {
-      if (slot.status !== 'idle') slot.firstAttempt = this.sup.connect(slot).then(() => undefined, () => undefined);
+      if (slot.status !== 'idle')
+        slot.firstAttempt = this.sup.connect(slot).then(
+          () => undefined,
+          () => undefined,
+        );
     }
     if (idle) this.emit('tools_changed');
   }
@@ -111,7 +116,11 @@ export class McpClientManager extends EventEmitter {
   async connectAll(timeoutMs?: number): Promise<void> {
     this.start();
     for (const slot of this.slots.values()) {
-      if (slot.status === 'idle') slot.firstAttempt = this.sup.connect(slot).then(() => undefined, () => undefined);
+      if (slot.status === 'idle')
+        slot.firstAttempt = this.sup.connect(slot).then(
+          () => undefined,
+          () => undefined,
+        );
     }
     await this.whenSettled(timeoutMs);
   }
@@ -137,7 +146,9 @@ export class McpClientManager extends EventEmitter {
     const builtIn = Promise.all(slots.filter((s) => s.config.builtIn).map((s) => s.firstAttempt));
     const others = Promise.all(slots.filter((s) => !s.config.builtIn).map((s) => s.firstAttempt));
     let t: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((r) => (t = setTimeout(r, Math.max(0, this.startedAt + this.startupGraceMs - Date.now()))));
+    const grace = new Promise<void>(
+      (r) => (t = setTimeout(r, Math.max(0, this.startedAt + this.startupGraceMs - Date.now()))),
+    );
     await Promise.all([builtIn, Promise.race([others, grace])]);
     clearTimeout(t);
   }
@@ -164,7 +175,9 @@ export class McpClientManager extends EventEmitter {
   async setRoots(roots: string[]): Promise<void> {
     this.roots = [...roots];
     await Promise.all(
-      [...this.slots.values()].map((s) => s.conn?.sendRootsChanged().catch((e) => this.log.debug(`[${s.config.alias}] roots notify: ${e.message}`))),
+      [...this.slots.values()].map((s) =>
+        s.conn?.sendRootsChanged().catch((e) => this.log.debug(`[${s.config.alias}] roots notify: ${e.message}`)),
+      ),
     );
   }
 
@@ -177,7 +190,12 @@ export class McpClientManager extends EventEmitter {
     return [...this.roots];
   }
 
-  async callTool(alias: string, toolName: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
+  async callTool(
+    alias: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    opts: CallOptions = {},
+  ): Promise<CallToolResult> {
     const slot = this.slotOf(alias);
     // Loaded with the first call, like the SDK it uses.
     const { callOnce } = await import('./tool-call.js');
@@ -186,7 +204,9 @@ export class McpClientManager extends EventEmitter {
       return await callOnce(this.sup, slot, toolName, args, opts);
     } catch (err) {
       // Replaying is safe only for calls that cannot have changed anything: never delivered, or read-only.
-      const replayable = err instanceof McpCallError && (err.notDelivered || isRetryableAfterCrash(slot.config, slot.lastTools, toolName));
+      const replayable =
+        err instanceof McpCallError &&
+        (err.notDelivered || isRetryableAfterCrash(slot.config, slot.lastTools, toolName));
       if (err instanceof McpCallError && err.kind === 'crashed' && !opts.signal?.aborted && replayable) {
         this.log.info(`[${alias}] retrying '${toolName}' once after reconnecting`);
         return await callOnce(this.sup, slot, toolName, args, opts);
@@ -203,16 +223,25 @@ export class McpClientManager extends EventEmitter {
   }
 
   /** `completion/complete` for a prompt argument; a server without completions suggests nothing. */
-  async completePromptArgument(alias: string, prompt: string, arg: string, value: string, context: Record<string, string> = {}): Promise<string[]> {
+  async completePromptArgument(
+    alias: string,
+    prompt: string,
+    arg: string,
+    value: string,
+    context: Record<string, string> = {},
+  ): Promise<string[]> {
     const { client } = await this.ensureConnected(this.slotOf(alias));
     if (!client.getServerCapabilities()?.completions) return [];
     const ref = { type: 'ref/prompt' as const, name: prompt };
-    return (await client.complete({ ref, argument: { name: arg, value }, context: { arguments: context } })).completion.values;
+    return (await client.complete({ ref, argument: { name: arg, value }, context: { arguments: context } })).completion
+      .values;
   }
 
   async listResourceTemplates(alias: string): Promise<ResourceTemplate[]> {
     const conn = await this.ensureConnected(this.slotOf(alias));
-    return conn.client.getServerCapabilities()?.resources ? (await conn.client.listResourceTemplates()).resourceTemplates : [];
+    return conn.client.getServerCapabilities()?.resources
+      ? (await conn.client.listResourceTemplates()).resourceTemplates
+      : [];
   }
 
   async readResource(alias: string, uri: string): Promise<ReadResourceResult> {
@@ -242,7 +271,9 @@ export class McpClientManager extends EventEmitter {
   async getPrompt(alias: string, name: string, args: Record<string, unknown> = {}): Promise<GetPromptResult> {
     const conn = await this.ensureConnected(this.slotOf(alias));
     // prompts/get takes string arguments only.
-    const strArgs = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+    const strArgs = Object.fromEntries(
+      Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+    );
     return conn.client.getPrompt({ name, arguments: strArgs });
   }
 
@@ -279,6 +310,10 @@ export class McpClientManager extends EventEmitter {
   }
 
   private clientHooks(slot: Slot): ClientHooks {
-    return serverRequestHooks(slot, { roots: () => this.roots, requests: this.clientRequests, confirmations: () => this.elicitationHandler });
+    return serverRequestHooks(slot, {
+      roots: () => this.roots,
+      requests: this.clientRequests,
+      confirmations: () => this.elicitationHandler,
+    });
   }
 }

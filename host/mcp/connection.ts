@@ -85,9 +85,15 @@ export class ServerConnection {
     for (const kind of plan) {
       const client = new Client(CLIENT_INFO, {
         // Form elicitation with defaults applied, URL elicitation and sampling (text and images, no tools).
-        capabilities: { roots: { listChanged: true }, elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {} },
+        capabilities: {
+          roots: { listChanged: true },
+          elicitation: { form: { applyDefaults: true }, url: {} },
+          sampling: {},
+        },
       });
-      const transport = createTransport(opts.config, kind, opts.stderr, (s) => opts.log.debug(`[${opts.config.alias}] ${s.trimEnd()}`));
+      const transport = createTransport(opts.config, kind, opts.stderr, (s) =>
+        opts.log.debug(`[${opts.config.alias}] ${s.trimEnd()}`),
+      );
       const conn = new ServerConnection(client, transport, kind, opts);
       conn.installHandlers();
       try {
@@ -104,7 +110,9 @@ export class ServerConnection {
         conn.instructions = client.getInstructions();
         await conn.refreshAll();
         if (client.getServerCapabilities()?.logging) {
-          await client.setLoggingLevel(opts.logLevel ?? 'warning').catch((e) => opts.log.debug(`[${opts.config.alias}] logging/setLevel: ${e.message}`));
+          await client
+            .setLoggingLevel(opts.logLevel ?? 'warning')
+            .catch((e) => opts.log.debug(`[${opts.config.alias}] logging/setLevel: ${e.message}`));
         }
       } catch (err) {
         await conn.close();
@@ -129,7 +137,9 @@ export class ServerConnection {
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.relist('resources'));
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => opts.hooks.resourceUpdated(n.params.uri));
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
-      opts.log.debug(`[${opts.config.alias}] log ${n.params.level}: ${typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data)}`),
+      opts.log.debug(
+        `[${opts.config.alias}] log ${n.params.level}: ${typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data)}`,
+      ),
     );
     client.onerror = (err) => opts.log.debug(`[${opts.config.alias}] transport error: ${err.message}`);
     client.onclose = () => {
@@ -151,13 +161,19 @@ export class ServerConnection {
     const run = async (): Promise<void> => {
       do {
         this.again.delete(what);
-        await (what === 'tools' ? this.refreshTools() : what === 'prompts' ? this.refreshPrompts() : this.refreshResources());
+        await (what === 'tools'
+          ? this.refreshTools()
+          : what === 'prompts'
+            ? this.refreshPrompts()
+            : this.refreshResources());
         if (this.closing) return;
         this.opts.hooks.listChanged(this, what);
       } while (this.again.has(what));
     };
     const p = run()
-      .catch((err) => this.opts.log.warn(`[${this.opts.config.alias}] re-listing ${what} failed: ${(err as Error).message}`))
+      .catch((err) =>
+        this.opts.log.warn(`[${this.opts.config.alias}] re-listing ${what} failed: ${(err as Error).message}`),
+      )
       .finally(() => this.refreshing.delete(what));
     this.refreshing.set(what, p);
   }
@@ -174,21 +190,27 @@ export class ServerConnection {
   async refreshTools(): Promise<void> {
     if (!this.client.getServerCapabilities()?.tools) return;
     this.tools = await paginate((cursor) =>
-      this.client.listTools(cursor ? { cursor } : undefined, { timeout: LIST_TIMEOUT_MS }).then((r) => ({ items: r.tools, next: r.nextCursor })),
+      this.client
+        .listTools(cursor ? { cursor } : undefined, { timeout: LIST_TIMEOUT_MS })
+        .then((r) => ({ items: r.tools, next: r.nextCursor })),
     );
   }
 
   async refreshPrompts(): Promise<void> {
     if (!this.client.getServerCapabilities()?.prompts) return;
     this.prompts = await paginate((cursor) =>
-      this.client.listPrompts(cursor ? { cursor } : undefined, { timeout: LIST_TIMEOUT_MS }).then((r) => ({ items: r.prompts, next: r.nextCursor })),
+      this.client
+        .listPrompts(cursor ? { cursor } : undefined, { timeout: LIST_TIMEOUT_MS })
+        .then((r) => ({ items: r.prompts, next: r.nextCursor })),
     );
   }
 
   async refreshResources(): Promise<void> {
     if (!this.client.getServerCapabilities()?.resources) return;
     this.resources = await paginate((cursor) =>
-      this.client.listResources(cursor ? { cursor } : undefined, { timeout: LIST_TIMEOUT_MS }).then((r) => ({ items: r.resources, next: r.nextCursor })),
+      this.client
+        .listResources(cursor ? { cursor } : undefined, { timeout: LIST_TIMEOUT_MS })
+        .then((r) => ({ items: r.resources, next: r.nextCursor })),
     );
   }
 

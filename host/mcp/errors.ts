@@ -1,4 +1,11 @@
-export type McpCallErrorKind = 'timeout' | 'cancelled' | 'crashed' | 'not_connected' | 'unknown_server' | 'unknown_tool' | 'protocol';
+export type McpCallErrorKind =
+  | 'timeout'
+  | 'cancelled'
+  | 'crashed'
+  | 'not_connected'
+  | 'unknown_server'
+  | 'unknown_tool'
+  | 'protocol';
 
 /**
  * Why a `tools/call` produced no result. Tool failures are not errors here: they come back as
@@ -8,7 +15,11 @@ export class McpCallError extends Error {
   /** Set when the server provably never ran the call (it had lost our session), so replaying it is safe. */
   notDelivered = false;
 
-  constructor(readonly kind: McpCallErrorKind, message: string, readonly alias: string) {
+  constructor(
+    readonly kind: McpCallErrorKind,
+    message: string,
+    readonly alias: string,
+  ) {
     super(message);
     this.name = kind === 'cancelled' ? 'AbortError' : 'McpCallError';
   }

@@ -40,8 +40,16 @@ export interface Slot {
 
 export function newSlot(config: ResolvedServerConfig): Slot {
   return {
-    config, status: 'connecting', stderr: new StderrTail(), firstAttempt: Promise.resolve(),
-    connectedAt: 0, failuresInRow: 0, restarts: 0, calls: new Set(), openElicitations: 0, lastTools: [],
+    config,
+    status: 'connecting',
+    stderr: new StderrTail(),
+    firstAttempt: Promise.resolve(),
+    connectedAt: 0,
+    failuresInRow: 0,
+    restarts: 0,
+    calls: new Set(),
+    openElicitations: 0,
+    lastTools: [],
     restartWaiters: [],
   };
 }
@@ -58,8 +66,18 @@ export function snapshot(s: Slot): ServerState {
   const offer = conn ?? cached;
   const tools = offer ? filterTools(offer.tools, s.config) : s.recovering ? filterTools(s.lastTools, s.config) : [];
   return {
-    alias: s.config.alias, config: s.config, status: s.status, error: s.error, stderrTail: s.stderr.text(),
-    tools, instructions: offer?.instructions, prompts: offer?.prompts ?? [], resources: offer?.resources ?? [],
-    restarts: s.restarts, connectedVia: conn?.kind, pid: conn?.pid, ...(cached ? { fromCache: true } : {}),
+    alias: s.config.alias,
+    config: s.config,
+    status: s.status,
+    error: s.error,
+    stderrTail: s.stderr.text(),
+    tools,
+    instructions: offer?.instructions,
+    prompts: offer?.prompts ?? [],
+    resources: offer?.resources ?? [],
+    restarts: s.restarts,
+    connectedVia: conn?.kind,
+    pid: conn?.pid,
+    ...(cached ? { fromCache: true } : {}),
   };
 }

@@ -49,24 +49,29 @@ export class Supervisor {
     if (this.closedFlag) return Promise.reject(new Error('the MCP client manager is closed'));
     this.setStatus(slot, 'connecting');
     // The MCP SDK loads with the first connection: a session whose servers are all idle never needs it.
-    const attempt = import('./connection.js').then(({ ServerConnection }) => ServerConnection.open({
-      config: slot.config,
-      stderr: slot.stderr,
-      log: this.opts.log,
-      connectTimeoutMs: slot.config.connectTimeoutMs ?? this.opts.connectTimeoutMs,
-      signal: this.closeController.signal,
-      logLevel: this.opts.logLevel,
-      hooks: {
-        ...this.opts.clientHooks(slot),
-        closed: (conn, reason) => this.lost(slot, conn, reason),
-        listChanged: (conn, what) => {
-          if (slot.conn !== conn) return;
-          if (what === 'tools') slot.lastTools = conn.tools;
-          this.opts.emit(what === 'tools' ? 'tools_changed' : what === 'prompts' ? 'prompts_changed' : 'resources_changed', slot.config.alias);
+    const attempt = import('./connection.js').then(({ ServerConnection }) =>
+      ServerConnection.open({
+        config: slot.config,
+        stderr: slot.stderr,
+        log: this.opts.log,
+        connectTimeoutMs: slot.config.connectTimeoutMs ?? this.opts.connectTimeoutMs,
+        signal: this.closeController.signal,
+        logLevel: this.opts.logLevel,
+        hooks: {
+          ...this.opts.clientHooks(slot),
+          closed: (conn, reason) => this.lost(slot, conn, reason),
+          listChanged: (conn, what) => {
+            if (slot.conn !== conn) return;
+            if (what === 'tools') slot.lastTools = conn.tools;
+            this.opts.emit(
+              what === 'tools' ? 'tools_changed' : what === 'prompts' ? 'prompts_changed' : 'resources_changed',
+              slot.config.alias,
+            );
+          },
+          resourceUpdated: (uri) => this.opts.emit('resource_updated', slot.config.alias, uri),
         },
-        resourceUpdated: (uri) => this.opts.emit('resource_updated', slot.config.alias, uri),
-      },
-    }));
+      }),
+    );
     slot.connecting = attempt.then(
       (conn) => this.onConnected(slot, conn),
       (err: unknown) => {
@@ -134,7 +139,12 @@ export class Supervisor {
           return conn;
         } catch (err) {
           last = (err as Error).message;
-          settleWaiters(slot, new Error(`MCP server '${slot.config.alias}' could not be restarted (attempt ${slot.failuresInRow}): ${last}`));
+          settleWaiters(
+            slot,
+            new Error(
+              `MCP server '${slot.config.alias}' could not be restarted (attempt ${slot.failuresInRow}): ${last}`,
+            ),
+          );
         }
       }
       const reason = `gave up after ${backoff.length} restart attempts; last error: ${last}`;
@@ -144,9 +154,13 @@ export class Supervisor {
       slot.recovering = undefined;
       settleWaiters(slot, err);
       // The tools leave the registry with this status event.
-      if (!this.closedFlag) this.setStatus(slot, 'failed', err.message.replace(`MCP server '${slot.config.alias}' `, ''));
+      if (!this.closedFlag)
+        this.setStatus(slot, 'failed', err.message.replace(`MCP server '${slot.config.alias}' `, ''));
     });
-    slot.recovering.then(() => (slot.recovering = undefined), () => undefined);
+    slot.recovering.then(
+      () => (slot.recovering = undefined),
+      () => undefined,
+    );
     return slot.recovering;
   }
 
@@ -161,7 +175,11 @@ export class Supervisor {
     // A server declared from the listing cache starts on its first use.
     if (slot.status === 'idle') return this.connect(slot);
     const alias = slot.config.alias;
-    throw new McpCallError('not_connected', `MCP server '${alias}' is not connected: ${slot.error ?? slot.status}`, alias);
+    throw new McpCallError(
+      'not_connected',
+      `MCP server '${alias}' is not connected: ${slot.error ?? slot.status}`,
+      alias,
+    );
   }
 
   /** Manual restart (`/mcp restart`): a fresh process and a fresh set of automatic restart attempts. */
@@ -178,14 +196,19 @@ export class Supervisor {
   async close(slots: Iterable<Slot>): Promise<void> {
     this.closedFlag = true;
     this.closeController.abort();
-    await Promise.all([...slots].map(async (s) => {
-      settleWaiters(s, new Error('the MCP client manager is closed'));
-      const pending = s.connecting;
-      const conn = s.conn;
-      s.conn = undefined;
-      await conn?.close();
-      await pending?.then((c) => c.close(), () => undefined);
-    }));
+    await Promise.all(
+      [...slots].map(async (s) => {
+        settleWaiters(s, new Error('the MCP client manager is closed'));
+        const pending = s.connecting;
+        const conn = s.conn;
+        s.conn = undefined;
+        await conn?.close();
+        await pending?.then(
+          (c) => c.close(),
+          () => undefined,
+        );
+      }),
+    );
   }
 }
 

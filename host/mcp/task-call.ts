@@ -9,7 +9,8 @@ import { CallToolResultSchema, type CallToolResult, type Tool } from '@modelcont
  */
 
 export function needsTask(tools: Tool[], name: string): boolean {
-  const execution = (tools.find((t) => t.name === name) as { execution?: { taskSupport?: string } } | undefined)?.execution;
+  const execution = (tools.find((t) => t.name === name) as { execution?: { taskSupport?: string } } | undefined)
+    ?.execution;
   return execution?.taskSupport === 'required';
 }
 
@@ -19,7 +20,12 @@ export interface TaskCallOptions {
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
 }
 
-export async function callAsTask(client: Client, name: string, args: Record<string, unknown>, opts: TaskCallOptions): Promise<CallToolResult> {
+export async function callAsTask(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  opts: TaskCallOptions,
+): Promise<CallToolResult> {
   if (!client.getServerCapabilities()?.tasks) {
     throw new Error(`tool '${name}' requires MCP tasks, but the server does not declare the tasks capability`);
   }
@@ -33,7 +39,12 @@ export async function callAsTask(client: Client, name: string, args: Record<stri
     const stream = client.experimental.tasks.callToolStream(
       { name, arguments: args, ...(opts.meta ? { _meta: opts.meta } : {}) },
       CallToolResultSchema,
-      { signal: opts.signal, timeout: 2 ** 31 - 1, task: {}, ...(opts.onProgress ? { onprogress: opts.onProgress } : {}) },
+      {
+        signal: opts.signal,
+        timeout: 2 ** 31 - 1,
+        task: {},
+        ...(opts.onProgress ? { onprogress: opts.onProgress } : {}),
+      },
     );
     for await (const m of stream) {
       if (m.type === 'taskCreated') taskId = m.task.taskId;

@@ -9,7 +9,10 @@ export class PausableTimer {
   private pauses = 0;
   private done = false;
 
-  constructor(ms: number, private readonly onFire: () => void) {
+  constructor(
+    ms: number,
+    private readonly onFire: () => void,
+  ) {
     this.remaining = ms;
     this.arm();
   }
@@ -33,9 +36,12 @@ export class PausableTimer {
   private arm(): void {
     this.startedAt = Date.now();
     // setTimeout overflows above 2^31-1 ms and would fire at once.
-    this.handle = setTimeout(() => {
-      this.done = true;
-      this.onFire();
-    }, Math.max(0, Math.min(this.remaining, 2 ** 31 - 1)));
+    this.handle = setTimeout(
+      () => {
+        this.done = true;
+        this.onFire();
+      },
+      Math.max(0, Math.min(this.remaining, 2 ** 31 - 1)),
+    );
   }
 }

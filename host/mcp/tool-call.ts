@@ -15,7 +15,13 @@ function cancelled(alias: string, toolName: string, why = ''): McpCallError {
 }
 
 /** One `tools/call` on the server's live connection, bounded by the call timeout and the caller's signal. */
-export async function callOnce(sup: Supervisor, slot: Slot, toolName: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
+export async function callOnce(
+  sup: Supervisor,
+  slot: Slot,
+  toolName: string,
+  args: Record<string, unknown>,
+  opts: CallOptions,
+): Promise<CallToolResult> {
   const alias = slot.config.alias;
   if (opts.signal?.aborted) throw cancelled(alias, toolName);
   const timeoutMs = opts.timeoutMs ?? slot.config.timeoutMs;
@@ -41,7 +47,12 @@ export async function callOnce(sup: Supervisor, slot: Slot, toolName: string, ar
     conn = await untilAborted(sup.ensureConnected(slot), controller.signal);
   } catch (err) {
     done();
-    if (timedOut) throw new McpCallError('not_connected', `MCP server '${alias}' was not ready within the ${timeoutMs} ms timeout of '${toolName}' (${slot.error ?? slot.status})`, alias);
+    if (timedOut)
+      throw new McpCallError(
+        'not_connected',
+        `MCP server '${alias}' was not ready within the ${timeoutMs} ms timeout of '${toolName}' (${slot.error ?? slot.status})`,
+        alias,
+      );
     if (opts.signal?.aborted) throw cancelled(alias, toolName);
     if (err instanceof McpCallError) throw err;
     throw new McpCallError('not_connected', `MCP server '${alias}' is not connected: ${(err as Error).message}`, alias);
@@ -49,7 +60,11 @@ export async function callOnce(sup: Supervisor, slot: Slot, toolName: string, ar
   if (cold && conn.client.getServerCapabilities()?.tools && !conn.tools.some((t) => t.name === toolName)) {
     done();
     // The registry has already been rebuilt from the live list by now.
-    throw new McpCallError('unknown_tool', `MCP server '${alias}' no longer offers the tool '${toolName}' (it was declared from a cached tool list that is now out of date; the list has been refreshed).`, alias);
+    throw new McpCallError(
+      'unknown_tool',
+      `MCP server '${alias}' no longer offers the tool '${toolName}' (it was declared from a cached tool list that is now out of date; the list has been refreshed).`,
+      alias,
+    );
   }
   if (slot.openElicitations > 0) call.timer.pause();
   slot.calls.add(call);
@@ -57,7 +72,11 @@ export async function callOnce(sup: Supervisor, slot: Slot, toolName: string, ar
     // A raw request rather than client.callTool: that one throws on outputSchema mismatches, which the
     // host wants to treat as an ordinary (bad) result, not a protocol failure.
     if (needsTask(conn.tools, toolName)) {
-      return await callAsTask(conn.client, toolName, args, { signal: controller.signal, meta: opts.meta, onProgress: opts.onProgress });
+      return await callAsTask(conn.client, toolName, args, {
+        signal: controller.signal,
+        meta: opts.meta,
+        onProgress: opts.onProgress,
+      });
     }
     const result = await conn.client.request(
       { method: 'tools/call', params: { name: toolName, arguments: args, ...(opts.meta ? { _meta: opts.meta } : {}) } },
@@ -72,7 +91,11 @@ export async function callOnce(sup: Supervisor, slot: Slot, toolName: string, ar
     return result as CallToolResult;
   } catch (err) {
     if (timedOut) {
-      throw new McpCallError('timeout', `MCP server '${alias}': tool '${toolName}' timed out after ${timeoutMs} ms (the server was sent a cancellation)`, alias);
+      throw new McpCallError(
+        'timeout',
+        `MCP server '${alias}': tool '${toolName}' timed out after ${timeoutMs} ms (the server was sent a cancellation)`,
+        alias,
+      );
     }
     throw await classifyFailure(sup, slot, conn, toolName, err, opts);
   } finally {
@@ -91,14 +114,25 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** Why a call without a timeout failed: the caller cancelled, the server went away, or a protocol fault. */
-async function classifyFailure(sup: Supervisor, slot: Slot, conn: ServerConnection, toolName: string, err: unknown, opts: CallOptions): Promise<McpCallError> {
+async function classifyFailure(
+  sup: Supervisor,
+  slot: Slot,
+  conn: ServerConnection,
+  toolName: string,
+  err: unknown,
+  opts: CallOptions,
+): Promise<McpCallError> {
   const alias = slot.config.alias;
   if (opts.signal?.aborted) return cancelled(alias, toolName);
   if (sup.closed) return cancelled(alias, toolName, ': the session is closing');
   if (conn.kind === 'http' && err instanceof StreamableHTTPError && err.code === 404) {
     // The server restarted or expired our session; it refused the call without running it.
     if (slot.conn === conn) sup.lost(slot, conn, 'the server no longer knows our session (HTTP 404)', true);
-    const failure = new McpCallError('crashed', `MCP server '${alias}' no longer knows the session of the call to '${toolName}' (HTTP 404); reconnecting.`, alias);
+    const failure = new McpCallError(
+      'crashed',
+      `MCP server '${alias}' no longer knows the session of the call to '${toolName}' (HTTP 404); reconnecting.`,
+      alias,
+    );
     failure.notDelivered = true;
     return failure;
   }
@@ -110,5 +144,9 @@ async function classifyFailure(sup: Supervisor, slot: Slot, conn: ServerConnecti
     const message = `MCP server '${alias}' ${what} during the call to '${toolName}' (${conn.lostReason ?? (err as Error).message}); it is being restarted.`;
     return new McpCallError('crashed', withTail(message, slot.stderr.text()), alias);
   }
-  return new McpCallError('protocol', `MCP server '${alias}' failed the call to '${toolName}': ${(err as Error).message}`, alias);
+  return new McpCallError(
+    'protocol',
+    `MCP server '${alias}' failed the call to '${toolName}': ${(err as Error).message}`,
+    alias,
+  );
 }

@@ -23,5 +23,7 @@ export function isRetryableAfterCrash(config: ResolvedServerConfig, tools: Tool[
 /** Includes HTTP 404: a Streamable HTTP server that restarted no longer knows our session id. */
 export function looksLikeConnectionLoss(err: unknown): boolean {
   const msg = err instanceof Error ? err.message : String(err);
-  return /Connection closed|Not connected|fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|EPIPE|HTTP 404/i.test(msg);
+  return /Connection closed|Not connected|fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|EPIPE|HTTP 404/i.test(
+    msg,
+  );
 }

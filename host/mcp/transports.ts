@@ -14,7 +14,12 @@ export function transportPlan(config: ResolvedServerConfig): ConcreteTransport[]
   return config.transport === 'auto' ? ['http', 'sse'] : [config.transport];
 }
 
-export function createTransport(config: ResolvedServerConfig, kind: ConcreteTransport, stderr: StderrTail, onStderr?: (chunk: string) => void): Transport {
+export function createTransport(
+  config: ResolvedServerConfig,
+  kind: ConcreteTransport,
+  stderr: StderrTail,
+  onStderr?: (chunk: string) => void,
+): Transport {
   if (kind === 'stdio') {
     if (!config.command) throw new Error(`MCP server '${config.alias}' has no command`);
     const entry = config.builtIn ? config.args?.[0] : undefined;

@@ -98,9 +98,12 @@ export class PolicyEngine implements Policy {
   }
 
   setApprovalMode(mode: ApprovalMode): void {
-    if (mode === 'yolo' && this.disableYolo) throw new FatalConfigError('YOLO mode is disabled by security.disableYoloMode.');
+    if (mode === 'yolo' && this.disableYolo)
+      throw new FatalConfigError('YOLO mode is disabled by security.disableYoloMode.');
     if (mode !== 'default' && mode !== 'plan' && this.untrustedFolder) {
-      throw new Error('This folder is not trusted: the approval mode stays default or plan (run "gemini-mcp trust" to trust it).');
+      throw new Error(
+        'This folder is not trusted: the approval mode stays default or plan (run "gemini-mcp trust" to trust it).',
+      );
     }
     this.mode = mode;
   }
@@ -118,7 +121,13 @@ export class PolicyEngine implements Policy {
     const shell: ShellStanding =
       cls !== 'exec' || command === undefined ? 'ask' : await shellDecision(command, this.shellAllowances(tool), mode);
     const memoryFile = input.detail?.filePath;
-    const verdict = this.rules(tool, cls, mode, shell, memoryFile !== undefined && this.session.hasMemoryFile(memoryFile));
+    const verdict = this.rules(
+      tool,
+      cls,
+      mode,
+      shell,
+      memoryFile !== undefined && this.session.hasMemoryFile(memoryFile),
+    );
     if (verdict.decision === 'ask' && !this.interactive) {
       return { decision: 'deny', reason: `headless: ${verdict.reason}`, message: headlessDenial(tool.exposedName) };
     }
@@ -143,13 +152,24 @@ export class PolicyEngine implements Policy {
   }
 
   /** The allow/ask table after the deny rules; one place for every path. */
-  private rules(tool: PolicyTool, cls: ToolClass, mode: ApprovalMode, shell: ShellStanding, memoryFileAllowed: boolean): Verdict {
+  private rules(
+    tool: PolicyTool,
+    cls: ToolClass,
+    mode: ApprovalMode,
+    shell: ShellStanding,
+    memoryFileAllowed: boolean,
+  ): Verdict {
     const first = MODE_FIRST[mode](cls);
     if (first === 'deny') {
-      return { decision: 'deny', reason: `${cls} tools are not allowed in ${mode} mode`, message: mode === 'plan' ? PLAN_MODE_DENIAL : DENIED_BY_POLICY };
+      return {
+        decision: 'deny',
+        reason: `${cls} tools are not allowed in ${mode} mode`,
+        message: mode === 'plan' ? PLAN_MODE_DENIAL : DENIED_BY_POLICY,
+      };
     }
     if (first === 'allow') return { decision: 'allow', reason: mode };
-    if (matchRules(this.confirmationRequired, tool).whole) return { decision: 'ask', reason: 'tools.confirmationRequired' };
+    if (matchRules(this.confirmationRequired, tool).whole)
+      return { decision: 'ask', reason: 'tools.confirmationRequired' };
     if (tool.trusted) return { decision: 'allow', reason: 'trusted server' };
     if (cls === 'read-only') return { decision: 'allow', reason: 'read-only' };
     if (this.wholeAllowed(tool)) return { decision: 'allow', reason: 'allow rule' };
@@ -162,7 +182,9 @@ export class PolicyEngine implements Policy {
           ? { decision: 'ask', reason: 'command not allow-listed' }
           : { decision: 'allow', reason: 'shell prefix rule' };
       case 'memory':
-        return memoryFileAllowed ? { decision: 'allow', reason: 'memory file allowed this session' } : { decision: 'ask', reason: 'memory save' };
+        return memoryFileAllowed
+          ? { decision: 'allow', reason: 'memory file allowed this session' }
+          : { decision: 'ask', reason: 'memory save' };
       case 'external':
         return { decision: 'ask', reason: 'third-party tool' };
       default:

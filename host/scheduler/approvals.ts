@@ -59,15 +59,24 @@ export class ApprovalBroker {
   }
 
   /** Pre-call ask for a tool whose server does not confirm in-call, or is not ours to rely on for it. */
-  askBeforeCall(tool: ToolRef, args: Record<string, unknown>, callId: string, signal: AbortSignal,
-    onAwaiting: (r: ConfirmationRequest) => void, batch: BatchGate = { cancelled: false }): Promise<UserAnswer> {
+  askBeforeCall(
+    tool: ToolRef,
+    args: Record<string, unknown>,
+    callId: string,
+    signal: AbortSignal,
+    onAwaiting: (r: ConfirmationRequest) => void,
+    batch: BatchGate = { cancelled: false },
+  ): Promise<UserAnswer> {
     return this.serialize(signal, async () => {
       if (batch.cancelled) return { decision: 'cancel' };
       const again = await this.policy.decide(tool, { args });
       if (again.decision === 'allow') return { decision: 'proceed_once' };
       if (again.decision === 'deny') return { decision: 'cancel' };
       const request: ConfirmationRequest = {
-        source: 'pre-call', callId, tool, args,
+        source: 'pre-call',
+        callId,
+        tool,
+        args,
         title: `Allow ${tool.toolName} from server ${tool.serverAlias}?`,
       };
       onAwaiting(request);
@@ -112,13 +121,18 @@ export class ApprovalBroker {
       if (verdict.decision === 'allow') return { decision: 'proceed_once' } as const;
       if (verdict.decision === 'deny') return { decision: 'cancel' } as const;
       const request: ConfirmationRequest = {
-        source: 'elicitation', callId: call.callId, tool: call.tool, detail, message: params.message,
+        source: 'elicitation',
+        callId: call.callId,
+        tool: call.tool,
+        detail,
+        message: params.message,
       };
       call.onAwaiting(request);
       showed = true;
       const o = await untilAborted(this.confirmer.confirm(request, both), both);
       // Marked before the next queued question runs.
-      if (call.batch && (o.decision === 'cancel' || (o.decision === 'modify' && detail.kind !== 'edit'))) call.batch.cancelled = true;
+      if (call.batch && (o.decision === 'cancel' || (o.decision === 'modify' && detail.kind !== 'edit')))
+        call.batch.cancelled = true;
       await this.policy.remember(call.tool, o, detail);
       return o;
     });

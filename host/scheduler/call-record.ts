@@ -1,6 +1,11 @@
 import type { SchedulableTool } from './executor.js';
 import type {
-  ConfirmationRequest, ToolCall, ToolCallOutcome, ToolCallRequestInfo, ToolCallResponseInfo, ToolCallStatus,
+  ConfirmationRequest,
+  ToolCall,
+  ToolCallOutcome,
+  ToolCallRequestInfo,
+  ToolCallResponseInfo,
+  ToolCallStatus,
 } from './types.js';
 
 /**
@@ -39,11 +44,23 @@ export function snapshot(r: CallRecord): ToolCall {
     case 'scheduled':
       return { ...base, status: 'scheduled', tool: need(r.tool, r, 'tool') };
     case 'awaiting_approval':
-      return { ...base, ...running, status: 'awaiting_approval', tool: need(r.tool, r, 'tool'), confirmation: need(r.confirmation, r, 'confirmation') };
+      return {
+        ...base,
+        ...running,
+        status: 'awaiting_approval',
+        tool: need(r.tool, r, 'tool'),
+        confirmation: need(r.confirmation, r, 'confirmation'),
+      };
     case 'executing':
       return { ...base, ...running, status: 'executing', tool: need(r.tool, r, 'tool') };
   }
-  const ended = { ...base, ...running, ...tool, endTime: need(r.endTime, r, 'endTime'), response: need(r.response, r, 'response') };
+  const ended = {
+    ...base,
+    ...running,
+    ...tool,
+    endTime: need(r.endTime, r, 'endTime'),
+    response: need(r.response, r, 'response'),
+  };
   switch (r.status) {
     case 'success':
       return { ...ended, status: 'success' };

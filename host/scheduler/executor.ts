@@ -29,6 +29,11 @@ export interface ExecuteOptions {
 
 /** Something that executes a call on a server (the client manager). */
 export interface CallExecutor {
-  callTool(alias: string, toolName: string, args: Record<string, unknown>, opts?: ExecuteOptions): Promise<CallToolResult>;
+  callTool(
+    alias: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    opts?: ExecuteOptions,
+  ): Promise<CallToolResult>;
   setElicitationHandler?(handler: ElicitationHandler): void;
 }

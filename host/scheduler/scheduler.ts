@@ -7,7 +7,15 @@ import type { CallExecutor, SchedulableTool, ToolLookup } from './executor.js';
 import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING, notFoundText } from './texts.js';
 import { effectiveThreshold, truncateToolOutput } from './truncate-output.js';
 import type {
-  ConfirmationRequest, Confirmer, Policy, ResultDisplay, SchedulerEvent, ToolCall, ToolCallOutcome, ToolCallRequestInfo, ToolCallStatus,
+  ConfirmationRequest,
+  Confirmer,
+  Policy,
+  ResultDisplay,
+  SchedulerEvent,
+  ToolCall,
+  ToolCallOutcome,
+  ToolCallRequestInfo,
+  ToolCallStatus,
 } from './types.js';
 import { ArgumentValidator } from './validate.js';
 
@@ -102,7 +110,14 @@ export class ToolScheduler extends EventEmitter {
     const { name } = call.request;
     const tool = this.opts.tools.get(name);
     if (!tool) {
-      this.finishError(call, notFoundText(name, this.opts.tools.list().map((t) => t.exposedName)), 'tool_not_registered');
+      this.finishError(
+        call,
+        notFoundText(
+          name,
+          this.opts.tools.list().map((t) => t.exposedName),
+        ),
+        'tool_not_registered',
+      );
       return undefined;
     }
     call.tool = tool;
@@ -135,10 +150,17 @@ export class ToolScheduler extends EventEmitter {
     // declares it could simply not ask, so its calls get the host's own dialog before they are sent.
     if (decision.decision === 'ask' && !(tool.confirmsInCall && tool.builtIn)) {
       let shown = false;
-      const outcome = await this.approvals.askBeforeCall(tool, args, callId, batch.signal, (r) => {
-        shown = true;
-        this.awaiting(call, r);
-      }, batch);
+      const outcome = await this.approvals.askBeforeCall(
+        tool,
+        args,
+        callId,
+        batch.signal,
+        (r) => {
+          shown = true;
+          this.awaiting(call, r);
+        },
+        batch,
+      );
       // `modify` has no meaning before a call (nothing was proposed yet): it is not consent.
       const refused = outcome.decision === 'cancel' || outcome.decision === 'modify';
       // Not shown: policy, re-checked at the front of the queue, decided it (or the batch was already cancelled).
@@ -199,17 +221,27 @@ export class ToolScheduler extends EventEmitter {
       untrusted: !tool.builtIn && !tool.trusted,
     });
     if (converted.isError) {
-      return this.finishError(call, converted.text || 'Tool reported an error.', converted.errorType ?? 'execution_failed',
-        converted.display);
+      return this.finishError(
+        call,
+        converted.text || 'Tool reported an error.',
+        converted.errorType ?? 'execution_failed',
+        converted.display,
+      );
     }
     const threshold = effectiveThreshold(this.opts.truncateThreshold, tool.maxResultSizeChars);
     const cut = await truncateToolOutput(converted.text, {
-      threshold, projectTempDir: this.opts.projectTempDir, exposedName: tool.exposedName, callId,
+      threshold,
+      projectTempDir: this.opts.projectTempDir,
+      exposedName: tool.exposedName,
+      callId,
     });
     const extra = (await this.opts.extraContext?.(tool, args).catch(() => '')) ?? '';
     call.response = {
       callId,
-      responseParts: functionResponseParts(callId, call.request.name, { output: cut.text + extra, media: converted.mediaParts }),
+      responseParts: functionResponseParts(callId, call.request.name, {
+        output: cut.text + extra,
+        media: converted.mediaParts,
+      }),
       responseText: cut.text + extra,
       resultDisplay: converted.display,
       ...(cut.file ? { outputFile: cut.file } : {}),

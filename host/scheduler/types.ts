@@ -130,9 +130,16 @@ type Ended = { endTime: number; response: ToolCallResponseInfo };
  * text) and `endTime` only once the call ended.
  */
 export type ToolCall =
-  | (CallBase & { status: 'validating'; tool?: ToolRef } & Without<'confirmation' | 'response' | 'endTime' | keyof Running>)
-  | (CallBase & { status: 'scheduled'; tool: ToolRef } & Without<'confirmation' | 'response' | 'endTime' | keyof Running>)
-  | (CallBase & Running & { status: 'awaiting_approval'; tool: ToolRef; confirmation: ConfirmationRequest } & Without<'response' | 'endTime'>)
+  | (CallBase & { status: 'validating'; tool?: ToolRef } & Without<
+        'confirmation' | 'response' | 'endTime' | keyof Running
+      >)
+  | (CallBase & { status: 'scheduled'; tool: ToolRef } & Without<
+        'confirmation' | 'response' | 'endTime' | keyof Running
+      >)
+  | (CallBase &
+      Running & { status: 'awaiting_approval'; tool: ToolRef; confirmation: ConfirmationRequest } & Without<
+        'response' | 'endTime'
+      >)
   | (CallBase & Running & { status: 'executing'; tool: ToolRef } & Without<'confirmation' | 'response' | 'endTime'>)
   // Ended calls may lack the tool: a call can fail before its name was found, and a call shown from a
   // stored history names no tool.

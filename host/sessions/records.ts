@@ -44,7 +44,11 @@ export function parseRecords(text: string): SessionRecord[] {
  * The header and the history the records describe, plus the first contents ever appended: a compressed
  * history starts with a snapshot, but the session is still titled by what the user first typed.
  */
-export function foldRecords(records: SessionRecord[]): { header?: SessionHeader; history: Content[]; firstContents: Content[] } {
+export function foldRecords(records: SessionRecord[]): {
+  header?: SessionHeader;
+  history: Content[];
+  firstContents: Content[];
+} {
   let header: SessionHeader | undefined;
   let history: Content[] = [];
   const firstContents: Content[] = [];
@@ -91,5 +95,6 @@ export function titleOf(history: Content[], max = 80): string {
 
 /** Messages a person would count: user prompts and model answers, tool traffic left out. */
 export function messageCount(history: Content[]): number {
-  return history.filter((c) => (c.parts ?? []).some((p) => typeof p.text === 'string' && p.text.trim() && !p.thought)).length;
+  return history.filter((c) => (c.parts ?? []).some((p) => typeof p.text === 'string' && p.text.trim() && !p.thought))
+    .length;
 }

@@ -94,12 +94,14 @@ export function findSession(projectTempDir: string, ref: string): SessionInfo {
   if (r === '' || r === 'latest') return all[all.length - 1]!;
   if (/^\d+$/.test(r)) {
     const hit = all[Number(r) - 1];
-    if (!hit) throw new SessionNotFoundError(`No session number ${r}: this project has ${all.length} (see --list-sessions).`);
+    if (!hit)
+      throw new SessionNotFoundError(`No session number ${r}: this project has ${all.length} (see --list-sessions).`);
     return hit;
   }
   const matches = all.filter((s) => s.id === r || s.id.startsWith(r));
   if (matches.length === 1) return matches[0]!;
-  if (matches.length > 1) throw new SessionNotFoundError(`Session id "${r}" is ambiguous: ${matches.length} sessions start with it.`);
+  if (matches.length > 1)
+    throw new SessionNotFoundError(`Session id "${r}" is ambiguous: ${matches.length} sessions start with it.`);
   throw new SessionNotFoundError(`No session "${r}" in this project (see --list-sessions).`);
 }
 

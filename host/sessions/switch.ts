@@ -16,7 +16,12 @@ export function switchToSession(
   (chat.listener as { close?: () => void } | undefined)?.close?.();
   chat.listener = undefined;
   chat.setHistory(loaded.history);
-  const recorder = new SessionRecorder(chatsDir(projectTempDir), { cwd: loaded.header.cwd, model: chat.model, kind: 'chat' }, { id: loaded.id, file: loaded.file }, onError);
+  const recorder = new SessionRecorder(
+    chatsDir(projectTempDir),
+    { cwd: loaded.header.cwd, model: chat.model, kind: 'chat' },
+    { id: loaded.id, file: loaded.file },
+    onError,
+  );
   chat.listener = recorder;
   return { recorder, loaded };
 }

@@ -20,7 +20,8 @@ export function rewriteSchema(schema: Json): Json {
   const props = out.properties as Json | undefined;
   if (props && typeof props === 'object') {
     for (const p of HOST_ONLY_PARAMS) delete props[p];
-    if (Array.isArray(out.required)) out.required = (out.required as unknown[]).filter((r) => !HOST_ONLY_PARAMS.includes(r as string));
+    if (Array.isArray(out.required))
+      out.required = (out.required as unknown[]).filter((r) => !HOST_ONLY_PARAMS.includes(r as string));
   }
   return out;
 }
@@ -41,7 +42,10 @@ function stripSchemaKeyword(v: unknown): unknown {
  */
 export function schemaProblem(schema: Json): string | undefined {
   if (depthOf(schema, 0) > MAX_SCHEMA_DEPTH) return `schema nested deeper than ${MAX_SCHEMA_DEPTH} levels`;
-  const defs: Record<string, unknown> = { ...(schema.definitions as Json | undefined), ...(schema.$defs as Json | undefined) };
+  const defs: Record<string, unknown> = {
+    ...(schema.definitions as Json | undefined),
+    ...(schema.$defs as Json | undefined),
+  };
   const refsOf = (node: unknown, acc: Set<string>): Set<string> => {
     if (Array.isArray(node)) {
       for (const n of node) refsOf(n, acc);

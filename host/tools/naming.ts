@@ -79,7 +79,10 @@ export function nameCoversTool(name: string, tool: NamedTool): boolean {
  * present — even empty — every tool, built-in or from any MCP server, trusted or not, is offered only
  * when `tools.core` or an allow rule (`tools.allowed`, `--allowed-tools`) names it. Undefined: no limit.
  */
-export function effectiveCore(core: readonly string[] | undefined, allowed: readonly (string[] | undefined)[]): string[] | undefined {
+export function effectiveCore(
+  core: readonly string[] | undefined,
+  allowed: readonly (string[] | undefined)[],
+): string[] | undefined {
   if (core === undefined) return undefined;
   return [...core, ...allowed.flatMap((l) => l ?? [])];
 }

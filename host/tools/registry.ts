@@ -44,7 +44,11 @@ export class ToolRegistry extends EventEmitter {
   private readonly active = new Set<string>();
   private readonly budget: number;
 
-  constructor(private readonly manager: McpClientManager, private settings: Settings, opts: { declarationBudget?: number } = {}) {
+  constructor(
+    private readonly manager: McpClientManager,
+    private settings: Settings,
+    opts: { declarationBudget?: number } = {},
+  ) {
     super();
     this.budget = opts.declarationBudget ?? DECLARATION_CHAR_BUDGET;
     manager.on('tools_changed', this.onChange);
@@ -70,7 +74,8 @@ export class ToolRegistry extends EventEmitter {
     const offered = include ? tools.filter(include) : tools;
     const { declared, deferred } = selectTools(offered, this.active, hint, this.budget);
     const out = declared.map((t) => t.declaration);
-    for (const t of this.byName.values()) if (isResourceTool(t.exposedName) && t.serverAlias === HOST_TOOLS_ALIAS) out.push(t.declaration);
+    for (const t of this.byName.values())
+      if (isResourceTool(t.exposedName) && t.serverAlias === HOST_TOOLS_ALIAS) out.push(t.declaration);
     const search = this.byName.get(SEARCH_TOOLS_NAME);
     if (deferred > 0 && search) out.push(search.declaration);
     return out;
@@ -83,8 +88,12 @@ export class ToolRegistry extends EventEmitter {
 
   /** Runs a host-provided tool (search_tools); the tools it finds stay declared from now on. */
   callHostTool(toolName: string, args: Record<string, unknown>): CallToolResult {
-    if (toolName !== SEARCH_TOOLS_NAME) return { isError: true, content: [{ type: 'text', text: `Unknown host tool '${toolName}'.` }] };
-    const found = searchTools(this.list().filter((t) => t.serverAlias !== HOST_TOOLS_ALIAS), args);
+    if (toolName !== SEARCH_TOOLS_NAME)
+      return { isError: true, content: [{ type: 'text', text: `Unknown host tool '${toolName}'.` }] };
+    const found = searchTools(
+      this.list().filter((t) => t.serverAlias !== HOST_TOOLS_ALIAS),
+      args,
+    );
     for (const t of found) this.active.add(t.exposedName);
     return searchResult(found, String(args.query ?? ''));
   }
@@ -136,7 +145,9 @@ export class ToolRegistry extends EventEmitter {
     const chars = [...map.values()].reduce((a, t) => a + JSON.stringify(t.declaration).length, 0);
     if (chars > this.budget && !map.has(SEARCH_TOOLS_NAME)) map.set(SEARCH_TOOLS_NAME, searchToolsEntry());
     if (map.size > DECLARATION_BUDGET) {
-      warnings.push(`${map.size} tools are declared; the Gemini API accepts at most ${DECLARATION_BUDGET} per request. Use includeTools/excludeTools or tools.exclude to trim them.`);
+      warnings.push(
+        `${map.size} tools are declared; the Gemini API accepts at most ${DECLARATION_BUDGET} per request. Use includeTools/excludeTools or tools.exclude to trim them.`,
+      );
     }
     this.byName = map;
     this.warningList = warnings;
@@ -151,9 +162,18 @@ export class ToolRegistry extends EventEmitter {
 function searchToolsEntry(): RegisteredTool {
   const schema = SEARCH_TOOLS_SCHEMA as unknown as Record<string, unknown>;
   return {
-    exposedName: SEARCH_TOOLS_NAME, serverAlias: HOST_TOOLS_ALIAS, toolName: SEARCH_TOOLS_NAME, title: 'Search tools',
-    description: SEARCH_TOOLS_DESCRIPTION, readOnly: true, confirmsInCall: false, trusted: true, builtIn: true,
-    inputSchema: schema, annotations: { readOnlyHint: true }, declaration: toDeclaration(SEARCH_TOOLS_NAME, SEARCH_TOOLS_DESCRIPTION, schema),
+    exposedName: SEARCH_TOOLS_NAME,
+    serverAlias: HOST_TOOLS_ALIAS,
+    toolName: SEARCH_TOOLS_NAME,
+    title: 'Search tools',
+    description: SEARCH_TOOLS_DESCRIPTION,
+    readOnly: true,
+    confirmsInCall: false,
+    trusted: true,
+    builtIn: true,
+    inputSchema: schema,
+    annotations: { readOnlyHint: true },
+    declaration: toDeclaration(SEARCH_TOOLS_NAME, SEARCH_TOOLS_DESCRIPTION, schema),
   };
 }
 

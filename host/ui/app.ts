@@ -80,7 +80,9 @@ export class App {
       dockBorders: true,
       ignoreLocked: ['C-c'],
     });
-    this.palette = createPalette(colorDepth(opts.env, (this.screen.tput as unknown as { colors?: number } | undefined)?.colors));
+    this.palette = createPalette(
+      colorDepth(opts.env, (this.screen.tput as unknown as { colors?: number } | undefined)?.colors),
+    );
     this.conv = new Conversation(this.palette);
     this.status = opts.status;
     if (opts.traceFile) this.trace = traceTo(opts.traceFile);
@@ -92,7 +94,8 @@ export class App {
           this.requestRender();
         },
         // The editor helper (and its shell-word parser) is needed only when the user asks to edit.
-        editText: async (content, name) => (await import('./editor.js')).openInEditor(this.screen, content, name, opts.env),
+        editText: async (content, name) =>
+          (await import('./editor.js')).openInEditor(this.screen, content, name, opts.env),
         scroll: (n) => {
           this.layout.scrollDialog(n);
           this.requestRender();
@@ -210,10 +213,18 @@ export class App {
         if (this.dialogText) return p.yellow('Waiting for your answer…');
         if (this.hint) return this.hint;
         if (this.busy) return formatActivity(this.busy.label, Date.now() - this.busy.start, this.frameNo, p);
-        const hint = this.conv.expandTools ? ' ctrl+o collapse tool output ' : this.conv.hasClipped ? ' ctrl+o expand tool output ' : '';
+        const hint = this.conv.expandTools
+          ? ' ctrl+o collapse tool output '
+          : this.conv.hasClipped
+            ? ' ctrl+o expand tool output '
+            : '';
         return p.gray(hint ? `${'─'.repeat(Math.max(0, w - hint.length - 2))}${hint}──` : '─'.repeat(w));
       },
-      input: formatInput(this.editor.text, this.editor.cursor, p, { busy: this.busy !== undefined, width: this.layout.width, marker: this.promptMarker }),
+      input: formatInput(this.editor.text, this.editor.cursor, p, {
+        busy: this.busy !== undefined,
+        width: this.layout.width,
+        marker: this.promptMarker,
+      }),
       status: (w) => formatStatusLine(this.status, w, p),
       dialog: this.dialogText,
     };
@@ -221,7 +232,10 @@ export class App {
 
   private onPaste(text: string): void {
     if (this.dialog.isOpen) return;
-    if (this.forms.isOpen) return this.forms.paste(text);
+    if (this.forms.isOpen) {
+      this.forms.paste(text);
+      return;
+    }
     // Terminals paste line breaks as CR (tmux, xterm): keep them as newlines, drop other controls.
     this.editor.insert(text.replace(/\r\n?/g, '\n').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, ''));
     this.requestRender();
@@ -236,13 +250,15 @@ export class App {
     if (this.forms.isOpen) return void this.forms.handleKey(ch, key);
     this.keys.handle(ch, key);
   }
-
 }
 
 function traceTo(file: string): (event: string, extra?: Record<string, unknown>) => void {
   return (event, extra) => {
     try {
-      appendFileSync(file, `${JSON.stringify({ event, t: performance.timeOrigin + performance.now(), sinceStart: performance.now(), ...extra })}\n`);
+      appendFileSync(
+        file,
+        `${JSON.stringify({ event, t: performance.timeOrigin + performance.now(), sinceStart: performance.now(), ...extra })}\n`,
+      );
     } catch {
       // Tracing is a benchmark aid; never let it break the UI.
     }

@@ -8,12 +8,19 @@ import type { ApprovalMode, SchedulerEvent, ToolCall, ToolCallRequestInfo } from
  * commands can be exercised with any object of that shape.
  */
 /** The chat's view of the one server-state type. */
-export type UiServerState = Pick<ServerState, 'alias' | 'status' | 'error' | 'stderrTail' | 'tools' | 'resources' | 'prompts' | 'config'>;
+export type UiServerState = Pick<
+  ServerState,
+  'alias' | 'status' | 'error' | 'stderrTail' | 'tools' | 'resources' | 'prompts' | 'config'
+>;
 
 export interface UiManager {
   states(): UiServerState[];
   restart(alias: string): Promise<void>;
-  getPrompt(alias: string, name: string, args: Record<string, string>): Promise<{ messages: { role: string; content: unknown }[] }>;
+  getPrompt(
+    alias: string,
+    name: string,
+    args: Record<string, string>,
+  ): Promise<{ messages: { role: string; content: unknown }[] }>;
   readResource(alias: string, uri: string): Promise<{ contents: { text?: string; uri?: string }[] }>;
   // biome-ignore lint/suspicious/noExplicitAny: EventEmitter's listener type; unknown[] would reject typed listeners.
   on(event: string, fn: (...args: any[]) => void): unknown;
@@ -23,7 +30,10 @@ export interface UiManager {
 
 export interface UiRuntime {
   manager: UiManager;
-  registry: { list(): { exposedName: string; description: string; serverAlias: string }[]; on(e: string, fn: () => void): unknown };
+  registry: {
+    list(): { exposedName: string; description: string; serverAlias: string }[];
+    on(e: string, fn: () => void): unknown;
+  };
   scheduler: {
     on(e: 'event', fn: (ev: SchedulerEvent) => void): unknown;
     schedule(requests: ToolCallRequestInfo[], signal: AbortSignal): Promise<ToolCall[]>;
@@ -35,5 +45,9 @@ export interface UiRuntime {
 }
 
 export interface UiChatClient {
-  sendMessageStream(parts: Part[] | string, signal: AbortSignal, promptId: string): AsyncIterable<ServerGeminiStreamEvent>;
+  sendMessageStream(
+    parts: Part[] | string,
+    signal: AbortSignal,
+    promptId: string,
+  ): AsyncIterable<ServerGeminiStreamEvent>;
 }

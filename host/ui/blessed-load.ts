@@ -38,7 +38,14 @@ function makeTputCompileLazy(proto: TputPrototype): void {
   proto[LAZY] = true;
   const compile = proto._compile;
   proto._compile = function (this: TputThis, info, key, str) {
-    if (typeof str !== 'string' || str === '' || key === 'init_file' || key === 'reset_file' || this.debug || this.options?.stringify) {
+    if (
+      typeof str !== 'string' ||
+      str === '' ||
+      key === 'init_file' ||
+      key === 'reset_file' ||
+      this.debug ||
+      this.options?.stringify
+    ) {
       return compile.call(this, info, key, str);
     }
     let fn: CompiledCap | undefined;

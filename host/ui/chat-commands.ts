@@ -1,11 +1,23 @@
 import type { ChatCommand, ChatCommandContext } from './command-context.js';
-import { aboutCommand, copyCommand, directoryCommand, initCommand, modelCommand, settingsCommand, statsCommand } from './info-commands.js';
+import {
+  aboutCommand,
+  copyCommand,
+  directoryCommand,
+  initCommand,
+  modelCommand,
+  settingsCommand,
+  statsCommand,
+} from './info-commands.js';
 import { chatCommand, compressCommand, restoreCommand, resumeCommand } from './session-commands.js';
 import type { SlashInput } from './slash-parse.js';
 
 /** The chat's session and information commands: handler, help line, sub-commands for Tab. */
 export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; subs: string[] }> = {
-  chat: { run: chatCommand, help: 'save TAG | resume TAG | list | delete TAG | share FILE.md|.json', subs: ['save', 'resume', 'list', 'delete', 'share'] },
+  chat: {
+    run: chatCommand,
+    help: 'save TAG | resume TAG | list | delete TAG | share FILE.md|.json',
+    subs: ['save', 'resume', 'list', 'delete', 'share'],
+  },
   resume: { run: resumeCommand, help: 'list recorded sessions; /resume N continues one', subs: ['latest'] },
   restore: { run: restoreCommand, help: 'list checkpoints; /restore N puts back files and conversation', subs: [] },
   compress: { run: compressCommand, help: 'summarise the conversation now to free context', subs: [] },

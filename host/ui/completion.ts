@@ -22,11 +22,18 @@ export function commonPrefix(words: string[]): string {
 }
 
 /** Slash-command completion: `/me` → `/memory`; `/memory s` → `/memory show`. */
-export function completeSlash(text: string, cursor: number, commands: Record<string, string[]>): Completion | undefined {
+export function completeSlash(
+  text: string,
+  cursor: number,
+  commands: Record<string, string[]>,
+): Completion | undefined {
   const before = text.slice(0, cursor);
   const m = /^\/(\S*)$/.exec(before);
   if (m) {
-    const candidates = Object.keys(commands).filter((c) => c.startsWith(m[1])).sort().map((c) => `/${c}`);
+    const candidates = Object.keys(commands)
+      .filter((c) => c.startsWith(m[1]))
+      .sort()
+      .map((c) => `/${c}`);
     return { from: 0, to: cursor, candidates };
   }
   const sub = /^\/(\S+)\s+(\S*)$/.exec(before);
@@ -52,7 +59,10 @@ export function completeAtPath(text: string, cursor: number, cwd: string, limit 
   const dir = isAbsolute(dirPart) ? dirPart : resolve(cwd, dirPart || '.');
   let entries: { name: string; dir: boolean }[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() || (e.isSymbolicLink() && isDirSafe(join(dir, e.name))) }));
+    entries = readdirSync(dir, { withFileTypes: true }).map((e) => ({
+      name: e.name,
+      dir: e.isDirectory() || (e.isSymbolicLink() && isDirSafe(join(dir, e.name))),
+    }));
   } catch {
     return { from: cursor - m[2].length - 1, to: cursor, candidates: [] };
   }
@@ -79,7 +89,10 @@ export function completeAtTool(text: string, cursor: number, toolNames: string[]
   const before = text.slice(0, cursor);
   const m = /(^|\s)@([A-Za-z][A-Za-z0-9_-]*__[A-Za-z0-9_.-]*)$/.exec(before);
   if (!m) return undefined;
-  const candidates = toolNames.filter((n) => n.startsWith(m[2])).sort().map((n) => `@${n}(`);
+  const candidates = toolNames
+    .filter((n) => n.startsWith(m[2]))
+    .sort()
+    .map((n) => `@${n}(`);
   return { from: cursor - m[2].length - 1, to: cursor, candidates };
 }
 
@@ -87,7 +100,10 @@ export function completeAtTool(text: string, cursor: number, toolNames: string[]
 export function completeAtResource(text: string, cursor: number, refs: string[]): Completion | undefined {
   const m = /(^|\s)@([A-Za-z][A-Za-z0-9_-]*:\S*)$/.exec(text.slice(0, cursor));
   if (!m) return undefined;
-  const candidates = refs.filter((r) => r.startsWith(m[2]!)).sort().map((r) => `@${r}`);
+  const candidates = refs
+    .filter((r) => r.startsWith(m[2]!))
+    .sort()
+    .map((r) => `@${r}`);
   return candidates.length ? { from: cursor - m[2]!.length - 1, to: cursor, candidates } : undefined;
 }
 

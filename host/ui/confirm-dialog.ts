@@ -29,7 +29,10 @@ export class ConfirmDialog implements Confirmer {
   private current?: { pending: Pending; choices: ConfirmChoice[]; onAbort: () => void };
   private editing = false;
 
-  constructor(private readonly host: DialogHost, private readonly palette: Palette) {}
+  constructor(
+    private readonly host: DialogHost,
+    private readonly palette: Palette,
+  ) {}
 
   get isOpen(): boolean {
     return this.current !== undefined;
@@ -54,7 +57,10 @@ export class ConfirmDialog implements Confirmer {
     if (name === 'down') return this.host.scroll(1), true;
     const pressed = (ch ?? name).toLowerCase();
     const byNumber = /^[1-9]$/.test(pressed) ? this.current.choices[Number(pressed) - 1] : undefined;
-    const choice = byNumber ?? this.current.choices.find((c) => c.key === pressed) ?? (name === 'return' || name === 'enter' ? this.current.choices[0] : undefined);
+    const choice =
+      byNumber ??
+      this.current.choices.find((c) => c.key === pressed) ??
+      (name === 'return' || name === 'enter' ? this.current.choices[0] : undefined);
     if (!choice) return true;
     if (choice.decision === 'modify') void this.modify();
     else this.answer({ decision: choice.decision, ...(choice.scope ? { scope: choice.scope } : {}) } as UserAnswer);
@@ -69,7 +75,7 @@ export class ConfirmDialog implements Confirmer {
 
   private next(): void {
     let pending = this.queue.shift();
-    while (pending && pending.signal.aborted) {
+    while (pending?.signal.aborted) {
       pending.resolve({ decision: 'cancel' });
       pending = this.queue.shift();
     }
@@ -98,7 +104,7 @@ export class ConfirmDialog implements Confirmer {
 
   private async modify(): Promise<void> {
     const cur = this.current;
-    if (!cur || cur.pending.request.source !== 'elicitation') return;
+    if (cur?.pending.request.source !== 'elicitation') return;
     const d = cur.pending.request.detail;
     this.editing = true;
     const name = (d.filePath ?? 'proposal.txt').split('/').pop() ?? 'proposal.txt';
@@ -106,7 +112,10 @@ export class ConfirmDialog implements Confirmer {
     this.editing = false;
     if (this.current !== cur) return;
     if (edited === undefined) {
-      this.host.show(confirmBody(cur.pending.request, this.palette), `${this.palette.red('The editor failed.')} ${choicesLine(cur.choices, this.palette)}`);
+      this.host.show(
+        confirmBody(cur.pending.request, this.palette),
+        `${this.palette.red('The editor failed.')} ${choicesLine(cur.choices, this.palette)}`,
+      );
       return;
     }
     this.answer({ decision: 'modify', content: edited });

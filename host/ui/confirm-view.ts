@@ -17,7 +17,8 @@ export function confirmChoices(req: ConfirmationRequest, canEdit: boolean): Conf
     const d = req.detail;
     if (d.kind === 'edit') {
       choices.push({ key: 'a', label: 'allow all edits this session', decision: 'proceed_always' });
-      if (canEdit && d.newContent !== undefined) choices.push({ key: 'e', label: 'modify in $EDITOR', decision: 'modify' });
+      if (canEdit && d.newContent !== undefined)
+        choices.push({ key: 'e', label: 'modify in $EDITOR', decision: 'modify' });
     } else if (d.kind === 'exec') {
       const roots = d.rootCommands?.length ? d.rootCommands.join(', ') : 'this command';
       choices.push({ key: 'a', label: `always allow ${roots}`, decision: 'proceed_always' });
@@ -25,8 +26,18 @@ export function confirmChoices(req: ConfirmationRequest, canEdit: boolean): Conf
       choices.push({ key: 'a', label: `always allow ${req.tool.exposedName}`, decision: 'proceed_always' });
     }
   } else {
-    choices.push({ key: 't', label: `always allow tool ${req.tool.exposedName}`, decision: 'proceed_always', scope: 'tool' });
-    choices.push({ key: 's', label: `always allow server ${req.tool.serverAlias}`, decision: 'proceed_always', scope: 'server' });
+    choices.push({
+      key: 't',
+      label: `always allow tool ${req.tool.exposedName}`,
+      decision: 'proceed_always',
+      scope: 'tool',
+    });
+    choices.push({
+      key: 's',
+      label: `always allow server ${req.tool.serverAlias}`,
+      decision: 'proceed_always',
+      scope: 'server',
+    });
   }
   choices.push({ key: 'n', label: 'cancel (esc)', decision: 'cancel' });
   return choices;

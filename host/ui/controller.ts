@@ -3,7 +3,14 @@ import type { Part } from '@google/genai';
 import type { ApprovalMode, SchedulerEvent } from '../scheduler/types.js';
 import type { App } from './app.js';
 import type { UiChatClient, UiRuntime } from './backend-types.js';
-import { applyCompletion, completeAtPath, completeAtResource, completeAtTool, completeSlash, type Completion } from './completion.js';
+import {
+  applyCompletion,
+  completeAtPath,
+  completeAtResource,
+  completeAtTool,
+  completeSlash,
+  type Completion,
+} from './completion.js';
 import { processAtCommands } from '../core/at-command.js';
 import { completionTable, runSlash } from './slash-commands.js';
 import { parseSlash } from './slash-parse.js';
@@ -45,7 +52,10 @@ export class Controller {
   /** Settles when the runtime is attached or startup failed: early submissions wait for it. */
   readonly ready: Promise<void>;
 
-  constructor(private readonly app: App, private readonly cwd: string) {
+  constructor(
+    private readonly app: App,
+    private readonly cwd: string,
+  ) {
     this.exited = new Promise((r) => (this.exitResolve = r));
     this.ready = new Promise((r) => (this.readyResolve = r));
     this.view = new StreamView(app, this.stats);
@@ -119,11 +129,16 @@ export class Controller {
   private complete(text: string, cursor: number): { text: string; cursor: number; hint?: string } | undefined {
     const tools = this.runtime?.registry.list().map((t) => t.exposedName) ?? [];
     const c: Completion | undefined =
-      completeSlash(text, cursor, completionTable(this.runtime)) ?? completeAtTool(text, cursor, tools) ??
-      completeAtResource(text, cursor, this.resourceRefs()) ?? completeAtPath(text, cursor, this.cwd);
+      completeSlash(text, cursor, completionTable(this.runtime)) ??
+      completeAtTool(text, cursor, tools) ??
+      completeAtResource(text, cursor, this.resourceRefs()) ??
+      completeAtPath(text, cursor, this.cwd);
     if (!c || c.candidates.length === 0) return undefined;
     const applied = applyCompletion(text, c);
-    const hint = c.candidates.length > 1 ? this.app.palette.gray(c.candidates.slice(0, 12).join('  ') + (c.candidates.length > 12 ? '  …' : '')) : undefined;
+    const hint =
+      c.candidates.length > 1
+        ? this.app.palette.gray(c.candidates.slice(0, 12).join('  ') + (c.candidates.length > 12 ? '  …' : ''))
+        : undefined;
     return applied ? { ...applied, hint } : hint ? { text, cursor, hint } : undefined;
   }
 
@@ -188,7 +203,9 @@ export class Controller {
   private toggleShellMode(): void {
     this.shellMode = !this.shellMode;
     this.app.promptMarker = this.shellMode ? '! ' : '> ';
-    this.app.flash(this.app.palette.yellow(this.shellMode ? 'Shell mode: lines run as commands (! to leave).' : 'Shell mode off.'));
+    this.app.flash(
+      this.app.palette.yellow(this.shellMode ? 'Shell mode: lines run as commands (! to leave).' : 'Shell mode off.'),
+    );
   }
 
   private async runShell(text: string, command: string): Promise<void> {
@@ -205,7 +222,18 @@ export class Controller {
     this.running = ac;
     this.app.setBusy(`Running ${name}`);
     try {
-      const [call] = await rt.scheduler.schedule([{ callId: `passive-${randomUUID().slice(0, 8)}`, name, args, isClientInitiated: true, promptId: `passive-${Date.now()}` }], ac.signal);
+      const [call] = await rt.scheduler.schedule(
+        [
+          {
+            callId: `passive-${randomUUID().slice(0, 8)}`,
+            name,
+            args,
+            isClientInitiated: true,
+            promptId: `passive-${Date.now()}`,
+          },
+        ],
+        ac.signal,
+      );
       if (call) this.app.conv.upsertTool(call);
     } catch (err) {
       this.error(`${name} failed: ${(err as Error).message}`);
@@ -248,7 +276,8 @@ export class Controller {
         if (res.skipModel || ac.signal.aborted) return;
         parts = res.parts;
       }
-      if (!this.client) return this.error(this.noClientReason ?? 'The model client is still starting; try again in a moment.');
+      if (!this.client)
+        return this.error(this.noClientReason ?? 'The model client is still starting; try again in a moment.');
       this.app.setBusy('Thinking');
       for await (const ev of this.client.sendMessageStream(parts, ac.signal, promptId)) {
         recordStreamStats(this.runStats, ev, this.session?.client.model ?? this.app.status.model);

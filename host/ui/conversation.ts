@@ -62,11 +62,12 @@ export class Conversation {
     // Elapsed time counts from when the call started running, not from when it waited for approval.
     const execStart = call.status === 'executing' ? Date.now() : undefined;
     if (idx === undefined) this.add({ kind: 'tool', call, execStart });
-    else this.update(idx, (it) => {
-      if (it.kind !== 'tool') return;
-      it.call = call;
-      it.execStart ??= execStart;
-    });
+    else
+      this.update(idx, (it) => {
+        if (it.kind !== 'tool') return;
+        it.call = call;
+        it.execStart ??= execStart;
+      });
   }
 
   /**
@@ -135,8 +136,13 @@ export class Conversation {
       }
       case 'thought': {
         const head = p.dim(`∴ ${item.subject || 'Thinking'}`);
-        if (!this.showThoughts || !item.description.trim()) return head + (item.description.trim() && !this.showThoughts ? p.gray(' (ctrl-t to expand)') : '');
-        return `${head}\n${item.description.trim().split('\n').map((l) => `  ${p.dim(l)}`).join('\n')}`;
+        if (!this.showThoughts || !item.description.trim())
+          return head + (item.description.trim() && !this.showThoughts ? p.gray(' (ctrl-t to expand)') : '');
+        return `${head}\n${item.description
+          .trim()
+          .split('\n')
+          .map((l) => `  ${p.dim(l)}`)
+          .join('\n')}`;
       }
       case 'tool':
         return formatToolCard(item.call, p, {

@@ -5,14 +5,22 @@ import { formatTokens } from './status-line.js';
 /** The line the chat shows for a compression: tokens before → after, or why nothing changed. */
 export function compressionNotice(v: ChatCompressionInfo, p: Palette): string {
   if (v.status === 'compressed') {
-    return p.gray(`Chat history compressed: ${formatTokens(v.originalTokenCount)} → ${formatTokens(v.newTokenCount)} tokens.`);
+    return p.gray(
+      `Chat history compressed: ${formatTokens(v.originalTokenCount)} → ${formatTokens(v.newTokenCount)} tokens.`,
+    );
   }
-  return p.yellow(`Chat history not compressed (${v.reason ?? v.status}); ${formatTokens(v.originalTokenCount)} tokens.`);
+  return p.yellow(
+    `Chat history not compressed (${v.reason ?? v.status}); ${formatTokens(v.originalTokenCount)} tokens.`,
+  );
 }
 
 /** Core events that end in a note to the user rather than in conversation content. */
-export function coreNotice(ev: { type: string; value?: unknown }, p: Palette): { kind: 'info' | 'error'; text: string } | undefined {
+export function coreNotice(
+  ev: { type: string; value?: unknown },
+  p: Palette,
+): { kind: 'info' | 'error'; text: string } | undefined {
   if (ev.type === 'loop_detected') return { kind: 'error', text: (ev.value as { message: string }).message };
-  if (ev.type === 'chat_compressed') return { kind: 'info', text: compressionNotice(ev.value as ChatCompressionInfo, p) };
+  if (ev.type === 'chat_compressed')
+    return { kind: 'info', text: compressionNotice(ev.value as ChatCompressionInfo, p) };
   return undefined;
 }

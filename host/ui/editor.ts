@@ -16,7 +16,12 @@ export function editorCommand(env: NodeJS.ProcessEnv): { file: string; args: str
  * Writes `content` to a temp file, runs the editor on it with the screen suspended (alternate buffer
  * left, raw mode off, input paused: blessed's `screen.exec`), and returns the saved text.
  */
-export function openInEditor(screen: Widgets.Screen, content: string, fileName: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+export function openInEditor(
+  screen: Widgets.Screen,
+  content: string,
+  fileName: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string | undefined> {
   const dir = mkdtempSync(join(tmpdir(), 'gemini-mcp-edit-'));
   const file = join(dir, basename(fileName) || 'proposal.txt');
   writeFileSync(file, content);

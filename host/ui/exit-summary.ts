@@ -9,7 +9,13 @@ import type { Controller } from './controller.js';
  * What the chat prints after the screen is restored: a short account of the session and the command
  * that continues it. Nothing when the session never reached the model (nothing was recorded).
  */
-export function exitSummary(opts: { sessionId?: string; title?: string; recorded: boolean; history: Content[]; stats: RunStats }): string {
+export function exitSummary(opts: {
+  sessionId?: string;
+  title?: string;
+  recorded: boolean;
+  history: Content[];
+  stats: RunStats;
+}): string {
   if (!opts.sessionId || !opts.recorded) return '';
   const { stats, history } = opts;
   const secs = Math.round((Date.now() - stats.started) / 1000);

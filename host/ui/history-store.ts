@@ -31,7 +31,8 @@ export class InputHistory {
     if (!this.file) return this;
     try {
       const data = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
-      if (Array.isArray(data)) this.entries = data.filter((e): e is string => typeof e === 'string').slice(-MAX_ENTRIES);
+      if (Array.isArray(data))
+        this.entries = data.filter((e): e is string => typeof e === 'string').slice(-MAX_ENTRIES);
     } catch {
       // A missing or unreadable history is an empty one.
     }

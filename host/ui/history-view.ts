@@ -24,7 +24,13 @@ export function historyItems(history: Content[]): Item[] {
         const item = {
           kind: 'tool' as const,
           call: {
-            request: { callId, name: p.functionCall.name ?? '?', args: (p.functionCall.args ?? {}) as Record<string, unknown>, isClientInitiated: false, promptId: '' },
+            request: {
+              callId,
+              name: p.functionCall.name ?? '?',
+              args: (p.functionCall.args ?? {}) as Record<string, unknown>,
+              isClientInitiated: false,
+              promptId: '',
+            },
             status: 'success',
             startTime: 0,
             endTime: 0,
@@ -37,13 +43,20 @@ export function historyItems(history: Content[]): Item[] {
         const item = cards.get(p.functionResponse.id ?? '');
         if (!item) continue;
         const { text, failed } = resultText(p);
-        const response = { callId: item.call.request.callId, responseParts: [p], responseText: text, resultDisplay: text };
+        const response = {
+          callId: item.call.request.callId,
+          responseParts: [p],
+          responseText: text,
+          resultDisplay: text,
+        };
         const base = { request: item.call.request, startTime: 0, endTime: 0 };
         item.call = failed
           ? { ...base, status: 'error', response: { ...response, error: text } }
           : { ...base, status: 'success', response };
       } else if (typeof p.text === 'string' && p.text.trim()) {
-        items.push(c.role === 'model' ? { kind: 'model', text: p.text, streaming: false } : { kind: 'user', text: p.text });
+        items.push(
+          c.role === 'model' ? { kind: 'model', text: p.text, streaming: false } : { kind: 'user', text: p.text },
+        );
       }
     }
   }
@@ -55,7 +68,10 @@ export function lastAnswer(history: Content[]): string | undefined {
   for (let i = history.length - 1; i >= 0; i--) {
     const c = history[i]!;
     if (c.role !== 'model') continue;
-    const text = (c.parts ?? []).filter((p) => !p.thought && typeof p.text === 'string').map((p) => p.text).join('');
+    const text = (c.parts ?? [])
+      .filter((p) => !p.thought && typeof p.text === 'string')
+      .map((p) => p.text)
+      .join('');
     if (text.trim()) return text;
   }
   return undefined;

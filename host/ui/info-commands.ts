@@ -25,7 +25,8 @@ export const aboutCommand: ChatCommand = (_input, ctx) => {
 
 /** Leaf paths of a settings object; server blocks and arrays count as leaves. */
 function leaves(obj: unknown, prefix = ''): string[] {
-  if (!obj || typeof obj !== 'object' || Array.isArray(obj) || prefix.split('.').length > 2) return prefix ? [prefix] : [];
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj) || prefix.split('.').length > 2)
+    return prefix ? [prefix] : [];
   return Object.entries(obj as Record<string, unknown>).flatMap(([k, v]) => leaves(v, prefix ? `${prefix}.${k}` : k));
 }
 
@@ -52,10 +53,16 @@ export const settingsCommand: ChatCommand = (_input, ctx) => {
     }
     return { ...f, json };
   });
-  const lines = [p.bold('Settings files (later wins)'), ...files.map((f) => `  ${f.scope.padEnd(15)} ${f.path}`), p.bold('Merged settings')];
+  const lines = [
+    p.bold('Settings files (later wins)'),
+    ...files.map((f) => `  ${f.scope.padEnd(15)} ${f.path}`),
+    p.bold('Merged settings'),
+  ];
   for (const key of leaves(settings.merged)) {
     const source = [...files].reverse().find((f) => hasPath(f.json, key));
-    const value = JSON.stringify(key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], settings.merged));
+    const value = JSON.stringify(
+      key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], settings.merged),
+    );
     const shown = value && value.length > 90 ? `${value.slice(0, 89)}…` : value;
     lines.push(`  ${p.cyan(key)} = ${shown} ${p.gray(`(${source?.scope ?? 'default'})`)}`);
   }
@@ -91,7 +98,11 @@ export const directoryCommand: ChatCommand = async (input, ctx) => {
     return ctx.print([ctx.palette.bold('Workspace directories'), ...rt.roots.map((r) => `  ${r}`)].join('\n'));
   }
   if (sub !== 'add') return ctx.error('Usage: /directory add PATH[,PATH...] | show');
-  const paths = input.rest.replace(/^add\s*/, '').split(',').map((s) => s.trim()).filter(Boolean);
+  const paths = input.rest
+    .replace(/^add\s*/, '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!paths.length) return ctx.error('Usage: /directory add PATH[,PATH...]');
   const added: string[] = [];
   for (const raw of paths) {
@@ -137,7 +148,9 @@ export const copyCommand: ChatCommand = (_input, ctx) => {
   const text = ctx.session ? lastAnswer(ctx.session.client.chat.getHistory(false)) : undefined;
   if (!text) return ctx.error('Nothing to copy yet: there is no answer from the model.');
   const how = copyToClipboard(text, (s) => ctx.writeTerminal(s));
-  ctx.print(`Copied the last answer (${text.length} characters) to the clipboard${how === 'osc52' ? ' through the terminal (OSC 52)' : ''}.`);
+  ctx.print(
+    `Copied the last answer (${text.length} characters) to the clipboard${how === 'osc52' ? ' through the terminal (OSC 52)' : ''}.`,
+  );
 };
 
 const INIT_PROMPT = `Create a GEMINI.md file in the project root (the current working directory) that gives an AI agent the
@@ -180,16 +193,28 @@ export function formatChatStats(ctx: ChatCommandContext): string {
     `  file changes    +${s.files.totalLinesAdded} -${s.files.totalLinesRemoved} lines`,
   ];
   const models = Object.entries(s.models);
-  if (models.length) lines.push(p.bold('Models'), `  ${'model'.padEnd(24)} ${'requests'.padStart(8)} ${'errors'.padStart(6)} ${'ok rate'.padStart(7)} ${'avg ms'.padStart(7)} ${'prompt'.padStart(8)} ${'output'.padStart(8)} ${'cached'.padStart(7)}`);
+  if (models.length)
+    lines.push(
+      p.bold('Models'),
+      `  ${'model'.padEnd(24)} ${'requests'.padStart(8)} ${'errors'.padStart(6)} ${'ok rate'.padStart(7)} ${'avg ms'.padStart(7)} ${'prompt'.padStart(8)} ${'output'.padStart(8)} ${'cached'.padStart(7)}`,
+    );
   for (const [name, m] of models) {
     const ok = m.api.totalRequests - m.api.totalErrors;
     const avg = ok ? Math.round(m.api.totalLatencyMs / ok) : 0;
-    lines.push(`  ${name.padEnd(24)} ${String(m.api.totalRequests).padStart(8)} ${String(m.api.totalErrors).padStart(6)} ${rate(ok, m.api.totalRequests).padStart(7)} ${String(avg).padStart(7)} ${formatTokens(m.tokens.prompt).padStart(8)} ${formatTokens(m.tokens.candidates).padStart(8)} ${formatTokens(m.tokens.cached).padStart(7)}`);
+    lines.push(
+      `  ${name.padEnd(24)} ${String(m.api.totalRequests).padStart(8)} ${String(m.api.totalErrors).padStart(6)} ${rate(ok, m.api.totalRequests).padStart(7)} ${String(avg).padStart(7)} ${formatTokens(m.tokens.prompt).padStart(8)} ${formatTokens(m.tokens.candidates).padStart(8)} ${formatTokens(m.tokens.cached).padStart(7)}`,
+    );
   }
   const tools = Object.entries(t.byName);
-  if (tools.length) lines.push(p.bold('Tools'), `  ${'tool'.padEnd(36)} ${'calls'.padStart(5)} ${'ok'.padStart(4)} ${'failed'.padStart(6)} ${'ok rate'.padStart(7)} ${'avg ms'.padStart(7)}`);
+  if (tools.length)
+    lines.push(
+      p.bold('Tools'),
+      `  ${'tool'.padEnd(36)} ${'calls'.padStart(5)} ${'ok'.padStart(4)} ${'failed'.padStart(6)} ${'ok rate'.padStart(7)} ${'avg ms'.padStart(7)}`,
+    );
   for (const [name, b] of tools) {
-    lines.push(`  ${name.padEnd(36)} ${String(b.count).padStart(5)} ${String(b.success).padStart(4)} ${String(b.fail).padStart(6)} ${rate(b.success, b.count).padStart(7)} ${String(Math.round(b.durationMs / Math.max(1, b.count))).padStart(7)}`);
+    lines.push(
+      `  ${name.padEnd(36)} ${String(b.count).padStart(5)} ${String(b.success).padStart(4)} ${String(b.fail).padStart(6)} ${rate(b.success, b.count).padStart(7)} ${String(Math.round(b.durationMs / Math.max(1, b.count))).padStart(7)}`,
+    );
   }
   return lines.join('\n');
 }

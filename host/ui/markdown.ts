@@ -69,7 +69,10 @@ export function createMarkdownRenderer(palette: Palette): MarkdownRenderer {
             }
           }
           const label = lang ? `${palette.gray(lang)}\n` : '';
-          return `${label}${body.split('\n').map((l) => `  ${l}`).join('\n')}\n\n`;
+          return `${label}${body
+            .split('\n')
+            .map((l) => `  ${l}`)
+            .join('\n')}\n\n`;
         },
       },
     });

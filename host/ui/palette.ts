@@ -42,17 +42,35 @@ export function colorDepth(env: NodeJS.ProcessEnv, terminalColors: number | unde
   return (terminalColors ?? 8) >= 8 ? 8 : 0;
 }
 
-const sgr = (open: string, close: string): Style => (text) => (text === '' ? '' : `\x1b[${open}m${text}\x1b[${close}m`);
+const sgr =
+  (open: string, close: string): Style =>
+  (text) =>
+    text === '' ? '' : `\x1b[${open}m${text}\x1b[${close}m`;
 const plain: Style = (text) => text;
 
 export function createPalette(depth: ColorDepth): Palette {
   if (depth === 0) {
     return {
-      depth, bold: plain, dim: plain, italic: plain, underline: plain, strike: plain, red: plain, green: plain,
-      yellow: plain, blue: plain, magenta: plain, cyan: plain, gray: plain, accent: plain, added: plain, removed: plain,
+      depth,
+      bold: plain,
+      dim: plain,
+      italic: plain,
+      underline: plain,
+      strike: plain,
+      red: plain,
+      green: plain,
+      yellow: plain,
+      blue: plain,
+      magenta: plain,
+      cyan: plain,
+      gray: plain,
+      accent: plain,
+      added: plain,
+      removed: plain,
     };
   }
-  const c256 = (n: number, fallback: number): Style => (depth === 256 ? sgr(`38;5;${n}`, '39') : sgr(String(fallback), '39'));
+  const c256 = (n: number, fallback: number): Style =>
+    depth === 256 ? sgr(`38;5;${n}`, '39') : sgr(String(fallback), '39');
   return {
     depth,
     bold: sgr('1', '22'),

@@ -12,7 +12,8 @@ export function installPasteFilter(stream: NodeJS.ReadableStream, onPaste: (text
   let buf = '';
   const patched = function (this: NodeJS.ReadableStream, event: string | symbol, ...args: unknown[]): boolean {
     if (event !== 'data') return original.call(this, event, ...args);
-    let data = typeof args[0] === 'string' ? args[0] : Buffer.isBuffer(args[0]) ? args[0].toString('utf8') : String(args[0]);
+    let data =
+      typeof args[0] === 'string' ? args[0] : Buffer.isBuffer(args[0]) ? args[0].toString('utf8') : String(args[0]);
     let passed = '';
     // Alternates between typed text (up to the next START) and pasted text (up to the next END).
     while (data.length) {

@@ -21,7 +21,10 @@ function attachSession(app: App, controller: Controller, session: Session): void
   const loaded = session.resumed;
   if (!loaded) return;
   for (const item of historyItems(loaded.history)) app.conv.add(item);
-  app.conv.add({ kind: 'info', text: app.palette.gray(`Resumed session ${loaded.index}: ${loaded.title} [${loaded.id}]`) });
+  app.conv.add({
+    kind: 'info',
+    text: app.palette.gray(`Resumed session ${loaded.index}: ${loaded.title} [${loaded.id}]`),
+  });
   app.requestRender();
 }
 
@@ -99,7 +102,8 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
   });
   // History is per project: loaded at once so Up works while the servers are still starting.
   app.history = new InputHistory(InputHistory.defaultFile(opts.cwd, env)).load();
-  if (app.history.list().length === 0 && !opts.initialPrompt) app.conv.add({ kind: 'info', text: app.palette.gray(FIRST_RUN_TIP) });
+  if (app.history.list().length === 0 && !opts.initialPrompt)
+    app.conv.add({ kind: 'info', text: app.palette.gray(FIRST_RUN_TIP) });
   const controller = new Controller(app, opts.cwd);
   const closeRef: { close?: () => Promise<void> } = {};
   let fatal: FatalError | undefined;
@@ -166,7 +170,10 @@ async function settleFolderTrust(app: App, opts: RunInteractiveOptions, env: Nod
     return false;
   } catch (err) {
     // The answer still holds for this session.
-    app.conv.add({ kind: 'error', text: `Could not save the answer (it holds for this session only): ${(err as Error).message}` });
+    app.conv.add({
+      kind: 'error',
+      text: `Could not save the answer (it holds for this session only): ${(err as Error).message}`,
+    });
     return level !== 'DO_NOT_TRUST';
   }
 }

@@ -33,7 +33,11 @@ export function browserText(
 }
 
 /** A modal list of recorded sessions: ↑/↓, Enter picks, `/` filters by title or id, Esc closes. */
-export function browseSessions(host: BrowserHost, all: SessionInfo[], current?: string): Promise<SessionInfo | undefined> {
+export function browseSessions(
+  host: BrowserHost,
+  all: SessionInfo[],
+  current?: string,
+): Promise<SessionInfo | undefined> {
   const newestFirst = [...all].reverse();
   const state = { selected: 0, filter: '', searching: false, current };
   const visible = () =>

@@ -16,7 +16,9 @@ function chatList(ctx: ChatCommandContext, dir: string): void {
     ctx.print(p.gray('No saved chats yet: /chat save TAG saves this one.'));
     return;
   }
-  ctx.print([p.bold('Saved chats'), ...tags.map((t) => `  ${p.cyan(t.tag)} ${p.gray(`(${formatAge(t.savedAt)})`)}`)].join('\n'));
+  ctx.print(
+    [p.bold('Saved chats'), ...tags.map((t) => `  ${p.cyan(t.tag)} ${p.gray(`(${formatAge(t.savedAt)})`)}`)].join('\n'),
+  );
 }
 
 /** `/chat save|resume|list|delete|share`: named snapshots of the conversation and exports. */
@@ -39,7 +41,9 @@ export const chatCommand: ChatCommand = (input, ctx) => {
       const history = chat.getHistory(false);
       if (!history.length) return ctx.error('Nothing to save yet: the conversation is empty.');
       saveChat(dir, arg, history, ctx.recorder()?.id);
-      return ctx.print(`Conversation saved as ${ctx.palette.cyan(arg)} (${history.length} entries). /chat resume ${arg} brings it back.`);
+      return ctx.print(
+        `Conversation saved as ${ctx.palette.cyan(arg)} (${history.length} entries). /chat resume ${arg} brings it back.`,
+      );
     }
     case 'resume':
     case 'load': {
@@ -97,11 +101,22 @@ export const restoreCommand: ChatCommand = async (input, ctx) => {
   if (!input.rest) {
     const all = cp.list();
     if (!all.length) return ctx.print(p.gray('No checkpoints yet: one is taken before each approved edit.'));
-    const lines = all.map((r, i) => `  ${p.cyan(String(i + 1).padStart(2))}. ${formatAge(new Date(r.time))} ${p.gray('·')} ${r.tool.name} ${r.file ?? ''} ${p.gray(r.id)}`);
-    return ctx.print([p.bold(`Checkpoints (${all.length})`), ...lines, p.gray('Type /restore N to restore the files and the conversation.')].join('\n'));
+    const lines = all.map(
+      (r, i) =>
+        `  ${p.cyan(String(i + 1).padStart(2))}. ${formatAge(new Date(r.time))} ${p.gray('·')} ${r.tool.name} ${r.file ?? ''} ${p.gray(r.id)}`,
+    );
+    return ctx.print(
+      [
+        p.bold(`Checkpoints (${all.length})`),
+        ...lines,
+        p.gray('Type /restore N to restore the files and the conversation.'),
+      ].join('\n'),
+    );
   }
   const { record, history } = await cp.restore(input.rest);
   session.client.chat.setHistory(history, `restore:${record.id}`);
   ctx.showHistory(history);
-  ctx.print(`Restored checkpoint ${p.cyan(record.id)}: files and conversation are back to before ${record.tool.name}${record.file ? ` ${record.file}` : ''}.`);
+  ctx.print(
+    `Restored checkpoint ${p.cyan(record.id)}: files and conversation are back to before ${record.tool.name}${record.file ? ` ${record.file}` : ''}.`,
+  );
 };

@@ -13,7 +13,9 @@ export function parseShellInput(text: string, shellMode: boolean): ShellInput {
 }
 
 /** The shell tool to use: the built-in server's, else any server's `run_shell_command`. */
-export function shellToolName(tools: { exposedName: string; serverAlias: string; toolName?: string }[]): string | undefined {
+export function shellToolName(
+  tools: { exposedName: string; serverAlias: string; toolName?: string }[],
+): string | undefined {
   const own = tools.find((t) => t.exposedName === 'shell__run_shell_command');
   return (own ?? tools.find((t) => t.exposedName.endsWith('__run_shell_command')))?.exposedName;
 }

@@ -22,7 +22,10 @@ export interface SlashContext {
 /** Built-in commands and their sub-commands (also the Tab completion table). */
 export const BUILTIN_COMMANDS: Record<string, { help: string; subs: string[] }> = {
   help: { help: 'show commands and keys', subs: [] },
-  mcp: { help: 'MCP servers: status, tools, failures; /mcp restart NAME; /mcp desc', subs: ['list', 'desc', 'restart'] },
+  mcp: {
+    help: 'MCP servers: status, tools, failures; /mcp restart NAME; /mcp desc',
+    subs: ['list', 'desc', 'restart'],
+  },
   tools: { help: 'list the tools the model can call', subs: ['desc'] },
   memory: { help: 'memory: show | refresh | add TEXT', subs: ['show', 'refresh', 'add'] },
   ...Object.fromEntries(Object.entries(CHAT_COMMANDS).map(([name, c]) => [name, { help: c.help, subs: c.subs }])),
@@ -39,7 +42,9 @@ export interface PromptCommand {
 
 /** MCP prompts as slash commands: `/name`, or `/alias__name` when two servers offer the same name. */
 export function promptCommands(states: UiServerState[]): PromptCommand[] {
-  const all = states.filter((s) => s.status === 'connected' || s.status === 'idle').flatMap((s) => s.prompts.map((prompt) => ({ alias: s.alias, prompt })));
+  const all = states
+    .filter((s) => s.status === 'connected' || s.status === 'idle')
+    .flatMap((s) => s.prompts.map((prompt) => ({ alias: s.alias, prompt })));
   const counts = new Map<string, number>();
   for (const { prompt } of all) counts.set(prompt.name, (counts.get(prompt.name) ?? 0) + 1);
   return all.map(({ alias, prompt }) => {
@@ -56,7 +61,9 @@ export function completionTable(runtime: UiRuntime | undefined): Record<string, 
   if (runtime) {
     for (const p of promptCommands(runtime.manager.states())) table[p.command] = [];
     const restart = table.mcp;
-    table.mcp = [...restart, ...runtime.manager.states().map((s) => `restart ${s.alias}`)].filter((v, i, a) => a.indexOf(v) === i);
+    table.mcp = [...restart, ...runtime.manager.states().map((s) => `restart ${s.alias}`)].filter(
+      (v, i, a) => a.indexOf(v) === i,
+    );
   }
   return table;
 }
@@ -65,12 +72,17 @@ export function formatMcp(states: UiServerState[], p: Palette, withDescriptions:
   if (states.length === 0) return p.gray('No MCP servers configured.');
   const lines = [p.bold('MCP servers')];
   for (const s of states) {
-    const colour = s.status === 'connected' ? p.green : s.status === 'failed' || s.status === 'disconnected' ? p.red : p.yellow;
+    const colour =
+      s.status === 'connected' ? p.green : s.status === 'failed' || s.status === 'disconnected' ? p.red : p.yellow;
     const icon = s.status === 'connected' ? '●' : s.status === 'connecting' ? '◌' : s.status === 'idle' ? '○' : '✗';
     const where = s.config?.url ?? '';
     const kind = s.config?.builtIn ? p.gray(' (built-in)') : where ? p.gray(` ${where}`) : '';
     const listed = s.status === 'connected' || s.status === 'idle';
-    const counts = listed ? p.gray(` — ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}${s.prompts.length ? `, ${s.prompts.length} prompt${s.prompts.length === 1 ? '' : 's'}` : ''}`) : '';
+    const counts = listed
+      ? p.gray(
+          ` — ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}${s.prompts.length ? `, ${s.prompts.length} prompt${s.prompts.length === 1 ? '' : 's'}` : ''}`,
+        )
+      : '';
     const lazy = s.status === 'idle' ? p.gray(' (not started: tools from the cache; starts on first use)') : '';
     lines.push(`${colour(icon)} ${p.bold(s.alias)}${kind} ${colour(s.status)}${counts}${lazy}`);
     if (s.error) lines.push(...s.error.split('\n').map((l) => `    ${p.red(l)}`));
@@ -81,7 +93,8 @@ export function formatMcp(states: UiServerState[], p: Palette, withDescriptions:
       const desc = withDescriptions && t.description ? p.gray(` — ${firstLine(t.description)}`) : '';
       lines.push(`    ${p.cyan(t.name)}${desc}`);
     }
-    for (const pr of s.prompts) lines.push(`    ${p.magenta('/' + pr.name)}${pr.description ? p.gray(` — ${firstLine(pr.description)}`) : ''}`);
+    for (const pr of s.prompts)
+      lines.push(`    ${p.magenta('/' + pr.name)}${pr.description ? p.gray(` — ${firstLine(pr.description)}`) : ''}`);
   }
   return lines.join('\n');
 }
@@ -93,11 +106,13 @@ function firstLine(s: string): string {
 
 export function helpText(runtime: UiRuntime | undefined, p: Palette): string {
   const lines = [p.bold('Commands')];
-  for (const [name, c] of Object.entries(BUILTIN_COMMANDS)) if (name !== 'exit') lines.push(`  ${p.cyan('/' + name)}  ${c.help}`);
+  for (const [name, c] of Object.entries(BUILTIN_COMMANDS))
+    if (name !== 'exit') lines.push(`  ${p.cyan('/' + name)}  ${c.help}`);
   const prompts = runtime ? promptCommands(runtime.manager.states()) : [];
   if (prompts.length) {
     lines.push(p.bold('MCP prompts'));
-    for (const pc of prompts) lines.push(`  ${p.magenta('/' + pc.command)}  ${pc.prompt.description ?? ''} ${p.gray(`(${pc.alias})`)}`);
+    for (const pc of prompts)
+      lines.push(`  ${p.magenta('/' + pc.command)}  ${pc.prompt.description ?? ''} ${p.gray(`(${pc.alias})`)}`);
   }
   lines.push(
     p.bold('Input'),
@@ -106,6 +121,33 @@ export function helpText(runtime: UiRuntime | undefined, p: Palette): string {
     `  ${p.cyan('Shift+Tab')} approval mode · ${p.cyan('Esc')} cancel · ${p.cyan('Ctrl+T')} thoughts · ${p.cyan('Ctrl+O')} expand/collapse tool output · ${p.cyan('PgUp/PgDn')} scroll · ${p.cyan('Ctrl+C')} twice to exit`,
   );
   return lines.join('\n');
+}
+
+/** `/mcp [desc]`, `/mcp restart|refresh [NAME]`. */
+async function runMcpSlash(args: string[], ctx: SlashContext, rt: NonNullable<SlashContext['runtime']>): Promise<void> {
+  const p = ctx.palette;
+  const [sub, name] = args;
+  if (sub === 'restart' || sub === 'refresh') {
+    const targets = name ? [name] : rt.manager.states().map((s) => s.alias);
+    for (const alias of targets) {
+      if (!rt.manager.states().some((s) => s.alias === alias)) {
+        ctx.error(`No MCP server named "${alias}".`);
+        continue;
+      }
+      ctx.print(p.gray(`Restarting ${alias}…`));
+      try {
+        await rt.manager.restart(alias);
+        const st = rt.manager.states().find((s) => s.alias === alias);
+        ctx.print(
+          `${alias}: ${st?.status === 'connected' ? p.green('connected') : p.red(st?.status ?? 'unknown')}${st?.error ? ` ${p.red(st.error)}` : ''}`,
+        );
+      } catch (err) {
+        ctx.error(`Restart of ${alias} failed: ${(err as Error).message}`);
+      }
+    }
+    return;
+  }
+  ctx.print(formatMcp(rt.manager.states(), p, sub === 'desc' || sub === 'descriptions'));
 }
 
 /** Runs a slash command; false when the name is unknown. */
@@ -127,30 +169,10 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
     case 'stats':
       ctx.print(ctx.stats());
       return true;
-    case 'mcp': {
+    case 'mcp':
       if (!rt) return ctx.error('The host runtime is still starting.'), true;
-      const [sub, name] = input.args;
-      if (sub === 'restart' || sub === 'refresh') {
-        const targets = name ? [name] : rt.manager.states().map((s) => s.alias);
-        for (const alias of targets) {
-          if (!rt.manager.states().some((s) => s.alias === alias)) {
-            ctx.error(`No MCP server named "${alias}".`);
-            continue;
-          }
-          ctx.print(p.gray(`Restarting ${alias}…`));
-          try {
-            await rt.manager.restart(alias);
-            const st = rt.manager.states().find((s) => s.alias === alias);
-            ctx.print(`${alias}: ${st?.status === 'connected' ? p.green('connected') : p.red(st?.status ?? 'unknown')}${st?.error ? ` ${p.red(st.error)}` : ''}`);
-          } catch (err) {
-            ctx.error(`Restart of ${alias} failed: ${(err as Error).message}`);
-          }
-        }
-        return true;
-      }
-      ctx.print(formatMcp(rt.manager.states(), p, sub === 'desc' || sub === 'descriptions'));
+      await runMcpSlash(input.args, ctx, rt);
       return true;
-    }
     case 'tools': {
       if (!rt) return ctx.error('The host runtime is still starting.'), true;
       const tools = rt.registry.list();
@@ -161,7 +183,11 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
               p.bold(`Tools (${tools.length})`),
               ...tools.map((t) => `  ${p.cyan(t.exposedName)}${desc ? p.gray(` — ${firstLine(t.description)}`) : ''}`),
               ...(tools.some((t) => t.exposedName === 'search_tools')
-                ? [p.gray('  More tools than fit in one request: each request declares the most relevant, and the model finds the rest with search_tools.')]
+                ? [
+                    p.gray(
+                      '  More tools than fit in one request: each request declares the most relevant, and the model finds the rest with search_tools.',
+                    ),
+                  ]
                 : []),
             ].join('\n')
           : p.gray('No tools yet (servers may still be connecting: see /mcp).'),
@@ -192,10 +218,14 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
       if (!pc) return false;
       const args = promptArgs(input.rest, pc.prompt.arguments ?? []);
       const missing = (pc.prompt.arguments ?? []).filter((a) => a.required && !(a.name in args)).map((a) => a.name);
-      if (missing.length) return ctx.error(`/${pc.command} needs: ${missing.join(', ')} (e.g. --${missing[0]}=value)`), true;
+      if (missing.length)
+        return ctx.error(`/${pc.command} needs: ${missing.join(', ')} (e.g. --${missing[0]}=value)`), true;
       try {
         const res = await rt.manager.getPrompt(pc.alias, pc.prompt.name, args);
-        const text = res.messages.map((m) => contentText(m.content)).filter(Boolean).join('\n\n');
+        const text = res.messages
+          .map((m) => contentText(m.content))
+          .filter(Boolean)
+          .join('\n\n');
         ctx.submitPrompt(text, `/${pc.command}${input.rest ? ' ' + input.rest : ''}`);
       } catch (err) {
         ctx.error(`Prompt ${pc.prompt.name} failed: ${(err as Error).message}`);

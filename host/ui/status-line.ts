@@ -15,7 +15,12 @@ export interface StatusInfo {
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-const MODE_LABEL: Record<ApprovalMode, string> = { default: 'default', autoEdit: 'auto-edit', yolo: 'YOLO', plan: 'plan' };
+const MODE_LABEL: Record<ApprovalMode, string> = {
+  default: 'default',
+  autoEdit: 'auto-edit',
+  yolo: 'YOLO',
+  plan: 'plan',
+};
 
 const MODE_CYCLE: ApprovalMode[] = ['default', 'autoEdit', 'yolo', 'plan'];
 
@@ -42,9 +47,14 @@ export function formatTokens(n: number): string {
 /** The bottom line: cwd on the left; model, mode, servers and tokens on the right; fits `width`. */
 export function formatStatusLine(s: StatusInfo, width: number, p: Palette): string {
   const mode = MODE_LABEL[s.approvalMode];
-  const modeStyled = s.approvalMode === 'yolo' ? p.red(p.bold(mode)) : s.approvalMode === 'autoEdit' ? p.yellow(mode) : p.gray(mode);
+  const modeStyled =
+    s.approvalMode === 'yolo' ? p.red(p.bold(mode)) : s.approvalMode === 'autoEdit' ? p.yellow(mode) : p.gray(mode);
   const servers = `MCP ${s.serversReady}/${s.serversTotal}${s.serversFailed ? ` (${s.serversFailed} failed)` : ''}`;
-  const serversStyled = s.serversFailed ? p.red(servers) : s.serversReady < s.serversTotal ? p.yellow(servers) : p.green(servers);
+  const serversStyled = s.serversFailed
+    ? p.red(servers)
+    : s.serversReady < s.serversTotal
+      ? p.yellow(servers)
+      : p.green(servers);
   const rightPlain = `${s.model} · ${mode} · ${servers} · ${formatTokens(s.tokens)} tokens`;
   const right = `${p.cyan(s.model)} · ${modeStyled} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens`)}`;
   const room = width - textWidth(rightPlain) - 2;

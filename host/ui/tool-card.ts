@@ -40,7 +40,15 @@ export interface CardOptions {
 /** One line describing what the call does, from its arguments (the MCP equivalent of upstream's invocation description). */
 export function describeArgs(name: string, args: Record<string, unknown>): string {
   const pick = (k: string) => (typeof args[k] === 'string' ? (args[k] as string) : undefined);
-  const main = pick('command') ?? pick('file_path') ?? pick('absolute_path') ?? pick('path') ?? pick('dir_path') ?? pick('url') ?? pick('pattern') ?? pick('query');
+  const main =
+    pick('command') ??
+    pick('file_path') ??
+    pick('absolute_path') ??
+    pick('path') ??
+    pick('dir_path') ??
+    pick('url') ??
+    pick('pattern') ??
+    pick('query');
   if (main !== undefined) {
     const extra = pick('description');
     return extra && name.includes('shell') ? `${main} (${extra})` : main;
@@ -101,18 +109,32 @@ export function formatElapsed(ms: number): string {
 export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): string {
   const max = opts.expanded ? Number.POSITIVE_INFINITY : (opts.maxLines ?? 12);
   const status = opts.asking && call.status === 'executing' ? 'awaiting_approval' : call.status;
-  const colour = status === 'success' ? p.green : status === 'error' ? p.red : status === 'cancelled' ? p.gray : status === 'awaiting_approval' ? p.yellow : p.cyan;
+  const colour =
+    status === 'success'
+      ? p.green
+      : status === 'error'
+        ? p.red
+        : status === 'cancelled'
+          ? p.gray
+          : status === 'awaiting_approval'
+            ? p.yellow
+            : p.cyan;
   const passive = call.request.isClientInitiated ? p.gray(' (passive)') : '';
   const desc = describeArgs(call.request.name, call.request.args);
   const head = `${colour(ICON[status])} ${p.bold(call.request.name)}${passive} ${p.gray(oneLine(desc, Math.max(10, opts.width - call.request.name.length - 20)))}`;
   let statusText = LABEL[status];
   const begun = Math.max(call.startTime, opts.execStart ?? 0);
-  if (status === 'executing') statusText += ` ${formatElapsed(Math.max(0, opts.now - begun))}${formatProgress(call.progress)}`;
-  else if (call.endTime && (status === 'success' || status === 'error')) statusText += ` in ${formatElapsed(Math.max(0, call.endTime - begun))}`;
+  if (status === 'executing')
+    statusText += ` ${formatElapsed(Math.max(0, opts.now - begun))}${formatProgress(call.progress)}`;
+  else if (call.endTime && (status === 'success' || status === 'error'))
+    statusText += ` in ${formatElapsed(Math.max(0, call.endTime - begun))}`;
   const lines = [head, `  ${colour(statusText)}`];
   // Styled per row: the gutter's colour reset would otherwise end a style opened on an earlier row.
   const indent = (s: string, style: (t: string) => string = (t) => t) =>
-    s.split('\n').flatMap((l) => wrapLine(l, opts.width - 4)).map((l) => `  ${p.gray('│')} ${style(l)}`);
+    s
+      .split('\n')
+      .flatMap((l) => wrapLine(l, opts.width - 4))
+      .map((l) => `  ${p.gray('│')} ${style(l)}`);
 
   if (status === 'executing' && call.liveOutput) {
     lines.push(...clip(indent(call.liveOutput.replace(/\n$/, '')), max, true, p));
@@ -131,18 +153,29 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
     return lines.join('\n');
   }
   const d = r.resultDisplay;
-  const raw = call.request.isClientInitiated && status === 'success' && !isDiff(d) ? unwrapUntrusted(call.response?.responseText ?? '') : undefined;
+  const raw =
+    call.request.isClientInitiated && status === 'success' && !isDiff(d)
+      ? unwrapUntrusted(call.response?.responseText ?? '')
+      : undefined;
   // JSON written for the model (`{"success":true,…}`) is no read for the user when the tool gave a display.
   const output = raw !== undefined && typeof d === 'string' && d.trim() && isJson(raw) ? undefined : raw;
   if (output !== undefined && output.trim() !== '') {
     // Passive calls exist to show the user the result: the full output, not the one-line summary.
     if (typeof d === 'string' && d.trim() && !output.includes(d.trim())) {
-      lines.push(...d.trim().split('\n').flatMap((l) => wrapLine(l, opts.width - 2)).map((l) => `  ${p.gray(l)}`));
+      lines.push(
+        ...d
+          .trim()
+          .split('\n')
+          .flatMap((l) => wrapLine(l, opts.width - 2))
+          .map((l) => `  ${p.gray(l)}`),
+      );
     }
     lines.push(...clip(indent(output.replace(/\n$/, '')), max * 2, true, p));
   } else if (isDiff(d)) {
     const st = diffStats(d.fileDiff);
-    lines.push(`  ${d.isNewFile ? 'new file ' : ''}${p.bold(d.fileName)} ${p.green(`+${st.added}`)} ${p.red(`-${st.removed}`)}`);
+    lines.push(
+      `  ${d.isNewFile ? 'new file ' : ''}${p.bold(d.fileName)} ${p.green(`+${st.added}`)} ${p.red(`-${st.removed}`)}`,
+    );
     lines.push(...clip(indent(renderDiff(d.fileDiff, p)), max * 2, false, p));
   } else if (typeof d === 'string' && d.trim() !== '') {
     const text = unwrapUntrusted(d.replace(/\n$/, ''));

@@ -16,7 +16,11 @@ const CHOICES: ReadonlyArray<{ key: string; level: TrustLevel; label: (dir: stri
 ];
 
 /** The dialog text: which folder, what its configuration would do once trusted, and the choices. */
-export function trustPromptText(dir: string, wouldApply: readonly string[], p: Palette): { body: string; footer: string } {
+export function trustPromptText(
+  dir: string,
+  wouldApply: readonly string[],
+  p: Palette,
+): { body: string; footer: string } {
   const lines = [
     p.yellow('Do you trust the files in this folder?'),
     p.bold(dir),
@@ -33,7 +37,11 @@ export function trustPromptText(dir: string, wouldApply: readonly string[], p: P
  * Asks once, before anything from the folder runs. Resolves with the answer, or undefined for Esc / Ctrl-C
  * (untrusted for this session, nothing saved, asked again next time).
  */
-export function askFolderTrust(host: TrustPromptHost, dir: string, wouldApply: readonly string[]): Promise<TrustLevel | undefined> {
+export function askFolderTrust(
+  host: TrustPromptHost,
+  dir: string,
+  wouldApply: readonly string[],
+): Promise<TrustLevel | undefined> {
   return new Promise((resolve) => {
     const { body, footer } = trustPromptText(dir, wouldApply, host.palette);
     const finish = (level: TrustLevel | undefined): void => {

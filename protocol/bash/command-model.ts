@@ -90,7 +90,8 @@ function walk(parser: Parser, node: Node, depth: number, out: Analysis, via?: st
   if (REDIRECTS.has(type)) out.hasRedirection = true;
   if (type === 'command') addCommand(parser, node, depth, out, via);
   else if (type === 'declaration_command' || type === 'unset_command') addBuiltin(node, out, via);
-  else if ((type === 'variable_assignment' || type === 'variable_assignments') && !isCommandPart(node)) out.bareAssignment = true;
+  else if ((type === 'variable_assignment' || type === 'variable_assignments') && !isCommandPart(node))
+    out.bareAssignment = true;
   for (const child of node.children) if (child) walk(parser, child, depth, out, via);
 }
 
@@ -102,9 +103,10 @@ function isCommandPart(node: Node): boolean {
 function redirectionsOf(node: Node): string[] {
   const own = node.children.filter((c) => c && REDIRECTS.has(c.type));
   const parent = node.parent;
-  const outer = parent?.type === 'redirected_statement' && parent.childForFieldName('body')?.equals(node)
-    ? parent.children.filter((c) => c && REDIRECTS.has(c.type))
-    : [];
+  const outer =
+    parent?.type === 'redirected_statement' && parent.childForFieldName('body')?.equals(node)
+      ? parent.children.filter((c) => c && REDIRECTS.has(c.type))
+      : [];
   // A heredoc's body is not part of the redirection's description.
   return [...own, ...outer].map((r) => r!.text.split('\n')[0].trim());
 }
@@ -114,14 +116,25 @@ function addCommand(parser: Parser, node: Node, depth: number, out: Analysis, vi
   if (!nameNode) return;
   const assignments = node.namedChildren.filter((c) => c?.type === 'variable_assignment').map((c) => evalWord(c!));
   const words = [evalWord(nameNode), ...node.childrenForFieldName('argument').map(evalWord)];
-  emit(parser, { assignments, words, text: node.text, redirections: redirectionsOf(node), viaWrapper: via }, depth, out);
+  emit(
+    parser,
+    { assignments, words, text: node.text, redirections: redirectionsOf(node), viaWrapper: via },
+    depth,
+    out,
+  );
 }
 
 function addBuiltin(node: Node, out: Analysis, via?: string): void {
   const keyword = node.children[0];
   if (!keyword) return;
   const args = node.namedChildren.filter((c) => c && c !== keyword).map((c) => evalWord(c!));
-  out.commands.push({ assignments: [], words: [literal(keyword.text), ...args], text: node.text, redirections: redirectionsOf(node), viaWrapper: via });
+  out.commands.push({
+    assignments: [],
+    words: [literal(keyword.text), ...args],
+    text: node.text,
+    redirections: redirectionsOf(node),
+    viaWrapper: via,
+  });
 }
 
 function emit(parser: Parser, cmd: Cmd, depth: number, out: Analysis): void {
@@ -134,13 +147,18 @@ function emit(parser: Parser, cmd: Cmd, depth: number, out: Analysis): void {
   const wrapper = rootOf(cmd.words[0]);
   if (u.keepWrapper) out.commands.push(cmd);
   for (const words of u.commands) {
-    emit(parser, {
-      assignments: [...cmd.assignments, ...u.assignments],
-      words,
-      text: words.map((w) => w.text).join(' '),
-      redirections: [],
-      viaWrapper: wrapper,
-    }, depth + 1, out);
+    emit(
+      parser,
+      {
+        assignments: [...cmd.assignments, ...u.assignments],
+        words,
+        text: words.map((w) => w.text).join(' '),
+        redirections: [],
+        viaWrapper: wrapper,
+      },
+      depth + 1,
+      out,
+    );
   }
   for (const script of u.scripts) analyse(parser, script, depth + 1, out, wrapper);
 }
@@ -205,6 +223,11 @@ function matches(cmd: Cmd, rule: string[]): boolean {
     const w = words[i];
     if (w.dynamic) return false;
     if (w.value === expected) return true;
-    return i === nameIndex && w.value.startsWith('/') && SYSTEM_BIN_DIRS.has(dirname(w.value)) && basename(w.value) === expected;
+    return (
+      i === nameIndex &&
+      w.value.startsWith('/') &&
+      SYSTEM_BIN_DIRS.has(dirname(w.value)) &&
+      basename(w.value) === expected
+    );
   });
 }

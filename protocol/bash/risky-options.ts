@@ -14,7 +14,8 @@ export interface CommandArgs {
 }
 
 /** Long options that name an output file, a log or a program, for any command. */
-const ANY_LONG = /^--(output|out-file|output-file|output-dir|output-directory|output-document|log-file|dump-header|cookie-jar|trace|trace-ascii|exec|pre|upload-pack|receive-pack|to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|open-files-in-pager|pager|in-place|append-output|git-dir|work-tree|exec-path|config-env)(=|$)/;
+const ANY_LONG =
+  /^--(output|out-file|output-file|output-dir|output-directory|output-document|log-file|dump-header|cookie-jar|trace|trace-ascii|exec|pre|upload-pack|receive-pack|to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|open-files-in-pager|pager|in-place|append-output|git-dir|work-tree|exec-path|config-env)(=|$)/;
 
 /** Per command: short option letters that write or run, and checks of their own. */
 const SHORT: Record<string, string> = {
@@ -33,13 +34,34 @@ const SHORT: Record<string, string> = {
 };
 
 /** `find` actions that write or run. */
-const FIND_ACTIONS = new Set(['-fprint', '-fprint0', '-fprintf', '-fls', '-delete', '-exec', '-execdir', '-ok', '-okdir']);
+const FIND_ACTIONS = new Set([
+  '-fprint',
+  '-fprint0',
+  '-fprintf',
+  '-fls',
+  '-delete',
+  '-exec',
+  '-execdir',
+  '-ok',
+  '-okdir',
+]);
 /** Commands whose plain operands after the first are written to. */
 const WRITES_OPERANDS: Record<string, number> = { tee: 0, uniq: 1, dd: -1 };
 /** git subcommands where `-u` names the remote program to run. */
 const GIT_REMOTE_SUBCOMMANDS = new Set(['ls-remote', 'fetch', 'clone', 'pull', 'archive', 'push']);
 /** Commands where an argument known only at run time may expand to one of the options above. */
-const DYNAMIC_SENSITIVE = new Set([...Object.keys(SHORT), 'find', 'tee', 'uniq', 'dd', 'rg', 'awk', 'gawk', 'mawk', 'nawk']);
+const DYNAMIC_SENSITIVE = new Set([
+  ...Object.keys(SHORT),
+  'find',
+  'tee',
+  'uniq',
+  'dd',
+  'rg',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+]);
 /** Interpreters whose script can write or run anything. */
 const SCRIPTED = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 
@@ -55,7 +77,8 @@ export function riskyOption(cmd: CommandArgs): string | undefined {
       break;
     }
     // A glob or variable can expand to any option (a file named `--output=x` matches `*`).
-    if (dynamic[i] && DYNAMIC_SENSITIVE.has(name)) return `${name}: an argument known only at run time may be an option`;
+    if (dynamic[i] && DYNAMIC_SENSITIVE.has(name))
+      return `${name}: an argument known only at run time may be an option`;
     if (ANY_LONG.test(a)) return `${name} ${a.split('=')[0]} writes a file or runs a program`;
     if (name === 'find' && FIND_ACTIONS.has(a)) return `find ${a} writes or runs`;
     if (/^-[^-]/.test(a) && shortHit(name, a, args, i)) return `${name} ${a} writes a file or runs a program`;
@@ -82,7 +105,8 @@ function shortHit(name: string, arg: string, args: string[], i: number): boolean
 
 function operandWrite(name: string, args: string[], dynamic: boolean[]): string | undefined {
   if (name === 'tar' && /^[xcruA]/.test(args[0] ?? '')) return 'tar writes an archive or its members';
-  if (name === 'wget' && !args.some((a) => /^(-O-|--output-document=-|--spider)$/.test(a))) return 'wget saves to a file';
+  if (name === 'wget' && !args.some((a) => /^(-O-|--output-document=-|--spider)$/.test(a)))
+    return 'wget saves to a file';
   const skip = WRITES_OPERANDS[name];
   if (skip === undefined) return undefined;
   if (name === 'dd') return args.some((a) => a.startsWith('of=')) ? 'dd of= writes a file' : undefined;
@@ -93,7 +117,10 @@ function operandWrite(name: string, args: string[], dynamic: boolean[]): string 
 function scripted(name: string, args: string[]): string | undefined {
   if (SCRIPTED.has(name) && args.some((a) => /system|getline|[>|]/.test(a))) return `${name} script writes or runs`;
   // sed: the w/W commands and the w flag write files; e runs a command.
-  if (name === 'sed' && args.some((a) => !a.startsWith('-') && /(^|[;\n}/])\s*[0-9,$!]*\s*[wWe]\b|\/[gpIiMm0-9]*[we]/.test(a))) {
+  if (
+    name === 'sed' &&
+    args.some((a) => !a.startsWith('-') && /(^|[;\n}/])\s*[0-9,$!]*\s*[wWe]\b|\/[gpIiMm0-9]*[we]/.test(a))
+  ) {
     return 'sed script writes or runs';
   }
   return undefined;

@@ -58,12 +58,26 @@ function skipOptions(args: Word[], i: number, spec: OptSpec): number {
 }
 
 const isAssignment = (w: Word) => !w.dynamic && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value);
-const flagsOf = (args: Word[], end: number) => args.slice(0, end).filter((w) => !w.dynamic && /^-[^-]/.test(w.value)).map((w) => w.value).join('');
-const wrap = (keepWrapper: boolean, commands: Word[][], scripts: string[] = [], assignments: Word[] = []): Unwrapped => ({
-  keepWrapper, commands, scripts, assignments,
+const flagsOf = (args: Word[], end: number) =>
+  args
+    .slice(0, end)
+    .filter((w) => !w.dynamic && /^-[^-]/.test(w.value))
+    .map((w) => w.value)
+    .join('');
+const wrap = (
+  keepWrapper: boolean,
+  commands: Word[][],
+  scripts: string[] = [],
+  assignments: Word[] = [],
+): Unwrapped => ({
+  keepWrapper,
+  commands,
+  scripts,
+  assignments,
 });
 const opaque = (): Unwrapped => wrap(true, []);
-const inner = (args: Word[], i: number, keep = false): Unwrapped | null => (i < args.length ? wrap(keep, [args.slice(i)]) : null);
+const inner = (args: Word[], i: number, keep = false): Unwrapped | null =>
+  i < args.length ? wrap(keep, [args.slice(i)]) : null;
 
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'rbash']);
 
@@ -102,14 +116,26 @@ export function unwrap(words: Word[]): Unwrapped | null {
         else break;
       }
       // `env -S` splits a string by its own rules: not something to second-guess.
-      if (/S/.test(flagsOf(args, i)) || args.some((w) => !w.dynamic && w.value.startsWith('--split-string'))) return opaque();
+      if (/S/.test(flagsOf(args, i)) || args.some((w) => !w.dynamic && w.value.startsWith('--split-string')))
+        return opaque();
       while (i < args.length && isAssignment(args[i])) assignments.push(args[i++]);
       return i < args.length ? wrap(false, [args.slice(i)], [], assignments) : null;
     }
     case 'sudo': {
       let i = skipOptions(args, 0, {
         short: 'ugpCDrtTUh',
-        long: ['user', 'group', 'prompt', 'close-from', 'chdir', 'role', 'type', 'command-timeout', 'other-user', 'host'],
+        long: [
+          'user',
+          'group',
+          'prompt',
+          'close-from',
+          'chdir',
+          'role',
+          'type',
+          'command-timeout',
+          'other-user',
+          'host',
+        ],
       });
       const assignments: Word[] = [];
       while (i < args.length && isAssignment(args[i])) assignments.push(args[i++]);
@@ -143,7 +169,8 @@ export function unwrap(words: Word[]): Unwrapped | null {
     case 'watch': {
       const i = skipOptions(args, 0, { short: 'nq', long: ['interval', 'equexit'] });
       if (i >= args.length) return null;
-      if (/x/.test(flagsOf(args, i)) || args.slice(0, i).some((w) => w.value === '--exec')) return wrap(true, [args.slice(i)]);
+      if (/x/.test(flagsOf(args, i)) || args.slice(0, i).some((w) => w.value === '--exec'))
+        return wrap(true, [args.slice(i)]);
       return scriptOf(args.slice(i), true);
     }
     case 'find':
@@ -166,7 +193,10 @@ function unwrapShell(args: Word[]): Unwrapped | null {
     const w = args[i];
     if (w.dynamic) break;
     const v = w.value;
-    if (v === '--' || v === '-') { i++; break; }
+    if (v === '--' || v === '-') {
+      i++;
+      break;
+    }
     if (v.startsWith('--')) {
       i += v === '--rcfile' || v === '--init-file' ? 2 : 1;
       continue;

@@ -13,7 +13,8 @@ import { bundleModule } from '../bundle.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 // The host's modules, bundled from source for this process (the build emits only the bins).
-const lib = (p) => pathToFileURL(bundleModule(join(REPO, p), join(REPO, 'dist/bench', p.replace(/[/.]/g, '_') + '.mjs'))).href;
+const lib = (p) =>
+  pathToFileURL(bundleModule(join(REPO, p), join(REPO, 'dist/bench', p.replace(/[/.]/g, '_') + '.mjs'))).href;
 const { createHostRuntime } = await import(lib('host/runtime.ts'));
 const { resolveServers, loadSettings } = await import(lib('host/config/settings.ts'));
 
@@ -30,11 +31,17 @@ mkdirSync(join(ws, '.gemini'), { recursive: true });
 mkdirSync(home, { recursive: true });
 writeFileSync(join(ws, 'tools.json'), JSON.stringify([{ name: 'noop', description: 'Does nothing.' }]));
 writeFileSync(join(ws, 'small.txt'), 'hello\n');
-writeFileSync(join(ws, '.gemini', 'settings.json'), JSON.stringify({
-  tools: { discoveryCommand: `cat ${join(ws, 'tools.json')}`, callCommand: 'true' },
-}));
+writeFileSync(
+  join(ws, '.gemini', 'settings.json'),
+  JSON.stringify({
+    tools: { discoveryCommand: `cat ${join(ws, 'tools.json')}`, callCommand: 'true' },
+  }),
+);
 const env = { ...process.env, GEMINI_CLI_HOME: home };
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
 const fmt = (n, d = 1) => n.toFixed(d);
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 const vmRssKiB = (pid) => {
@@ -50,7 +57,9 @@ async function hostReady() {
   const states = rt.manager.states();
   const down = states.filter((s) => s.status !== 'connected');
   if (states.length !== 5 || down.length) {
-    throw new Error(`expected 5 connected servers, got ${states.map((s) => `${s.alias}:${s.status} ${s.error ?? ''}`).join(', ')}`);
+    throw new Error(
+      `expected 5 connected servers, got ${states.map((s) => `${s.alias}:${s.status} ${s.error ?? ''}`).join(', ')}`,
+    );
   }
   return { rt, ms };
 }
@@ -59,14 +68,21 @@ async function hostReady() {
  * Baseline: the same 5 server entries spawned and connected with bare SDK clients, in parallel.
  */
 async function directReady() {
-  const configs = resolveServers(loadSettings({ cwd: ws, env }), { cwd: ws, roots: [ws], projectTempDir: join(root, 'tmp'), env });
+  const configs = resolveServers(loadSettings({ cwd: ws, env }), {
+    cwd: ws,
+    roots: [ws],
+    projectTempDir: join(root, 'tmp'),
+    env,
+  });
   const t0 = performance.now();
-  const clients = await Promise.all(configs.map(async (c) => {
-    const client = new Client({ name: 'bench', version: '1' });
-    await client.connect(new StdioClientTransport({ command: c.command, args: c.args, env: c.env, stderr: 'pipe' }));
-    await client.listTools();
-    return client;
-  }));
+  const clients = await Promise.all(
+    configs.map(async (c) => {
+      const client = new Client({ name: 'bench', version: '1' });
+      await client.connect(new StdioClientTransport({ command: c.command, args: c.args, env: c.env, stderr: 'pipe' }));
+      await client.listTools();
+      return client;
+    }),
+  );
   const ms = performance.now() - t0;
   await Promise.all(clients.map((c) => c.close()));
   return ms;
@@ -105,12 +121,18 @@ for (let i = 0; i < READY_RUNS; i++) {
 
 // 2. Idle RSS of host + servers.
 await new Promise((r) => setTimeout(r, 500));
-const serverPids = keep.manager.states().map((s) => keep.manager.pid(s.alias)).filter(Boolean);
+const serverPids = keep.manager
+  .states()
+  .map((s) => keep.manager.pid(s.alias))
+  .filter(Boolean);
 const pids = [['host', process.pid], ...keep.manager.states().map((s) => [s.alias, keep.manager.pid(s.alias)])];
 const perProcess = pids.map(([n, pid]) => [n, vmRssKiB(pid), pssKiB(pid)]);
 const rssKiB = perProcess.reduce((a, [, k]) => a + k, 0);
 const pssSumKiB = perProcess.reduce((a, [, , k]) => a + k, 0);
-const entries = keep.manager.states().map((s) => s.config.args?.[0] ?? '').filter(Boolean);
+const entries = keep.manager
+  .states()
+  .map((s) => s.config.args?.[0] ?? '')
+  .filter(Boolean);
 const bundled = entries.filter((e) => e.endsWith('.mjs')).length;
 const bare = await idleNodeMemKiB();
 const bareKiB = bare.rss;
@@ -128,13 +150,26 @@ for (let block = 0; block < CALLS / 50 + 1; block++) {
   for (let i = 0; i < 50; i++) {
     let t = performance.now();
     const [call] = await keep.scheduler.schedule(
-      [{ callId: `b${id++}`, name: 'filesystem__read_file', args: callArgs, isClientInitiated: false, promptId: 'bench' }], ac.signal);
+      [
+        {
+          callId: `b${id++}`,
+          name: 'filesystem__read_file',
+          args: callArgs,
+          isClientInitiated: false,
+          promptId: 'bench',
+        },
+      ],
+      ac.signal,
+    );
     if (call.status !== 'success') throw new Error(`scheduler call failed: ${call.response?.error}`);
     const s = performance.now() - t;
     t = performance.now();
     await direct.callTool({ name: 'read_file', arguments: callArgs });
     const d = performance.now() - t;
-    if (block > 0) { viaScheduler.push(s); viaDirect.push(d); } // block 0 warms up
+    if (block > 0) {
+      viaScheduler.push(s);
+      viaDirect.push(d);
+    } // block 0 warms up
   }
 }
 await direct.close();
@@ -149,10 +184,22 @@ const added = sMed - dMed;
 const rssMiB = rssKiB / 1024;
 const bareMiB = bareKiB / 1024;
 console.log('host-core');
-console.log(`  ready (5 built-in servers connected): median ${fmt(readyMs)} ms over ${READY_RUNS} runs; bare SDK clients ${fmt(baseReadyMs)} ms; ratio ${fmt(readyMs / baseReadyMs, 2)}x; target ${TARGET_READY_MS} ms (${fmt(readyMs / TARGET_READY_MS, 2)} of target) ${verdict(readyMs <= TARGET_READY_MS)}`);
-console.log(`  trivial call: scheduler+manager ${fmt(sMed, 3)} ms, direct SDK ${fmt(dMed, 3)} ms (median of ${viaScheduler.length}); added ${fmt(added, 3)} ms; ratio ${fmt(sMed / dMed, 2)}x; target +${TARGET_OVERHEAD_MS} ms ${verdict(added <= TARGET_OVERHEAD_MS)}`);
+console.log(
+  `  ready (5 built-in servers connected): median ${fmt(readyMs)} ms over ${READY_RUNS} runs; bare SDK clients ${fmt(baseReadyMs)} ms; ratio ${fmt(readyMs / baseReadyMs, 2)}x; target ${TARGET_READY_MS} ms (${fmt(readyMs / TARGET_READY_MS, 2)} of target) ${verdict(readyMs <= TARGET_READY_MS)}`,
+);
+console.log(
+  `  trivial call: scheduler+manager ${fmt(sMed, 3)} ms, direct SDK ${fmt(dMed, 3)} ms (median of ${viaScheduler.length}); added ${fmt(added, 3)} ms; ratio ${fmt(sMed / dMed, 2)}x; target +${TARGET_OVERHEAD_MS} ms ${verdict(added <= TARGET_OVERHEAD_MS)}`,
+);
 const pssMiB = pssSumKiB / 1024;
-console.log(`  servers started from: ${bundled}/${entries.length} dist/bin bundles; "host" is this bench process (the host runtime bundled from source, plus the bench's own clients)`);
-console.log(`  idle RSS host + ${serverPids.length} servers: ${fmt(rssMiB)} MiB; bare node process ${fmt(bareMiB)} MiB (ratio ${fmt(rssMiB / (bareMiB * (serverPids.length + 1)), 2)}x of ${serverPids.length + 1} bare processes); target ${TARGET_RSS_MIB} MiB ${verdict(rssMiB <= TARGET_RSS_MIB)}`);
-console.log(`  idle PSS host + ${serverPids.length} servers (shared pages counted once; for information, the target is stated for RSS): ${fmt(pssMiB)} MiB; bare node process PSS ${fmt(bare.pss / 1024)} MiB`);
-console.log(`    per process RSS/PSS (MiB): ${perProcess.map(([n, r, p]) => `${n} ${fmt(r / 1024)}/${fmt(p / 1024)}`).join(', ')}`);
+console.log(
+  `  servers started from: ${bundled}/${entries.length} dist/bin bundles; "host" is this bench process (the host runtime bundled from source, plus the bench's own clients)`,
+);
+console.log(
+  `  idle RSS host + ${serverPids.length} servers: ${fmt(rssMiB)} MiB; bare node process ${fmt(bareMiB)} MiB (ratio ${fmt(rssMiB / (bareMiB * (serverPids.length + 1)), 2)}x of ${serverPids.length + 1} bare processes); target ${TARGET_RSS_MIB} MiB ${verdict(rssMiB <= TARGET_RSS_MIB)}`,
+);
+console.log(
+  `  idle PSS host + ${serverPids.length} servers (shared pages counted once; for information, the target is stated for RSS): ${fmt(pssMiB)} MiB; bare node process PSS ${fmt(bare.pss / 1024)} MiB`,
+);
+console.log(
+  `    per process RSS/PSS (MiB): ${perProcess.map(([n, r, p]) => `${n} ${fmt(r / 1024)}/${fmt(p / 1024)}`).join(', ')}`,
+);

@@ -35,7 +35,8 @@ for (let i = 0; i < 40; i++) {
 
 /** Answers by conversation state, using whatever glob / grep names the client declared. */
 function responder(req) {
-  if (req.method === 'generateContent') return reply.json({ reasoning: 'The answer is complete.', next_speaker: 'user' });
+  if (req.method === 'generateContent')
+    return reply.json({ reasoning: 'The answer is complete.', next_speaker: 'user' });
   if (req.method !== 'streamGenerateContent') return undefined;
   const names = (req.body.tools ?? []).flatMap((t) => t.functionDeclarations ?? []).map((d) => d.name);
   const glob = names.find((n) => /(^|__)glob$/.test(n));
@@ -43,7 +44,8 @@ function responder(req) {
   const responses = (req.body.contents.at(-1)?.parts ?? []).filter((p) => p.functionResponse);
   if (!glob || !grep) return reply.text(`missing tools: ${names.join(',')}`);
   if (responses.length === 0) return reply.calls({ id: 'b1', name: glob, args: { pattern: '**/*.ts' } });
-  if (responses[0].functionResponse.name === glob) return reply.calls({ id: 'b2', name: grep, args: { pattern: 'TODO' } });
+  if (responses[0].functionResponse.name === glob)
+    return reply.calls({ id: 'b2', name: grep, args: { pattern: 'TODO' } });
   return reply.text(ANSWER);
 }
 
@@ -61,7 +63,11 @@ function runOnce(cmd, args, home) {
     const before = ep.requestsOf('streamGenerateContent').length;
     const env = benchEnv(home, ep.url);
     const t0 = process.hrtime.bigint();
-    const child = spawn('bash', ['-c', '"$@"; rc=$?; times >&2; exit $rc', 'bench', cmd, ...args], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', '"$@"; rc=$?; times >&2; exit $rc', 'bench', cmd, ...args], {
+      cwd: project,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -72,7 +78,14 @@ function runOnce(cmd, args, home) {
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       const turns = ep.requestsOf('streamGenerateContent').length - before;
       const ok = code === 0 && out.includes(ANSWER) && turns === 3;
-      resolve({ ms, cpu: childCpuMs(err), ok, why: ok ? '' : `exit ${code}, ${turns} model requests, stdout ${JSON.stringify(out.slice(0, 200))}, stderr ${JSON.stringify(err.slice(-400))}` });
+      resolve({
+        ms,
+        cpu: childCpuMs(err),
+        ok,
+        why: ok
+          ? ''
+          : `exit ${code}, ${turns} model requests, stdout ${JSON.stringify(out.slice(0, 200))}, stderr ${JSON.stringify(err.slice(-400))}`,
+      });
     });
   });
 }
@@ -93,14 +106,29 @@ function installUpstream() {
   if (!have()) {
     console.log(`installing @google/gemini-cli@${UPSTREAM_VERSION} into ${prefix} (first run only) ...`);
     mkdirSync(prefix, { recursive: true });
-    const r = spawnSync('npm', ['install', '--prefix', prefix, `@google/gemini-cli@${UPSTREAM_VERSION}`, '--no-audit', '--no-fund', '--loglevel=error'], {
-      encoding: 'utf8',
-      timeout: 300_000,
-    });
-    if (r.status !== 0 || !have()) return { error: `npm install failed (${r.status ?? r.signal ?? r.error?.message}): ${(r.stderr ?? '').trim().slice(-300)}` };
+    const r = spawnSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        prefix,
+        `@google/gemini-cli@${UPSTREAM_VERSION}`,
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+      ],
+      {
+        encoding: 'utf8',
+        timeout: 300_000,
+      },
+    );
+    if (r.status !== 0 || !have())
+      return {
+        error: `npm install failed (${r.status ?? r.signal ?? r.error?.message}): ${(r.stderr ?? '').trim().slice(-300)}`,
+      };
   }
   const pkg = JSON.parse(readFileSync(pkgFile, 'utf8'));
-  const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.gemini ?? Object.values(pkg.bin ?? {})[0];
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin?.gemini ?? Object.values(pkg.bin ?? {})[0]);
   if (!bin) return { error: 'no bin entry in @google/gemini-cli/package.json' };
   return { entry: join(pkgDir, bin) };
 }
@@ -112,7 +140,14 @@ const median = (xs) => {
 const fmt = (ms) => `${Math.round(ms)} ms`;
 
 const oursHome = homeWith({});
-const ours = { name: 'gemini-mcp -p', cmd: process.execPath, args: [OURS, '-p', 'Find the TODO comments in the TypeScript files.', '-m', 'gemini-2.5-flash'], home: oursHome, times: [], cpu: [] };
+const ours = {
+  name: 'gemini-mcp -p',
+  cmd: process.execPath,
+  args: [OURS, '-p', 'Find the TODO comments in the TypeScript files.', '-m', 'gemini-2.5-flash'],
+  home: oursHome,
+  times: [],
+  cpu: [],
+};
 const upstreamHome = homeWith({
   security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
   general: { disableAutoUpdate: true, disableUpdateNag: true },
@@ -123,7 +158,14 @@ const upstreamHome = homeWith({
 const inst = installUpstream();
 let upstream;
 if (inst.entry) {
-  upstream = { name: `gemini-cli ${UPSTREAM_VERSION} -p`, cmd: process.execPath, args: [inst.entry, '-p', 'Find the TODO comments in the TypeScript files.', '-m', 'gemini-2.5-flash'], home: upstreamHome, times: [], cpu: [] };
+  upstream = {
+    name: `gemini-cli ${UPSTREAM_VERSION} -p`,
+    cmd: process.execPath,
+    args: [inst.entry, '-p', 'Find the TODO comments in the TypeScript files.', '-m', 'gemini-2.5-flash'],
+    home: upstreamHome,
+    times: [],
+    cpu: [],
+  };
 }
 
 try {
@@ -146,14 +188,22 @@ try {
       who.cpu.push(r.cpu);
     }
   }
-  console.log(`host-loop: scripted session glob → grep → answer, process start to exit, ${RUNS} interleaved runs, medians`);
-  console.log(`  ${ours.name.padEnd(24)} ${fmt(median(ours.times))}  (runs ${ours.times.map((t) => Math.round(t)).join(', ')})`);
+  console.log(
+    `host-loop: scripted session glob → grep → answer, process start to exit, ${RUNS} interleaved runs, medians`,
+  );
+  console.log(
+    `  ${ours.name.padEnd(24)} ${fmt(median(ours.times))}  (runs ${ours.times.map((t) => Math.round(t)).join(', ')})`,
+  );
   if (upstream) {
-    console.log(`  ${upstream.name.padEnd(24)} ${fmt(median(upstream.times))}  (runs ${upstream.times.map((t) => Math.round(t)).join(', ')})`);
+    console.log(
+      `  ${upstream.name.padEnd(24)} ${fmt(median(upstream.times))}  (runs ${upstream.times.map((t) => Math.round(t)).join(', ')})`,
+    );
     const ratio = median(ours.times) / median(upstream.times);
     console.log(`  wall ratio ${ratio.toFixed(2)}× (target ≤ ${TARGET}×) ${ratio <= TARGET ? 'PASS' : 'MISS'}`);
     const cpuRatio = median(ours.cpu) / median(upstream.cpu);
-    console.log(`  CPU (user+sys, with children): ours ${fmt(median(ours.cpu))} (runs ${ours.cpu.map((t) => Math.round(t)).join(', ')}), Gemini CLI ${fmt(median(upstream.cpu))} (runs ${upstream.cpu.map((t) => Math.round(t)).join(', ')})`);
+    console.log(
+      `  CPU (user+sys, with children): ours ${fmt(median(ours.cpu))} (runs ${ours.cpu.map((t) => Math.round(t)).join(', ')}), Gemini CLI ${fmt(median(upstream.cpu))} (runs ${upstream.cpu.map((t) => Math.round(t)).join(', ')})`,
+    );
     console.log(`  CPU ratio ${cpuRatio.toFixed(2)}× (target ≤ ${TARGET}×) ${cpuRatio <= TARGET ? 'PASS' : 'MISS'}`);
   } else {
     console.log(`  Gemini CLI ${UPSTREAM_VERSION} not measured: ${upstreamWhy}`);

@@ -23,7 +23,11 @@ if (!existsSync(entry)) {
 
 const root = mkdtempSync(join(tmpdir(), 'bench-shell-'));
 // No elicitation capability: the server runs the command without asking, as for an approved call.
-const transport = new StdioClientTransport({ command: process.execPath, args: [entry, '--root', root], stderr: 'ignore' });
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [entry, '--root', root],
+  stderr: 'ignore',
+});
 const client = new Client({ name: 'bench', version: '1' });
 await client.connect(transport);
 

@@ -30,12 +30,16 @@ try {
 
 const work = mkdtempSync(join(tmpdir(), 'bench-ui-'));
 const socket = `bench-ui-${process.pid}`;
-const tmux = (...a) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const tmux = (...a) =>
+  execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const q = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
 
 function readTrace(file) {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 async function waitTrace(file, pred, timeoutMs) {
@@ -52,9 +56,24 @@ function launch(name, url, trace) {
   const ws = join(work, `ws-${name}`);
   const home = join(work, `home-${name}`);
   execFileSync('mkdir', ['-p', ws, home]);
-  const env = { LANG: 'C.UTF-8', TERM: 'xterm-256color', NCURSES_NO_UTF8_ACS: '1', PATH: process.env.PATH, HOME: home, GEMINI_CLI_HOME: home, GEMINI_API_KEY: 'bench-key', GOOGLE_GEMINI_BASE_URL: url, GEMINI_MCP_UI_TRACE: trace };
+  const env = {
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    NCURSES_NO_UTF8_ACS: '1',
+    PATH: process.env.PATH,
+    HOME: home,
+    GEMINI_CLI_HOME: home,
+    GEMINI_API_KEY: 'bench-key',
+    GOOGLE_GEMINI_BASE_URL: url,
+    GEMINI_MCP_UI_TRACE: trace,
+  };
   const script = join(work, `run-${name}.sh`);
-  writeFileSync(script, `#!/bin/sh\ncd ${q(ws)}\nexec env -i ${Object.entries(env).map(([k, v]) => q(`${k}=${v}`)).join(' ')} ${q(process.execPath)} ${q(MAIN)}\n`);
+  writeFileSync(
+    script,
+    `#!/bin/sh\ncd ${q(ws)}\nexec env -i ${Object.entries(env)
+      .map(([k, v]) => q(`${k}=${v}`))
+      .join(' ')} ${q(process.execPath)} ${q(MAIN)}\n`,
+  );
   chmodSync(script, 0o755);
   const t0 = performance.timeOrigin + performance.now();
   tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '40', script);
@@ -85,7 +104,10 @@ try {
   }
 
   // Chunk → render: 3 streamed answers of 40 chunks each in one session.
-  const chunks = Array.from({ length: 40 }, (_, i) => `Chunk ${i} of a **streamed** answer with \`code\` and more words.\n\n`);
+  const chunks = Array.from(
+    { length: 40 },
+    (_, i) => `Chunk ${i} of a **streamed** answer with \`code\` and more words.\n\n`,
+  );
   for (let i = 0; i < 3; i++) gemini.push({ ...reply.text(...chunks), chunkDelayMs: 15 });
   const trace = join(work, 'stream.jsonl');
   launch('s', gemini.url, trace);
@@ -107,12 +129,29 @@ try {
   const report = (label, value, target, baseline) => {
     if (value === undefined) return console.log(`ui: ${label}: MISS (no measurement)`);
     const ratio = baseline ? ` = ${(value / baseline).toFixed(1)}x bare node (${baseline.toFixed(0)} ms)` : '';
-    console.log(`ui: ${label}: ${value.toFixed(1)} ms${ratio} (target ≤ ${target} ms) ${value <= target ? 'PASS' : 'MISS'}`);
+    console.log(
+      `ui: ${label}: ${value.toFixed(1)} ms${ratio} (target ≤ ${target} ms) ${value <= target ? 'PASS' : 'MISS'}`,
+    );
   };
   console.log(`ui: ${MAIN.slice(ROOT.length)}; bare node -e 0 median ${b.toFixed(0)} ms over ${RUNS} runs`);
-  report(`launch → input-ready, wall incl. tmux spawn, median of ${wall.length}`, wall.length ? median(wall) : undefined, 500, b);
-  report(`launch → input-ready, in-process (since node start), median of ${inProcess.length}`, inProcess.length ? median(inProcess) : undefined, 500, b);
-  report(`last streamed chunk → render, median of ${latencies.length}`, latencies.length ? median(latencies) : undefined, 50, undefined);
+  report(
+    `launch → input-ready, wall incl. tmux spawn, median of ${wall.length}`,
+    wall.length ? median(wall) : undefined,
+    500,
+    b,
+  );
+  report(
+    `launch → input-ready, in-process (since node start), median of ${inProcess.length}`,
+    inProcess.length ? median(inProcess) : undefined,
+    500,
+    b,
+  );
+  report(
+    `last streamed chunk → render, median of ${latencies.length}`,
+    latencies.length ? median(latencies) : undefined,
+    50,
+    undefined,
+  );
 } finally {
   try {
     tmux('kill-server');

@@ -112,7 +112,8 @@ export function createKitServer(spec: KitServerSpec): KitServer {
           const result = await def.handler(args as z.infer<typeof def.inputSchema>, ctx);
           return boundResultSize(result, spec.maxResultBytes);
         } catch (err) {
-          if (err instanceof ToolError) return boundResultSize(errorResult(err.message, err.errorType, err.display), spec.maxResultBytes);
+          if (err instanceof ToolError)
+            return boundResultSize(errorResult(err.message, err.errorType, err.display), spec.maxResultBytes);
           spec.log.error(`${def.name}: ${(err as Error).stack ?? err}`);
           return errorResult((err as Error).message ?? String(err), 'unhandled_exception');
         }

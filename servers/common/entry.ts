@@ -50,9 +50,11 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(spec, `--port must be 0-65535, not "${values.port}"`);
   const maxSessions = Number(values['max-sessions']);
-  if (!Number.isInteger(maxSessions) || maxSessions < 1) fail(spec, `--max-sessions must be a positive integer, not "${values['max-sessions']}"`);
+  if (!Number.isInteger(maxSessions) || maxSessions < 1)
+    fail(spec, `--max-sessions must be a positive integer, not "${values['max-sessions']}"`);
   const idleSeconds = Number(values['session-idle-timeout']);
-  if (!Number.isFinite(idleSeconds) || idleSeconds <= 0) fail(spec, `--session-idle-timeout must be a positive number of seconds, not "${values['session-idle-timeout']}"`);
+  if (!Number.isFinite(idleSeconds) || idleSeconds <= 0)
+    fail(spec, `--session-idle-timeout must be a positive number of seconds, not "${values['session-idle-timeout']}"`);
   const flags: CommonFlags = {
     transport,
     port,

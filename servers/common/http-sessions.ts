@@ -25,7 +25,10 @@ export class SessionTable {
   private readonly byId = new Map<string, HttpSession>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly limits: SessionLimits, private readonly log: Logger) {
+  constructor(
+    private readonly limits: SessionLimits,
+    private readonly log: Logger,
+  ) {
     // Checked at a fraction of the timeout so a session outlives it by at most half again.
     this.sweeper = setInterval(() => this.sweep(), Math.max(50, Math.min(limits.idleMs / 2, 60_000)));
     this.sweeper.unref();
@@ -47,7 +50,9 @@ export class SessionTable {
       if (entry[1].open === 0 && (!lru || entry[1].lastUsed < lru[1].lastUsed)) lru = entry;
     }
     if (!lru) return false;
-    this.log.info(`http: session limit (${this.limits.maxSessions}) reached; closing the least recently used idle session`);
+    this.log.info(
+      `http: session limit (${this.limits.maxSessions}) reached; closing the least recently used idle session`,
+    );
     this.end(lru[0], lru[1]);
     return true;
   }

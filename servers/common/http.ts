@@ -47,7 +47,12 @@ export async function serveHttp(
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin, ownOrigins, flags.allowOrigins)) {
       log.info(`http: refused a request from origin ${origin}`);
-      return sendJsonError(res, 403, -32000, `Forbidden: origin ${origin} is not allowed (the server accepts it with --allow-origin ${origin})`);
+      return sendJsonError(
+        res,
+        403,
+        -32000,
+        `Forbidden: origin ${origin} is not allowed (the server accepts it with --allow-origin ${origin})`,
+      );
     }
     if (flags.token && !tokenMatches(req.headers.authorization, flags.token)) {
       res.setHeader('WWW-Authenticate', 'Bearer');
@@ -55,13 +60,20 @@ export async function serveHttp(
     }
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') return inSession(sid, req, res);
-    if (req.method !== 'POST') return sendJsonError(res, 400, -32000, 'Bad request: no session id (send initialize first)');
+    if (req.method !== 'POST')
+      return sendJsonError(res, 400, -32000, 'Bad request: no session id (send initialize first)');
     const body = await readJson(req);
     if (body === TOO_LARGE) return sendTooLarge(res);
     if (body === undefined) return sendJsonError(res, 400, -32700, 'Parse error: invalid JSON');
-    if (!isInitializeRequest(body)) return sendJsonError(res, 400, -32000, 'Bad request: no session id (send initialize first)');
+    if (!isInitializeRequest(body))
+      return sendJsonError(res, 400, -32000, 'Bad request: no session id (send initialize first)');
     if (!sessions.makeRoom()) {
-      return sendJsonError(res, 503, -32000, `Service unavailable: all ${flags.maxSessions} sessions are busy (raise --max-sessions)`);
+      return sendJsonError(
+        res,
+        503,
+        -32000,
+        `Service unavailable: all ${flags.maxSessions} sessions are busy (raise --max-sessions)`,
+      );
     }
     const server = await create();
     const transport = new StreamableHTTPServerTransport({
@@ -79,7 +91,8 @@ export async function serveHttp(
 
   async function inSession(sid: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const session = sessions.get(sid);
-    if (!session) return sendJsonError(res, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
+    if (!session)
+      return sendJsonError(res, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
     sessions.track(session, res);
     if (req.method !== 'POST') return session.transport.handleRequest(req, res);
     const body = await readJson(req);

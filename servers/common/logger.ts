@@ -12,6 +12,8 @@ export function createStderrLogger(name: string, debug = !!process.env.GEMINI_MC
     info: (m) => write('info', m),
     warn: (m) => write('warn', m),
     error: (m) => write('error', m),
-    debug: (m) => { if (debug) write('debug', m); },
+    debug: (m) => {
+      if (debug) write('debug', m);
+    },
   };
 }

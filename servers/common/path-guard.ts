@@ -62,7 +62,10 @@ export function isWithin(root: string, p: string): boolean {
 }
 
 export function isSensitiveSegment(segment: string): boolean {
-  const cleaned = segment.split(':')[0].replace(/[. ]+$/, '').toLowerCase();
+  const cleaned = segment
+    .split(':')[0]
+    .replace(/[. ]+$/, '')
+    .toLowerCase();
   if (cleaned === '.git' || cleaned === '.env' || cleaned === 'node_modules') return true;
   return cleaned.startsWith('gha-creds-') && cleaned.endsWith('.json');
 }
@@ -84,7 +87,9 @@ export function notInWorkspaceMessage(resolved: string, roots: WorkspaceRoots): 
 export function checkPath(
   input: unknown,
   roots: WorkspaceRoots,
-): { ok: true; path: GuardedPath } | { ok: false; message: string; errorType: 'invalid_tool_params' | 'path_not_in_workspace' } {
+):
+  | { ok: true; path: GuardedPath }
+  | { ok: false; message: string; errorType: 'invalid_tool_params' | 'path_not_in_workspace' } {
   const reason = preflightReason(input);
   if (reason) return { ok: false, message: `Invalid path: ${reason}`, errorType: 'invalid_tool_params' };
   const primary = roots.primary;

@@ -21,7 +21,10 @@ export interface ToolContext {
   /** Whether the client offered MCP sampling (the web server may answer through it). */
   clientSupportsSampling: boolean;
   /** Sends a request to the client related to this call (sampling, for example). */
-  sendRequest: <T extends z.ZodType>(req: { method: string; params?: Record<string, unknown> }, schema: T) => Promise<z.infer<T>>;
+  sendRequest: <T extends z.ZodType>(
+    req: { method: string; params?: Record<string, unknown> },
+    schema: T,
+  ) => Promise<z.infer<T>>;
 }
 
 /**
@@ -44,4 +47,9 @@ export function defineTool<S extends z.ZodObject>(def: ToolDefinition<S>): ToolD
   return def as unknown as ToolDefinition;
 }
 
-export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+export const READ_ONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;

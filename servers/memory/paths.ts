@@ -10,7 +10,11 @@ export interface MemoryPaths {
   memoryFile: string;
 }
 
-export function resolveMemoryPaths(opts: { memoryFile?: string; fileNames: string[]; env: NodeJS.ProcessEnv }): MemoryPaths {
+export function resolveMemoryPaths(opts: {
+  memoryFile?: string;
+  fileNames: string[];
+  env: NodeJS.ProcessEnv;
+}): MemoryPaths {
   const home = resolve(opts.env.GEMINI_CLI_HOME || homedir());
   const globalDir = join(home, '.gemini');
   const memoryFile = opts.memoryFile ? resolve(opts.memoryFile) : join(globalDir, opts.fileNames[0] ?? 'GEMINI.md');

@@ -40,13 +40,20 @@ export function createMemoryServer(deps: MemoryServerDeps): KitServer {
 
   const notify = (uris: string[]) => {
     for (const uri of uris) {
-      kit.mcp.server.sendResourceUpdated({ uri }).catch((err: Error) => deps.log.debug(`resources/updated: ${err.message}`));
+      kit.mcp.server
+        .sendResourceUpdated({ uri })
+        .catch((err: Error) => deps.log.debug(`resources/updated: ${err.message}`));
     }
   };
 
   const globalFiles = fileNames.map((n) => join(paths.globalDir, n));
   if (!globalFiles.includes(paths.memoryFile)) globalFiles.push(paths.memoryFile);
-  const discovery = (): DiscoveryOptions => ({ globalFiles, roots: kit.roots.list, fileNames, globalDir: paths.globalDir });
+  const discovery = (): DiscoveryOptions => ({
+    globalFiles,
+    roots: kit.roots.list,
+    fileNames,
+    globalDir: paths.globalDir,
+  });
 
   const load = async () => {
     await kit.rootsReady?.();
@@ -93,7 +100,11 @@ export function createMemoryServer(deps: MemoryServerDeps): KitServer {
   kit.mcp.registerResource(
     'memory-context',
     CONTEXT_URI,
-    { title: 'Memory context', description: 'The assembled GEMINI.md context for the system instruction.', mimeType: 'text/markdown' },
+    {
+      title: 'Memory context',
+      description: 'The assembled GEMINI.md context for the system instruction.',
+      mimeType: 'text/markdown',
+    },
     async (uri) => {
       const ctx = await load();
       return {
@@ -102,30 +113,49 @@ export function createMemoryServer(deps: MemoryServerDeps): KitServer {
       };
     },
   );
+  registerFilesResource(kit, load);
+  registerContextFor(kit, fileNames);
+  registerSubscriptions(kit, subscriptions, load, () => watcher.close());
+  return kit;
+}
+
+/** The list of context files the memory context was built from. */
+function registerFilesResource(kit: KitServer, load: () => Promise<{ files: { path: string; scope: string }[] }>) {
   kit.mcp.registerResource(
     'memory-files',
     FILES_URI,
-    { title: 'Loaded context files', description: 'The context files the memory context was built from.', mimeType: 'application/json' },
+    {
+      title: 'Loaded context files',
+      description: 'The context files the memory context was built from.',
+      mimeType: 'application/json',
+    },
     async (uri) => {
       const { files } = await load();
       const text = JSON.stringify({ files: files.map((f) => ({ path: f.path, scope: f.scope })) });
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },
   );
-  registerContextFor(kit, fileNames);
+}
+
+/** resources/subscribe: watching starts with the first subscription and stops with the last. */
+function registerSubscriptions(
+  kit: KitServer,
+  subscriptions: Set<string>,
+  load: () => Promise<unknown>,
+  stopWatching: () => void,
+) {
   kit.mcp.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
   kit.mcp.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
     subscriptions.add(req.params.uri);
-    // Watching starts with the first subscription; loading fills the watch list.
+    // Loading fills the watch list.
     await load();
     return {};
   });
   kit.mcp.server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
     subscriptions.delete(req.params.uri);
-    if (subscriptions.size === 0) watcher.close();
+    if (subscriptions.size === 0) stopWatching();
     return {};
   });
-  return kit;
 }
 
 /** The just-in-time resource: context files between a root and a path the client names. */
@@ -135,7 +165,8 @@ function registerContextFor(kit: KitServer, fileNames: string[]): void {
     new ResourceTemplate(CONTEXT_FOR_TEMPLATE, { list: undefined }),
     {
       title: 'Context for a path',
-      description: 'Context files in the directories between a workspace root and the given path (just-in-time context), one entry per file.',
+      description:
+        'Context files in the directories between a workspace root and the given path (just-in-time context), one entry per file.',
       mimeType: 'text/markdown',
     },
     async (_uri, variables) => {
@@ -145,7 +176,9 @@ function registerContextFor(kit: KitServer, fileNames: string[]): void {
       if (!target || !isAbsolute(target)) return { contents: [] };
       await kit.rootsReady?.();
       const files = await subdirectoryContext(target, kit.roots.list, fileNames);
-      return { contents: files.map((f) => ({ uri: pathToFileURL(f.path).href, mimeType: 'text/markdown', text: f.text })) };
+      return {
+        contents: files.map((f) => ({ uri: pathToFileURL(f.path).href, mimeType: 'text/markdown', text: f.text })),
+      };
     },
   );
 }

@@ -69,12 +69,11 @@ export async function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
     const kill = () => {
       if (pgid !== undefined && !killing) killing = req.groups.terminate(pgid);
     };
-    const inactivity = req.timeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          kill();
-        }, req.timeoutMs)
-      : undefined;
+    const onTimeout = () => {
+      timedOut = true;
+      kill();
+    };
+    const inactivity = req.timeoutMs > 0 ? setTimeout(onTimeout, req.timeoutMs) : undefined;
     const onAbort = () => {
       aborted = true;
       kill();

@@ -55,14 +55,25 @@ const NAMED_EXEC_KEYS: Record<string, string> = {
   cmd: '',
   update: 'checkout',
 };
-const NAMED_SECTIONS = new Set(['diff', 'filter', 'merge', 'credential', 'remote', 'difftool', 'mergetool', 'browser', 'submodule']);
+const NAMED_SECTIONS = new Set([
+  'diff',
+  'filter',
+  'merge',
+  'credential',
+  'remote',
+  'difftool',
+  'mergetool',
+  'browser',
+  'submodule',
+]);
 const SCAN_PATTERN = `^(${[...NAMED_SECTIONS].join('|')})\\..+\\.(${Object.keys(NAMED_EXEC_KEYS).join('|')})$|^(user|safe|init)\\.|^core\\.(excludesfile|autocrlf|quotepath)$`;
 
 /**
  * Settings of the user's own (global, system) files that execute nothing and that everyday git use
  * needs: identity for commits, trusted directories, the global ignore file, line endings.
  */
-const CARRIED_FROM_USER = /^(user\.(name|email|signingkey)|safe\.directory|init\.defaultbranch|core\.(excludesfile|autocrlf|quotepath))$/;
+const CARRIED_FROM_USER =
+  /^(user\.(name|email|signingkey)|safe\.directory|init\.defaultbranch|core\.(excludesfile|autocrlf|quotepath))$/;
 
 /** The environment every command gets, before any per-command overrides. */
 export function hardenedGitEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -89,7 +100,10 @@ export function hardenedGitEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * Adds command-scope entries after any the caller's environment already has (a later entry wins, so
  * ours do). `GIT_CONFIG_PARAMETERS` is read after the counted entries and would outrank them: dropped.
  */
-export function appendGitConfig(env: NodeJS.ProcessEnv, pairs: ReadonlyArray<readonly [string, string]>): NodeJS.ProcessEnv {
+export function appendGitConfig(
+  env: NodeJS.ProcessEnv,
+  pairs: ReadonlyArray<readonly [string, string]>,
+): NodeJS.ProcessEnv {
   const out = { ...env };
   delete out.GIT_CONFIG_PARAMETERS;
   const inherited = Number.parseInt(out.GIT_CONFIG_COUNT ?? '0', 10);
@@ -109,7 +123,10 @@ export function appendGitConfig(env: NodeJS.ProcessEnv, pairs: ReadonlyArray<rea
  * the command itself no longer reads). The listing itself runs nothing: `git config` starts no
  * fsmonitor, hook or driver.
  */
-export async function scanGitConfig(dirs: readonly string[], userEnv: NodeJS.ProcessEnv): Promise<Array<readonly [string, string]>> {
+export async function scanGitConfig(
+  dirs: readonly string[],
+  userEnv: NodeJS.ProcessEnv,
+): Promise<Array<readonly [string, string]>> {
   const pinned = new Map<string, string>();
   const carried = new Map<string, readonly [string, string]>();
   const listings = await Promise.all(dirs.map((d) => listConfig(d, userEnv)));

@@ -15,7 +15,9 @@ export interface GroupMember {
 
 /** Members of a process group, zombies excluded (a zombie runs nothing and cannot be killed). */
 export function groupMembers(pgid: number): number[] {
-  return listGroup(pgid).filter((m) => m.state !== 'Z').map((m) => m.pid);
+  return listGroup(pgid)
+    .filter((m) => m.state !== 'Z')
+    .map((m) => m.pid);
 }
 
 function listGroup(pgid: number): GroupMember[] {
@@ -101,7 +103,8 @@ export async function terminateGroup(pgid: number, graceMs: number): Promise<voi
  * watcher signals the group (SIGTERM, then SIGKILL after a second). Pipes are created close-on-exec,
  * so no command inherits the writing end and keeps the watcher waiting.
  */
-const WATCHER = 'read -r _ && exit 0; kill -s TERM -- "-$1" 2>/dev/null || exit 0; sleep 1; kill -s KILL -- "-$1" 2>/dev/null; exit 0';
+const WATCHER =
+  'read -r _ && exit 0; kill -s TERM -- "-$1" 2>/dev/null || exit 0; sleep 1; kill -s KILL -- "-$1" 2>/dev/null; exit 0';
 
 function startWatcher(pgid: number): ChildProcess | undefined {
   try {

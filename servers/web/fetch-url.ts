@@ -6,7 +6,8 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import type { Readable } from 'node:stream';
 import { isBlockedAddress, isPrivateLiteral } from './host-policy.js';
 
-export const USER_AGENT = 'Mozilla/5.0 (compatible; Google-Gemini-CLI/1.0; +https://github.com/google-gemini/gemini-cli)';
+export const USER_AGENT =
+  'Mozilla/5.0 (compatible; Google-Gemini-CLI/1.0; +https://github.com/google-gemini/gemini-cli)';
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const MAX_REDIRECTS = 10;
 const RETRIES = 2;
@@ -26,7 +27,10 @@ export interface FetchedText {
 }
 
 export class FetchError extends Error {
-  constructor(message: string, readonly retryable = false) {
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
     super(message);
   }
 }
@@ -65,7 +69,10 @@ async function fetchWithin(href: string, opts: FetchOptions, deadline: AbortSign
     }
     if (status < 200 || status >= 300) {
       res.destroy();
-      throw new FetchError(`Request failed with status code ${status} ${res.statusMessage ?? ''}`.trimEnd(), status === 429 || status >= 500);
+      throw new FetchError(
+        `Request failed with status code ${status} ${res.statusMessage ?? ''}`.trimEnd(),
+        status === 429 || status >= 500,
+      );
     }
     return readText(url, res, deadline, opts);
   }
@@ -79,7 +86,8 @@ async function fetchWithin(href: string, opts: FetchOptions, deadline: AbortSign
 async function send(url: URL, opts: FetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
   let lookupFn: LookupFunction | undefined;
   if (!opts.allowPrivate(url)) {
-    if (isPrivateLiteral(url.hostname)) throw new FetchError(`Blocked host (private or local network address): ${url.host}`);
+    if (isPrivateLiteral(url.hostname))
+      throw new FetchError(`Blocked host (private or local network address): ${url.host}`);
     lookupFn = checkedLookup;
   }
   // http, https (with tls) and zlib are loaded on the first fetch: together they cost the server's
@@ -102,7 +110,13 @@ async function send(url: URL, opts: FetchOptions, signal: AbortSignal): Promise<
     );
     req.on('error', (err: NodeJS.ErrnoException) => {
       if (signal.aborted) reject(abortError(opts));
-      else reject(new FetchError(err.message, ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN'].includes(err.code ?? '')));
+      else
+        reject(
+          new FetchError(
+            err.message,
+            ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN'].includes(err.code ?? ''),
+          ),
+        );
     });
     req.end();
   });
@@ -118,7 +132,9 @@ const checkedLookup = ((host: string, options: LookupOptions, cb: (...args: unkn
     if (err) return cb(err);
     const list = addresses as LookupAddress[];
     if (list.some((a) => isBlockedAddress(a.address))) {
-      const denied = Object.assign(new Error(`Blocked host (private or local network address): ${host}`), { code: 'EBLOCKEDHOST' });
+      const denied = Object.assign(new Error(`Blocked host (private or local network address): ${host}`), {
+        code: 'EBLOCKEDHOST',
+      });
       return cb(denied);
     }
     if (options?.all) cb(null, list);
@@ -132,7 +148,8 @@ function abortError(opts: FetchOptions): Error {
   return new FetchError(`Request timed out after ${opts.timeoutMs} ms`);
 }
 
-const BINARY_TYPE = /^(image|audio|video|font)\/|^application\/(octet-stream|pdf|zip|gzip|x-tar|x-7z|vnd\.|msword|wasm)/;
+const BINARY_TYPE =
+  /^(image|audio|video|font)\/|^application\/(octet-stream|pdf|zip|gzip|x-tar|x-7z|vnd\.|msword|wasm)/;
 
 async function readText(url: URL, res: IncomingMessage, signal: AbortSignal, opts: FetchOptions): Promise<FetchedText> {
   const type = String(res.headers['content-type'] ?? '').toLowerCase();
@@ -165,8 +182,14 @@ async function readText(url: URL, res: IncomingMessage, signal: AbortSignal, opt
 }
 
 /** The (decompressed) body, stopping at the 10 MB cap instead of failing. */
-async function readBody(res: IncomingMessage, signal: AbortSignal, opts: FetchOptions): Promise<{ body: Buffer; truncated: boolean }> {
-  const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase().trim();
+async function readBody(
+  res: IncomingMessage,
+  signal: AbortSignal,
+  opts: FetchOptions,
+): Promise<{ body: Buffer; truncated: boolean }> {
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .toLowerCase()
+    .trim();
   let stream: Readable = res;
   if (['gzip', 'x-gzip', 'deflate', 'br'].includes(encoding)) {
     // The response stays paused (buffered) until piped, so the await loses nothing.
@@ -193,4 +216,3 @@ async function readBody(res: IncomingMessage, signal: AbortSignal, opts: FetchOp
   }
   return { body: Buffer.concat(chunks), truncated: false };
 }
-

@@ -13,4 +13,3 @@ export function startBridge(discovery: string, extra: string[] = [], cwd?: strin
     cwd,
   });
 }
-

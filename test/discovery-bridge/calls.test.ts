@@ -45,7 +45,11 @@ describe('successful calls', () => {
 
   it('runs in the project root and hands over nested arguments unchanged (node fixture)', async () => {
     const r = await srv.call('echo', { n: 1, nested: { list: ['a', null] } });
-    expect(JSON.parse(textOf(r))).toEqual({ tool: 'echo', args: { n: 1, nested: { list: ['a', null] } }, cwd: project });
+    expect(JSON.parse(textOf(r))).toEqual({
+      tool: 'echo',
+      args: { n: 1, nested: { list: ['a', null] } },
+      cwd: project,
+    });
   });
 });
 
@@ -65,7 +69,9 @@ describe('failures in the reference format', () => {
 
   it('reports the signal name when a signal ends the command', async () => {
     const r = await srv.call('selfkill', {});
-    expect(textOf(r)).toBe('Stdout: about to die\n\nStderr: (empty)\nError: (none)\nExit Code: (none)\nSignal: SIGTERM');
+    expect(textOf(r)).toBe(
+      'Stdout: about to die\n\nStderr: (empty)\nError: (none)\nExit Code: (none)\nSignal: SIGTERM',
+    );
   });
 
   it.each([
@@ -75,7 +81,9 @@ describe('failures in the reference format', () => {
     const r = await srv.call(tool, {});
     expect(r.isError).toBe(true);
     const text = textOf(r);
-    expect(text).toContain(`Error: Tool call command ${stream} exceeded size limit of 10485760 bytes; its process group was killed.`);
+    expect(text).toContain(
+      `Error: Tool call command ${stream} exceeded size limit of 10485760 bytes; its process group was killed.`,
+    );
     expect(text).toMatch(/\nExit Code: \(none\)\nSignal: SIG(TERM|PIPE)$/);
     expect(text).toContain('more bytes omitted');
     expect(text.length).toBeLessThan(7 * 1024 * 1024);
@@ -97,7 +105,11 @@ describe('failures in the reference format', () => {
     mkdirSync(join(project, 'my tools'));
     symlinkSync(CALL, join(project, 'my tools', 'call tool'));
     const spaced = await startBridge(`${DISCOVER} bare`, ['--call-command', join(project, 'my tools', 'call tool')]);
-    const split = await startBridge(`${DISCOVER} bare`, ['--call-command', `node ${join(FIXTURES, 'call.mjs')}`], project);
+    const split = await startBridge(
+      `${DISCOVER} bare`,
+      ['--call-command', `node ${join(FIXTURES, 'call.mjs')}`],
+      project,
+    );
     try {
       expect(textOf(await spaced.call('hello', { who: 'space' }))).toBe('hello space\n');
       expect(JSON.parse(textOf(await split.call('echo', { a: 1 })))).toMatchObject({ tool: 'echo', args: { a: 1 } });

@@ -6,7 +6,9 @@ import { createStderrLogger } from '../../servers/common/logger.js';
 describe('parseDeclarations', () => {
   it('prefers parametersJsonSchema over parameters', () => {
     const { tools } = parseDeclarations(
-      JSON.stringify([{ name: 't', parametersJsonSchema: { type: 'object', properties: { a: {} } }, parameters: { type: 'OBJECT' } }]),
+      JSON.stringify([
+        { name: 't', parametersJsonSchema: { type: 'object', properties: { a: {} } }, parameters: { type: 'OBJECT' } },
+      ]),
     );
     expect(tools[0].inputSchema).toEqual({ type: 'object', properties: { a: {} } });
   });
@@ -26,7 +28,12 @@ describe('parseDeclarations', () => {
   });
 
   it('keeps the first of duplicate names and trims surrounding whitespace of the output', () => {
-    const { tools, warnings } = parseDeclarations(`\n  ${JSON.stringify([{ name: 'x', description: '1' }, { name: 'x', description: '2' }])}\n\n`);
+    const { tools, warnings } = parseDeclarations(
+      `\n  ${JSON.stringify([
+        { name: 'x', description: '1' },
+        { name: 'x', description: '2' },
+      ])}\n\n`,
+    );
     expect(tools).toEqual([{ name: 'x', description: '1', inputSchema: { type: 'object' } }]);
     expect(warnings).toEqual(['duplicate tool "x": the first declaration wins']);
   });
@@ -39,11 +46,19 @@ describe('parseDeclarations', () => {
 describe('argument validation', () => {
   const validate = createArgsValidator(createStderrLogger('test'));
   it('checks draft-07 and 2020-12 schemas and lets uncompilable ones through', () => {
-    const tool = (inputSchema: Record<string, unknown>) => ({ name: 't', description: '', inputSchema: { ...inputSchema, type: 'object' as const } });
+    const tool = (inputSchema: Record<string, unknown>) => ({
+      name: 't',
+      description: '',
+      inputSchema: { ...inputSchema, type: 'object' as const },
+    });
     const draft07 = tool({ properties: { n: { type: 'integer' } }, required: ['n'] });
     expect(validate(draft07, { n: 1 })).toBeUndefined();
     expect(validate(draft07, {})).toBe("params must have required property 'n'");
-    const draft2020 = tool({ $schema: 'https://json-schema.org/draft/2020-12/schema', $defs: { str: { type: 'string' } }, properties: { s: { $ref: '#/$defs/str' } } });
+    const draft2020 = tool({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $defs: { str: { type: 'string' } },
+      properties: { s: { $ref: '#/$defs/str' } },
+    });
     expect(validate(draft2020, { s: 1 })).toBe('params/s must be string');
     expect(validate(tool({ $ref: '#/nowhere' }), { anything: true })).toBeUndefined();
   });

@@ -20,11 +20,21 @@ describe('discovery output forms', () => {
   it('reads a bare array, skips a declaration without a name, keeps schemas and annotations', async () => {
     const tools = await listed('bare');
     expect(tools.map((t) => t.name)).toEqual([
-      'hello', 'stderr0', 'fail3', 'selfkill', 'sleepy', 'echo', 'huge', 'hugeerr', 'annotated',
+      'hello',
+      'stderr0',
+      'fail3',
+      'selfkill',
+      'sleepy',
+      'echo',
+      'huge',
+      'hugeerr',
+      'annotated',
     ]);
     const hello = tools[0];
     expect(hello.inputSchema).toEqual({ type: 'object', properties: { who: { type: 'string' } }, required: ['who'] });
-    expect(hello.description).toMatch(/^Greets\.\n\nThis tool was discovered from the project by running `.*discover\.sh bare`/);
+    expect(hello.description).toMatch(
+      /^Greets\.\n\nThis tool was discovered from the project by running `.*discover\.sh bare`/,
+    );
     expect(hello.description).toContain('call.sh hello');
     expect(hello.description).toContain('Stdout, Stderr, Error, Exit Code and Signal');
     expect(hello.annotations).toBeUndefined();
@@ -37,7 +47,10 @@ describe('discovery output forms', () => {
 
   it('reads functionDeclarations wrappers', async () => {
     const tools = await listed('camel');
-    expect(tools.map((t) => [t.name, t.description?.split('\n')[0]])).toEqual([['a', 'A.'], ['b', 'B.']]);
+    expect(tools.map((t) => [t.name, t.description?.split('\n')[0]])).toEqual([
+      ['a', 'A.'],
+      ['b', 'B.'],
+    ]);
   });
 
   it('reads function_declarations wrappers and gives a type-less schema type object', async () => {
@@ -69,7 +82,9 @@ describe('discovery output forms', () => {
     // The converted schema is enforced before the call command runs.
     const bad = await srv!.call('legacy', { count: 2 });
     expect(bad.isError).toBe(true);
-    expect(bad.content[0]).toMatchObject({ text: expect.stringContaining("params must have required property 'path'") });
+    expect(bad.content[0]).toMatchObject({
+      text: expect.stringContaining("params must have required property 'path'"),
+    });
   });
 
   it('reads the discovery command with node and quoted arguments', async () => {
@@ -97,13 +112,17 @@ describe('failed discovery', () => {
   it('bounds a discovery command that hangs', async () => {
     srv = await startBridge(`${DISCOVER} hang`, ['--discovery-timeout-s', '1']);
     expect((await srv.client.listTools()).tools).toEqual([]);
-    expect(srv.client.getInstructions()).toContain('Tool discovery failed: Tool discovery command timed out after 1 seconds.');
+    expect(srv.client.getInstructions()).toContain(
+      'Tool discovery failed: Tool discovery command timed out after 1 seconds.',
+    );
   });
 
   it('reports a discovery program that cannot be started', async () => {
     srv = await startBridge('/no/such/discover --x');
     expect((await srv.client.listTools()).tools).toEqual([]);
-    expect(srv.client.getInstructions()).toContain('Tool discovery command could not be started: spawn /no/such/discover ENOENT');
+    expect(srv.client.getInstructions()).toContain(
+      'Tool discovery command could not be started: spawn /no/such/discover ENOENT',
+    );
   });
 });
 
@@ -113,9 +132,18 @@ describe('configuration errors', () => {
 
   it.each([
     [[], '--discovery-command is required'],
-    [['--discovery-command', `${DISCOVER} bare | jq .`], `--discovery-command: command "${DISCOVER} bare | jq ." contains "|", which needs a shell`],
-    [['--discovery-command', `${DISCOVER} bare`, '--call-command', 'run >out'], '--call-command: command "run >out" contains ">", which needs a shell'],
-    [['--discovery-command', `${DISCOVER} bare`, '--timeout-s', 'soon'], '--timeout-s must be a number of seconds >= 0'],
+    [
+      ['--discovery-command', `${DISCOVER} bare | jq .`],
+      `--discovery-command: command "${DISCOVER} bare | jq ." contains "|", which needs a shell`,
+    ],
+    [
+      ['--discovery-command', `${DISCOVER} bare`, '--call-command', 'run >out'],
+      '--call-command: command "run >out" contains ">", which needs a shell',
+    ],
+    [
+      ['--discovery-command', `${DISCOVER} bare`, '--timeout-s', 'soon'],
+      '--timeout-s must be a number of seconds >= 0',
+    ],
   ])('%j exits 2 with a clear message', (args, message) => {
     const r = run(args);
     expect(r.status).toBe(2);

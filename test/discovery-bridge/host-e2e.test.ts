@@ -6,13 +6,18 @@ import { runToolsCommand } from '../../host/cli/tools-command.js';
 import { createHostRuntime } from '../../host/runtime.js';
 import type { ConfirmationRequest } from '../../host/scheduler/types.js';
 import { REPO } from '../helpers/paths.js';
-import { workspace } from '../host-core/scheduler-workspace.js';
+import { workspace } from '../host/scheduler/scheduler-workspace.js';
 
 const FIXTURES = join(REPO, 'test/fixtures/discovery');
 
 function sink(): Writable & { text: () => string } {
   let buf = '';
-  const w = new Writable({ write(chunk, _enc, cb) { buf += chunk.toString(); cb(); } });
+  const w = new Writable({
+    write(chunk, _enc, cb) {
+      buf += chunk.toString();
+      cb();
+    },
+  });
   return Object.assign(w, { text: () => buf });
 }
 

@@ -22,8 +22,17 @@ it('serves every HTTP session from one catalog and tells each of them about chan
   writeTools(file, ['alpha']);
   const child = spawn(
     process.execPath,
-    [requireBuilt(ENTRY.discoveryBridge), '--transport', 'http', '--port', '0',
-      '--discovery-command', `node ${join(FIXTURES, 'discover-file.mjs')} ${file}`, '--call-command', CALL],
+    [
+      requireBuilt(ENTRY.discoveryBridge),
+      '--transport',
+      'http',
+      '--port',
+      '0',
+      '--discovery-command',
+      `node ${join(FIXTURES, 'discover-file.mjs')} ${file}`,
+      '--call-command',
+      CALL,
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   try {

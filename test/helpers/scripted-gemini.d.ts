@@ -26,7 +26,10 @@ export interface ScriptedGemini {
 }
 export interface ScriptedGeminiOptions {
   port?: number;
-  responder?: (req: RecordedRequest, all: RecordedRequest[]) => ScriptEntry | undefined | Promise<ScriptEntry | undefined>;
+  responder?: (
+    req: RecordedRequest,
+    all: RecordedRequest[],
+  ) => ScriptEntry | undefined | Promise<ScriptEntry | undefined>;
   onRequest?: (req: RecordedRequest) => void;
 }
 export function startScriptedGemini(script?: ScriptEntry[], opts?: ScriptedGeminiOptions): Promise<ScriptedGemini>;

@@ -28,21 +28,52 @@ export const reply = {
   }),
   calls: (...calls) => ({
     method: 'generateContentStream',
-    response: [chunk(calls.map((c, i) => ({ functionCall: { id: c.id ?? `call-${i + 1}`, name: c.name, args: c.args ?? {} } })), true)],
+    response: [
+      chunk(
+        calls.map((c, i) => ({ functionCall: { id: c.id ?? `call-${i + 1}`, name: c.name, args: c.args ?? {} } })),
+        true,
+      ),
+    ],
   }),
   json: (obj) => ({
     method: 'generateContent',
-    response: { candidates: [{ content: { role: 'model', parts: [{ text: JSON.stringify(obj) }] }, finishReason: 'STOP', index: 0 }] },
+    response: {
+      candidates: [
+        { content: { role: 'model', parts: [{ text: JSON.stringify(obj) }] }, finishReason: 'STOP', index: 0 },
+      ],
+    },
   }),
   error: (status, message, extra = {}) => ({
     method: extra.method ?? 'generateContentStream',
-    error: { status, body: { error: { code: status, message, status: STATUS_NAMES[status] ?? 'UNKNOWN', ...(extra.details ? { details: extra.details } : {}) } } },
+    error: {
+      status,
+      body: {
+        error: {
+          code: status,
+          message,
+          status: STATUS_NAMES[status] ?? 'UNKNOWN',
+          ...(extra.details ? { details: extra.details } : {}),
+        },
+      },
+    },
   }),
 };
 
-const STATUS_NAMES = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
+const STATUS_NAMES = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
 
-export function chunk(parts, last = false, usage = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }) {
+export function chunk(
+  parts,
+  last = false,
+  usage = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+) {
   const c = { candidates: [{ content: { role: 'model', parts }, index: 0 }] };
   if (last) {
     c.candidates[0].finishReason = 'STOP';
@@ -99,7 +130,9 @@ export async function startScriptedGemini(script = [], opts = {}) {
     }
     if (!entry) {
       if (method === 'countTokens') return json(res, 200, { totalTokens: 42 });
-      return json(res, 400, { error: { code: 400, message: `No more scripted responses for ${method}`, status: 'INVALID_ARGUMENT' } });
+      return json(res, 400, {
+        error: { code: 400, message: `No more scripted responses for ${method}`, status: 'INVALID_ARGUMENT' },
+      });
     }
     if (entry.delayMs) await sleep(entry.delayMs);
     if (entry.error) return json(res, entry.error.status, entry.error.body);

@@ -14,7 +14,9 @@ const require = createRequire(import.meta.url);
 describe('third-party patches still match upstream', () => {
   it('zod English-only locales: the locales index and its English default export exist', async () => {
     const index = readFileSync(require.resolve('zod/v4/locales/index.js'), 'utf8');
-    expect(index, 'zodEnglishOnly: zod/v4/locales/index.js changed').toMatch(/export \{ default as en \} from "\.\/en\.js"/);
+    expect(index, 'zodEnglishOnly: zod/v4/locales/index.js changed').toMatch(
+      /export \{ default as en \} from "\.\/en\.js"/,
+    );
     const en = await import('zod/v4/locales/en.js');
     expect(typeof en.default, 'zodEnglishOnly: en.js has no default export').toBe('function');
   });
@@ -30,12 +32,18 @@ describe('third-party patches still match upstream', () => {
     expect(src.includes(GENAI_EAGER_IMPORTS.auth), 'lazyGenaiAuth: the google-auth-library import changed').toBe(true);
     expect(src.includes(GENAI_EAGER_IMPORTS.ws), 'lazyGenaiAuth: the ws import changed').toBe(true);
     const authUses = src.match(/\bGoogleAuth\b/g)!.length;
-    expect(src.match(/new GoogleAuth\(/g)!.length, 'lazyGenaiAuth: GoogleAuth is used other than with new').toBe(authUses - 1);
-    expect(src.match(/\bNodeWs\b/g)!.length, 'lazyGenaiAuth: NodeWs is used other than as NodeWs.WebSocket').toBe(src.match(/\bNodeWs\.WebSocket\b/g)!.length + 1);
+    expect(src.match(/new GoogleAuth\(/g)!.length, 'lazyGenaiAuth: GoogleAuth is used other than with new').toBe(
+      authUses - 1,
+    );
+    expect(src.match(/\bNodeWs\b/g)!.length, 'lazyGenaiAuth: NodeWs is used other than as NodeWs.WebSocket').toBe(
+      src.match(/\bNodeWs\.WebSocket\b/g)!.length + 1,
+    );
   });
 
   it('SDK tool-error tag: McpServer still routes its own tool errors through createToolError', () => {
-    const server = new McpServer({ name: 'guard', version: '1' }) as unknown as { createToolError?: (m: string) => unknown };
+    const server = new McpServer({ name: 'guard', version: '1' }) as unknown as {
+      createToolError?: (m: string) => unknown;
+    };
     expect(typeof server.createToolError, 'tagSdkToolErrors: McpServer.createToolError is gone').toBe('function');
     expect(server.createToolError!('x')).toMatchObject({ isError: true, content: [{ type: 'text' }] });
   });
@@ -60,6 +68,8 @@ describe('third-party patches still match upstream', () => {
     expect(typeof unicode.codePointAt, 'patchBlessedWideChars: codePointAt is gone').toBe('function');
     expect(unicode.chars.all, 'patchBlessedWideChars: chars.all is gone').toBeInstanceOf(RegExp);
     const uses = readFileSync(require.resolve('blessed/lib/widgets/element.js'), 'utf8');
-    expect(uses, 'patchBlessedWideChars: blessed no longer uses chars.all through replace').toMatch(/\.replace\(unicode\.chars\.all/);
+    expect(uses, 'patchBlessedWideChars: blessed no longer uses chars.all through replace').toMatch(
+      /\.replace\(unicode\.chars\.all/,
+    );
   });
 });

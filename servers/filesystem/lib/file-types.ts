@@ -6,7 +6,9 @@ export type FileKind = 'text' | 'svg' | 'image' | 'audio' | 'video' | 'pdf' | 'b
 
 const TS_EXT = new Set(['.ts', '.mts', '.cts']);
 const BINARY_EXT = new Set(
-  '.bin .exe .dll .so .dylib .class .jar .war .zip .tar .gz .bz2 .rar .7z .pak .rpa .doc .docx .xls .xlsx .ppt .pptx .odt .ods .odp'.split(' '),
+  '.bin .exe .dll .so .dylib .class .jar .war .zip .tar .gz .bz2 .rar .7z .pak .rpa .doc .docx .xls .xlsx .ppt .pptx .odt .ods .odp'.split(
+    ' ',
+  ),
 );
 /** Audio formats a model accepts inline. */
 const SUPPORTED_AUDIO_EXT = new Set(['.mp3', '.wav', '.aiff', '.aif', '.aac', '.ogg', '.oga', '.flac']);

@@ -32,7 +32,10 @@ export class IgnoreRules {
   private readonly dirLevels = new Map<string, Level[]>();
   private readonly dirVerdict = new Map<string, boolean>();
 
-  constructor(readonly root: string, readonly opts: IgnoreOptions) {
+  constructor(
+    readonly root: string,
+    readonly opts: IgnoreOptions,
+  ) {
     this.repoTop = findRepoTop(root);
     this.inGitRepo = this.repoTop !== undefined;
     if (this.repoTop && opts.git) {

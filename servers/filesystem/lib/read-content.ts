@@ -70,7 +70,8 @@ export async function readForModel(o: ReadOptions): Promise<ReadOutcome> {
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       throw new FileReadError(`File not found: ${o.abs}`, 'file_not_found', 'File not found.');
     }
-    if (isEscape(err)) throw new FileReadError(notInWorkspaceMessage(o.abs, o.roots), 'path_not_in_workspace', 'Path not in workspace.');
+    if (isEscape(err))
+      throw new FileReadError(notInWorkspaceMessage(o.abs, o.roots), 'path_not_in_workspace', 'Path not in workspace.');
     throw readFailure(o, err);
   }
   try {
@@ -85,7 +86,11 @@ async function readOpened(o: ReadOptions, fh: FileHandle): Promise<ReadOutcome> 
   try {
     const st = await fh.stat();
     if (st.isDirectory()) {
-      throw new FileReadError(`Path is a directory, not a file: ${o.abs}`, 'target_is_directory', 'Path is a directory.');
+      throw new FileReadError(
+        `Path is a directory, not a file: ${o.abs}`,
+        'target_is_directory',
+        'Path is a directory.',
+      );
     }
     size = st.size;
   } catch (err) {
@@ -93,7 +98,11 @@ async function readOpened(o: ReadOptions, fh: FileHandle): Promise<ReadOutcome> 
     throw readFailure(o, err);
   }
   if (size > MAX_FILE_BYTES) {
-    throw new FileReadError(`File size exceeds the 20MB limit: ${o.abs} (${mb(size)}MB)`, 'file_too_large', 'File size exceeds the 20MB limit.');
+    throw new FileReadError(
+      `File size exceeds the 20MB limit: ${o.abs} (${mb(size)}MB)`,
+      'file_too_large',
+      'File size exceeds the 20MB limit.',
+    );
   }
   const nameKind = detectFileKind(o.real);
   if (isMediaKind(nameKind)) return readMedia(o, nameKind, size, fh);
@@ -109,20 +118,39 @@ async function readOpened(o: ReadOptions, fh: FileHandle): Promise<ReadOutcome> 
   }
   const kind = nameKind === 'svg' ? 'svg' : detectFileKind(o.real, buf);
   if (kind === 'binary') {
-    return { kind: 'notice', text: `Cannot display content of binary file: ${o.rel}`, display: `Skipped binary file: ${o.rel}`, fileKind: 'binary' };
+    return {
+      kind: 'notice',
+      text: `Cannot display content of binary file: ${o.rel}`,
+      display: `Skipped binary file: ${o.rel}`,
+      fileKind: 'binary',
+    };
   }
   if (kind === 'svg') {
     return { kind: 'notice', text: decodeText(buf), display: `Read SVG as text: ${o.rel}`, fileKind: 'svg' };
   }
-  return textWindow(decodeText(buf), o.offset ?? 0, o.limit ?? DEFAULT_LINE_LIMIT, o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES);
+  return textWindow(
+    decodeText(buf),
+    o.offset ?? 0,
+    o.limit ?? DEFAULT_LINE_LIMIT,
+    o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES,
+  );
 }
 
 function readFailure(o: ReadOptions, err: unknown): FileReadError {
   const msg = (err as Error).message;
-  return new FileReadError(`Error reading file ${o.abs}: ${msg}`, 'read_content_failure', `Error reading file ${o.rel}: ${msg}`);
+  return new FileReadError(
+    `Error reading file ${o.abs}: ${msg}`,
+    'read_content_failure',
+    `Error reading file ${o.rel}: ${msg}`,
+  );
 }
 
-async function readMedia(o: ReadOptions, kind: 'image' | 'audio' | 'video' | 'pdf', size: number, fh: FileHandle): Promise<ReadOutcome> {
+async function readMedia(
+  o: ReadOptions,
+  kind: 'image' | 'audio' | 'video' | 'pdf',
+  size: number,
+  fh: FileHandle,
+): Promise<ReadOutcome> {
   if (kind === 'audio' && !isSupportedAudio(o.real)) {
     throw new FileReadError(
       `Unsupported audio file format for ${o.abs}. Supported audio formats are MP3, WAV, AIFF, AAC, OGG, and FLAC.`,
@@ -133,7 +161,11 @@ async function readMedia(o: ReadOptions, kind: 'image' | 'audio' | 'video' | 'pd
   const limit = o.maxInlineMediaBytes ?? DEFAULT_MAX_INLINE_MEDIA_BYTES;
   if (size > limit) {
     const n = Math.round(limit / (1024 * 1024));
-    throw new FileReadError(`File size exceeds the ${n}MB limit: ${o.abs} (${mb(size)}MB)`, 'file_too_large', `File size exceeds the ${n}MB limit.`);
+    throw new FileReadError(
+      `File size exceeds the ${n}MB limit: ${o.abs} (${mb(size)}MB)`,
+      'file_too_large',
+      `File size exceeds the ${n}MB limit.`,
+    );
   }
   let data: string;
   try {
@@ -143,13 +175,24 @@ async function readMedia(o: ReadOptions, kind: 'image' | 'audio' | 'video' | 'pd
   }
   const mimeType = mimeTypeOf(o.real) ?? 'application/octet-stream';
   const display = `Read ${kind} file: ${o.rel}`;
-  if (kind === 'image' || kind === 'audio') return { kind: 'media', fileKind: kind, display, block: { type: kind, data, mimeType } };
+  if (kind === 'image' || kind === 'audio')
+    return { kind: 'media', fileKind: kind, display, block: { type: kind, data, mimeType } };
   const uri = pathToFileURL(o.abs).href;
-  return { kind: 'media', fileKind: kind, display, block: { type: 'resource', resource: { uri, mimeType, blob: data } } };
+  return {
+    kind: 'media',
+    fileKind: kind,
+    display,
+    block: { type: 'resource', resource: { uri, mimeType, blob: data } },
+  };
 }
 
 /** Window, line cutting and the byte bound of a text file. */
-export function textWindow(text: string, offset: number, limit: number, maxBytes: number): ReadOutcome & { kind: 'text' } {
+export function textWindow(
+  text: string,
+  offset: number,
+  limit: number,
+  maxBytes: number,
+): ReadOutcome & { kind: 'text' } {
   const lines = splitLines(text);
   const total = lines.length;
   const start = Math.min(offset, total);

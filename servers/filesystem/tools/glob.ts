@@ -17,10 +17,18 @@ const inputSchema = z.object({
   path: z
     .string()
     .optional()
-    .describe('Optional: the absolute path of the directory to search in (or relative to the first root). Defaults to all workspace roots.'),
+    .describe(
+      'Optional: the absolute path of the directory to search in (or relative to the first root). Defaults to all workspace roots.',
+    ),
   case_sensitive: z.boolean().optional().describe('Optional: whether matching is case-sensitive. Defaults to false.'),
-  respect_git_ignore: z.boolean().optional().describe('Optional: whether to respect .gitignore patterns. Defaults to true.'),
-  respect_gemini_ignore: z.boolean().optional().describe('Optional: whether to respect .geminiignore patterns. Defaults to true.'),
+  respect_git_ignore: z
+    .boolean()
+    .optional()
+    .describe('Optional: whether to respect .gitignore patterns. Defaults to true.'),
+  respect_gemini_ignore: z
+    .boolean()
+    .optional()
+    .describe('Optional: whether to respect .geminiignore patterns. Defaults to true.'),
 });
 
 export const glob = defineTool({
@@ -43,7 +51,8 @@ export const glob = defineTool({
       return errorResult(`Search path does not exist ${abs}`, 'invalid_tool_params');
     }
     if (!isDir) return errorResult(`Search path is not a directory: ${abs}`, 'invalid_tool_params');
-    if (args.pattern.trim() === '') return errorResult("The 'pattern' parameter cannot be empty.", 'invalid_tool_params');
+    if (args.pattern.trim() === '')
+      return errorResult("The 'pattern' parameter cannot be empty.", 'invalid_tool_params');
 
     const dirs = args.path !== undefined ? [target.real] : [...ctx.roots.list];
     const opts = { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true };

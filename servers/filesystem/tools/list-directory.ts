@@ -13,7 +13,10 @@ const inputSchema = z.object({
   path: z.string().describe('The absolute path to the directory to list (must be absolute, not relative).'),
   ignore: z.array(z.string()).optional().describe('List of glob patterns to ignore, matched against entry names.'),
   respect_git_ignore: z.boolean().optional().describe('Whether to respect .gitignore patterns. Defaults to true.'),
-  respect_gemini_ignore: z.boolean().optional().describe('Whether to respect .geminiignore patterns. Defaults to true.'),
+  respect_gemini_ignore: z
+    .boolean()
+    .optional()
+    .describe('Whether to respect .geminiignore patterns. Defaults to true.'),
 });
 
 /** `*` → `.*`, `?` → `.`, everything else literal, anchored. */
@@ -45,7 +48,11 @@ export const listDirectory = defineTool({
       const st = await stat(target.real);
       if (!st.isDirectory()) return errorResult(`Error: Path is not a directory: ${abs}`, 'path_is_not_a_directory');
     } catch (err) {
-      return errorResult(`Error listing directory: ${(err as Error).message}`, 'ls_execution_error', 'Error: Failed to list directory.');
+      return errorResult(
+        `Error listing directory: ${(err as Error).message}`,
+        'ls_execution_error',
+        'Error: Failed to list directory.',
+      );
     }
     let dirents;
     // The listing comes from the opened directory itself, judged where it really is.
@@ -54,20 +61,30 @@ export const listDirectory = defineTool({
       dir = await openChecked(target.real, { directory: true, allowed: (real) => isAllowedReal(real, ctx.roots) });
     } catch (err) {
       if (isEscape(err)) return errorResult(notInWorkspaceMessage(abs, ctx.roots), 'path_not_in_workspace');
-      return errorResult(`Error listing directory: ${(err as Error).message}`, 'ls_execution_error', 'Error: Failed to list directory.');
+      return errorResult(
+        `Error listing directory: ${(err as Error).message}`,
+        'ls_execution_error',
+        'Error: Failed to list directory.',
+      );
     }
     const entryPath = (name: string) => (fdPathsWork() ? childOf(dir, name) : join(target.real, name));
     try {
       dirents = await readdir(fdPathsWork() ? `/proc/self/fd/${dir.fd}` : target.real, { withFileTypes: true });
     } catch (err) {
       await dir.close();
-      return errorResult(`Error listing directory: ${(err as Error).message}`, 'ls_execution_error', 'Error: Failed to list directory.');
+      return errorResult(
+        `Error listing directory: ${(err as Error).message}`,
+        'ls_execution_error',
+        'Error: Failed to list directory.',
+      );
     }
     if (dirents.length === 0) {
       await dir.close();
       return textResult(`Directory ${abs} is empty.`, 'Directory is empty.');
     }
-    const { entries, ignored } = await describeEntries(dirents, entryPath, target.real, ctx, args).finally(() => dir.close());
+    const { entries, ignored } = await describeEntries(dirents, entryPath, target.real, ctx, args).finally(() =>
+      dir.close(),
+    );
     entries.sort((a, b) => (a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : a.name.localeCompare(b.name)));
     const lines = entries.map((e) => (e.isDir ? `[DIR] ${e.name}` : `${e.name} (${e.size} bytes)`));
     const tail = ignored > 0 ? `\n\n(${ignored} ignored)` : '';
@@ -85,7 +102,10 @@ async function describeEntries(
 ): Promise<{ entries: Entry[]; ignored: number }> {
   const located = rootOf(real, ctx.roots);
   const rules = located
-    ? new IgnoreRules(located.root, { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true })
+    ? new IgnoreRules(located.root, {
+        git: args.respect_git_ignore ?? true,
+        gemini: args.respect_gemini_ignore ?? true,
+      })
     : undefined;
   const patterns = (args.ignore ?? []).map(nameGlobToRegExp);
   let ignored = 0;

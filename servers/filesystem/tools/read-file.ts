@@ -12,13 +12,19 @@ import { readForModel, truncatedHeader } from '../lib/read-content.js';
 const inputSchema = z.object({
   absolute_path: z
     .string()
-    .describe("The absolute path to the file to read (e.g., '/home/user/project/file.txt'). Relative paths are not supported."),
+    .describe(
+      "The absolute path to the file to read (e.g., '/home/user/project/file.txt'). Relative paths are not supported.",
+    ),
   offset: flooredNumber()
     .optional()
-    .describe("Optional: for text files, the 0-based line number to start reading from. Use with 'limit' to paginate through large files."),
+    .describe(
+      "Optional: for text files, the 0-based line number to start reading from. Use with 'limit' to paginate through large files.",
+    ),
   limit: flooredNumber()
     .optional()
-    .describe("Optional: for text files, the maximum number of lines to read (default 2000). Use with 'offset' to paginate."),
+    .describe(
+      "Optional: for text files, the maximum number of lines to read (default 2000). Use with 'offset' to paginate.",
+    ),
 });
 
 export const readFile = defineTool({
@@ -35,11 +41,16 @@ export const readFile = defineTool({
     const p = args.absolute_path;
     if (p.trim() === '') return errorResult("The 'absolute_path' parameter must be non-empty.", 'invalid_tool_params');
     if (!isAbsolute(p)) {
-      return errorResult(`File path must be absolute, but was relative: ${p}. You must provide an absolute path.`, 'invalid_tool_params');
+      return errorResult(
+        `File path must be absolute, but was relative: ${p}. You must provide an absolute path.`,
+        'invalid_tool_params',
+      );
     }
     const target = guardPath(p, ctx.roots);
-    if (args.offset !== undefined && args.offset < 0) return errorResult('Offset must be a non-negative number', 'invalid_tool_params');
-    if (args.limit !== undefined && args.limit <= 0) return errorResult('Limit must be a positive number', 'invalid_tool_params');
+    if (args.offset !== undefined && args.offset < 0)
+      return errorResult('Offset must be a non-negative number', 'invalid_tool_params');
+    if (args.limit !== undefined && args.limit <= 0)
+      return errorResult('Limit must be a positive number', 'invalid_tool_params');
     const located = rootOf(target.real, ctx.roots);
     if (located && new IgnoreRules(located.root, { git: true, gemini: true }).isIgnored(located.rel)) {
       return errorResult(`File path '${p}' is ignored by configured ignore patterns.`, 'invalid_tool_params');
@@ -47,7 +58,14 @@ export const readFile = defineTool({
 
     const rel = displayRel(target.real, ctx.roots);
     // A FileReadError carries its errorType and display; the kit makes the error result of it.
-    const outcome = await readForModel({ abs: target.resolved, real: target.real, roots: ctx.roots, rel, offset: args.offset, limit: args.limit });
+    const outcome = await readForModel({
+      abs: target.resolved,
+      real: target.real,
+      roots: ctx.roots,
+      rel,
+      offset: args.offset,
+      limit: args.limit,
+    });
     if (outcome.kind === 'notice') return textResult(outcome.text, outcome.display);
     if (outcome.kind === 'media') return { content: [outcome.block], _meta: { [META.display]: outcome.display } };
     if (!outcome.truncated) return textResult(outcome.content, '');

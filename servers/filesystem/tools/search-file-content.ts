@@ -14,15 +14,23 @@ export const MAX_MATCHES = 100;
 export const SEARCH_TIMEOUT_MS = 30_000;
 
 const inputSchema = z.object({
-  pattern: z.string().describe("The regular expression (JavaScript syntax) to search for in file contents, e.g. 'function\\s+myFunction'."),
+  pattern: z
+    .string()
+    .describe(
+      "The regular expression (JavaScript syntax) to search for in file contents, e.g. 'function\\s+myFunction'.",
+    ),
   path: z
     .string()
     .optional()
-    .describe('Optional: the absolute path of the directory to search (or relative to the first workspace root). Defaults to all workspace roots.'),
+    .describe(
+      'Optional: the absolute path of the directory to search (or relative to the first workspace root). Defaults to all workspace roots.',
+    ),
   include: z
     .string()
     .optional()
-    .describe("Optional: a glob filtering which files are searched, e.g. '*.js', '*.{ts,tsx}', 'src/**'. Defaults to all files."),
+    .describe(
+      "Optional: a glob filtering which files are searched, e.g. '*.js', '*.{ts,tsx}', 'src/**'. Defaults to all files.",
+    ),
 });
 
 export const searchFileContent = defineTool({
@@ -59,7 +67,8 @@ export const searchFileContent = defineTool({
       if (!isDir) throw new ToolError(`Path is not a directory: ${target.resolved}`, 'invalid_tool_params');
       dirs = [{ dir: target.real, prefix: '' }];
     } else {
-      if (ctx.roots.list.length === 0) throw new ToolError('No workspace roots are configured.', 'path_not_in_workspace');
+      if (ctx.roots.list.length === 0)
+        throw new ToolError('No workspace roots are configured.', 'path_not_in_workspace');
       const several = ctx.roots.list.length > 1;
       dirs = ctx.roots.list.map((r) => ({ dir: r, prefix: several ? `${basename(r)}/` : '' }));
     }
@@ -108,7 +117,14 @@ export const searchFileContent = defineTool({
     all.sort(compareMatches);
     const chosen = all.slice(0, MAX_MATCHES);
     const groups = groupWithContext(chosen, linesByFile);
-    const out = formatGrepOutput({ groups, pattern: args.pattern, location, filter, max: MAX_MATCHES, limited: all.length >= MAX_MATCHES });
+    const out = formatGrepOutput({
+      groups,
+      pattern: args.pattern,
+      location,
+      filter,
+      max: MAX_MATCHES,
+      limited: all.length >= MAX_MATCHES,
+    });
     return textResult(out.text, out.display);
   },
 });

@@ -28,7 +28,11 @@ async function realOrAncestor(p: string): Promise<{ real: string; isDir: boolean
  * in the start-up context) and the directory of `target`, outermost first — what Gemini CLI loads
  * "just in time" when the model reads or writes there. Paths outside every root give nothing.
  */
-export async function subdirectoryContext(target: string, roots: readonly string[], fileNames: readonly string[]): Promise<JitFile[]> {
+export async function subdirectoryContext(
+  target: string,
+  roots: readonly string[],
+  fileNames: readonly string[],
+): Promise<JitFile[]> {
   const at = await realOrAncestor(target);
   if (!at) return [];
   const dir = at.isDir ? at.real : dirname(at.real);

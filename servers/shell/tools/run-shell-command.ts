@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { isAbsolute, } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../../protocol/meta.js';
 import { proceeds } from '../../../protocol/confirmation.js';
@@ -74,13 +74,17 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
         throw new ToolError('Could not identify command root to obtain permission from user.', 'invalid_tool_params');
       }
       if (args.directory && isAbsolute(args.directory)) {
-        throw new ToolError('Directory cannot be absolute. Must be relative to the project root directory.', 'invalid_tool_params');
+        throw new ToolError(
+          'Directory cannot be absolute. Must be relative to the project root directory.',
+          'invalid_tool_params',
+        );
       }
       const cwd = guardPath(args.directory || '.', ctx.roots).real;
       if (!isDirectory(cwd)) throw new ToolError('Directory must exist.', 'invalid_tool_params');
 
       // Success-shaped and unwrapped by contract: the model should rewrite the command, not retry.
-      if (parsed.hasSubstitution) return textResult(SUBSTITUTION_BLOCKED, 'Blocked: command substitution detected in shell command.');
+      if (parsed.hasSubstitution)
+        return textResult(SUBSTITUTION_BLOCKED, 'Blocked: command substitution detected in shell command.');
 
       const detail = {
         kind: 'exec' as const,
@@ -114,7 +118,12 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
       streamer.stop();
 
       const wrapped = wrapUntrusted(formatOutcome(result, deps.timeoutMs));
-      const { text, file } = await truncateShellOutput(wrapped, deps.truncateThreshold, ctx.roots.projectTempDir ?? deps.fallbackTempDir, ctx.callId);
+      const { text, file } = await truncateShellOutput(
+        wrapped,
+        deps.truncateThreshold,
+        ctx.roots.projectTempDir ?? deps.fallbackTempDir,
+        ctx.callId,
+      );
       // The display travels in the same message: a huge output shows as the truncated text.
       const display = capDisplay(result.timedOut || file ? text : displayOf(result));
       if (result.error) throw new ToolError(text, 'shell_execute_error', display);
@@ -133,10 +142,22 @@ function capDisplay(text: string): string {
  * Contract 2.8 names the file `<project temp dir>/tool-outputs/run_shell_command_<id>.txt`: the id is
  * the host's call id when given (so the host can find it), else a fresh random one.
  */
-function truncateShellOutput(text: string, threshold: number, dir: string, callId?: string): Promise<{ text: string; file?: string }> {
+function truncateShellOutput(
+  text: string,
+  threshold: number,
+  dir: string,
+  callId?: string,
+): Promise<{ text: string; file?: string }> {
   const safeCallId = callId?.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
-  const id = safeCallId ? `${safeCallId}_${randomBytes(3).toString('hex')}` : `${Date.now()}_${randomBytes(4).toString('hex')}`;
-  return truncateWithFile(text, { threshold, dir, label: 'run_shell_command', fileName: `run_shell_command_${id}.txt` });
+  const id = safeCallId
+    ? `${safeCallId}_${randomBytes(3).toString('hex')}`
+    : `${Date.now()}_${randomBytes(4).toString('hex')}`;
+  return truncateWithFile(text, {
+    threshold,
+    dir,
+    label: 'run_shell_command',
+    fileName: `run_shell_command_${id}.txt`,
+  });
 }
 
 function isDirectory(p: string): boolean {

@@ -27,7 +27,11 @@ export function createGoogleWebSearchTool(model: WebModel): ToolDefinition {
     handler: async ({ query }, ctx) => {
       if (!query.trim()) throw new ToolError("The 'query' parameter cannot be empty.", 'invalid_tool_params');
       const fail = (message: string) =>
-        new ToolError(`Error during web search for query "${query}": ${message}`, 'web_search_failed', 'Error performing web search.');
+        new ToolError(
+          `Error during web search for query "${query}": ${message}`,
+          'web_search_failed',
+          'Error performing web search.',
+        );
       let response;
       try {
         response = await model.generate(query, [{ googleSearch: {} }], ctx.signal);

@@ -13,10 +13,17 @@ import { parsePromptUrls, prepareUrls } from '../urls.js';
 export const webFetchSchema = z.object({
   prompt: z
     .string()
-    .describe('The instructions together with the URL(s) to process, e.g. "Summarise https://example.com/a and https://example.com/b".'),
+    .describe(
+      'The instructions together with the URL(s) to process, e.g. "Summarise https://example.com/a and https://example.com/b".',
+    ),
 });
 
-export const webFetchAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
+export const webFetchAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const;
 
 export interface WebFetchDeps {
   model: WebModel;
@@ -28,7 +35,8 @@ export interface WebFetchDeps {
 }
 
 export function createWebFetchTool(deps: WebFetchDeps): ToolDefinition {
-  const exempt = (url: URL) => deps.allowPrivateHosts || deps.allowHosts.includes(url.host) || deps.allowHosts.includes(url.hostname);
+  const exempt = (url: URL) =>
+    deps.allowPrivateHosts || deps.allowHosts.includes(url.host) || deps.allowHosts.includes(url.hostname);
   return defineTool({
     name: 'web_fetch',
     title: 'WebFetch',
@@ -41,16 +49,23 @@ export function createWebFetchTool(deps: WebFetchDeps): ToolDefinition {
     meta: { [META.confirms]: true },
     handler: async ({ prompt }, ctx) => {
       if (!prompt.trim()) {
-        throw new ToolError("The 'prompt' parameter cannot be empty and must contain URL(s) and instructions.", 'invalid_tool_params');
+        throw new ToolError(
+          "The 'prompt' parameter cannot be empty and must contain URL(s) and instructions.",
+          'invalid_tool_params',
+        );
       }
       const parsed = parsePromptUrls(prompt);
       if (parsed.errors.length) {
         throw new ToolError(`Error(s) in prompt URLs:\n- ${parsed.errors.join('\n- ')}`, 'invalid_tool_params');
       }
       if (!parsed.urls.length) {
-        throw new ToolError("The 'prompt' must contain at least one valid URL (starting with http:// or https://).", 'invalid_tool_params');
+        throw new ToolError(
+          "The 'prompt' must contain at least one valid URL (starting with http:// or https://).",
+          'invalid_tool_params',
+        );
       }
-      if (!deps.model.hasKey && !ctx.clientSupportsSampling) throw new ToolError(MISSING_KEY_MESSAGE, 'web_fetch_processing_error');
+      if (!deps.model.hasKey && !ctx.clientSupportsSampling)
+        throw new ToolError(MISSING_KEY_MESSAGE, 'web_fetch_processing_error');
 
       const skipped: string[] = [];
       const allowed: string[] = [];
@@ -67,7 +82,8 @@ export function createWebFetchTool(deps: WebFetchDeps): ToolDefinition {
           privateAllowed ||= blocked;
         }
       }
-      if (!allowed.length) throw new ToolError(`All requested URLs were skipped: ${skipped.join(', ')}`, 'web_fetch_processing_error');
+      if (!allowed.length)
+        throw new ToolError(`All requested URLs were skipped: ${skipped.join(', ')}`, 'web_fetch_processing_error');
 
       const outcome = await ctx.confirm(
         { kind: 'info', title: 'Confirm Web Fetch', prompt, urls: allowed },
@@ -83,7 +99,8 @@ export function createWebFetchTool(deps: WebFetchDeps): ToolDefinition {
       // Gemini's URL retrieval cannot reach private hosts, and needs our own key.
       if (deps.model.hasKey && !privateAllowed) {
         const primary = await tryPrimary(deps.model, prompt, allowed, ctx);
-        if (primary !== undefined) return textResult(wrapUntrusted(warning + primary), 'Content processed from prompt.');
+        if (primary !== undefined)
+          return textResult(wrapUntrusted(warning + primary), 'Content processed from prompt.');
         // A cancelled call gets no result: do not start the fallback fetches.
         if (ctx.signal.aborted) throw userCancelled();
       }
@@ -92,7 +109,12 @@ export function createWebFetchTool(deps: WebFetchDeps): ToolDefinition {
   });
 }
 
-async function tryPrimary(model: WebModel, prompt: string, urls: string[], ctx: ToolContext): Promise<string | undefined> {
+async function tryPrimary(
+  model: WebModel,
+  prompt: string,
+  urls: string[],
+  ctx: ToolContext,
+): Promise<string | undefined> {
   const request =
     "Follow the user's instructions to process the authorized URLs.\n\n" +
     `<user_instructions>\n${prompt}\n</user_instructions>\n\n<authorized_urls>\n${urls.join('\n')}\n</authorized_urls>\n`;
@@ -122,7 +144,11 @@ async function runFallback(
   ctx: ToolContext,
 ) {
   await ctx.progress(`Fetching ${urls.length} URL(s) directly`);
-  const { fetched, failures } = await fetchAll(urls, { timeoutMs: deps.fetchTimeoutMs, signal: ctx.signal, allowPrivate: exempt });
+  const { fetched, failures } = await fetchAll(urls, {
+    timeoutMs: deps.fetchTimeoutMs,
+    signal: ctx.signal,
+    allowPrivate: exempt,
+  });
   const failText = failures.map((f) => `${f.url}: ${f.message}`);
   if (!fetched.length) {
     throw new ToolError(`All fallback fetch attempts failed: ${failText.join(', ')}`, 'web_fetch_fallback_failed');
@@ -132,10 +158,21 @@ async function runFallback(
   );
   let answer: string;
   try {
-    answer = await deps.model.answer(fallbackPrompt(prompt, fetched.map((f, i) => ({ url: f.url, text: texts[i] }))), ctx);
+    answer = await deps.model.answer(
+      fallbackPrompt(
+        prompt,
+        fetched.map((f, i) => ({ url: f.url, text: texts[i] })),
+      ),
+      ctx,
+    );
   } catch (err) {
     throw new ToolError(`Error during fallback processing: ${(err as Error).message}`, 'web_fetch_fallback_failed');
   }
-  const failed = failText.length ? `[Warning] The following URLs could not be fetched:\n${failText.join('\n')}\n\n` : '';
-  return textResult(wrapUntrusted(warning + failed + answer), `Content for ${fetched.length} URL(s) processed using fallback fetch.`);
+  const failed = failText.length
+    ? `[Warning] The following URLs could not be fetched:\n${failText.join('\n')}\n\n`
+    : '';
+  return textResult(
+    wrapUntrusted(warning + failed + answer),
+    `Content for ${fetched.length} URL(s) processed using fallback fetch.`,
+  );
 }

@@ -1,0 +1,182 @@
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { McpClientManager, McpCallError } from '../../../host/mcp/client-manager.js';
+import { ListingCache, listingKey } from '../../../host/mcp/listing-cache.js';
+import type { ResolvedServerConfig } from '../../../host/config/servers.js';
+import { REPO } from '../../helpers/paths.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { textOf } from '../../helpers/mcp.js';
+
+const managers: McpClientManager[] = [];
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.close()));
+});
+
+/** A copy of the fault server a test may change; inside the repository so its SDK import resolves. */
+function faultCopy(): string {
+  const dir = join(REPO, 'dist/test-modules');
+  mkdirSync(dir, { recursive: true });
+  const entry = join(dir, `fault-server-copy-${process.pid}.mjs`);
+  copyFileSync(join(REPO, 'test/fixtures/fault-server.mjs'), entry);
+  afterAll(() => rmSync(entry, { force: true }));
+  return entry;
+}
+
+function config(
+  alias: string,
+  entry: string,
+  stateDir: string,
+  extra: Partial<ResolvedServerConfig> = {},
+): ResolvedServerConfig {
+  return {
+    alias,
+    builtIn: false,
+    trust: false,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [entry],
+    env: { PATH: process.env.PATH!, FAULT_STATE_DIR: stateDir },
+    cwd: REPO,
+    timeoutMs: 600_000,
+    ...extra,
+  };
+}
+
+function manager(servers: ResolvedServerConfig[], cacheDir: string): McpClientManager {
+  const m = new McpClientManager({ servers, roots: [REPO], listingCache: new ListingCache(cacheDir) });
+  managers.push(m);
+  return m;
+}
+
+/** One session that connects and leaves its listing in the cache. */
+async function primeCache(servers: ResolvedServerConfig[], cacheDir: string): Promise<void> {
+  const m = manager(servers, cacheDir);
+  await m.whenSettled();
+  for (const s of servers) expect(m.state(s.alias)!.status).toBe('connected');
+  await waitUntil(
+    () => servers.every((s) => new ListingCache(cacheDir).get(listingKey(s)) !== undefined),
+    'cache written',
+  );
+  await m.close();
+}
+
+async function waitUntil(cond: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('lazy start from the listing cache', () => {
+  const entry = join(REPO, 'test/fixtures/fault-server.mjs');
+
+  it('a server never seen before starts with the session and fills the cache', async () => {
+    const cacheDir = tempDir();
+    const m = manager([config('f', entry, tempDir())], cacheDir);
+    m.start();
+    expect(m.state('f')!.status).toBe('connecting');
+    await m.whenSettled();
+    expect(m.state('f')!.status).toBe('connected');
+    await waitUntil(() => readdirSync(cacheDir).some((f) => f.endsWith('.json')), 'cache file');
+    expect(new ListingCache(cacheDir).get(listingKey(config('f', entry, tempDir())))).toBeUndefined(); // another env: another key
+  });
+
+  it('a cached server is not spawned until its tool is called; the call then works', async () => {
+    const cacheDir = tempDir();
+    const state = tempDir();
+    const cfg = config('f', entry, state);
+    await primeCache([cfg], cacheDir);
+
+    const m = manager([cfg], cacheDir);
+    m.start();
+    await m.whenSettled();
+    const s = m.state('f')!;
+    expect(s.status).toBe('idle');
+    expect(s.fromCache).toBe(true);
+    expect(m.pid('f')).toBeUndefined();
+    expect(s.tools.map((t) => t.name)).toContain('echo');
+    expect(s.instructions).toBe('Fault server: use with care.');
+
+    expect(textOf(await m.callTool('f', 'echo', { text: 'woke up' }))).toBe('woke up');
+    expect(m.state('f')!.status).toBe('connected');
+    expect(m.pid('f')).toBeGreaterThan(0);
+    expect(m.state('f')!.fromCache).toBeUndefined();
+  });
+
+  it('a changed entry file makes the cache stale: the server starts at once and the cache is refreshed', async () => {
+    const cacheDir = tempDir();
+    const copy = faultCopy();
+    const cfg = config('f', copy, tempDir());
+    await primeCache([cfg], cacheDir);
+    const before = listingKey(cfg);
+    appendFileSync(copy, '\n// changed\n');
+    const after = listingKey(cfg);
+    expect(after).not.toBe(before);
+
+    const m = manager([cfg], cacheDir);
+    m.start();
+    expect(m.state('f')!.status).toBe('connecting');
+    await m.whenSettled();
+    expect(m.state('f')!.status).toBe('connected');
+    await waitUntil(() => new ListingCache(cacheDir).get(after) !== undefined, 'refreshed cache');
+  });
+
+  it('startup "eager" spawns at start even with a cached listing', async () => {
+    const cacheDir = tempDir();
+    const cfg = config('f', entry, tempDir());
+    await primeCache([cfg], cacheDir);
+    const m = manager([{ ...cfg, startup: 'eager' }], cacheDir);
+    m.start();
+    expect(m.state('f')!.status).toBe('connecting');
+    await m.whenSettled();
+    expect(m.pid('f')).toBeGreaterThan(0);
+  });
+
+  it('a cached tool the server no longer offers fails with a clear error, and the registry view updates', async () => {
+    const cacheDir = tempDir();
+    const cfg = config('f', entry, tempDir());
+    await primeCache([cfg], cacheDir);
+    const cache = new ListingCache(cacheDir);
+    const listing = cache.get(listingKey(cfg))!;
+    cache.put(listingKey(cfg), {
+      ...listing,
+      tools: [...listing.tools, { name: 'vanished', inputSchema: { type: 'object' } }],
+    });
+
+    const m = manager([cfg], cacheDir);
+    const changes: string[] = [];
+    m.on('tools_changed', (a: string) => changes.push(a));
+    m.start();
+    expect(m.state('f')!.tools.map((t) => t.name)).toContain('vanished');
+    const err = await m.callTool('f', 'vanished', {}).catch((e) => e);
+    expect(err).toBeInstanceOf(McpCallError);
+    expect(err.kind).toBe('unknown_tool');
+    expect(err.message).toContain("no longer offers the tool 'vanished'");
+    expect(m.state('f')!.tools.map((t) => t.name)).not.toContain('vanished');
+    expect(changes).toContain('f');
+    // The cache now holds the live list.
+    await waitUntil(
+      () => !new ListingCache(cacheDir).get(listingKey(cfg))!.tools.some((t) => t.name === 'vanished'),
+      'cache refresh',
+    );
+  });
+
+  it('connectAll starts idle servers (live state for mcp list / tools list)', async () => {
+    const cacheDir = tempDir();
+    const cfg = config('f', entry, tempDir());
+    await primeCache([cfg], cacheDir);
+    const m = manager([cfg], cacheDir);
+    await m.connectAll();
+    expect(m.state('f')!.status).toBe('connected');
+    expect(existsSync(cacheDir)).toBe(true);
+  });
+
+  it('without a cache every server starts with the session', async () => {
+    const m = new McpClientManager({ servers: [config('f', entry, tempDir())], roots: [REPO] });
+    managers.push(m);
+    await m.whenSettled();
+    expect(m.state('f')!.status).toBe('connected');
+  });
+});

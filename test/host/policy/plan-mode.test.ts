@@ -1,0 +1,77 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FunctionDeclaration } from '@google/genai';
+import { describe, expect, it } from 'vitest';
+import { PLAN_MODE_DENIAL, PolicyEngine } from '../../../host/policy/policy-engine.js';
+import { reply } from '../../helpers/scripted-gemini.mjs';
+import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
+import { toolRef } from './tool-ref.js';
+
+const ref = toolRef;
+
+describe('plan mode: only read-only tools are declared and allowed', () => {
+  const endpoint = scriptedEndpoints();
+
+  it('policy: read-only tools run; every other class is denied with the plan-mode text, allow rules and trust included', async () => {
+    for (const interactive of [true, false]) {
+      const p = new PolicyEngine({
+        approvalMode: 'plan',
+        interactive,
+        settings: { tools: { allowed: ['run_shell_command(git)', 'write_file'] } },
+      });
+      for (const t of [
+        ref('filesystem', 'read_file', { readOnly: true }),
+        ref('web', 'google_web_search', { readOnly: true }),
+        ref('docs', 'lookup', { readOnly: true, trusted: true }),
+      ]) {
+        expect((await p.decide(t, { args: {} })).decision, t.exposedName).toBe('allow');
+        expect(p.isStaticallyDenied(t)).toBe(false);
+      }
+      for (const t of [
+        ref('filesystem', 'write_file'),
+        ref('shell', 'run_shell_command'),
+        ref('web', 'web_fetch', { readOnly: true }),
+        ref('memory', 'save_memory'),
+        ref('github', 'create_issue', { trusted: true }),
+      ]) {
+        const v = await p.decide(t, { args: { command: 'git status' } });
+        expect(v, t.exposedName).toMatchObject({ decision: 'deny', message: PLAN_MODE_DENIAL });
+        expect(p.isStaticallyDenied(t), t.exposedName).toBe(true);
+        // A server's own mid-call question gets the same answer.
+        expect(
+          (await p.decide(t, { args: {}, detail: { kind: 'exec', title: 'x', command: 'git status' } })).decision,
+        ).toBe('deny');
+      }
+    }
+    const untrusted = new PolicyEngine({ approvalMode: 'default', interactive: true, untrustedFolder: true });
+    expect(() => untrusted.setApprovalMode('plan')).not.toThrow();
+    expect(() => untrusted.setApprovalMode('autoEdit')).toThrow('stays default or plan');
+  });
+
+  it('--approval-mode plan: the model sees only read-only tools; a write it asks for anyway is refused and nothing is written', async () => {
+    const ws = workspace();
+    ws.settings(ONLY('filesystem', 'shell'));
+    ws.file('a.txt', 'a\n');
+    const target = join(ws.cwd, 'plan-output.txt');
+    const ep = await endpoint(
+      reply.calls({ id: 'w1', name: 'filesystem__write_file', args: { file_path: target, content: 'x' } }),
+      reply.text('Here is the plan: 1. write the file.'),
+    );
+    const r = await runHost(['--approval-mode', 'plan', '-p', 'make a plan', '-o', 'json'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const declared = (
+      ep.requestsOf('streamGenerateContent')[0]!.body.tools as { functionDeclarations: FunctionDeclaration[] }[]
+    )[0]!.functionDeclarations.map((d) => d.name);
+    expect(declared).toContain('filesystem__read_file');
+    expect(declared).toContain('filesystem__glob');
+    expect(declared).not.toContain('filesystem__write_file');
+    expect(declared).not.toContain('shell__run_shell_command');
+    const answer = JSON.stringify(ep.requestsOf('streamGenerateContent')[1]!.body.contents);
+    expect(answer).toContain('Plan mode is on');
+    expect(existsSync(target)).toBe(false);
+    expect(JSON.parse(r.stdout).response).toContain('Here is the plan');
+    const bad = await runHost(['--approval-mode', 'planning', '-p', 'x'], { ws, url: ep.url });
+    expect(bad.code).toBe(42);
+    expect(bad.stderr).toContain('default, auto_edit, yolo, plan');
+  });
+});

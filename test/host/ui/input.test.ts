@@ -1,0 +1,147 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { applyCompletion, completeAtPath, completeAtTool, completeSlash } from '../../../host/ui/completion.js';
+import { editorCommand } from '../../../host/ui/editor.js';
+import { InputHistory } from '../../../host/ui/history-store.js';
+import { LineEditor, wrappedRows } from '../../../host/ui/line-editor.js';
+import { installPasteFilter } from '../../../host/ui/paste-filter.js';
+import { formatMcp, promptCommands, runSlash } from '../../../host/ui/slash-commands.js';
+import { parseSlash, promptArgs } from '../../../host/ui/slash-parse.js';
+import { createPalette, stripSgr } from '../../../host/ui/palette.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+describe('line editor', () => {
+  it('edits multi-line text with wide characters', () => {
+    const ed = new LineEditor();
+    ed.insert('héllo 😀');
+    ed.backspace();
+    expect(ed.text).toBe('héllo ');
+    ed.insert('wörld\r\nline two');
+    expect(ed.text).toBe('héllo wörld\nline two');
+    expect(ed.cursorRow).toBe(1);
+    expect(ed.moveLine(-1)).toBe(true);
+    expect(ed.cursorRow).toBe(0);
+    expect(ed.moveLine(-1)).toBe(false);
+    ed.end();
+    ed.deleteWord();
+    expect(ed.text).toBe('héllo \nline two');
+    ed.killToStart();
+    expect(ed.text).toBe('\nline two');
+    expect(wrappedRows('中文中文', 4)).toBe(2);
+  });
+});
+
+describe('history', () => {
+  it('walks entries, keeps the draft and persists per file', () => {
+    const dir = tempDir('ui-hist-');
+    const file = InputHistory.fileFor(join(dir, 'proj'));
+    const h = new InputHistory(file).load();
+    h.add('first');
+    h.add('second');
+    h.add('second');
+    expect(h.prev('draft')).toBe('second');
+    expect(h.prev('second')).toBe('first');
+    expect(h.prev('first')).toBeUndefined();
+    expect(h.next()).toBe('second');
+    expect(h.next()).toBe('draft');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(['first', 'second']);
+    expect(new InputHistory(file).load().list()).toEqual(['first', 'second']);
+    writeFileSync(file, 'not json');
+    expect(new InputHistory(file).load().list()).toEqual([]);
+  });
+});
+
+describe('completion', () => {
+  it('completes slash commands and sub-commands', () => {
+    const table = { memory: ['show', 'refresh', 'add'], mcp: ['restart'], help: [] };
+    const c = completeSlash('/me', 3, table)!;
+    expect(applyCompletion('/me', c)).toEqual({ text: '/memory ', cursor: 8 });
+    const s = completeSlash('/memory re', 10, table)!;
+    expect(s.candidates).toEqual(['refresh']);
+  });
+  it('completes @paths from the file system and tool names', () => {
+    const dir = tempDir('ui-comp-');
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src', 'main.ts'), '');
+    writeFileSync(join(dir, 'src', 'math.ts'), '');
+    writeFileSync(join(dir, '.hidden'), '');
+    const a = completeAtPath('look at @s', 10, dir)!;
+    expect(applyCompletion('look at @s', a)).toEqual({ text: 'look at @src/', cursor: 13 });
+    const b = completeAtPath('@src/m', 6, dir)!;
+    expect(b.candidates).toEqual(['@src/main.ts', '@src/math.ts']);
+    expect(applyCompletion('@src/m', b)!.text).toBe('@src/ma');
+    expect(completeAtPath('@', 1, dir)!.candidates).toEqual(['@src/']);
+    const t = completeAtTool('@filesystem__li', 15, ['filesystem__list_directory', 'filesystem__read_file'])!;
+    expect(applyCompletion('@filesystem__li', t)!.text).toBe('@filesystem__list_directory(');
+  });
+});
+
+describe('slash parsing and commands', () => {
+  it('parses commands and prompt arguments', () => {
+    expect(parseSlash('/mcp restart web')).toEqual({ name: 'mcp', args: ['restart', 'web'], rest: 'restart web' });
+    expect(parseSlash('not a command')).toBeUndefined();
+    expect(promptArgs('--lang=en "some topic"', [{ name: 'lang' }, { name: 'topic' }])).toEqual({
+      lang: 'en',
+      topic: 'some topic',
+    });
+    expect(promptArgs('a b c', [{ name: 'x' }, { name: 'y' }])).toEqual({ x: 'a', y: 'b c' });
+  });
+  it('lists servers with failures and exposes prompts as commands', async () => {
+    const states = [
+      {
+        alias: 'fs',
+        status: 'connected',
+        tools: [{ name: 'read_file', description: 'Reads' }],
+        prompts: [{ name: 'review' }],
+        config: { builtIn: true },
+      },
+      { alias: 'bad', status: 'failed', error: 'spawn ENOENT', stderrTail: 'boom', tools: [], prompts: [] },
+      { alias: 'other', status: 'connected', tools: [], prompts: [{ name: 'review' }, { name: 'help' }] },
+    ];
+    const text = stripSgr(formatMcp(states, createPalette(0), true));
+    expect(text).toContain('fs (built-in) connected — 1 tool, 1 prompt');
+    expect(text).toContain('bad failed');
+    expect(text).toContain('spawn ENOENT');
+    expect(text).toContain('read_file — Reads');
+    expect(promptCommands(states).map((c) => c.command)).toEqual(['fs__review', 'other__review', 'other__help']);
+    const printed: string[] = [];
+    const calls: unknown[] = [];
+    const ctx = {
+      palette: createPalette(0),
+      print: (t: string) => printed.push(t),
+      error: (t: string) => printed.push(`ERR ${t}`),
+      clear() {},
+      exit() {},
+      stats: () => 'stats!',
+      submitPrompt() {},
+      runTool: async (n: string, a: Record<string, unknown>) => void calls.push([n, a]),
+      readMemory: async () => 'remembered',
+    };
+    expect(await runSlash(parseSlash('/memory add likes tea')!, ctx)).toBe(true);
+    expect(calls).toEqual([['memory__save_memory', { fact: 'likes tea' }]]);
+    await runSlash(parseSlash('/memory show')!, ctx);
+    expect(printed.pop()).toContain('remembered');
+    expect(await runSlash(parseSlash('/nope')!, ctx)).toBe(false);
+  });
+});
+
+describe('bracketed paste', () => {
+  it('hands pasted text over whole and passes typed keys through', () => {
+    const s = new PassThrough();
+    const pasted: string[] = [];
+    const seen: string[] = [];
+    const off = installPasteFilter(s, (t) => pasted.push(t));
+    s.on('data', (d: Buffer) => seen.push(d.toString()));
+    s.emit('data', Buffer.from('ab\x1b[200~line1\nline2'));
+    s.emit('data', Buffer.from('\r\x1b[201~c'));
+    expect(pasted).toEqual(['line1\nline2\r']);
+    expect(seen).toEqual(['ab', 'c']);
+    off();
+  });
+  it('splits $EDITOR into command and arguments', () => {
+    expect(editorCommand({ EDITOR: 'code -w' })).toEqual({ file: 'code', args: ['-w'] });
+    expect(editorCommand({})).toEqual({ file: 'vi', args: [] });
+  });
+});

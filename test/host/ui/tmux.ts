@@ -1,0 +1,122 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * A UI under test in a detached tmux session of fixed size, on a private tmux server (its own socket)
+ * so parallel tests never share or kill each other's sessions.
+ */
+export class TmuxUi {
+  readonly socket = `gmcui-${process.pid}-${randomUUID().slice(0, 8)}`;
+  readonly session = 'ui';
+
+  private constructor() {}
+
+  static start(opts: {
+    cwd: string;
+    env: Record<string, string>;
+    argv: string[];
+    width?: number;
+    height?: number;
+    scriptDir: string;
+  }): TmuxUi {
+    const ui = new TmuxUi();
+    const script = join(opts.scriptDir, `launch-${ui.socket}.sh`);
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const env = {
+      LANG: 'C.UTF-8',
+      NCURSES_NO_UTF8_ACS: '1',
+      TERM: 'xterm-256color',
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: opts.env.GEMINI_CLI_HOME ?? process.env.HOME ?? '/tmp',
+      ...opts.env,
+    };
+    // `env -i` keeps the runner's CI=true (headless detection) and API keys out of the UI.
+    const lines = [
+      '#!/bin/sh',
+      `cd ${q(opts.cwd)}`,
+      `env -i ${Object.entries(env)
+        .map(([k, v]) => q(`${k}=${v}`))
+        .join(' ')} ${opts.argv.map(q).join(' ')}`,
+      'echo "[exited $?]"',
+      'sleep 600',
+    ];
+    writeFileSync(script, lines.join('\n') + '\n');
+    chmodSync(script, 0o755);
+    ui.tmux(
+      'new-session',
+      '-d',
+      '-s',
+      ui.session,
+      '-x',
+      String(opts.width ?? 100),
+      '-y',
+      String(opts.height ?? 30),
+      script,
+    );
+    return ui;
+  }
+
+  tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+
+  capture(): string {
+    return this.tmux('capture-pane', '-p', '-t', this.session);
+  }
+
+  /** Polls the screen until `pred` holds (bounded); returns the screen that satisfied it. */
+  async waitFor(what: string | RegExp | ((screen: string) => boolean), timeoutMs = 45_000): Promise<string> {
+    const pred =
+      typeof what === 'function' ? what : (s: string) => (typeof what === 'string' ? s.includes(what) : what.test(s));
+    const deadline = Date.now() + timeoutMs;
+    let screen = '';
+    for (;;) {
+      screen = this.capture();
+      if (pred(screen)) return screen;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(what)}; screen:\n${screen}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Types literal text (no key names interpreted). */
+  type(text: string): void {
+    this.tmux('send-keys', '-t', this.session, '-l', text);
+  }
+
+  /** Types a message and presses Enter. */
+  submit(text: string): void {
+    this.type(text);
+    this.keys('Enter');
+  }
+
+  keys(...names: string[]): void {
+    this.tmux('send-keys', '-t', this.session, ...names);
+  }
+
+  resize(width: number, height: number): void {
+    this.tmux('resize-window', '-t', this.session, '-x', String(width), '-y', String(height));
+  }
+
+  kill(): void {
+    try {
+      this.tmux('kill-server');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** The UI is ready for input once its prompt placeholder is drawn. */
+export const INPUT_READY = 'Type your message';
+
+/** Whether tmux can run here (CI installs it; a developer without it skips the terminal tests). */
+export const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V']);
+    return true;
+  } catch {
+    return false;
+  }
+})();

@@ -1,0 +1,110 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers/tmp.js';
+import { connectFs, errorTypeOf, firstText } from './connect.js';
+
+const DAY = 24 * 3600;
+
+describe('glob', () => {
+  it('lists recent files newest first, then older files by path', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'sub'));
+    const now = Date.now() / 1000;
+    const files: [string, number][] = [
+      ['z-old.txt', now - 5 * DAY],
+      ['a-old.txt', now - 3 * DAY],
+      ['sub/new1.txt', now - 60],
+      ['new2.txt', now - 600],
+      ['other.md', now],
+    ];
+    for (const [f, t] of files) {
+      writeFileSync(join(root, f), f);
+      utimesSync(join(root, f), t, t);
+    }
+    const fs = await connectFs({ roots: [root] });
+    const text = await fs.text('glob', { pattern: '**/*.txt' });
+    expect(text).toBe(
+      `Found 4 file(s) matching "**/*.txt" within ${root}, sorted by modification time (newest first):\n` +
+        [join(root, 'sub/new1.txt'), join(root, 'new2.txt'), join(root, 'a-old.txt'), join(root, 'z-old.txt')].join(
+          '\n',
+        ),
+    );
+  });
+
+  it('is case-insensitive by default, matches literal names, skips core excludes', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'node_modules'));
+    mkdirSync(join(root, '.git'));
+    writeFileSync(join(root, 'A.TXT'), 'a');
+    writeFileSync(join(root, 'b.txt'), 'b');
+    writeFileSync(join(root, '[id].ts'), 'x');
+    writeFileSync(join(root, 'node_modules', 'c.txt'), 'c');
+    writeFileSync(join(root, '.git', 'd.txt'), 'd');
+    const fs = await connectFs({ roots: [root] });
+    const all = await fs.text('glob', { pattern: '**/*.txt' });
+    expect(all).toContain(join(root, 'A.TXT'));
+    expect(all).not.toContain('node_modules');
+    expect(all).not.toContain('.git');
+    const cs = await fs.text('glob', { pattern: '*.txt', case_sensitive: true });
+    expect(cs).not.toContain('A.TXT');
+    expect(cs).toContain(join(root, 'b.txt'));
+    expect(await fs.text('glob', { pattern: '[id].ts' })).toContain(join(root, '[id].ts'));
+  });
+
+  it('counts ignored files and can include git-ignored ones', async () => {
+    const root = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    mkdirSync(join(root, 'dist'));
+    writeFileSync(join(root, '.gitignore'), 'dist/\n');
+    writeFileSync(join(root, '.geminiignore'), 'secret.txt\n');
+    writeFileSync(join(root, 'dist', 'out.txt'), 'o');
+    writeFileSync(join(root, 'secret.txt'), 's');
+    writeFileSync(join(root, 'keep.txt'), 'k');
+    const fs = await connectFs({ roots: [root] });
+    expect(await fs.text('glob', { pattern: '**/*.txt' })).toBe(
+      `Found 1 file(s) matching "**/*.txt" within ${root} (2 additional files were ignored), sorted by modification time (newest first):\n${join(root, 'keep.txt')}`,
+    );
+    const noGit = await fs.text('glob', { pattern: '**/*.txt', respect_git_ignore: false });
+    expect(noGit).toContain(join(root, 'dist', 'out.txt'));
+    expect(noGit).toContain('(1 additional files were ignored)');
+    expect(await fs.text('glob', { pattern: 'secret.txt' })).toBe(
+      `No files found matching pattern "secret.txt" within ${root} (1 files were ignored)`,
+    );
+  });
+
+  it('validates with the contract messages', async () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'f.txt'), 'x');
+    const fs = await connectFs({ roots: [root] });
+    expect(await fs.text('glob', { pattern: '*.zzz' })).toBe(`No files found matching pattern "*.zzz" within ${root}`);
+    const blank = await fs.call('glob', { pattern: '  ' });
+    expect([firstText(blank), errorTypeOf(blank)]).toEqual([
+      "The 'pattern' parameter cannot be empty.",
+      'invalid_tool_params',
+    ]);
+    expect(firstText(await fs.call('glob', { pattern: '*', path: join(root, 'nope') }))).toBe(
+      `Search path does not exist ${join(root, 'nope')}`,
+    );
+    expect(firstText(await fs.call('glob', { pattern: '*', path: join(root, 'f.txt') }))).toBe(
+      `Search path is not a directory: ${join(root, 'f.txt')}`,
+    );
+    expect(errorTypeOf(await fs.call('glob', { pattern: '*', path: '/etc' }))).toBe('path_not_in_workspace');
+  });
+
+  it('gives the same resolved paths for plain entries and for names or patterns with dot segments', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'a..b'));
+    mkdirSync(join(root, 'sub'));
+    writeFileSync(join(root, 'a..b', 'x.md'), 'x');
+    writeFileSync(join(root, 'sub', 'y.md'), 'y');
+    writeFileSync(join(root, 'z.md'), 'z');
+    const fs = await connectFs({ roots: [root] });
+    const listed = (text: string) => text.split('\n').slice(1).sort();
+    const all = [join(root, 'a..b/x.md'), join(root, 'sub/y.md'), join(root, 'z.md')].sort();
+    expect(listed(await fs.text('glob', { pattern: '**/*.md' }))).toEqual(all);
+    expect(listed(await fs.text('glob', { pattern: './sub/../**/*.md' }))).toEqual(all);
+    expect(listed(await fs.text('glob', { pattern: `${root}/sub/*.md` }))).toEqual([join(root, 'sub/y.md')]);
+  });
+});

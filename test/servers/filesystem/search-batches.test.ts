@@ -1,0 +1,50 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../helpers/tmp.js';
+import { connectFs } from './connect.js';
+
+/**
+ * rg searches the tree in path-ordered batches and stops once 100 matches are known: the matches shown
+ * must be the first 100 in path order of the whole tree, however the units and batches fall (a file
+ * `d1.txt` sorts before the directory `d1/`, which sorts before `d10/`).
+ */
+describe('search_file_content in batches (rg)', () => {
+  const saved = process.env.GEMINI_MCP_GREP_ENGINE;
+  beforeAll(() => {
+    process.env.GEMINI_MCP_GREP_ENGINE = 'rg';
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.GEMINI_MCP_GREP_ENGINE;
+    else process.env.GEMINI_MCP_GREP_ENGINE = saved;
+  });
+
+  it('shows the first 100 matches in path order of the whole tree', async () => {
+    const root = tempDir('gmc-batches-');
+    const expected: string[] = [];
+    for (let d = 0; d < 40; d++) {
+      mkdirSync(join(root, `d${d}`, 'sub'), { recursive: true });
+      writeFileSync(join(root, `d${d}.txt`), 'hit top\n');
+      expected.push(`d${d}.txt:1`);
+      for (let f = 0; f < 3; f++) {
+        writeFileSync(join(root, `d${d}`, `f${f}.txt`), `miss\nhit ${d} ${f}\n`);
+        expected.push(`d${d}/f${f}.txt:2`);
+      }
+      writeFileSync(join(root, `d${d}`, 'sub', 'deep.txt'), 'hit deep\n');
+      expected.push(`d${d}/sub/deep.txt:1`);
+    }
+    const key = (s: string) => s.slice(0, s.lastIndexOf(':'));
+    expected.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+    const fs = await connectFs({ roots: [root] });
+    const text = await fs.text('search_file_content', { pattern: 'hit' });
+    const shown: string[] = [];
+    let file = '';
+    for (const l of text.split('\n')) {
+      if (l.startsWith('File: ')) file = l.slice(6);
+      const m = /^L(\d+): /.exec(l);
+      if (m) shown.push(`${file}:${m[1]}`);
+    }
+    expect(text).toMatch(/^Found 100 matches .*\(results limited to 100 matches for performance\):/);
+    expect(shown).toEqual(expected.slice(0, 100));
+  });
+});
