@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { loadSettings, resolveServers, type LoadedSettings } from './config/settings.js';
-import { builtinReplacementNotice, type ResolvedServerConfig } from './config/servers.js';
+import type { ResolvedServerConfig } from './config/servers.js';
+import { builtinReplacementNotice } from './config/server-names.js';
 import { ensureProjectTempDir, listingCacheDir } from './config/paths.js';
 import { untrustedNotice } from './config/trust.js';
 import { silentLogger, type HostLogger } from './log.js';

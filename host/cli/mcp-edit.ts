@@ -1,7 +1,7 @@
 import { SettingsError } from '../config/errors.js';
 import { loadSettings } from '../config/settings.js';
 import { editJsoncFile, readJsoncObject } from '../config/jsonc-file.js';
-import { BUILTIN_ALIASES, toolPrefixes } from '../config/servers.js';
+import { BUILTIN_ALIASES, toolPrefixes } from '../config/server-names.js';
 import { EXIT_ERROR, EXIT_OK, parseScope, settingsPathFor, UsageError, type McpCommandOptions } from './mcp-shared.js';
 
 /** `mcp add`: one entry into the chosen settings file, the rest of the file untouched. */

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import shellQuote from 'shell-quote';
 import { SettingsError } from './errors.js';
+import { BUILTIN_ALIASES, DISCOVERY_ALIAS, toolPrefixes, validateAlias } from './server-names.js';
 import type { McpServerSettings, Settings } from './settings-schema.js';
 import { BASE_ENV_NAMES, BUILTIN_ENV_NAMES, pickEnv, sanitizedEnv, type RedactionOverrides } from './env.js';
 
@@ -62,57 +62,6 @@ export interface ServerSet {
 }
 
 export const DEFAULT_CALL_TIMEOUT_MS = 600_000;
-export const BUILTIN_ALIASES = ['filesystem', 'shell', 'web', 'memory'] as const;
-export const DISCOVERY_ALIAS = 'discovered';
-
-const ALIAS = /^[A-Za-z][A-Za-z0-9_-]*$/;
-
-/** Why a name cannot be used as a tool-name prefix as written, or undefined when it can. */
-export function validateAlias(alias: string): string | undefined {
-  if (!ALIAS.test(alias)) {
-    return `MCP server alias "${alias}" is invalid: it must start with a letter and contain only letters, digits, "_" and "-"`;
-  }
-  if (alias.includes('__')) {
-    return `MCP server alias "${alias}" is invalid: it must not contain "__" (the separator in "<server>__<tool>" tool names)`;
-  }
-  if (alias.endsWith('_')) return `MCP server alias "${alias}" is invalid: it must not end with "_"`;
-  return undefined;
-}
-
-/** A usable prefix made from any name: other characters become `_`, runs of `_` collapse, ends trimmed. */
-function sanitizePrefix(name: string): string {
-  const base = name
-    .replace(/[^A-Za-z0-9_-]/g, '_')
-    .replace(/_{2,}/g, '_')
-    .replace(/^[_-]+|_+$/g, '');
-  if (!base) return 'server';
-  return /^[A-Za-z]/.test(base) ? base : `s_${base}`;
-}
-
-/**
- * Tool-name prefixes for server names as other clients write them (`brave.search`, `My Tools`, `a__b`).
- * A valid name is its own prefix, so existing configurations keep their tool names. Any other name is
- * sanitised; when that collides with another server's prefix (built-ins included), 6 hex digits of a
- * SHA-256 of the original name are appended — stable, whatever else is configured.
- */
-export function toolPrefixes(
-  names: readonly string[],
-  reserved: readonly string[] = [...BUILTIN_ALIASES, DISCOVERY_ALIAS, 'mcp'],
-): Map<string, string> {
-  const out = new Map<string, string>();
-  const taken = new Set([...reserved, ...names.filter((n) => !validateAlias(n))]);
-  for (const name of names) {
-    if (!validateAlias(name)) {
-      out.set(name, name);
-      continue;
-    }
-    let prefix = sanitizePrefix(name);
-    if (taken.has(prefix)) prefix = `${prefix}_${createHash('sha256').update(name).digest('hex').slice(0, 6)}`;
-    taken.add(prefix);
-    out.set(name, prefix);
-  }
-  return out;
-}
 
 let cachedRoot: string | undefined;
 
@@ -345,19 +294,4 @@ function splitCommand(text: string, key: string): string[] {
   const words = shellQuote.parse(text).filter((w): w is string => typeof w === 'string');
   if (words.length === 0) throw new SettingsError(`Settings key "${key}" is empty`, undefined, key);
   return words;
-}
-
-/**
- * The start-up notice for user entries that took a built-in's place without `"replaceBuiltin": true`.
- * Rule: the user's entry wins and keeps working under that name; the built-in is not started.
- */
-export function builtinReplacementNotice(servers: readonly ResolvedServerConfig[]): string | undefined {
-  const silent = servers.filter((s) => s.replacesBuiltin === 'silently').map((s) => s.alias);
-  if (silent.length === 0) return undefined;
-  const list = silent.map((a) => `"${a}"`).join(', ');
-  return (
-    `Your mcpServers ${silent.length === 1 ? 'entry' : 'entries'} ${list} replace${silent.length === 1 ? 's' : ''} the built-in ` +
-    `${silent.length === 1 ? 'server' : 'servers'} of the same name: the built-in ${silent.length === 1 ? 'is' : 'are'} not started. ` +
-    'To keep both, rename your entry; to keep yours and silence this, add "replaceBuiltin": true to it.'
-  );
 }

@@ -21,7 +21,8 @@ export {
 
 export { SettingsError };
 export { geminiHome, defaultProjectTempDir } from './paths.js';
-export { resolveServers, resolveServerSet, validateAlias, packageRoot } from './servers.js';
+export { resolveServers, resolveServerSet, packageRoot } from './servers.js';
+export { validateAlias } from './server-names.js';
 export type { TrustDecision } from './trust.js';
 export type { ResolvedServerConfig, ResolveServersOptions, BlockedServer, ServerSet } from './servers.js';
 

@@ -18,6 +18,7 @@ import { Supervisor, type ClientHooks } from './supervisor.js';
 import type { ListingCache } from './listing-cache.js';
 import { ListingKeeper } from './listing-keeper.js';
 import { isRetryableAfterCrash } from './tool-filter.js';
+import { settled, whenSessionReady, withinMs } from './readiness.js';
 
 export { McpCallError } from './errors.js';
 export type { McpCallErrorKind } from './errors.js';
@@ -103,11 +104,7 @@ export class McpClientManager extends EventEmitter {
       idle++;
     }
     for (const slot of this.slots.values()) {
-      if (slot.status !== 'idle')
-        slot.firstAttempt = this.sup.connect(slot).then(
-          () => undefined,
-          () => undefined,
-        );
+      if (slot.status !== 'idle') slot.firstAttempt = settled(this.sup.connect(slot));
     }
     if (idle) this.emit('tools_changed');
   }
@@ -116,11 +113,7 @@ export class McpClientManager extends EventEmitter {
   async connectAll(timeoutMs?: number): Promise<void> {
     this.start();
     for (const slot of this.slots.values()) {
-      if (slot.status === 'idle')
-        slot.firstAttempt = this.sup.connect(slot).then(
-          () => undefined,
-          () => undefined,
-        );
+      if (slot.status === 'idle') slot.firstAttempt = settled(this.sup.connect(slot));
     }
     await this.whenSettled(timeoutMs);
   }
@@ -128,11 +121,7 @@ export class McpClientManager extends EventEmitter {
   /** Resolves when every server has connected or failed its first attempt (or after `timeoutMs`). */
   async whenSettled(timeoutMs?: number): Promise<void> {
     this.start();
-    const all = Promise.all([...this.slots.values()].map((s) => s.firstAttempt)).then(() => undefined);
-    if (timeoutMs === undefined) return all;
-    let t: NodeJS.Timeout | undefined;
-    await Promise.race([all, new Promise<void>((r) => (t = setTimeout(r, timeoutMs)))]);
-    clearTimeout(t);
+    await withinMs(Promise.all([...this.slots.values()].map((s) => s.firstAttempt)), timeoutMs);
   }
 
   /**
@@ -142,15 +131,7 @@ export class McpClientManager extends EventEmitter {
    */
   async whenReady(): Promise<void> {
     this.start();
-    const slots = [...this.slots.values()];
-    const builtIn = Promise.all(slots.filter((s) => s.config.builtIn).map((s) => s.firstAttempt));
-    const others = Promise.all(slots.filter((s) => !s.config.builtIn).map((s) => s.firstAttempt));
-    let t: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>(
-      (r) => (t = setTimeout(r, Math.max(0, this.startedAt + this.startupGraceMs - Date.now()))),
-    );
-    await Promise.all([builtIn, Promise.race([others, grace])]);
-    clearTimeout(t);
+    await whenSessionReady([...this.slots.values()], this.startedAt + this.startupGraceMs);
   }
 
   states(): ServerState[] {

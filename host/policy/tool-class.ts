@@ -1,4 +1,4 @@
-import { DISCOVERY_ALIAS } from '../config/servers.js';
+import { DISCOVERY_ALIAS } from '../config/server-names.js';
 import type { ToolRef } from '../scheduler/types.js';
 
 /**

@@ -1,6 +1,8 @@
+import { functionResponseParts } from './convert-result.js';
 import type { SchedulableTool } from './executor.js';
 import type {
   ConfirmationRequest,
+  ResultDisplay,
   ToolCall,
   ToolCallOutcome,
   ToolCallRequestInfo,
@@ -74,4 +76,45 @@ export function snapshot(r: CallRecord): ToolCall {
 function need<T>(value: T | undefined, r: CallRecord, field: string): T {
   if (value === undefined) throw new Error(`tool call ${r.request.callId} is ${r.status} without ${field}`);
   return value;
+}
+
+const LIVE_OUTPUT_LIMIT = 20_000;
+
+/** A call may be decided more than once (a pre-call ask, then in-call questions): the strongest stands. */
+const OUTCOME_RANK: Record<ToolCallOutcome, number> = { auto_accept: 0, accept: 1, modify: 2, reject: 3 };
+
+export function decide(call: CallRecord, outcome: ToolCallOutcome): void {
+  if (!call.outcome || OUTCOME_RANK[outcome] >= OUTCOME_RANK[call.outcome]) call.outcome = outcome;
+}
+
+/**
+ * Records a progress notification; a message joins the live output (its tail kept) and is returned for
+ * streaming. A notification without a message still moves the card's percentage.
+ */
+export function applyProgress(
+  call: CallRecord,
+  p: { progress: number; total?: number; message?: string },
+): string | undefined {
+  call.progress = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}) };
+  if (!p.message) return undefined;
+  const live = call.liveOutput ? `${call.liveOutput}\n${p.message}` : p.message;
+  call.liveOutput = live.length > LIVE_OUTPUT_LIMIT ? live.slice(live.length - LIVE_OUTPUT_LIMIT) : live;
+  return p.message;
+}
+
+/** The response of a call that failed or was cancelled: the model reads `{error}`. */
+export function errorResponse(
+  call: CallRecord,
+  text: string,
+  errorType: string,
+  display?: ResultDisplay,
+): ToolCallResponseInfo {
+  return {
+    callId: call.request.callId,
+    responseParts: functionResponseParts(call.request.callId, call.request.name, { error: text }),
+    responseText: text,
+    resultDisplay: display ?? text,
+    error: text,
+    errorType,
+  };
 }

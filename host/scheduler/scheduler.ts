@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { META } from '../../protocol/meta.js';
 import { ApprovalBroker } from './approvals.js';
-import { type CallRecord, newRecord, snapshot } from './call-record.js';
+import { applyProgress, type CallRecord, decide, errorResponse, newRecord, snapshot } from './call-record.js';
 import { convertCallToolResult, functionResponseParts } from './convert-result.js';
 import type { CallExecutor, SchedulableTool, ToolLookup } from './executor.js';
 import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING, notFoundText } from './texts.js';
@@ -36,14 +36,6 @@ export interface ToolSchedulerOptions {
   extraContext?: (tool: SchedulableTool, args: Record<string, unknown>) => Promise<string>;
 }
 
-const LIVE_OUTPUT_LIMIT = 20_000;
-
-/** A call may be decided more than once (a pre-call ask, then in-call questions): the strongest stands. */
-const OUTCOME_RANK: Record<ToolCallOutcome, number> = { auto_accept: 0, accept: 1, modify: 2, reject: 3 };
-function decide(call: CallRecord, outcome: ToolCallOutcome): void {
-  if (!call.outcome || OUTCOME_RANK[outcome] >= OUTCOME_RANK[call.outcome]) call.outcome = outcome;
-}
-
 /** Per-batch state shared by its calls. */
 interface Batch {
   signal: AbortSignal;
@@ -52,7 +44,7 @@ interface Batch {
 }
 
 /**
- * Runs the calls of one model turn (reference section 3): validate, decide, ask, execute on the
+ * Runs the calls of one model turn: validate, decide, ask, execute on the
  * server, convert. Emits every state change as a `SchedulerEvent` on 'event'.
  */
 export class ToolScheduler extends EventEmitter {
@@ -256,41 +248,20 @@ export class ToolScheduler extends EventEmitter {
 
   /** A notification without a message still moves the card's percentage. */
   private progress(call: CallRecord, p: { progress: number; total?: number; message?: string }): void {
-    call.progress = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}) };
-    const message = p.message;
-    if (!message) {
-      this.emitCall(call);
-      return;
-    }
-    const live = call.liveOutput ? `${call.liveOutput}\n${message}` : message;
-    call.liveOutput = live.length > LIVE_OUTPUT_LIMIT ? live.slice(live.length - LIVE_OUTPUT_LIMIT) : live;
-    this.emitEvent({ type: 'tool_output', callId: call.request.callId, chunk: message });
+    const message = applyProgress(call, p);
+    if (message) this.emitEvent({ type: 'tool_output', callId: call.request.callId, chunk: message });
     this.emitCall(call);
   }
 
   private finishError(call: CallRecord, text: string, errorType: string, display?: ResultDisplay): void {
-    call.response = {
-      callId: call.request.callId,
-      responseParts: functionResponseParts(call.request.callId, call.request.name, { error: text }),
-      responseText: text,
-      resultDisplay: display ?? text,
-      error: text,
-      errorType,
-    };
+    call.response = errorResponse(call, text, errorType, display);
     this.finish(call, 'error');
   }
 
   /** `undecided`: the outcome to record when the call was not decided before the user ended it. */
   private finishCancelled(call: CallRecord, text: string, undecided?: ToolCallOutcome): void {
     if (undecided && !call.outcome) call.outcome = undecided;
-    call.response = {
-      callId: call.request.callId,
-      responseParts: functionResponseParts(call.request.callId, call.request.name, { error: text }),
-      responseText: text,
-      resultDisplay: text,
-      error: text,
-      errorType: 'cancelled',
-    };
+    call.response = errorResponse(call, text, 'cancelled');
     this.finish(call, 'cancelled');
   }
 

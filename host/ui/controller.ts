@@ -3,16 +3,9 @@ import type { Part } from '@google/genai';
 import type { ApprovalMode, SchedulerEvent } from '../scheduler/types.js';
 import type { App } from './app.js';
 import type { UiChatClient, UiRuntime } from './backend-types.js';
-import {
-  applyCompletion,
-  completeAtPath,
-  completeAtResource,
-  completeAtTool,
-  completeSlash,
-  type Completion,
-} from './completion.js';
+import { completeInput } from './input-completion.js';
 import { processAtCommands } from '../core/at-command.js';
-import { completionTable, runSlash } from './slash-commands.js';
+import { runSlash } from './slash-commands.js';
 import { parseSlash } from './slash-parse.js';
 import { SessionStats } from './session-stats.js';
 import { nextApprovalMode } from './status-line.js';
@@ -127,23 +120,7 @@ export class Controller {
   }
 
   private complete(text: string, cursor: number): { text: string; cursor: number; hint?: string } | undefined {
-    const tools = this.runtime?.registry.list().map((t) => t.exposedName) ?? [];
-    const c: Completion | undefined =
-      completeSlash(text, cursor, completionTable(this.runtime)) ??
-      completeAtTool(text, cursor, tools) ??
-      completeAtResource(text, cursor, this.resourceRefs()) ??
-      completeAtPath(text, cursor, this.cwd);
-    if (!c || c.candidates.length === 0) return undefined;
-    const applied = applyCompletion(text, c);
-    const hint =
-      c.candidates.length > 1
-        ? this.app.palette.gray(c.candidates.slice(0, 12).join('  ') + (c.candidates.length > 12 ? '  …' : ''))
-        : undefined;
-    return applied ? { ...applied, hint } : hint ? { text, cursor, hint } : undefined;
-  }
-
-  private resourceRefs(): string[] {
-    return (this.runtime?.manager.states() ?? []).flatMap((s) => (s.resources ?? []).map((r) => `${s.alias}:${r.uri}`));
+    return completeInput(text, cursor, this.runtime, this.cwd, this.app.palette.gray);
   }
 
   print(text: string): void {

@@ -1,4 +1,4 @@
-// A scripted Gemini endpoint speaking the real REST/SSE wire format (host reference section 2), so tests
+// A scripted Gemini endpoint speaking the real REST/SSE wire format, so tests
 // and benchmarks drive the real @google/genai SDK through `httpOptions.baseUrl` / GOOGLE_GEMINI_BASE_URL.
 // Plain JS so bench scripts can import it without a build; types in scripted-gemini.d.ts.
 import { createServer } from 'node:http';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { toolPrefixes } from '../../../host/config/servers.js';
+import { toolPrefixes } from '../../../host/config/server-names.js';
 import { REPO } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { runHost, type Workspace } from '../../helpers/run-host.js';
