@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import shellQuote from 'shell-quote';
 import { SettingsError } from './errors.js';
-import { BUILTIN_ALIASES, DISCOVERY_ALIAS, toolPrefixes, validateAlias } from './server-names.js';
+import { BUILTIN_ALIASES, DISCOVERY_ALIAS, toolPrefixes } from './server-names.js';
 import type { McpServerSettings, Settings } from './settings-schema.js';
 import { BASE_ENV_NAMES, BUILTIN_ENV_NAMES, pickEnv, sanitizedEnv, type RedactionOverrides } from './env.js';
 
