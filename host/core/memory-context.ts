@@ -1,4 +1,5 @@
-import type { LoopManager } from './loop-runtime.js';
+import type { HostRuntime } from '../runtime.js';
+import { resourceText } from '../mcp/util.js';
 
 export const MEMORY_CONTEXT_URI = 'gemini-memory://context';
 
@@ -13,7 +14,7 @@ export class MemoryContext {
   private subscribed = new Set<string>();
 
   constructor(
-    private readonly manager: LoopManager,
+    private readonly manager: HostRuntime['manager'],
     private readonly log?: (msg: string) => void,
   ) {
     manager.on('resource_updated', this.onUpdated);
@@ -43,15 +44,13 @@ export class MemoryContext {
     if (!alias) return this.text;
     if (!this.stale && alias === this.loadedFrom) return this.text;
     try {
-      const res = this.manager.readResourceCached
-        ? await this.manager.readResourceCached(alias, MEMORY_CONTEXT_URI)
-        : await this.manager.readResource(alias, MEMORY_CONTEXT_URI);
-      this.text = res.contents.map((c) => c.text ?? '').join('\n');
+      const res = await this.manager.readResourceCached(alias, MEMORY_CONTEXT_URI);
+      this.text = resourceText(res);
       this.loadedFrom = alias;
       // A cached text is re-checked against its input files on every request; only a live read subscribes.
-      if ('fromCache' in res && res.fromCache) return this.text;
+      if (res.fromCache) return this.text;
       this.stale = false;
-      if (!this.subscribed.has(alias) && this.manager.subscribeResource) {
+      if (!this.subscribed.has(alias)) {
         this.subscribed.add(alias);
         await this.manager.subscribeResource(alias, MEMORY_CONTEXT_URI).catch((err: unknown) => {
           this.log?.(`memory: cannot subscribe to ${MEMORY_CONTEXT_URI}: ${(err as Error).message}`);

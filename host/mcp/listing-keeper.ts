@@ -2,6 +2,7 @@ import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { META } from '../../protocol/meta.js';
 import { listingKey, type CachedListing, type ListingCache } from './listing-cache.js';
 import type { Slot } from './server-slot.js';
+import { resourceText } from './util.js';
 
 /** How long closing waits for a first-time server's connection, so that its listing gets cached. */
 const LISTING_FILL_GRACE_MS = 3000;
@@ -52,7 +53,7 @@ export class ListingKeeper {
   storeResource(slot: Slot, uri: string, roots: string[], res: ReadResourceResult): void {
     const inputs = res._meta?.[META.resourceInputs];
     if (!slot.cacheKey || !Array.isArray(inputs) || !inputs.every((p) => typeof p === 'string')) return;
-    const text = res.contents.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('\n');
+    const text = resourceText(res);
     this.cache.putResource(slot.cacheKey, uri, roots, text, inputs as string[]);
   }
 

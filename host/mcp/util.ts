@@ -19,3 +19,8 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export function settleSoon(): Promise<void> {
   return new Promise((r) => setTimeout(r, 20));
 }
+
+/** The text of a `resources/read` answer: its text parts joined, blobs left out. */
+export function resourceText(res: { contents: ({ text: string } | { blob: string })[] }): string {
+  return res.contents.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('\n');
+}

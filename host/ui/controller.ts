@@ -17,6 +17,7 @@ import { runChatCommand } from './chat-commands.js';
 import { buildCommandContext } from './controller-context.js';
 import { formatChatStats, recordStreamStats } from './info-commands.js';
 import { parseShellInput, shellToolName } from './shell-mode.js';
+import { resourceText } from '../mcp/util.js';
 
 /**
  * Connects the screen to the host: submissions become model turns, slash commands or passive calls;
@@ -225,7 +226,7 @@ export class Controller {
     const alias = rt?.manager.states().find((s) => s.alias === 'memory' && s.status === 'connected')?.alias;
     if (!rt || !alias) return undefined;
     const res = await rt.manager.readResource(alias, 'gemini-memory://context');
-    return res.contents.map((c) => c.text ?? '').join('\n');
+    return resourceText(res);
   }
 
   /**

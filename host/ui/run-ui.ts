@@ -212,7 +212,7 @@ async function startSession(
     allowedTools: opts.allowedTools,
     skipTrust: opts.args?.skipTrust || trustedThisRun,
   };
-  let runtime: UiRuntime & { notices?: string[] };
+  let runtime: UiRuntime;
   try {
     const session = await createSession({
       ...base,
@@ -237,7 +237,7 @@ async function startSession(
   }
   controller.attachRuntime(runtime);
   new StartupLine(app, runtime).start();
-  for (const notice of runtime.notices ?? []) app.conv.add({ kind: 'info', text: app.palette.yellow(notice) });
+  for (const notice of runtime.notices) app.conv.add({ kind: 'info', text: app.palette.yellow(notice) });
   const historyFile = InputHistory.fileFor(runtime.projectTempDir);
   if (app.history.file !== historyFile) app.history = new InputHistory(historyFile).load();
   if (opts.initialPrompt?.trim()) void controller.submit(opts.initialPrompt);

@@ -1,4 +1,5 @@
-import type { UiRuntime, UiServerState } from './backend-types.js';
+import type { ServerState } from '../mcp/types.js';
+import type { UiRuntime } from './backend-types.js';
 import type { Palette } from './palette.js';
 import { promptArgs, type SlashInput } from './slash-parse.js';
 import { CHAT_COMMANDS } from './chat-commands.js';
@@ -37,11 +38,11 @@ export const BUILTIN_COMMANDS: Record<string, { help: string; subs: string[] }> 
 export interface PromptCommand {
   command: string;
   alias: string;
-  prompt: UiServerState['prompts'][number];
+  prompt: ServerState['prompts'][number];
 }
 
 /** MCP prompts as slash commands: `/name`, or `/alias__name` when two servers offer the same name. */
-export function promptCommands(states: UiServerState[]): PromptCommand[] {
+export function promptCommands(states: ServerState[]): PromptCommand[] {
   const all = states
     .filter((s) => s.status === 'connected' || s.status === 'idle')
     .flatMap((s) => s.prompts.map((prompt) => ({ alias: s.alias, prompt })));
@@ -68,7 +69,7 @@ export function completionTable(runtime: UiRuntime | undefined): Record<string, 
   return table;
 }
 
-export function formatMcp(states: UiServerState[], p: Palette, withDescriptions: boolean): string {
+export function formatMcp(states: ServerState[], p: Palette, withDescriptions: boolean): string {
   if (states.length === 0) return p.gray('No MCP servers configured.');
   const lines = [p.bold('MCP servers')];
   for (const s of states) {

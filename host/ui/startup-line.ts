@@ -1,6 +1,8 @@
 import type { App } from './app.js';
-import type { UiRuntime, UiServerState } from './backend-types.js';
+import type { ServerState } from '../mcp/types.js';
+import type { UiRuntime } from './backend-types.js';
 import { formatElapsed } from './tool-card.js';
+import { resourceText } from '../mcp/util.js';
 
 const FILES_URI = 'gemini-memory://files';
 /** A server still connecting after this long is called out as slow. */
@@ -8,7 +10,7 @@ const SLOW_MS = 2000;
 
 /** The start-up line's text: context files, then each server by name while any is still connecting. */
 export function formatStartup(
-  states: UiServerState[],
+  states: ServerState[],
   contextFiles: number | undefined,
   sinceMs: number,
   app: Pick<App, 'palette'>,
@@ -88,7 +90,7 @@ export class StartupLine {
     this.reading = true;
     try {
       const res = await this.runtime.manager.readResource('memory', FILES_URI);
-      const parsed = JSON.parse(res.contents[0]?.text ?? '{}') as { files?: unknown[] };
+      const parsed = JSON.parse(resourceText(res) || '{}') as { files?: unknown[] };
       this.contextFiles = parsed.files?.length ?? 0;
     } catch {
       this.contextFiles = -1;
