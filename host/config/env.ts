@@ -20,16 +20,12 @@ const SECRET_VALUE: RegExp[] = [
   /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i, // URL with user:password
 ];
 
+/** What any process needs to run at all; none of it is a secret. */
+const PROCESS_BASICS = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR'] as const;
+
 /** Variables the host never drops: the process cannot run without them and they carry no secret. */
-const ALWAYS_KEEP = new Set([
-  'HOME',
-  'LOGNAME',
-  'PATH',
-  'SHELL',
-  'TERM',
-  'USER',
-  'LANG',
-  'TMPDIR',
+const ALWAYS_KEEP = new Set<string>([
+  ...PROCESS_BASICS,
   'PWD',
   // Trust-store locations: names look like "CERT", values are paths, and TLS breaks without them.
   'NODE_EXTRA_CA_CERTS',
@@ -90,15 +86,8 @@ export function pickEnv(env: NodeJS.ProcessEnv, names: readonly string[]): Recor
 
 /** The non-secret basics every child needs (the SDK's own default set plus locale and proxy settings). */
 export const BASE_ENV_NAMES = [
-  'HOME',
-  'LOGNAME',
-  'PATH',
-  'SHELL',
-  'TERM',
-  'USER',
-  'LANG',
+  ...PROCESS_BASICS,
   'LC_ALL',
-  'TMPDIR',
   'TZ',
   'HTTP_PROXY',
   'HTTPS_PROXY',

@@ -7,6 +7,7 @@ import type { ToolRef } from '../scheduler/types.js';
 import { META } from '../../protocol/meta.js';
 import { exposedName, parseToolPattern, patternNamesTool } from './naming.js';
 import { schemaProblem, toDeclaration } from './declarations.js';
+import { hostToolEntry } from './host-tool.js';
 import { isResourceTool, resourceToolEntries } from './resource-tools.js';
 import {
   DECLARATION_CHAR_BUDGET,
@@ -160,21 +161,7 @@ export class ToolRegistry extends EventEmitter {
 }
 
 function searchToolsEntry(): RegisteredTool {
-  const schema = SEARCH_TOOLS_SCHEMA as unknown as Record<string, unknown>;
-  return {
-    exposedName: SEARCH_TOOLS_NAME,
-    serverAlias: HOST_TOOLS_ALIAS,
-    toolName: SEARCH_TOOLS_NAME,
-    title: 'Search tools',
-    description: SEARCH_TOOLS_DESCRIPTION,
-    readOnly: true,
-    confirmsInCall: false,
-    trusted: true,
-    builtIn: true,
-    inputSchema: schema,
-    annotations: { readOnlyHint: true },
-    declaration: toDeclaration(SEARCH_TOOLS_NAME, SEARCH_TOOLS_DESCRIPTION, schema),
-  };
+  return hostToolEntry(SEARCH_TOOLS_NAME, 'Search tools', SEARCH_TOOLS_DESCRIPTION, SEARCH_TOOLS_SCHEMA);
 }
 
 function register(state: ServerState, tool: Tool): RegisteredTool {

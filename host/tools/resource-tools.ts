@@ -4,8 +4,7 @@ import type {
   Resource,
   ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
-import { toDeclaration } from './declarations.js';
-import { HOST_TOOLS_ALIAS } from './tool-search.js';
+import { hostToolEntry } from './host-tool.js';
 
 /**
  * Host-provided tools over MCP resources: the model lists what every connected server offers (resources
@@ -53,21 +52,8 @@ export function isResourceTool(name: string): boolean {
 /** The registry entries of the two tools (the same shape as search_tools'). */
 export function resourceToolEntries() {
   return [LIST_RESOURCES, READ_RESOURCE].map((name) => {
-    const schema = (name === LIST_RESOURCES ? LIST_SCHEMA : READ_SCHEMA) as Record<string, unknown>;
-    return {
-      exposedName: name,
-      serverAlias: HOST_TOOLS_ALIAS,
-      toolName: name,
-      title: name,
-      description: DESCRIPTIONS[name]!,
-      readOnly: true,
-      confirmsInCall: false,
-      trusted: true,
-      builtIn: true,
-      inputSchema: schema,
-      annotations: { readOnlyHint: true },
-      declaration: toDeclaration(name, DESCRIPTIONS[name]!, schema),
-    };
+    const schema = name === LIST_RESOURCES ? LIST_SCHEMA : READ_SCHEMA;
+    return hostToolEntry(name, name, DESCRIPTIONS[name]!, schema);
   });
 }
 

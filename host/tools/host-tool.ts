@@ -1,0 +1,25 @@
+import { toDeclaration } from './declarations.js';
+import type { RegisteredTool } from './registry.js';
+import { HOST_TOOLS_ALIAS } from './tool-search.js';
+
+/**
+ * The registry entry of a tool the host itself provides (search_tools, the resource tools): read-only,
+ * trusted, registered under the host alias and declared under its bare name.
+ */
+export function hostToolEntry(name: string, title: string, description: string, schema: object): RegisteredTool {
+  const inputSchema = schema as Record<string, unknown>;
+  return {
+    exposedName: name,
+    serverAlias: HOST_TOOLS_ALIAS,
+    toolName: name,
+    title,
+    description,
+    readOnly: true,
+    confirmsInCall: false,
+    trusted: true,
+    builtIn: true,
+    inputSchema,
+    annotations: { readOnlyHint: true },
+    declaration: toDeclaration(name, description, inputSchema),
+  };
+}
