@@ -136,11 +136,11 @@ export class ServerConnection {
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.relist('prompts'));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.relist('resources'));
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => opts.hooks.resourceUpdated(n.params.uri));
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
-      opts.log.debug(
-        `[${opts.config.alias}] log ${n.params.level}: ${typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data)}`,
-      ),
-    );
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      const { level, data } = n.params;
+      const text = typeof data === 'string' ? data : JSON.stringify(data);
+      opts.log[logLevelOf(level)](`[${opts.config.alias}] log ${level}: ${text}`);
+    });
     client.onerror = (err) => opts.log.debug(`[${opts.config.alias}] transport error: ${err.message}`);
     client.onclose = () => {
       if (this.closing) return;
@@ -243,4 +243,11 @@ async function paginate<T>(page: (cursor?: string) => Promise<{ items: T[]; next
     cursor = r.next;
   }
   return out;
+}
+
+/** An MCP (syslog) log level as the host logger's: notice is info, everything above warning an error. */
+function logLevelOf(level: string): 'debug' | 'info' | 'warn' | 'error' {
+  if (level === 'debug') return 'debug';
+  if (level === 'info' || level === 'notice') return 'info';
+  return level === 'warning' ? 'warn' : 'error';
 }

@@ -15,6 +15,7 @@ import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, installPasteFilter } f
 import { type Frame, ScreenLayout } from './screen-layout.js';
 import { formatActivity, formatStatusLine, type StatusInfo } from './status-line.js';
 import { patchBlessedWideChars } from './wide-chars.js';
+import { DebugLog } from './debug-log.js';
 
 const FRAME_MS = 33;
 
@@ -42,6 +43,8 @@ export class App {
   /** Servers' forms and sampling approvals (the session's ClientAsker); shares the dialog box. */
   readonly forms: FormDialog;
   history = new InputHistory();
+  /** Host diagnostics and servers' log messages; the runtime logs here (a full-screen UI has no stderr). */
+  readonly debugLog = new DebugLog();
   handlers?: AppHandlers;
   status: StatusInfo;
   banner?: string;
@@ -85,6 +88,11 @@ export class App {
     );
     this.conv = new Conversation(this.palette);
     this.status = opts.status;
+    this.debugLog.onChange = () => {
+      if (this.status.unseenLogs === this.debugLog.unseen) return;
+      this.status.unseenLogs = this.debugLog.unseen;
+      this.requestRender();
+    };
     if (opts.traceFile) this.trace = traceTo(opts.traceFile);
     this.layout = new ScreenLayout(blessed, this.screen);
     this.dialog = new ConfirmDialog(

@@ -2,6 +2,7 @@ import type { ChatCommand, ChatCommandContext } from './command-context.js';
 import {
   aboutCommand,
   copyCommand,
+  debugCommand,
   directoryCommand,
   initCommand,
   modelCommand,
@@ -27,6 +28,11 @@ export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; sub
   directory: { run: directoryCommand, help: 'add PATH[,PATH] | show: workspace directories', subs: ['add', 'show'] },
   settings: { run: settingsCommand, help: 'merged settings and the file each comes from', subs: [] },
   model: { run: modelCommand, help: 'show the model; /model NAME switches for this session', subs: [] },
+  debug: {
+    run: debugCommand,
+    help: 'the debug log: server log messages and diagnostics (F12); N lines | clear',
+    subs: ['clear'],
+  },
   stats: { run: statsCommand, help: 'session statistics per model and per tool, with success rates', subs: [] },
 };
 

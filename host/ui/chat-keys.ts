@@ -1,4 +1,5 @@
 import type { App } from './app.js';
+import { showDebugLog } from './debug-log.js';
 import { applyEditKey, isNewlineKey, type KeyInfo } from './edit-keys.js';
 
 const DOUBLE_CTRL_C_MS = 2000;
@@ -30,6 +31,9 @@ export class ChatKeys {
     } else if (key.ctrl && name === 'o') {
       app.conv.expandTools = !app.conv.expandTools;
       app.conv.invalidateAll();
+      app.requestRender();
+    } else if (name === 'f12') {
+      app.conv.add({ kind: 'info', text: showDebugLog(app.debugLog, app.palette) });
       app.requestRender();
     } else if (key.ctrl && name === 'l') {
       app.screen.realloc();

@@ -4,6 +4,7 @@ import type { Session } from '../core/session.js';
 import type { SessionRecorder } from '../sessions/recorder.js';
 import type { SessionInfo } from '../sessions/store.js';
 import type { UiRuntime } from './backend-types.js';
+import type { DebugLog } from './debug-log.js';
 import type { Palette } from './palette.js';
 import type { SlashInput } from './slash-parse.js';
 
@@ -17,6 +18,8 @@ export interface ChatCommandContext {
   session?: Session;
   runtime?: UiRuntime;
   stats: RunStats;
+  /** Host diagnostics and servers' log messages (`/debug`, F12). */
+  debugLog: DebugLog;
   startedAt: number;
   /** Replaces the conversation view with a stored history. */
   showHistory(history: Content[]): void;

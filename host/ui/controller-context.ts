@@ -14,6 +14,7 @@ export function buildCommandContext(c: Controller, app: App, cwd: string): ChatC
     session: c.session,
     runtime: c.runtime,
     stats: c.runStats,
+    debugLog: app.debugLog,
     startedAt: c.runStats.started,
     showHistory: (history) => {
       app.conv.clear();

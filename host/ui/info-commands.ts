@@ -6,6 +6,7 @@ import { VERSION } from '../../protocol/version.js';
 import type { RunStats } from '../cli/output.js';
 import type { ServerGeminiStreamEvent } from '../core/events.js';
 import { needSession, type ChatCommand, type ChatCommandContext } from './command-context.js';
+import { SHOWN_LINES, showDebugLog } from './debug-log.js';
 import { lastAnswer } from './history-view.js';
 import { formatTokens } from './status-line.js';
 
@@ -218,5 +219,17 @@ export function formatChatStats(ctx: ChatCommandContext): string {
   }
   return lines.join('\n');
 }
+
+/** `/debug [N|clear]`: the last lines of the debug log (host diagnostics, servers' log messages). */
+export const debugCommand: ChatCommand = (input, ctx) => {
+  const arg = input.rest.trim();
+  if (arg === 'clear') {
+    ctx.debugLog.clear();
+    return ctx.print(ctx.palette.gray('Debug log cleared.'));
+  }
+  const n = arg ? Number.parseInt(arg, 10) : SHOWN_LINES;
+  if (!Number.isInteger(n) || n <= 0) return ctx.error('/debug takes a number of lines or "clear".');
+  ctx.print(showDebugLog(ctx.debugLog, ctx.palette, n));
+};
 
 export const statsCommand: ChatCommand = (_input, ctx) => ctx.print(formatChatStats(ctx));

@@ -206,6 +206,7 @@ async function startSession(
     confirmer: app.dialog,
     asker: app.forms,
     debug: opts.debug,
+    log: app.debugLog,
     approvalMode: opts.approvalMode,
     includeDirectories: opts.includeDirectories,
     allowedMcpServerNames: opts.allowedMcpServerNames,

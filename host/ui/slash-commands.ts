@@ -119,7 +119,7 @@ export function helpText(runtime: UiRuntime | undefined, p: Palette): string {
     p.bold('Input'),
     `  ${p.cyan('@path')} include a file · ${p.cyan('@server__tool({"arg": 1})')} run a tool yourself (result not sent to the model)`,
     `  ${p.cyan('Enter')} send · ${p.cyan('Alt+Enter')}, ${p.cyan('Ctrl+J')} or ${p.cyan('\\ Enter')} new line · ${p.cyan('Up/Down')} history · ${p.cyan('Tab')} complete`,
-    `  ${p.cyan('Shift+Tab')} approval mode · ${p.cyan('Esc')} cancel · ${p.cyan('Ctrl+T')} thoughts · ${p.cyan('Ctrl+O')} expand/collapse tool output · ${p.cyan('PgUp/PgDn')} scroll · ${p.cyan('Ctrl+C')} twice to exit`,
+    `  ${p.cyan('Shift+Tab')} approval mode · ${p.cyan('Esc')} cancel · ${p.cyan('Ctrl+T')} thoughts · ${p.cyan('Ctrl+O')} expand/collapse tool output · ${p.cyan('F12')} debug log · ${p.cyan('PgUp/PgDn')} scroll · ${p.cyan('Ctrl+C')} twice to exit`,
   );
   return lines.join('\n');
 }

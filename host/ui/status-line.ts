@@ -9,6 +9,8 @@ export interface StatusInfo {
   serversTotal: number;
   serversFailed: number;
   tokens: number;
+  /** Warnings and errors in the debug log not yet looked at (F12). */
+  unseenLogs?: number;
   cwd: string;
   home?: string;
 }
@@ -55,8 +57,9 @@ export function formatStatusLine(s: StatusInfo, width: number, p: Palette): stri
     : s.serversReady < s.serversTotal
       ? p.yellow(servers)
       : p.green(servers);
-  const rightPlain = `${s.model} · ${mode} · ${servers} · ${formatTokens(s.tokens)} tokens`;
-  const right = `${p.cyan(s.model)} · ${modeStyled} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens`)}`;
+  const logs = s.unseenLogs ? ` · ${s.unseenLogs} log${s.unseenLogs === 1 ? '' : 's'} (F12)` : '';
+  const rightPlain = `${s.model} · ${mode} · ${servers} · ${formatTokens(s.tokens)} tokens${logs}`;
+  const right = `${p.cyan(s.model)} · ${modeStyled} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens`)}${p.yellow(logs)}`;
   const room = width - textWidth(rightPlain) - 2;
   if (room < 8) return right;
   const cwd = shortenPath(s.cwd, s.home, room);

@@ -19,7 +19,8 @@ async function runtime(debug: boolean, logs: string[]) {
       mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], trust: true } },
     }),
   );
-  const log = { debug: (m: string) => logs.push(m), info() {}, warn() {}, error() {} };
+  const push = (m: string) => void logs.push(m);
+  const log = { debug: push, info: push, warn: push, error: push };
   const rt = await createHostRuntime({ cwd: dir, env, interactive: false, debug, log });
   runtimes.push(rt);
   await rt.manager.whenSettled();

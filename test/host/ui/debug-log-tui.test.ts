@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENTRY, requireBuilt } from '../../helpers/paths.js';
+import { ONLY, workspace } from '../../helpers/run-host.js';
+import { type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
+import { tempDir } from '../../helpers/tmp.js';
+import { FAULT } from '../mcp/fault-harness.js';
+import { INPUT_READY, hasTmux, TmuxUi } from './tmux.js';
+
+describe.skipIf(!hasTmux)('the chat debug log', () => {
+  const ws = workspace();
+  let gemini: ScriptedGemini;
+  let ui: TmuxUi;
+
+  beforeAll(async () => {
+    ws.settings({
+      ...ONLY(),
+      mcpServers: {
+        noisy: {
+          command: process.execPath,
+          args: [FAULT],
+          env: { FAULT_STATE_DIR: tempDir('fault-state-'), FAULT_LOG_ON_START: 'error:disk quota almost used up' },
+        },
+      },
+    });
+    gemini = await startScriptedGemini([]);
+    ui = TmuxUi.start({
+      cwd: ws.cwd,
+      scriptDir: tempDir('ui-scripts-'),
+      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
+      argv: [process.execPath, requireBuilt(ENTRY.host)],
+      height: 30,
+    });
+    await ui.waitFor(INPUT_READY);
+  });
+
+  afterAll(async () => {
+    ui?.kill();
+    await gemini?.close();
+  });
+
+  it("a server's error log message is counted on the status line; F12 shows it and clears the count", async () => {
+    await ui.waitFor('1 log (F12)', 60_000);
+    ui.keys('F12');
+    const screen = await ui.waitFor('disk quota almost used up');
+    expect(screen).toMatch(/error +\[noisy\] log error: disk quota almost used up/);
+    await ui.waitFor((s) => !s.includes('(F12)'));
+  });
+
+  it('/debug lists the log, /debug clear empties it', async () => {
+    ui.submit('/debug clear');
+    await ui.waitFor('Debug log cleared.');
+    ui.submit('/debug');
+    await ui.waitFor('Debug log: nothing yet');
+  });
+});
