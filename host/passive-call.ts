@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { unwrapUntrusted } from '../protocol/tool-result.js';
-import type { SchedulableTool, ToolLookup } from './scheduler/executor.js';
+import type { ToolLookup } from './scheduler/executor.js';
 import type { ToolScheduler } from './scheduler/scheduler.js';
-import type { ToolCall } from './scheduler/types.js';
+import type { ToolCall, ToolRef } from './scheduler/types.js';
 
 /**
  * Passive tool calls: the user types `@server__tool({...})` or `@tool({...})` and the
@@ -58,7 +58,7 @@ function matchingParen(text: string, open: number): number {
 export type Resolved<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** Exposed names win; a bare tool name resolves when exactly one server has it. */
-export function resolvePassiveTool(name: string, tools: ToolLookup): Resolved<SchedulableTool> {
+export function resolvePassiveTool(name: string, tools: ToolLookup): Resolved<ToolRef> {
   const exact = tools.get(name);
   if (exact) return { ok: true, value: exact };
   const matches = tools.list().filter((t) => t.toolName === name);
@@ -73,7 +73,7 @@ export function resolvePassiveTool(name: string, tools: ToolLookup): Resolved<Sc
  * Arguments from the parenthesised text: a JSON object, nothing (`{}`), or — as in the seed's
  * `@read_file(./src/main.ts)` — a plain value for a tool with exactly one required string parameter.
  */
-export function parsePassiveArgs(argText: string, tool: SchedulableTool): Resolved<Record<string, unknown>> {
+export function parsePassiveArgs(argText: string, tool: ToolRef): Resolved<Record<string, unknown>> {
   if (argText === '') return { ok: true, value: {} };
   if (argText.startsWith('{')) {
     try {

@@ -1,5 +1,4 @@
 import { functionResponseParts } from './convert-result.js';
-import type { SchedulableTool } from './executor.js';
 import type {
   ConfirmationRequest,
   ResultDisplay,
@@ -8,6 +7,7 @@ import type {
   ToolCallRequestInfo,
   ToolCallResponseInfo,
   ToolCallStatus,
+  ToolRef,
 } from './types.js';
 
 /**
@@ -18,7 +18,7 @@ import type {
 export interface CallRecord {
   request: ToolCallRequestInfo;
   status: ToolCallStatus;
-  tool?: SchedulableTool;
+  tool?: ToolRef;
   startTime: number;
   endTime?: number;
   confirmation?: ConfirmationRequest;

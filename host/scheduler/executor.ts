@@ -2,17 +2,12 @@ import type { CallToolResult, ElicitRequest, ElicitResult } from '@modelcontextp
 import type { ToolRef } from './types.js';
 
 /**
- * The narrow views of A's registry and client manager the scheduler needs, so that it can be tested
+ * The narrow views of the registry and the client manager the scheduler needs, so that it can be tested
  * and reasoned about on its own; `ToolRegistry` and `McpClientManager` satisfy them structurally.
  */
-export interface SchedulableTool extends ToolRef {
-  inputSchema: Record<string, unknown>;
-  maxResultSizeChars?: number;
-}
-
 export interface ToolLookup {
-  get(exposedName: string): SchedulableTool | undefined;
-  list(): SchedulableTool[];
+  get(exposedName: string): ToolRef | undefined;
+  list(): ToolRef[];
 }
 
 export type ElicitationHandler = (

@@ -3,7 +3,7 @@ import { META } from '../../protocol/meta.js';
 import { ApprovalBroker } from './approvals.js';
 import { applyProgress, type CallRecord, decide, errorResponse, newRecord, snapshot } from './call-record.js';
 import { convertCallToolResult, functionResponseParts } from './convert-result.js';
-import type { CallExecutor, SchedulableTool, ToolLookup } from './executor.js';
+import type { CallExecutor, ToolLookup } from './executor.js';
 import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING, notFoundText } from './texts.js';
 import { effectiveThreshold, truncateToolOutput } from './truncate-output.js';
 import type {
@@ -16,6 +16,7 @@ import type {
   ToolCallOutcome,
   ToolCallRequestInfo,
   ToolCallStatus,
+  ToolRef,
 } from './types.js';
 import { ArgumentValidator } from './validate.js';
 
@@ -33,7 +34,7 @@ export interface ToolSchedulerOptions {
   /** Resolves when every server has connected or failed; a name not found yet is looked up again after it. */
   whenReady?: () => Promise<void>;
   /** Text appended to a successful call's output (just-in-time subdirectory context); never fails the call. */
-  extraContext?: (tool: SchedulableTool, args: Record<string, unknown>) => Promise<string>;
+  extraContext?: (tool: ToolRef, args: Record<string, unknown>) => Promise<string>;
 }
 
 /** Per-batch state shared by its calls. */
@@ -72,7 +73,7 @@ export class ToolScheduler extends EventEmitter {
   private async runBatch(requests: ToolCallRequestInfo[], signal: AbortSignal): Promise<ToolCall[]> {
     const batch: Batch = { signal, cancelled: false };
     const calls = requests.map(newRecord);
-    const tools = new Map<CallRecord, SchedulableTool>();
+    const tools = new Map<CallRecord, ToolRef>();
     if (this.opts.whenReady && requests.some((r) => !this.opts.tools.get(r.name))) await this.opts.whenReady();
     await this.validator.ready();
     for (const call of calls) {
@@ -98,7 +99,7 @@ export class ToolScheduler extends EventEmitter {
   }
 
   /** Lookup and validation; ends the call in error or leaves it scheduled. */
-  private prepare(call: CallRecord): SchedulableTool | undefined {
+  private prepare(call: CallRecord): ToolRef | undefined {
     const { name } = call.request;
     const tool = this.opts.tools.get(name);
     if (!tool) {
@@ -126,7 +127,7 @@ export class ToolScheduler extends EventEmitter {
     return tool;
   }
 
-  private async runOne(call: CallRecord, tool: SchedulableTool, batch: Batch): Promise<void> {
+  private async runOne(call: CallRecord, tool: ToolRef, batch: Batch): Promise<void> {
     // Ended by the user before its turn came: an abort, or a cancel of an earlier call of the batch.
     if (batch.signal.aborted) return this.finishCancelled(call, ABORTED, 'reject');
     if (batch.cancelled) return this.finishCancelled(call, CANCELLED_WAITING, 'reject');
@@ -172,7 +173,7 @@ export class ToolScheduler extends EventEmitter {
     await this.execute(call, tool, batch, preapproved);
   }
 
-  private async execute(call: CallRecord, tool: SchedulableTool, batch: Batch, preapproved: boolean): Promise<void> {
+  private async execute(call: CallRecord, tool: ToolRef, batch: Batch, preapproved: boolean): Promise<void> {
     const { args, callId } = call.request;
     const tracked = {
       callId,

@@ -45,13 +45,20 @@ export interface ToolCallResponseInfo {
   outputFile?: string;
 }
 
-/** The tool as the registry knows it, enough for a UI card and for policy. */
+/**
+ * The one tool type: a tool as the registry knows it, enough for a UI card, policy and the scheduler.
+ * Every other host view of a tool is a `Pick` of it; the registry adds only its own bookkeeping.
+ */
 export interface ToolRef {
   exposedName: string;
   serverAlias: string;
   toolName: string;
   title?: string;
   description: string;
+  /** The server's input schema, against which arguments are validated before anything runs. */
+  inputSchema: Record<string, unknown>;
+  /** A server's cap on the size of one result (`_meta`), when it gives one. */
+  maxResultSizeChars?: number;
   readOnly: boolean;
   /** The server confirms in-call through elicitation (tool `_meta[META.confirms]`). */
   confirmsInCall: boolean;

@@ -22,11 +22,10 @@ import {
 
 export { exposedName } from './naming.js';
 
+/** The registry's entry: the tool, plus what only the registry uses (annotations, its declaration). */
 export interface RegisteredTool extends ToolRef {
-  inputSchema: Record<string, unknown>;
   annotations: ToolAnnotations;
   declaration: FunctionDeclaration;
-  maxResultSizeChars?: number;
 }
 
 /** Function declarations per request the Gemini API accepts (google-gemini/gemini-cli#19083). */

@@ -6,6 +6,7 @@ export const toolRef = (alias: string, tool: string, extra: Partial<ToolRef> = {
   serverAlias: alias,
   toolName: tool,
   description: '',
+  inputSchema: { type: 'object' },
   readOnly: false,
   confirmsInCall: false,
   trusted: false,

@@ -1,13 +1,8 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { PolicyEngine, type PolicyEngineOptions } from '../../../host/policy/policy-engine.js';
-import type {
-  CallExecutor,
-  ElicitationHandler,
-  SchedulableTool,
-  ToolLookup,
-} from '../../../host/scheduler/executor.js';
+import type { CallExecutor, ElicitationHandler, ToolLookup } from '../../../host/scheduler/executor.js';
 import { ToolScheduler } from '../../../host/scheduler/scheduler.js';
-import type { Confirmer, SchedulerEvent, ToolCallRequestInfo } from '../../../host/scheduler/types.js';
+import type { Confirmer, SchedulerEvent, ToolCallRequestInfo, ToolRef } from '../../../host/scheduler/types.js';
 import { META } from '../../../protocol/meta.js';
 import { startStdioServer, type StdioServer } from '../../helpers/mcp.js';
 
@@ -47,7 +42,7 @@ export async function startHarness(opts: {
 }): Promise<Harness> {
   let handler: ElicitationHandler | undefined;
   const servers = new Map<string, StdioServer>();
-  const tools = new Map<string, SchedulableTool>();
+  const tools = new Map<string, ToolRef>();
   for (const s of opts.servers) {
     const server = await startStdioServer(s.entry, {
       args: s.args,
@@ -107,7 +102,7 @@ export async function startHarness(opts: {
   };
 }
 
-function toSchedulable(s: HarnessServer, t: Tool): SchedulableTool {
+function toSchedulable(s: HarnessServer, t: Tool): ToolRef {
   const meta = (t._meta ?? {}) as Record<string, unknown>;
   const trustedHints = !!s.builtIn || !!s.trusted;
   return {
