@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { ResolvedServerConfig } from './servers.js';
 
 export const BUILTIN_ALIASES = ['filesystem', 'shell', 'web', 'memory'] as const;
 export const DISCOVERY_ALIAS = 'discovered';
@@ -61,7 +60,9 @@ export function toolPrefixes(
  * The start-up notice for user entries that took a built-in's place without `"replaceBuiltin": true`.
  * Rule: the user's entry wins and keeps working under that name; the built-in is not started.
  */
-export function builtinReplacementNotice(servers: readonly ResolvedServerConfig[]): string | undefined {
+export function builtinReplacementNotice(
+  servers: readonly { alias: string; replacesBuiltin?: string }[],
+): string | undefined {
   const silent = servers.filter((s) => s.replacesBuiltin === 'silently').map((s) => s.alias);
   if (silent.length === 0) return undefined;
   const list = silent.map((a) => `"${a}"`).join(', ');

@@ -3,11 +3,10 @@ import type { FunctionDeclaration } from '@google/genai';
 import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Settings } from '../config/settings-schema.js';
 import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
-import type { ToolRef } from '../scheduler/types.js';
 import { META } from '../../protocol/meta.js';
 import { exposedName, parseToolPattern, patternNamesTool } from './naming.js';
 import { schemaProblem, toDeclaration } from './declarations.js';
-import { hostToolEntry } from './host-tool.js';
+import { hostToolEntry, type RegisteredTool } from './registered-tool.js';
 import { isResourceTool, resourceToolEntries } from './resource-tools.js';
 import {
   DECLARATION_CHAR_BUDGET,
@@ -22,11 +21,7 @@ import {
 
 export { exposedName } from './naming.js';
 
-/** The registry's entry: the tool, plus what only the registry uses (annotations, its declaration). */
-export interface RegisteredTool extends ToolRef {
-  annotations: ToolAnnotations;
-  declaration: FunctionDeclaration;
-}
+export type { RegisteredTool };
 
 /** Function declarations per request the Gemini API accepts (google-gemini/gemini-cli#19083). */
 export const DECLARATION_BUDGET = 512;

@@ -4,7 +4,7 @@ import type {
   Resource,
   ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
-import { hostToolEntry } from './host-tool.js';
+import { hostToolEntry } from './registered-tool.js';
 
 /**
  * Host-provided tools over MCP resources: the model lists what every connected server offers (resources

@@ -1,6 +1,14 @@
 import { toDeclaration } from './declarations.js';
-import type { RegisteredTool } from './registry.js';
+import type { FunctionDeclaration } from '@google/genai';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolRef } from '../scheduler/types.js';
 import { HOST_TOOLS_ALIAS } from './tool-search.js';
+
+/** The registry's entry: the tool, plus what only the registry uses (annotations, its declaration). */
+export interface RegisteredTool extends ToolRef {
+  annotations: ToolAnnotations;
+  declaration: FunctionDeclaration;
+}
 
 /**
  * The registry entry of a tool the host itself provides (search_tools, the resource tools): read-only,
