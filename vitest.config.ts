@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/helpers/global-setup.ts'],
     // Suites spawn real servers and processes; a 2-core machine needs headroom, and the forks pool
     // keeps each file's child processes isolated.
     pool: 'forks',

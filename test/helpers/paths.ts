@@ -23,10 +23,14 @@ export function requireBuilt(entry: string): string {
   return entry;
 }
 
-/** A TypeScript module (a fixture server, a kit module) bundled for a plain `node` child process. */
+/**
+ * A TypeScript module (a fixture server, a kit module) bundled for a plain `node` child process. Each test
+ * worker bundles into a folder of its own (no two workers write one file); the run's teardown
+ * (test/helpers/global-setup.ts) removes them all.
+ */
 export function bundledModule(source: string): string {
-  const outDir = join(REPO, 'dist/test-modules');
+  const outDir = join(REPO, 'dist/test-modules', String(process.pid));
   mkdirSync(outDir, { recursive: true });
-  const out = join(outDir, `${basename(source).replace(/\.[mc]?[tj]s$/, '')}-${process.pid}.mjs`);
+  const out = join(outDir, `${basename(source).replace(/\.[mc]?[tj]s$/, '')}.mjs`);
   return bundleModule(source, out) as string;
 }
