@@ -94,7 +94,7 @@ export class LoopDetector {
       if (positions.length < CONTENT_LOOP_THRESHOLD) continue;
       const recent = positions.slice(-CONTENT_LOOP_THRESHOLD);
       const average = (recent[recent.length - 1]! - recent[0]!) / (recent.length - 1);
-      if (average <= MAX_AVERAGE_DISTANCE) {
+      if (average <= MAX_AVERAGE_DISTANCE && this.periodsRepeat(recent)) {
         this.analysedUpTo++;
         return {
           kind: 'content',
@@ -103,6 +103,17 @@ export class LoopDetector {
       }
     }
     return undefined;
+  }
+
+  /**
+   * A loop repeats whole stretches: the text from one occurrence of the chunk to the next (its period) is
+   * the same each time, give or take a couple of variants. Distinct periods mean distinct items that
+   * share a phrase ("Step 1 of the build …", "Step 2 of the build …"): a list, not a loop.
+   */
+  private periodsRepeat(recent: number[]): boolean {
+    const periods = new Set<string>();
+    for (let i = 1; i < recent.length; i++) periods.add(this.text.slice(recent[i - 1], recent[i]));
+    return periods.size <= CONTENT_LOOP_THRESHOLD / 2;
   }
 
   private resetContent(): void {

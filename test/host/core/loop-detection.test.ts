@@ -65,4 +65,18 @@ describe('loop detection', () => {
       list.check({ type: 'content', value: '- the same list item text that repeats a lot here\n'.repeat(40) }),
     ).toBeUndefined();
   });
+
+  it('sentences that share a phrase but differ (a numbered walk-through) are not a loop; a true repeat is', () => {
+    const stream = (d: LoopDetector, parts: string[]) => parts.map((value) => d.check({ type: 'content', value }));
+    const items = Array.from(
+      { length: 60 },
+      (_, i) => `Chunk ${i} of a **streamed** answer with \`code\` and more words.\n\n`,
+    );
+    expect(stream(new LoopDetector(), items).filter(Boolean)).toEqual([]);
+    // Two sentences alternating forever: few distinct periods, a loop.
+    const two = Array.from({ length: 40 }, (_, i) =>
+      i % 2 ? 'Let me look at the settings file again to be sure. ' : 'Checking the settings file now, one more time. ',
+    );
+    expect(stream(new LoopDetector(), two).find(Boolean)?.kind).toBe('content');
+  });
 });
