@@ -160,6 +160,15 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
   const { expandPromptCommand } = await import('../core/mcp-prompt-command.js');
   const mcpPrompt = await expandPromptCommand(runtime.manager, prompt);
   if (mcpPrompt && !mcpPrompt.ok) throw new FatalInputError(mcpPrompt.error);
+  if (!mcpPrompt) {
+    const { findPathProblems, describePathProblems } = await import('../core/at-path-check.js');
+    const problems = findPathProblems(
+      prompt,
+      runtime.roots,
+      runtime.manager.states().map((s) => s.alias),
+    );
+    if (problems.length) throw new FatalInputError(describePathProblems(problems));
+  }
   const prepared = mcpPrompt?.ok
     ? { parts: mcpPrompt.parts, calls: [], display: '', skipModel: mcpPrompt.parts.length === 0 }
     : await processAtCommands(prompt, { runtime, signal, promptId, onWarning: warn });

@@ -8,7 +8,15 @@ import type { HostRuntime } from '../runtime.js';
  */
 export type UiRuntime = Pick<
   HostRuntime,
-  'manager' | 'registry' | 'scheduler' | 'projectTempDir' | 'notices' | 'setApprovalMode' | 'getApprovalMode' | 'close'
+  | 'manager'
+  | 'registry'
+  | 'scheduler'
+  | 'roots'
+  | 'projectTempDir'
+  | 'notices'
+  | 'setApprovalMode'
+  | 'getApprovalMode'
+  | 'close'
 >;
 
 export interface UiChatClient {

@@ -18,6 +18,7 @@ import { buildCommandContext } from './controller-context.js';
 import { formatChatStats, recordStreamStats } from './info-commands.js';
 import { parseShellInput, shellToolName } from './shell-mode.js';
 import { resourceText } from '../mcp/util.js';
+import { refusePathProblems } from './path-problems.js';
 
 /**
  * Connects the screen to the host: submissions become model turns, slash commands or passive calls;
@@ -174,6 +175,7 @@ export class Controller {
       if (!handled) this.error(`Unknown command /${slash.name}. Type /help for the list.`);
       return;
     }
+    if (refusePathProblems(text, this.runtime, this.app.editor, (m) => this.error(m))) return;
     this.app.conv.add({ kind: 'user', text });
     await this.sendToModel(text);
   }

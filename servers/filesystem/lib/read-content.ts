@@ -5,13 +5,14 @@ import { isEscape, openChecked, readRegularHandle } from '../../common/confined-
 import { isAllowedReal, notInWorkspaceMessage } from '../../common/path-guard.js';
 import { ToolError } from '../../common/result.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
+import { MAX_FILE_BYTES } from '../../../protocol/file-limits.js';
 import type { ErrorType } from '../../../protocol/tool-result.js';
 import { detectFileKind, isMediaKind, isSupportedAudio, mimeTypeOf, type FileKind } from './file-types.js';
 import { decodeText, splitLines } from './text-decode.js';
 
 export const DEFAULT_LINE_LIMIT = 2000;
 export const MAX_LINE_LENGTH = 2000;
-export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+export { MAX_FILE_BYTES };
 export const MAX_SVG_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_INLINE_MEDIA_BYTES = 6 * 1024 * 1024;
 /** Room for a text window inside the 8 MiB serialized-result bound, JSON escaping included. */
