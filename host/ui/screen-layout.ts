@@ -16,8 +16,16 @@ export interface Frame {
 const stripSgr = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 /**
- * The screen's boxes, top to bottom: conversation (scrolling), activity line, input, status line; a
- * dialog box overlays the bottom of the conversation. Knows rows and scrolling, nothing about content.
+ * Rows of the conversation kept visible above an open dialog, so the pending tool card and the model's
+ * text before it stay in view (the dialog's body scrolls instead).
+ */
+const MIN_CONVERSATION_ROWS = 6;
+
+/**
+ * The screen's boxes, top to bottom: conversation (scrolling), an open dialog (its body scrolls, its
+ * choices stay in view), activity line, input, status line. The dialog takes rows from the conversation
+ * instead of covering it, and the conversation follows its end while one is open, so what is being asked
+ * about sits right above the question. Knows rows and scrolling, nothing about content.
  */
 export class ScreenLayout {
   /** Follow new output: false once the user scrolled up, true again at the bottom or on submit. */
@@ -27,6 +35,7 @@ export class ScreenLayout {
   private readonly inputBox: Widgets.BoxElement;
   private readonly statusBox: Widgets.BoxElement;
   private readonly dialogBox: Widgets.BoxElement;
+  private readonly footerBox: Widgets.BoxElement;
 
   constructor(
     blessed: ReturnType<typeof loadBlessed>,
@@ -48,6 +57,7 @@ export class ScreenLayout {
       alwaysScroll: true,
       hidden: true,
     });
+    this.footerBox = blessed.box({ ...base, top: 0, height: 1, hidden: true });
   }
 
   get width(): number {
@@ -59,14 +69,16 @@ export class ScreenLayout {
     const H = Math.max(5, this.screen.height as number);
     const inputRows = Math.min(Math.max(1, Math.floor(H / 3)), wrappedRows(f.input.plain, W));
     const convHeight = Math.max(1, H - inputRows - 2);
+    const dialogRows = this.placeDialog(f.dialog, convHeight, W);
+    const shown = convHeight - dialogRows;
 
     this.convBox.top = 0;
-    this.convBox.height = convHeight;
+    this.convBox.height = shown;
     this.convBox.setContent((f.banner ? `${f.banner}\n\n` : '') + f.conversation(W - 1));
     // blessed keeps the old scroll offset when content shrinks (a closed dialog, /clear), which
     // would leave the conversation scrolled past its end: content that fits starts at the top.
-    if ((this.convBox.getScrollHeight() as number) <= convHeight) this.convBox.setScroll(0);
-    else if (this.stickBottom) this.convBox.setScrollPerc(100);
+    if ((this.convBox.getScrollHeight() as number) <= shown) this.convBox.setScroll(0);
+    else if (this.stickBottom || dialogRows > 0) this.convBox.setScrollPerc(100);
 
     this.activityBox.top = convHeight;
     this.activityBox.setContent(f.activity(W));
@@ -78,24 +90,35 @@ export class ScreenLayout {
 
     this.statusBox.top = H - 1;
     this.statusBox.setContent(f.status(W - 1));
-    this.placeDialog(f.dialog, convHeight, W);
   }
 
-  private placeDialog(dialog: Frame['dialog'], convHeight: number, W: number): void {
+  /** Places the dialog at the bottom of the conversation's rows; returns how many rows it takes. */
+  private placeDialog(dialog: Frame['dialog'], convHeight: number, W: number): number {
     if (!dialog) {
       this.dialogBox.hide();
-      return;
+      this.footerBox.hide();
+      return 0;
     }
-    const content = `${dialog.body}\n\n${dialog.footer}`;
-    const h = Math.min(convHeight, wrappedRows(stripSgr(content), W - 2) + 2);
-    this.dialogBox.top = convHeight - h;
-    this.dialogBox.height = h;
-    if (this.dialogBox.getContent() !== content) {
-      this.dialogBox.setContent(content);
+    const keep = Math.min(convHeight - 4, Math.max(MIN_CONVERSATION_ROWS, Math.floor(convHeight * 0.4)));
+    const room = convHeight - Math.max(0, keep);
+    const bodyRows = wrappedRows(stripSgr(dialog.body), W - 2);
+    // A body taller than the room scrolls; the choices below it say how.
+    const scrolls = bodyRows + 2 + wrappedRows(stripSgr(dialog.footer), W) > room;
+    const footer = scrolls ? `${dialog.footer}  (↑/↓, PgUp/PgDn scroll)` : dialog.footer;
+    const footerRows = Math.min(room - 3, wrappedRows(stripSgr(footer), W));
+    const boxRows = Math.max(3, Math.min(room - footerRows, bodyRows + 2));
+    this.dialogBox.top = convHeight - boxRows - footerRows;
+    this.dialogBox.height = boxRows;
+    if (this.dialogBox.getContent() !== dialog.body) {
+      this.dialogBox.setContent(dialog.body);
       this.dialogBox.setScroll(0);
     }
+    this.footerBox.top = convHeight - footerRows;
+    this.footerBox.height = footerRows;
+    this.footerBox.setContent(footer);
     this.dialogBox.show();
-    this.dialogBox.setFront();
+    this.footerBox.show();
+    return boxRows + footerRows;
   }
 
   /** PageUp / PageDown over the conversation. */
