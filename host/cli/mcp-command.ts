@@ -12,6 +12,7 @@ const USAGE = `Usage:
   gemini-mcp mcp resources [server]          resources and resource templates servers offer
   gemini-mcp mcp read <server> <uri>         a resource's content on stdout
   gemini-mcp mcp prompts [server]            prompts, run as gemini-mcp -p "/name arg=value"
+  gemini-mcp mcp auth <server> [--logout]    sign in to a remote server with OAuth (browser), or sign out
   gemini-mcp mcp import --from claude-desktop|claude-code|cursor|vscode [-s user|project] [--file PATH]
                         [--dry-run] [--overwrite]
 Options go before <name>; everything after <command-or-url> is passed to the server unchanged.
@@ -38,6 +39,8 @@ export async function runMcpCommand(argv: string[], opts: McpCommandOptions = { 
         return await (await import('./mcp-inspect.js')).readResource(rest, opts, out, err);
       case 'prompts':
         return await (await import('./mcp-inspect.js')).listPrompts(rest, opts, out);
+      case 'auth':
+        return await (await import('./mcp-auth.js')).authServer(rest, opts, out, err);
       case 'import':
         return (await import('./mcp-import.js')).importServers(rest, opts, out, err);
       case '-h':

@@ -13,6 +13,11 @@ export function geminiHome(env: NodeJS.ProcessEnv = process.env, homeDir?: strin
   return homeDir ?? (env.GEMINI_CLI_HOME || homedir());
 }
 
+/** `~/.gemini/mcp-oauth-tokens.json`: remote MCP servers' OAuth tokens and client registrations (mode 0600). */
+export function oauthTokenFile(env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
+  return join(geminiHome(env, homeDir), '.gemini', 'mcp-oauth-tokens.json');
+}
+
 const projectHash = (cwd: string) => createHash('sha256').update(resolve(cwd)).digest('hex');
 
 /** `~/.gemini/tmp/mcp-listings`: what each MCP server offered when it last connected (host/mcp/listing-cache.ts). */

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import shellQuote from 'shell-quote';
 import { SettingsError } from './errors.js';
+import { oauthFor, type OAuthServerConfig } from './server-oauth.js';
 import { BUILTIN_ALIASES, DISCOVERY_ALIAS, toolPrefixes } from './server-names.js';
 import type { McpServerSettings, Settings } from './settings-schema.js';
 import { BASE_ENV_NAMES, BUILTIN_ENV_NAMES, pickEnv, sanitizedEnv, type RedactionOverrides } from './env.js';
@@ -26,6 +27,8 @@ export interface ResolvedServerConfig {
   cwd?: string;
   url?: string;
   headers?: Record<string, string>;
+  /** OAuth for a remote server: the settings' `oauth` block and the token file (absent: no OAuth). */
+  oauth?: OAuthServerConfig;
   timeoutMs: number;
   /** Bound of connect + initialize when the settings give `timeout`; the manager's default (30 s) otherwise. */
   connectTimeoutMs?: number;
@@ -250,14 +253,14 @@ function userServer(
     description: entry.description,
     startup: entry.startup ?? 'lazy',
   };
+  const remote = { headers: entry.headers, oauth: oauthFor(alias, entry, env, opts.homeDir) };
   // Precedence: httpUrl > url > command.
-  if (entry.httpUrl)
-    return { ...common, transport: 'http', url: checkUrl(alias, entry.httpUrl, 'httpUrl'), headers: entry.headers };
+  if (entry.httpUrl) return { ...common, transport: 'http', url: checkUrl(alias, entry.httpUrl, 'httpUrl'), ...remote };
   if (entry.url) {
     const t = entry.type;
     const transport: TransportKind =
       t === 'sse' ? 'sse' : t === 'http' || t === 'streamable-http' || t === 'streamableHttp' ? 'http' : 'auto';
-    return { ...common, transport, url: checkUrl(alias, entry.url, 'url'), headers: entry.headers };
+    return { ...common, transport, url: checkUrl(alias, entry.url, 'url'), ...remote };
   }
   if (entry.command) {
     return {

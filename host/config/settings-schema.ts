@@ -27,7 +27,16 @@ export const McpServerSettingsSchema = z.looseObject({
   // `lazy` (default): tools are declared from the cached listing and the server starts on first use;
   // `eager`: started with the session (servers with side effects at start).
   startup: z.enum(['lazy', 'eager']).optional(),
-  oauth: z.looseObject({}).optional(),
+  // OAuth 2.1 for remote servers (host/mcp/oauth): a pre-registered client, scopes, a fixed redirect URI.
+  oauth: z
+    .looseObject({
+      enabled: z.boolean().optional(),
+      clientId: z.string().optional(),
+      clientSecret: z.string().optional(),
+      scopes: stringList.optional(),
+      redirectUri: z.string().optional(),
+    })
+    .optional(),
   /** This entry replaces the built-in server of the same name on purpose: no notice. */
   replaceBuiltin: z.boolean().optional(),
 });

@@ -5,6 +5,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
+import { StoredOAuthProvider } from './oauth/provider.js';
+import { TokenStore } from './oauth/token-store.js';
 import type { StderrTail } from './stderr-tail.js';
 
 export type ConcreteTransport = 'stdio' | 'http' | 'sse';
@@ -43,8 +45,13 @@ export function createTransport(
   }
   const url = new URL(config.url!);
   const requestInit: RequestInit = config.headers ? { headers: config.headers } : {};
-  if (kind === 'http') return new StreamableHTTPClientTransport(url, { requestInit });
-  return new SSEClientTransport(url, { requestInit });
+  // Stored OAuth tokens are sent and refreshed by the SDK; a needed sign-in fails the connection with
+  // the command to run (host/mcp/oauth/provider.ts).
+  const authProvider = config.oauth
+    ? new StoredOAuthProvider(new TokenStore(config.oauth.tokenFile), { config: config.oauth, serverUrl: config.url! })
+    : undefined;
+  if (kind === 'http') return new StreamableHTTPClientTransport(url, { requestInit, authProvider });
+  return new SSEClientTransport(url, { requestInit, authProvider });
 }
 
 /** The stdio child's pid when there is one (diagnostics and tests). */

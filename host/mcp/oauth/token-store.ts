@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+
+/** What is kept for one server: its client registration and its tokens, as the SDK handed them over. */
+export interface StoredCredentials {
+  serverName: string;
+  serverUrl: string;
+  clientInformation?: OAuthClientInformationMixed;
+  tokens?: OAuthTokens;
+  /** When the tokens were saved (ms): with `expires_in`, when the access token runs out. */
+  savedAt?: number;
+}
+
+type StoreFile = Record<string, StoredCredentials>;
+
+/**
+ * Remote MCP servers' OAuth credentials in one JSON file in the user's config directory. The file is
+ * created with mode 0600 (tokens are secrets) and every change is written to a temp file in the same
+ * directory, then renamed over it, so a crash never leaves half a file. Entries are keyed by server name
+ * and URL: a server that moves to another URL starts over.
+ */
+export class TokenStore {
+  constructor(private readonly file: string) {}
+
+  static key(serverName: string, serverUrl: string): string {
+    return `${serverName}|${serverUrl}`;
+  }
+
+  get(serverName: string, serverUrl: string): StoredCredentials | undefined {
+    return this.read()[TokenStore.key(serverName, serverUrl)];
+  }
+
+  update(serverName: string, serverUrl: string, change: (entry: StoredCredentials) => StoredCredentials): void {
+    const all = this.read();
+    const key = TokenStore.key(serverName, serverUrl);
+    all[key] = change(all[key] ?? { serverName, serverUrl });
+    this.write(all);
+  }
+
+  remove(serverName: string, serverUrl: string): boolean {
+    const all = this.read();
+    const key = TokenStore.key(serverName, serverUrl);
+    if (!(key in all)) return false;
+    delete all[key];
+    this.write(all);
+    return true;
+  }
+
+  private read(): StoreFile {
+    try {
+      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
+      return parsed && typeof parsed === 'object' ? (parsed as StoreFile) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  private write(all: StoreFile): void {
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+    const tmp = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      writeFileSync(tmp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+      // A umask cannot widen 0600, but an existing file's mode is not the temp file's: set it explicitly.
+      chmodSync(tmp, 0o600);
+      renameSync(tmp, this.file);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+  }
+}
