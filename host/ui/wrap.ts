@@ -6,7 +6,7 @@ const TOKEN = /\x1b\[[0-9;]*m|[\s\S]/gu;
 /**
  * Breaks one ANSI-styled line into rows of at most `width` columns: at the row's last space, or anywhere
  * when the row has none or wide (CJK) text follows it, since CJK text breaks between any characters.
- * marked-terminal only reflows at spaces and blessed would wrap what is left without the indent.
+ * A plain space-only reflow would leave CJK runs unbroken, and blessed would wrap what is left without the indent.
  */
 export function wrapLine(line: string, width: number): string[] {
   const max = Math.max(2, width);

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { ToolCall } from '../../../host/scheduler/types.js';
 import { choicesLine, confirmBody, confirmChoices } from '../../../host/ui/confirm-view.js';
 import { diffStats, renderDiff } from '../../../host/ui/diff-view.js';
-import { createMarkdownRenderer } from '../../../host/ui/markdown.js';
 import { colorDepth, createPalette, stripSgr } from '../../../host/ui/palette.js';
 import { formatStatusLine, nextApprovalMode, shortenPath } from '../../../host/ui/status-line.js';
 import { describeArgs, formatToolCard } from '../../../host/ui/tool-card.js';
@@ -30,35 +29,6 @@ describe('palette', () => {
     expect(createPalette(8).green('x')).toBe('\x1b[32mx\x1b[39m');
     expect(p256.green('x')).toContain('38;5;');
     expect(plain.green('x')).toBe('x');
-  });
-});
-
-describe('markdown', () => {
-  it('renders headings, emphasis, lists, code and tables without markup', () => {
-    const md = createMarkdownRenderer(p256);
-    const out = md.render(
-      '# Title\n\nSome **bold** text.\n\n- one\n- two\n\n```js\nconst a = 1;\n```\n\n| h1 | h2 |\n|----|----|\n| 中文 | x |\n',
-      60,
-    );
-    const text = stripSgr(out);
-    expect(text).toMatch(/^Title/);
-    expect(text).toContain('Some bold text.');
-    expect(text).toMatch(/\* one\n\s+\* two/);
-    expect(text).toContain('const a = 1;');
-    expect(text).toMatch(/│ 中文 │ x {2}│/);
-    expect(out).toContain('\x1b[1m'); // bold survives
-    expect(out).toMatch(/\x1b\[38;5;\d+mconst/); // highlighted keyword
-  });
-  it('renders inline code and emphasis inside list items', () => {
-    const out = createMarkdownRenderer(p256).render('- created `hello.md`\n- **bold** and *em*\n', 60);
-    expect(stripSgr(out)).toMatch(/\* created hello\.md\n\s+\* bold and em/);
-    expect(out).toContain('\x1b[1mbold');
-  });
-  it('reflows to the width and tolerates an unclosed fence while streaming', () => {
-    const md = createMarkdownRenderer(plain);
-    const out = md.render('word '.repeat(40), 30);
-    for (const line of out.split('\n')) expect(line.length).toBeLessThanOrEqual(30);
-    expect(md.render('```py\nprint(1)', 40)).toContain('print(1)');
   });
 });
 
