@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { guardPath, isWithin } from '../../common/path-guard.js';
 import { errorResult, textResult } from '../../common/result.js';
 import { defineTool, READ_ONLY } from '../../common/tool.js';
-import { CORE_EXCLUDE_GLOBS, IgnoreRules } from '../lib/ignore-rules.js';
+import { CORE_EXCLUDE_DIRS, CORE_EXCLUDE_GLOBS, IgnoreRules } from '../lib/ignore-rules.js';
+import { walkGlob } from '../lib/glob-walk.js';
 import { confinedReaddir, realDirChecker } from '../lib/confined-glob-fs.js';
 import { loadFastGlob } from '../lib/lazy.js';
 import { rootOf, toPosix } from '../lib/paths.js';
@@ -70,17 +71,25 @@ export const glob = defineTool({
         // The walk collects names only (fast-glob's own `stats` would lstat every file it reads, not
         // just the matches); a synchronous stat per match costs a few microseconds, a thread-pool
         // round trip per match several times that.
-        const entries = await fg(pattern, {
-          cwd: dir,
-          onlyFiles: true,
-          dot: true,
-          followSymbolicLinks: false,
-          caseSensitiveMatch: args.case_sensitive ?? false,
-          ignore: CORE_EXCLUDE_GLOBS,
-          suppressErrors: true,
-          fs: { readdir: confinedReaddir((real) => isWithin(dir, real)) as never },
+        const walked = walkGlob(dir, pattern, {
+          nocase: !(args.case_sensitive ?? false),
+          excludeDirs: CORE_EXCLUDE_DIRS,
+          inScope: (real) => isWithin(dir, real),
         });
-        const inRealDir = realDirChecker(dir);
+        const entries =
+          walked ??
+          (await fg(pattern, {
+            cwd: dir,
+            onlyFiles: true,
+            dot: true,
+            followSymbolicLinks: false,
+            caseSensitiveMatch: args.case_sensitive ?? false,
+            ignore: CORE_EXCLUDE_GLOBS,
+            suppressErrors: true,
+            fs: { readdir: confinedReaddir((real) => isWithin(dir, real)) as never },
+          }));
+        // The walk listed only directories it had verified by descriptor; fast-glob's results are judged here.
+        const inRealDir = walked ? () => true : realDirChecker(dir);
         const prefix = located?.rel ? `${located.rel}/` : '';
         const checkRules = rules !== undefined && !rules.isEmpty;
         for (const name of entries) {
