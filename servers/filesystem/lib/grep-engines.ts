@@ -11,7 +11,8 @@ import { decodeText } from './text-decode.js';
 export interface RawMatch {
   file: string;
   line: number;
-  text: string;
+  /** The line as the engine read it; absent when only line numbers were asked for (`linesOnly`). */
+  text?: string;
 }
 
 export type EngineName = 'rg' | 'git' | 'grep' | 'js';
@@ -29,6 +30,11 @@ export interface EngineRequest {
   onMatch: (m: RawMatch) => void;
   /** Paths below `dir` to search instead of all of it (rg only). */
   paths?: string[];
+  /**
+   * rg only: report where lines match, not their text. Lines are re-read and re-tested when matches are
+   * verified anyway, and a folder of 100 KB log lines then crosses the pipe as a few bytes per match.
+   */
+  linesOnly?: boolean;
 }
 
 /** An engine that could not run (missing, unsupported regex, crashed): the next one is tried. */
@@ -96,6 +102,7 @@ function runRipgrep(req: EngineRequest): Promise<void> {
   // rg applies .gitignore only to prune; when .geminiignore re-includes, our own filter must see everything.
   if (req.rules.geminiNegates || !req.rules.opts.git) args.push('--no-ignore-vcs');
   if (req.basenameInclude) args.push('-g', req.basenameInclude);
+  if (req.linesOnly) args.push('--only-matching', '--replace', '');
   args.push('--regexp', req.pattern, '--', ...(req.paths ?? ['.']));
   return runProcess('rg', args, req, 'colon');
 }
@@ -173,6 +180,7 @@ function runProcess(cmd: string, args: string[], req: EngineRequest, format: 'co
       produced = true;
       // Lines are split on \r?\n: a CRLF line's text has no trailing \r.
       const text = rest.slice(sepAt + 1);
+      if (req.linesOnly) return req.onMatch({ file, line: n });
       req.onMatch({ file, line: n, text: text.endsWith('\r') ? text.slice(0, -1) : text });
     };
     child.stdout.on('data', (chunk: string) => {

@@ -4,7 +4,7 @@ import picomatch from 'picomatch';
 import { looksBinary, SNIFF_BYTES } from '../../common/binary-sniff.js';
 import { isAllowedReal } from '../../common/path-guard.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
-import { EngineFailed, engineOrder, rootRel, runEngine, type RawMatch } from './grep-engines.js';
+import { EngineFailed, type EngineName, engineOrder, rootRel, runEngine, type RawMatch } from './grep-engines.js';
 import { nextBatch, searchUnits } from './grep-units.js';
 import { verifyMatches } from './grep-verify.js';
 import type { GrepGroup } from './grep-format.js';
@@ -64,48 +64,58 @@ export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]>
   let buffer: RawMatch[] = [];
   const compact = () => {
     // Keep memory bounded on patterns that match everything: only the first `max` can be shown.
-    const merged = kept.concat(buffer.filter((m) => fileOk(m.file) && req.regex.test(m.text)));
+    const merged = kept.concat(
+      buffer.filter((m) => fileOk(m.file) && (m.text === undefined || req.regex.test(m.text))),
+    );
     merged.sort(compareMatches);
-    kept = merged.slice(0, req.max);
+    // Line-number-only reports come once per match on the line: one candidate per line.
+    kept = merged.filter((m, i) => i === 0 || compareMatches(merged[i - 1]!, m) !== 0).slice(0, req.max);
     buffer = [];
   };
-  const engines = engineOrder(rules.inGitRepo);
-  for (const name of engines) {
+  const attempt = async (name: EngineName, linesOnly: boolean): Promise<FoundMatch[] | undefined> => {
     kept = [];
     buffer = [];
-    try {
-      const engineReq = {
-        dir: req.dir,
-        pattern: req.pattern,
-        regex: req.regex,
-        basenameInclude,
-        rules,
-        dirRel,
-        signal: req.signal,
-        onMatch: (m: RawMatch) => {
-          buffer.push(m);
-          if (buffer.length >= 20_000) compact();
-        },
-      };
-      if (name === 'rg') {
-        // Batches in path order: the search stops once the first `max` matches are known.
-        const pruneIgnored = !rules.isEmpty && !rules.geminiNegates;
-        const skip = (rel: string, isDir: boolean) => pruneIgnored && rules.isIgnored(rootRel(dirRel, rel), isDir);
-        const units = await searchUnits(req.dir, skip);
-        for (let done = 0; done < units.length && kept.length < req.max; ) {
-          const size = nextBatch(done, units.length, kept.length, req.max);
-          await runEngine(name, { ...engineReq, paths: units.slice(done, done + size) });
-          done += size;
-          compact();
-        }
-      } else {
-        await runEngine(name, engineReq);
+    const engineReq = {
+      dir: req.dir,
+      pattern: req.pattern,
+      regex: req.regex,
+      basenameInclude,
+      rules,
+      dirRel,
+      signal: req.signal,
+      linesOnly,
+      onMatch: (m: RawMatch) => {
+        buffer.push(m);
+        if (buffer.length >= 20_000) compact();
+      },
+    };
+    if (name === 'rg') {
+      // Batches in path order: the search stops once the first `max` matches are known.
+      const pruneIgnored = !rules.isEmpty && !rules.geminiNegates;
+      const skip = (rel: string, isDir: boolean) => pruneIgnored && rules.isIgnored(rootRel(dirRel, rel), isDir);
+      const units = await searchUnits(req.dir, skip);
+      for (let done = 0; done < units.length && kept.length < req.max; ) {
+        const size = nextBatch(done, units.length, kept.length, req.max);
+        await runEngine(name, { ...engineReq, paths: units.slice(done, done + size) });
+        done += size;
+        compact();
       }
-      compact();
-      const candidates = kept.map((m) => ({ file: m.file, full: join(req.dir, m.file), line: m.line, text: m.text }));
-      const verified = await verifyMatches(candidates, req.regex, req.roots, candidates.length <= AUTO_CONTEXT_MAX);
-      for (const [full, lines] of verified.lines) req.linesByFile?.set(full, lines);
-      return verified.matches;
+    } else {
+      await runEngine(name, engineReq);
+    }
+    compact();
+    const candidates = kept.map((m) => ({ file: m.file, full: join(req.dir, m.file), line: m.line, text: m.text }));
+    const verified = await verifyMatches(candidates, req.regex, req.roots, candidates.length <= AUTO_CONTEXT_MAX);
+    // Where JS regex semantics refuse a line rg's took, a line-number-only candidate held a place among the
+    // first `max`: search again with text, so that the JS test runs before the cut.
+    if (linesOnly && kept.length >= req.max && verified.matches.length < kept.length) return undefined;
+    for (const [full, lines] of verified.lines) req.linesByFile?.set(full, lines);
+    return verified.matches;
+  };
+  for (const name of engineOrder(rules.inGitRepo)) {
+    try {
+      const linesOnly = name === 'rg' ? await attempt(name, true) : undefined;
+      return linesOnly ?? (await attempt(name, false)) ?? [];
     } catch (err) {
       if (!(err instanceof EngineFailed) || name === 'js') throw err;
     }

@@ -12,11 +12,12 @@ export interface Candidate {
   file: string;
   full: string;
   line: number;
-  text: string;
+  /** The engine's text of the line; when absent the line is only re-read and re-tested. */
+  text?: string;
 }
 
 export interface Verified<M extends Candidate> {
-  matches: M[];
+  matches: (M & { text: string })[];
   /** Lines of each verified file, kept only when `keepLines` asked for them (auto-context). */
   lines: Map<string, string[]>;
 }
@@ -39,14 +40,16 @@ export async function verifyMatches<M extends Candidate>(
     if (list) list.push(m);
     else byFile.set(m.full, [m]);
   }
-  const matches: M[] = [];
+  const matches: (M & { text: string })[] = [];
   const lines = new Map<string, string[]>();
   for (const [full, list] of byFile) {
     const content = await verifiedLines(full, roots, keepLines ? Infinity : Math.max(...list.map((m) => m.line)));
     if (content === undefined) continue;
     for (const m of list) {
       const actual = content[m.line - 1];
-      if (actual !== undefined && actual === m.text && regex.test(actual)) matches.push(m);
+      if (actual === undefined || !regex.test(actual)) continue;
+      if (m.text === undefined) matches.push({ ...m, text: actual });
+      else if (actual === m.text) matches.push(m as M & { text: string });
     }
     if (keepLines) lines.set(full, content);
   }

@@ -47,4 +47,20 @@ describe('search_file_content in batches (rg)', () => {
     expect(text).toMatch(/^Found 100 matches .*\(results limited to 100 matches for performance\):/);
     expect(shown).toEqual(expected.slice(0, 100));
   });
+
+  it('rg reports line numbers only; where its regex takes lines JS refuses, the first 100 are still right', async () => {
+    const root = tempDir('gmc-lines-only-');
+    // Rust's \d takes any Unicode digit, JavaScript's only 0-9: a.txt's lines are rg matches the search refuses.
+    writeFileSync(join(root, 'a.txt'), '\u0663\n'.repeat(150));
+    writeFileSync(join(root, 'b.txt'), Array.from({ length: 120 }, (_, i) => `row ${i}`).join('\n'));
+    writeFileSync(join(root, 'c.txt'), `${'x'.repeat(200_000)} 42\n`);
+    const fs = await connectFs({ roots: [root] });
+    const text = await fs.text('search_file_content', { pattern: '\\d' });
+    expect(text).toMatch(/^Found 100 matches/);
+    expect(text).toContain('File: b.txt');
+    expect(text).not.toContain('File: a.txt');
+    expect(text).toContain('L1: row 0');
+    const long = await fs.text('search_file_content', { pattern: 'x{5} 42' });
+    expect(long).toContain('File: c.txt');
+  });
 });
