@@ -106,4 +106,4 @@ function bridgeEntry(): Parameters<typeof runServerMain>[0] {
   };
 }
 
-await runServerMain(bridgeEntry());
+void runServerMain(bridgeEntry());

@@ -74,6 +74,9 @@ function hostExecutor(manager: McpClientManager, registry: ToolRegistry): CallEx
       return manager.callTool(alias, toolName, args, o);
     },
     setElicitationHandler: (h) => manager.setElicitationHandler(h),
+    prepare: (alias) => {
+      if (alias !== HOST_TOOLS_ALIAS) manager.prepare(alias);
+    },
   };
 }
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 
 /**
  * The package version, read once from package.json so servers and host report the same. The nearest
- * package.json above this module: the source sits one level below the root, a bundle or one of its
- * chunks two or three levels (dist/bin, dist/bin/chunks).
+ * package.json above this module: the source sits one level below the root, a bundle two levels
+ * (dist/bin/impl).
  */
 export const VERSION: string = (() => {
   for (let up = '../'; up.length <= 12; up += '../') {

@@ -22,7 +22,6 @@ import { settled, whenSessionReady, withinMs } from './readiness.js';
 
 export { McpCallError } from './errors.js';
 export type { McpCallErrorKind } from './errors.js';
-
 export type { ServerStatus, ServerState, CallOptions, ElicitationHandler } from './types.js';
 
 export interface McpClientManagerOptions {
@@ -46,9 +45,6 @@ export interface McpClientManagerOptions {
    */
   listingCache?: ListingCache;
 }
-
-const DEFAULT_BACKOFF_MS = [1000, 2000, 4000];
-const DEFAULT_STARTUP_GRACE_MS = 5000;
 
 /** Owns every MCP server connection of a session: start-up, status, calls, crashes and restarts. */
 export class McpClientManager extends EventEmitter {
@@ -74,14 +70,14 @@ export class McpClientManager extends EventEmitter {
       log: this.log,
       connectTimeoutMs: opts.connectTimeoutMs ?? 30_000,
       logLevel: opts.logLevel,
-      backoff: opts.restartBackoffMs ?? DEFAULT_BACKOFF_MS,
+      backoff: opts.restartBackoffMs ?? [1000, 2000, 4000],
       clientHooks: (slot) => this.clientHooks(slot),
       emit: (event, ...args) => {
         this.noteChange(event, args[0]);
         this.emit(event, ...args);
       },
     });
-    this.startupGraceMs = opts.startupGraceMs ?? DEFAULT_STARTUP_GRACE_MS;
+    this.startupGraceMs = opts.startupGraceMs ?? 5000;
     if (opts.listingCache) this.listings = new ListingKeeper(opts.listingCache);
     for (const config of opts.servers) this.slots.set(config.alias, newSlot(config));
   }
@@ -171,6 +167,12 @@ export class McpClientManager extends EventEmitter {
     return [...this.roots];
   }
 
+  /** Starts an idle server ahead of its first call; a failure to start is reported by that call. */
+  prepare(alias: string): void {
+    const slot = this.slots.get(alias);
+    if (slot?.status === 'idle') this.ensureConnected(slot).catch(() => undefined);
+  }
+
   async callTool(
     alias: string,
     toolName: string,
@@ -220,9 +222,8 @@ export class McpClientManager extends EventEmitter {
 
   async listResourceTemplates(alias: string): Promise<ResourceTemplate[]> {
     const conn = await this.ensureConnected(this.slotOf(alias));
-    return conn.client.getServerCapabilities()?.resources
-      ? (await conn.client.listResourceTemplates()).resourceTemplates
-      : [];
+    if (!conn.client.getServerCapabilities()?.resources) return [];
+    return (await conn.client.listResourceTemplates()).resourceTemplates;
   }
 
   async readResource(alias: string, uri: string): Promise<ReadResourceResult> {
@@ -268,8 +269,6 @@ export class McpClientManager extends EventEmitter {
     await this.listings?.letFirstConnectsFinish(this.slots.values());
     await this.sup.close(this.slots.values());
   }
-
-  // ---- internals ----
 
   /** Listings are remembered whenever a server connects or re-lists. */
   private noteChange(event: string, arg: unknown): void {

@@ -31,4 +31,6 @@ export interface CallExecutor {
     opts?: ExecuteOptions,
   ): Promise<CallToolResult>;
   setElicitationHandler?(handler: ElicitationHandler): void;
+  /** Starts the server behind a call that is about to be checked, if it is idle; faults show on the call. */
+  prepare?(alias: string): void;
 }

@@ -75,6 +75,11 @@ export class ToolScheduler extends EventEmitter {
     const calls = requests.map(newRecord);
     const tools = new Map<CallRecord, ToolRef>();
     if (this.opts.whenReady && requests.some((r) => !this.opts.tools.get(r.name))) await this.opts.whenReady();
+    // A lazily started server's spawn then overlaps validation and policy instead of following them.
+    for (const r of requests) {
+      const tool = this.opts.tools.get(r.name);
+      if (tool) this.opts.executor.prepare?.(tool.serverAlias);
+    }
     await this.validator.ready();
     for (const call of calls) {
       this.emitCall(call);

@@ -2,7 +2,7 @@
 import { runServerMain } from '../common/entry.js';
 import { createFilesystemServer } from './server.js';
 
-await runServerMain({
+void runServerMain({
   name: 'gemini-mcp-filesystem',
   create: (flags, _values, log) =>
     createFilesystemServer({ roots: flags.roots, projectTempDir: flags.projectTempDir, log, cleanStaleTemps: true }),

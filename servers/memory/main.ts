@@ -2,7 +2,7 @@
 import { runServerMain } from '../common/entry.js';
 import { createMemoryServer } from './server.js';
 
-await runServerMain({
+void runServerMain({
   name: 'gemini-mcp-memory',
   options: {
     'memory-file': { type: 'string' },

@@ -12,7 +12,7 @@ const positive = (name: string, raw: unknown, fallback: number): number => {
   return n;
 };
 
-await runServerMain({
+void runServerMain({
   name: 'gemini-mcp-shell',
   options: {
     'timeout-s': { type: 'string' },

@@ -3,7 +3,7 @@ import { runServerMain } from '../common/entry.js';
 import { DEFAULT_MODEL } from './model.js';
 import { createWebServer, DEFAULT_FETCH_TIMEOUT_MS } from './server.js';
 
-await runServerMain({
+void runServerMain({
   name: 'gemini-mcp-web',
   options: {
     model: { type: 'string' },

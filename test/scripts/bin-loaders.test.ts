@@ -1,34 +1,74 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import module from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ENTRY } from '../helpers/paths.js';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ENTRY, REPO } from '../helpers/paths.js';
 
-describe('bin loaders: V8 code cache where Node has one, the bundle either way', () => {
-  it('every bin is a loader that turns the cache on, then imports its bundle', () => {
+/** The cache file name the loader uses for a bundle on this Node (scripts/bin-loader.cjs). */
+function cacheName(bundle: string): string {
+  const st = statSync(bundle);
+  const key = [st.size, Math.trunc(st.mtimeMs), process.version, process.arch].join('-');
+  return `${basename(bundle, '.cjs')}-${key}.v8`;
+}
+
+/** A private copy of dist/bin inside the repository (so node_modules resolves) that a test may damage. */
+function binCopy(): string {
+  const dir = join(REPO, 'dist/test-modules', String(process.pid), 'bin-copy', 'bin');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(REPO, 'dist/bin'), dir, { recursive: true, preserveTimestamps: true });
+  afterAll(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
+  return dir;
+}
+
+function version(bin: string) {
+  const r = spawnSync(process.execPath, [bin, '--version'], {
+    env: { ...process.env, GEMINI_MCP_DEBUG: '1' },
+    encoding: 'utf8',
+  });
+  expect(r.status, r.stderr).toBe(0);
+  expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  return /code cache (\w+)/.exec(r.stderr)?.[1];
+}
+
+describe('bin loaders: each bundle runs through V8 code cache built by npm run build', () => {
+  it('every bin hands an existing bundle to the loader, and the build left a cache for it on this Node', () => {
     for (const bin of Object.values(ENTRY)) {
-      const text = readFileSync(bin, 'utf8');
-      expect(text).toContain('module.enableCompileCache?.()');
-      const target = /await import\('\.\/(impl\/[^']+)'\)/.exec(text)?.[1];
-      expect(target && existsSync(join(bin, '..', target)), `${bin} imports a missing bundle`).toBe(true);
+      const target = /new URL\('\.\/(impl\/[^']+\.cjs)'/.exec(readFileSync(bin, 'utf8'))?.[1];
+      expect(target, `${bin} names no bundle`).toBeDefined();
+      const bundle = join(bin, '..', target!);
+      expect(existsSync(bundle), `${bin} names a missing bundle`).toBe(true);
+      expect(existsSync(join(REPO, 'dist/bin/cache', cacheName(bundle))), `no cache for ${target}`).toBe(true);
     }
   });
 
-  it('runs on this Node (with or without enableCompileCache); where it exists, the cache directory fills', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gmc-ccache-'));
-    try {
-      const r = spawnSync(process.execPath, [ENTRY.host, '--version'], {
-        env: { ...process.env, NODE_COMPILE_CACHE: dir },
-        encoding: 'utf8',
-      });
-      expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-      const hasCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-      expect(readdirSync(dir).length > 0).toBe(hasCache);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it('the host uses the cache: V8 accepts it', () => {
+    expect(version(ENTRY.host)).toBe('used');
+  });
+
+  it('a damaged cache is rejected, the bin still runs, and the cache is written anew', () => {
+    const dir = binCopy();
+    const bin = join(dir, 'gemini-mcp.mjs');
+    const file = join(dir, 'cache', cacheName(join(dir, 'impl/gemini-mcp.cjs')));
+    writeFileSync(file, Buffer.alloc(4096, 7));
+    expect(version(bin)).toBe('rejected');
+    expect(statSync(file).size).toBeGreaterThan(4096);
+    expect(version(bin)).toBe('used');
+  });
+
+  it('a missing cache is written at exit; caches of an older bundle go, other Node versions stay', () => {
+    const dir = binCopy();
+    const bin = join(dir, 'gemini-mcp.mjs');
+    const cache = join(dir, 'cache');
+    rmSync(cache, { recursive: true, force: true });
+    mkdirSync(cache);
+    const older = 'gemini-mcp-12-34-v20.0.0-x64.v8';
+    const sameBundleOtherNode = cacheName(join(dir, 'impl/gemini-mcp.cjs')).replace(process.version, 'v99.0.0');
+    const otherBin = 'gemini-mcp-web-12-34-v20.0.0-x64.v8';
+    for (const f of [older, sameBundleOtherNode, otherBin]) writeFileSync(join(cache, f), 'x');
+    expect(version(bin)).toBe('missing');
+    const left = readdirSync(cache).sort();
+    expect(left).toEqual([cacheName(join(dir, 'impl/gemini-mcp.cjs')), otherBin, sameBundleOtherNode].sort());
+    expect(version(bin)).toBe('used');
   });
 });

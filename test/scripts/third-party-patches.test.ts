@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 // @ts-expect-error: a plain .mjs build script without type declarations
-import { AJV_PROVIDER_ANCHORS, GENAI_EAGER_IMPORTS } from '../../scripts/bundle.mjs';
+import { AJV_PROVIDER_ANCHORS, GENAI_EAGER_IMPORTS } from '../../scripts/bundle-plugins.mjs';
 import { REPO } from '../helpers/paths.js';
 
 /** Guards for docs/third-party-patches.md: each test names the patch whose upstream detail changed. */

@@ -105,6 +105,25 @@ describe('lazy start from the listing cache', () => {
     expect(m.state('f')!.fromCache).toBeUndefined();
   });
 
+  it('prepare() starts only the named idle server, ahead of its call; unknown names are ignored', async () => {
+    const cacheDir = tempDir();
+    const a = config('a', entry, tempDir());
+    const b = config('b', entry, tempDir());
+    await primeCache([a, b], cacheDir);
+
+    const m = manager([a, b], cacheDir);
+    m.start();
+    expect(m.state('a')!.status).toBe('idle');
+    m.prepare('a');
+    m.prepare('no-such-server');
+    expect(m.state('a')!.status).toBe('connecting');
+    await waitUntil(() => m.state('a')!.status === 'connected', 'a connected');
+    expect(m.state('b')!.status).toBe('idle');
+    const pid = m.pid('a');
+    expect(textOf(await m.callTool('a', 'echo', { text: 'same process' }))).toBe('same process');
+    expect(m.pid('a')).toBe(pid);
+  });
+
   it('a changed entry file makes the cache stale: the server starts at once and the cache is refreshed', async () => {
     const cacheDir = tempDir();
     const copy = faultCopy();

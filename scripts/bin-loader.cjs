@@ -1,0 +1,74 @@
+'use strict';
+// Runs one bundled bin (dist/bin/impl/<name>.cjs) through vm.Script with V8's code cache, so a process
+// deserializes the compiled bundle instead of parsing and compiling ~1-3 MB of JavaScript at every
+// start (Node 20 offers no code cache for ES modules, and module.enableCompileCache is Node 22+).
+//
+// The cache lives in dist/bin/cache, next to the code it was made from: whoever can write it can
+// write the bundles too, so it adds no trust. Its file name carries the bundle's size and mtime and
+// the Node version and architecture; V8 itself rejects data from another V8 version or flags, and the
+// bundle then compiles from source as usual. The build writes the cache from a warm-up run
+// (scripts/warm-code-cache.mjs: a headless session and each server's first requests), so it holds the
+// functions a session compiles, not only the bundle's top level; afterwards a process writes it when
+// it exits only if there was none or V8 rejected it. Writing is atomic and best-effort: a read-only
+// install just runs without it.
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { basename, dirname, join } = require('node:path');
+const { fileURLToPath } = require('node:url');
+const vm = require('node:vm');
+
+/** Where a bundle's cache lives: `<name>-<size>-<mtime>-<node>-<arch>.v8` in dist/bin/cache. */
+function cacheFileOf(bundle) {
+  const st = statSync(bundle);
+  const key = [st.size, Math.trunc(st.mtimeMs), process.version, process.arch].join('-');
+  return join(dirname(bundle), '..', 'cache', `${basename(bundle, '.cjs')}-${key}.v8`);
+}
+
+function readCache(file) {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Atomically replaces the cache. */
+function writeCache(script, file) {
+  try {
+    const dir = dirname(file);
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, script.createCachedData());
+    renameSync(tmp, file);
+    // Caches of an older bundle of this bin go; those of other Node versions stay (nvm users switch).
+    const bundleKey = basename(file).replace(/v[\d.]+-\w+\.v8$/, '');
+    const name = bundleKey.replace(/-\d+-\d+-$/, '');
+    const ours = new RegExp(`^${name.replace(/[.-]/g, '\\$&')}-\\d+-\\d+-v[\\d.]+-\\w+\\.v8$`);
+    for (const f of readdirSync(dir)) {
+      if (ours.test(f) && !f.startsWith(bundleKey)) rmSync(join(dir, f), { force: true });
+    }
+  } catch {
+    // a read-only install or a full disk only costs the cache
+  }
+}
+
+/** Compiles and runs the bundle at `url` as a CommonJS module. */
+module.exports = function runBundle(url) {
+  const bundle = fileURLToPath(url);
+  const cacheFile = cacheFileOf(bundle);
+  const cachedData = readCache(cacheFile);
+  // The entry's `#!` line is valid only at the very start of a script, not inside the module wrapper.
+  const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//');
+  const script = new vm.Script(require('node:module').wrap(source), {
+    filename: bundle,
+    cachedData,
+  });
+  const state = !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
+  if (process.env.GEMINI_MCP_DEBUG) process.stderr.write(`[bin-loader] ${basename(bundle)}: code cache ${state}\n`);
+  // The build's warm-up run writes it whatever it found.
+  if (state !== 'used' || process.env.GEMINI_MCP_CODE_CACHE === 'write') {
+    process.once('exit', () => writeCache(script, cacheFile));
+  }
+  const mod = { exports: {} };
+  script.runInThisContext()(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
+};

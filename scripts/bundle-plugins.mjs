@@ -1,0 +1,106 @@
+// esbuild settings and plugins shared by the bin build and by test bundles: what stays external, the
+// jsonc-parser alias, and the three load-time patches of third-party code listed in
+// docs/third-party-patches.md (each guarded by test/scripts/third-party-patches.test.ts).
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+// Packages that must stay real files in node_modules:
+// - web-tree-sitter / tree-sitter-bash load their .wasm relative to their own package;
+// - blessed requires terminfo data and widgets dynamically by computed name.
+export const EXTERNAL = ['web-tree-sitter', 'tree-sitter-bash', 'blessed'];
+
+// jsonc-parser's `main` is a UMD build whose internal require() calls esbuild cannot follow; its ESM
+// build (the package's `module` field) bundles cleanly.
+export const ALIAS = { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' };
+
+/**
+ * zod re-exports all of its ~40 error-message locales as `z.locales`; nothing here switches locale
+ * (zod configures English itself), and they are a quarter of a server's bundle. Only `en` is kept.
+ */
+export const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+/**
+ * The SDK's Ajv provider imports Ajv at the top, so every process evaluates all of Ajv (~10 ms) at
+ * start. Our servers never build the default provider (servers/common/create-server.ts passes one that
+ * is created on first use, and only form elicitation would use it), so the imports move into its
+ * factory as require() calls, which esbuild still bundles but runs only when a provider is built.
+ * Should a future SDK change the file, it is bundled unchanged and the build says so.
+ */
+export const AJV_PROVIDER_ANCHORS = {
+  file: 'node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js',
+  imports: "import Ajv from 'ajv';\nimport _addFormats from 'ajv-formats';\n",
+  factory: 'function createDefaultAjvInstance() {\n',
+};
+
+export const lazyAjvProvider = {
+  name: 'lazy-ajv-provider',
+  setup(b) {
+    b.onLoad(
+      { filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/ },
+      (args) => {
+        const src = readFileSync(args.path, 'utf8');
+        const { imports, factory } = AJV_PROVIDER_ANCHORS;
+        if (!src.includes(imports) || !src.includes(factory)) {
+          return {
+            contents: src,
+            loader: 'js',
+            warnings: [{ text: 'ajv-provider.js changed: Ajv stays eagerly loaded' }],
+          };
+        }
+        const contents = src
+          .replace(imports, '')
+          .replace(
+            factory,
+            `${factory}    const Ajv = require('ajv');\n    const _addFormats = require('ajv-formats');\n`,
+          );
+        return { contents, loader: 'js', resolveDir: dirname(args.path) };
+      },
+    );
+  },
+};
+
+/**
+ * @google/genai's Node entry imports google-auth-library (with gaxios, node-fetch and friends) and ws at
+ * the top, so every host start parses and evaluates them, though only Vertex AI without an API key
+ * uses the auth library and only the Live API uses ws. Both become require() calls at their point of
+ * use, by a name esbuild does not follow: they load from node_modules then, and never otherwise.
+ * Should a future SDK change these lines, it is bundled unchanged and the build says so.
+ */
+export const GENAI_EAGER_IMPORTS = {
+  file: 'node_modules/@google/genai/dist/node/index.mjs',
+  auth: "import { GoogleAuth } from 'google-auth-library';\n",
+  ws: "import * as NodeWs from 'ws';\n",
+};
+
+export const lazyGenaiAuth = {
+  name: 'lazy-genai-auth',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@google[\\/]genai[\\/]dist[\\/]node[\\/]index\.mjs$/ }, (args) => {
+      const src = readFileSync(args.path, 'utf8');
+      const { auth, ws } = GENAI_EAGER_IMPORTS;
+      if (!src.includes(auth) || !src.includes(ws)) {
+        return {
+          contents: src,
+          loader: 'js',
+          warnings: [{ text: '@google/genai changed: its auth stack stays eagerly loaded' }],
+        };
+      }
+      const contents = src
+        .replace(
+          auth,
+          "const __lazyRequire = (name) => require(name);\nfunction GoogleAuth(options) { const Real = __lazyRequire('google-auth-library').GoogleAuth; return new Real(options); }\n",
+        )
+        .replace(ws, "const NodeWs = { get WebSocket() { return __lazyRequire('ws').WebSocket; } };\n");
+      return { contents, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
