@@ -11,10 +11,12 @@
 // functions a session compiles, not only the bundle's top level; afterwards a process writes it when
 // it exits only if there was none or V8 rejected it. Writing is atomic and best-effort: a read-only
 // install just runs without it.
+const { isAscii } = require('node:buffer');
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { basename, dirname, join } = require('node:path');
 const { fileURLToPath } = require('node:url');
+const { setFlagsFromString } = require('node:v8');
 const vm = require('node:vm');
 
 /** Where a bundle's cache lives: `<name>-<size>-<mtime>-<node>-<arch>.v8` in dist/bin/cache. */
@@ -54,11 +56,20 @@ function writeCache(script, file) {
 
 /** Compiles and runs the bundle at `url` as a CommonJS module. */
 module.exports = function runBundle(url) {
+  // WebAssembly in our processes is small and short-lived: undici's HTTP parser behind fetch and
+  // tree-sitter's bash grammar. By default V8 also compiles it with TurboFan on a background thread,
+  // ~130 ms of CPU that exit then waits for (a one-turn session ended ~150 ms after its answer);
+  // Liftoff's code alone is plenty for parsing model responses and shell commands. Set before the
+  // bundle is compiled, so the code cache is made and used under the same flags.
+  setFlagsFromString('--liftoff-only');
   const bundle = fileURLToPath(url);
   const cacheFile = cacheFileOf(bundle);
   const cachedData = readCache(cacheFile);
+  // esbuild escapes non-ASCII text except in a few places (regex literals): an ASCII bundle decodes
+  // exactly as Latin-1, which is faster than UTF-8 for a few MB.
+  const bytes = readFileSync(bundle);
   // The entry's `#!` line is valid only at the very start of a script, not inside the module wrapper.
-  const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//');
+  const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8').replace(/^#!/, '//');
   const script = new vm.Script(require('node:module').wrap(source), {
     filename: bundle,
     cachedData,
