@@ -5,7 +5,13 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 // validateSchema off: checking each tool schema against the draft's meta-schema compiles that
 // meta-schema first, two thirds of the first call's validation cost (~35 of 50 ms); Ajv still refuses
 // keyword values of the wrong type ("type must be JSONType") when it compiles.
-const OPTIONS = { strict: false, allErrors: false, validateFormats: false, validateSchema: false, logger: false } as const;
+const OPTIONS = {
+  strict: false,
+  allErrors: false,
+  validateFormats: false,
+  validateSchema: false,
+  logger: false,
+} as const;
 // The 2020-12 dialect is rare in tool schemas: loaded on first use, not at start-up.
 const requireLazy = createRequire(import.meta.url);
 
