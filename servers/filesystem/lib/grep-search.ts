@@ -5,7 +5,7 @@ import { looksBinary, SNIFF_BYTES } from '../../common/binary-sniff.js';
 import { isAllowedReal } from '../../common/path-guard.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
 import { EngineFailed, type EngineName, engineOrder, rootRel, runEngine, type RawMatch } from './grep-engines.js';
-import { nextBatch, searchUnits } from './grep-units.js';
+import { nextBatch, oneRunSuffices, searchUnits } from './grep-units.js';
 import { verifyMatches } from './grep-verify.js';
 import type { GrepGroup } from './grep-format.js';
 import { CORE_EXCLUDE_DIRS, IgnoreRules } from './ignore-rules.js';
@@ -94,8 +94,9 @@ export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]>
       const pruneIgnored = !rules.isEmpty && !rules.geminiNegates;
       const skip = (rel: string, isDir: boolean) => pruneIgnored && rules.isIgnored(rootRel(dirRel, rel), isDir);
       const units = await searchUnits(req.dir, skip);
+      const oneRun = await oneRunSuffices(req.dir, units);
       for (let done = 0; done < units.length && kept.length < req.max; ) {
-        const size = nextBatch(done, units.length, kept.length, req.max);
+        const size = oneRun ? units.length : nextBatch(done, units.length, kept.length, req.max);
         await runEngine(name, { ...engineReq, paths: units.slice(done, done + size) });
         done += size;
         compact();

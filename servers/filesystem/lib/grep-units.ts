@@ -1,10 +1,12 @@
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CORE_EXCLUDE_DIRS } from './ignore-rules.js';
 
 /** Pieces a search directory is cut into at most. */
 const MAX_UNITS = 64;
+/** Plain files up to this many bytes in all are searched in one run: a second run costs more than reading them. */
+const ONE_RUN_BYTES = 16 * 1024 * 1024;
 
 /**
  * Only the first 100 matches in path order are shown, so a search over a big tree need not read all of
@@ -36,6 +38,22 @@ export function nextBatch(done: number, total: number, found: number, max: numbe
   if (done === 0) return Math.min(left, Math.max(4, Math.ceil(total / 8)));
   if (found === 0) return left;
   return Math.min(left, Math.max(1, Math.ceil(((done * (max - found)) / found) * 1.5)));
+}
+
+/**
+ * True when every unit is a plain file and together they are small: batches exist to avoid walking big
+ * subtrees, and for a folder of a few files each extra engine run (a process spawn) costs more than
+ * reading them all.
+ */
+export async function oneRunSuffices(dir: string, units: string[]): Promise<boolean> {
+  let bytes = 0;
+  for (const unit of units) {
+    const st = await lstat(join(dir, unit)).catch(() => undefined);
+    if (!st?.isFile()) return false;
+    bytes += st.size;
+    if (bytes > ONE_RUN_BYTES) return false;
+  }
+  return true;
 }
 
 async function entriesOf(dir: string, rel: string): Promise<{ rel: string; isDir: boolean }[]> {

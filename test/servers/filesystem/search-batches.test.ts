@@ -1,8 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/tmp.js';
 import { connectFs } from './connect.js';
+import { oneRunSuffices } from '../../../servers/filesystem/lib/grep-units.js';
 
 /**
  * rg searches the tree in path-ordered batches and stops once 100 matches are known: the matches shown
@@ -62,5 +63,47 @@ describe('search_file_content in batches (rg)', () => {
     expect(text).toContain('L1: row 0');
     const long = await fs.text('search_file_content', { pattern: 'x{5} 42' });
     expect(long).toContain('File: c.txt');
+  });
+});
+
+describe('oneRunSuffices: a folder of a few small files is searched in one engine run', () => {
+  it('holds for plain files up to 16 MB in all, not with a directory or more bytes', async () => {
+    const root = tempDir('gmc-one-run-');
+    mkdirSync(join(root, 'dir'));
+    for (const f of ['a.json', 'b.json']) writeFileSync(join(root, f), 'x'.repeat(1000));
+    truncateSync(join(root, 'b.json'), 15 * 1024 * 1024);
+    writeFileSync(join(root, 'c.json'), '');
+    expect(await oneRunSuffices(root, ['a.json', 'b.json', 'c.json'])).toBe(true);
+    expect(await oneRunSuffices(root, ['a.json', 'dir'])).toBe(false);
+    truncateSync(join(root, 'c.json'), 2 * 1024 * 1024);
+    expect(await oneRunSuffices(root, ['a.json', 'b.json', 'c.json'])).toBe(false);
+    expect(await oneRunSuffices(root, ['a.json', 'missing.json'])).toBe(false);
+  });
+
+  it('one run over files still shows the first 100 matches in path order', async () => {
+    const root = tempDir('gmc-one-run-order-');
+    const expected: string[] = [];
+    for (let f = 0; f < 30; f++) {
+      const name = `log${String(f).padStart(2, '0')}.json`;
+      writeFileSync(join(root, name), Array.from({ length: 5 }, (_, i) => `{"event":"hit ${i}"}`).join('\n'));
+      for (let i = 1; i <= 5; i++) expected.push(`${name}:${i}`);
+    }
+    const saved = process.env.GEMINI_MCP_GREP_ENGINE;
+    process.env.GEMINI_MCP_GREP_ENGINE = 'rg';
+    try {
+      const fs = await connectFs({ roots: [root] });
+      const text = await fs.text('search_file_content', { pattern: 'hit' });
+      const shown: string[] = [];
+      let file = '';
+      for (const l of text.split('\n')) {
+        if (l.startsWith('File: ')) file = l.slice(6);
+        const m = /^L(\d+): /.exec(l);
+        if (m) shown.push(`${file}:${m[1]}`);
+      }
+      expect(shown).toEqual(expected.slice(0, 100));
+    } finally {
+      if (saved === undefined) delete process.env.GEMINI_MCP_GREP_ENGINE;
+      else process.env.GEMINI_MCP_GREP_ENGINE = saved;
+    }
   });
 });
