@@ -80,6 +80,29 @@ function launch(name, url, trace) {
   return t0;
 }
 
+/**
+ * Kills a session and waits until its host and the servers it started have exited, so that the next
+ * launch is measured on a machine as quiet as the baseline's (servers still starting from a killed
+ * session would otherwise share the two cores with it).
+ */
+async function endSession(name) {
+  const host = Number(tmux('display-message', '-p', '-t', name, '#{pane_pid}').trim());
+  const children = spawnSync('pgrep', ['-P', String(host)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean);
+  tmux('kill-session', '-t', name);
+  const alive = (pid) => {
+    try {
+      process.kill(Number(pid), 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const end = Date.now() + 5000;
+  while ([host, ...children].some(alive) && Date.now() < end) await sleep(20);
+}
+
 const gemini = await startScriptedGemini([]);
 try {
   // Baseline: a bare node start, same machine, same moment.
@@ -100,7 +123,7 @@ try {
       wall.push(ready.t - t0);
       inProcess.push(ready.sinceStart);
     }
-    tmux('kill-session', '-t', `l${i}`);
+    await endSession(`l${i}`);
   }
 
   // Chunk → render: 3 streamed answers of 40 chunks each in one session.
