@@ -53,11 +53,7 @@ export interface ResolveServersOptions {
   homeDir?: string;
 }
 
-export interface BlockedServer {
-  alias: string;
-  name?: string;
-  reason: string;
-}
+export type BlockedServer = { alias: string; name?: string; reason: string };
 
 export interface ServerSet {
   servers: ResolvedServerConfig[];

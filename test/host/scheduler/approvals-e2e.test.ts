@@ -1,120 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessDenial } from '../../../host/policy/policy-engine.js';
-import { createHostRuntime, type HostRuntime, type HostRuntimeOptions } from '../../../host/runtime.js';
+import { describe, expect, it } from 'vitest';
 import { CANCELLED_BY_USER, CANCELLED_WAITING } from '../../../host/scheduler/texts.js';
-import type { ConfirmationRequest, ToolCall } from '../../../host/scheduler/types.js';
-import { ScriptedConfirmer } from '../../helpers/scripted-confirmer.js';
-import { startScriptedGemini, type ScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { ENTRY } from '../../helpers/paths.js';
-import { tempDir } from '../../helpers/tmp.js';
+import { BUILT_INS, editDetail, output, runtime, useApprovalWorld, world } from './approvals-world.js';
 
-/**
- * Approvals end to end: the real runtime, the real built-in
- * servers and a third-party server, a temp workspace and GEMINI_CLI_HOME, and a recording confirmer
- * that also checks, at the moment it is asked, that nothing has happened yet.
- */
-
-const BUILT_INS = ['filesystem', 'shell', 'web', 'memory'];
-let gemini: ScriptedGemini;
-let site: { url: string; hits: string[]; close: () => Promise<void> };
-let seq = 0;
-
-beforeAll(async () => {
-  gemini = await startScriptedGemini([], {
-    responder: (r) =>
-      r.method === 'generateContent'
-        ? {
-            method: 'generateContent',
-            response: {
-              candidates: [
-                { content: { role: 'model', parts: [{ text: 'scripted summary' }] }, finishReason: 'STOP', index: 0 },
-              ],
-            },
-          }
-        : undefined,
-  });
-  const hits: string[] = [];
-  const server = createServer((req, res) => {
-    hits.push(req.url ?? '/');
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.end('local page body\n');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  site = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    hits,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-});
-afterAll(async () => {
-  await gemini?.close();
-  await site?.close();
-});
-
-interface Env {
-  rt: HostRuntime;
-  dir: string;
-  home: string;
-  confirmer: ScriptedConfirmer;
-  run(name: string, args: Record<string, unknown>): Promise<ToolCall>;
-  batch(calls: Array<[string, Record<string, unknown>]>): Promise<ToolCall[]>;
-}
-
-/** A runtime over a fresh workspace; user settings carry `settings` and exclude unused built-ins. */
-function runtime(keep: string[], settings: () => Record<string, unknown>, opts: Partial<HostRuntimeOptions> = {}): Env {
-  const root = tempDir('gmc-appr-');
-  const dir = join(root, 'ws');
-  const home = join(root, 'home');
-  mkdirSync(join(home, '.gemini'), { recursive: true });
-  mkdirSync(dir, { recursive: true });
-  const excluded = BUILT_INS.filter((a) => !keep.includes(a));
-  const confirmer = new ScriptedConfirmer();
-  const env: Env = {
-    rt: undefined as unknown as HostRuntime,
-    dir,
-    home,
-    confirmer,
-    run: async (name, args) => (await env.batch([[name, args]]))[0],
-    batch: (calls) =>
-      env.rt.scheduler.schedule(
-        calls.map(([name, args]) => ({ callId: `c${++seq}`, name, args, isClientInitiated: false, promptId: 'p' })),
-        new AbortController().signal,
-      ),
-  };
-  beforeAll(async () => {
-    // Written here: settings may name the scripted endpoint, which starts in the file's beforeAll.
-    writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ ...settings(), mcp: { excluded } }));
-    env.rt = await createHostRuntime({
-      cwd: dir,
-      interactive: true,
-      confirmer,
-      env: {
-        ...process.env,
-        GEMINI_CLI_HOME: home,
-        GEMINI_API_KEY: 'test-key',
-        GOOGLE_GEMINI_BASE_URL: gemini.url,
-        GOOGLE_API_KEY: '',
-      },
-      ...opts,
-    });
-    await env.rt.manager.whenSettled();
-    for (const alias of keep) expect(env.rt.manager.state(alias)?.status, alias).toBe('connected');
-  });
-  afterAll(() => env.rt?.close());
-  return env;
-}
-
-const output = (c: ToolCall) =>
-  (c.response?.responseParts[0]?.functionResponse?.response ?? {}) as { output?: string; error?: string };
-const editDetail = (r: ConfirmationRequest) => {
-  expect(r.source).toBe('elicitation');
-  if (r.source !== 'elicitation') throw new Error('not an elicitation');
-  return r.detail;
-};
+/** Approvals end to end with the built-in servers, as an interactive session meets them. */
+useApprovalWorld();
 
 describe('built-in servers, interactive', () => {
   const env = runtime(BUILT_INS, () => ({ tools: { allowed: ['run_shell_command(git)'] } }));
@@ -274,9 +165,9 @@ describe('built-in servers, interactive', () => {
   it('web_fetch asks with the URLs in default mode and fetches only after the answer', async () => {
     mode('default');
     const url = 'https://approvals-e2e.invalid/page';
-    const before = gemini.requests.length;
+    const before = world.gemini.requests.length;
     confirmer.reset({ decision: 'proceed_once' });
-    confirmer.onAsk = () => expect(gemini.requests.length).toBe(before);
+    confirmer.onAsk = () => expect(world.gemini.requests.length).toBe(before);
     const call = await env.run('web__web_fetch', { prompt: `summarise ${url}` });
     expect(call.status).toBe('success');
     expect(confirmer.seen).toHaveLength(1);
@@ -286,22 +177,22 @@ describe('built-in servers, interactive', () => {
       urls: [url],
       prompt: `summarise ${url}`,
     });
-    expect(gemini.requests.length).toBeGreaterThan(before);
+    expect(world.gemini.requests.length).toBeGreaterThan(before);
     expect(output(call).output).toContain('scripted summary');
   });
 
   it('web_fetch cancelled: no request leaves the server', async () => {
     mode('default');
-    const before = gemini.requests.length;
+    const before = world.gemini.requests.length;
     confirmer.reset({ decision: 'cancel' });
     const call = await env.run('web__web_fetch', { prompt: 'summarise https://approvals-e2e.invalid/other' });
     expect(call.status).toBe('cancelled');
-    expect(gemini.requests.length).toBe(before);
+    expect(world.gemini.requests.length).toBe(before);
   });
 
   it('web_fetch calls running side by side: cancelling the first cancels the other without asking', async () => {
     mode('default');
-    const before = gemini.requests.length;
+    const before = world.gemini.requests.length;
     confirmer.reset({ decision: 'cancel' }, { decision: 'proceed_once' });
     const calls = await env.batch([
       ['web__web_fetch', { prompt: 'summarise https://approvals-e2e.invalid/p1' }],
@@ -310,7 +201,7 @@ describe('built-in servers, interactive', () => {
     expect(confirmer.seen).toHaveLength(1);
     expect(calls.map((c) => c.status)).toEqual(['cancelled', 'cancelled']);
     expect(calls.map((c) => output(c).error).sort()).toEqual([CANCELLED_BY_USER, CANCELLED_WAITING].sort());
-    expect(gemini.requests.length).toBe(before);
+    expect(world.gemini.requests.length).toBe(before);
   });
 
   it('web_fetch runs unasked in autoEdit and yolo', async () => {
@@ -391,213 +282,5 @@ describe('built-in servers, interactive', () => {
     expect(readFileSync(kept, 'utf8')).toBe('original\n');
     expect(existsSync(join(env.dir, 'b3.txt'))).toBe(false);
     expect(existsSync(memoryFile()) && readFileSync(memoryFile(), 'utf8').includes('never saved')).toBe(false);
-  });
-});
-
-describe('"always" answers', () => {
-  const env = runtime(['filesystem', 'shell', 'memory', 'web'], () => ({}));
-  const { confirmer } = env;
-
-  it('edit: proceed_always switches the session to autoEdit', async () => {
-    confirmer.reset({ decision: 'proceed_always' });
-    const file = join(env.dir, 'always.txt');
-    expect((await env.run('filesystem__write_file', { file_path: file, content: '1\n' })).status).toBe('success');
-    expect(confirmer.seen).toHaveLength(1);
-    expect(env.rt.getApprovalMode()).toBe('autoEdit');
-    expect((await env.run('filesystem__replace', { file_path: file, old_string: '1', new_string: '2' })).status).toBe(
-      'success',
-    );
-    expect(confirmer.seen).toHaveLength(1);
-    expect(readFileSync(file, 'utf8')).toBe('2\n');
-  });
-
-  it('shell: proceed_always adds the root commands; a command with another root still asks', async () => {
-    confirmer.reset({ decision: 'proceed_always' });
-    expect((await env.run('shell__run_shell_command', { command: 'echo one | wc -l' })).status).toBe('success');
-    expect(confirmer.seen).toHaveLength(1);
-    expect(env.rt.policy.session.shellPrefixes().sort()).toEqual(['echo', 'wc']);
-    const again = await env.run('shell__run_shell_command', { command: 'echo two && echo three | wc -c' });
-    expect(again.status).toBe('success');
-    expect(confirmer.seen).toHaveLength(1);
-    confirmer.reset({ decision: 'cancel' });
-    const other = await env.run('shell__run_shell_command', { command: 'echo four && touch other.txt' });
-    expect(other.status).toBe('cancelled');
-    expect(confirmer.seen).toHaveLength(1);
-    expect(existsSync(join(env.dir, 'other.txt'))).toBe(false);
-  });
-
-  it('web_fetch: proceed_always allows the tool for the session', async () => {
-    env.rt.setApprovalMode('default'); // the edit test above switched the session to autoEdit
-    confirmer.reset({ decision: 'proceed_always' });
-    expect((await env.run('web__web_fetch', { prompt: 'summarise https://approvals-e2e.invalid/1' })).status).toBe(
-      'success',
-    );
-    expect((await env.run('web__web_fetch', { prompt: 'summarise https://approvals-e2e.invalid/2' })).status).toBe(
-      'success',
-    );
-    expect(confirmer.seen).toHaveLength(1);
-  });
-
-  it('save_memory: proceed_always allows that memory file for the session', async () => {
-    confirmer.reset({ decision: 'proceed_always' });
-    expect((await env.run('memory__save_memory', { fact: 'first' })).status).toBe('success');
-    expect((await env.run('memory__save_memory', { fact: 'second' })).status).toBe('success');
-    expect(confirmer.seen).toHaveLength(1);
-    expect(readFileSync(join(env.home, '.gemini', 'GEMINI.md'), 'utf8')).toMatch(/first[\s\S]*second/);
-  });
-});
-
-describe('headless (no user)', () => {
-  const env = runtime(BUILT_INS, () => ({ tools: { allowed: ['run_shell_command(git)'] } }), {
-    interactive: false,
-    confirmer: undefined,
-  });
-
-  it('denies write_file, replace, shell, web_fetch and save_memory with the 3.5 text; nothing changes', async () => {
-    const kept = join(env.dir, 'kept.txt');
-    writeFileSync(kept, 'same\n');
-    const calls = await env.batch([
-      ['filesystem__write_file', { file_path: join(env.dir, 'h.txt'), content: 'x' }],
-      ['filesystem__replace', { file_path: kept, old_string: 'same', new_string: 'other' }],
-      ['shell__run_shell_command', { command: 'touch h2.txt' }],
-      ['shell__run_shell_command', { command: 'git init -q; touch h3.txt' }],
-      ['web__web_fetch', { prompt: 'summarise https://approvals-e2e.invalid/h' }],
-      ['memory__save_memory', { fact: 'headless fact' }],
-    ]);
-    for (const c of calls) {
-      expect(c.status, c.request.name).toBe('error');
-      expect(output(c).error).toBe(headlessDenial(c.request.name));
-    }
-    expect(existsSync(join(env.dir, 'h.txt'))).toBe(false);
-    expect(readFileSync(kept, 'utf8')).toBe('same\n');
-    expect(existsSync(join(env.dir, 'h2.txt'))).toBe(false);
-    expect(existsSync(join(env.dir, 'h3.txt'))).toBe(false);
-    expect(existsSync(join(env.dir, '.git'))).toBe(false);
-    expect(existsSync(join(env.home, '.gemini', 'GEMINI.md'))).toBe(false);
-  });
-
-  it('allows read-only tools and allow-listed shell commands', async () => {
-    writeFileSync(join(env.dir, 'r.txt'), 'r\n');
-    const calls = await env.batch([
-      ['filesystem__read_file', { absolute_path: join(env.dir, 'r.txt') }],
-      ['shell__run_shell_command', { command: 'git init -q && git status --short' }],
-    ]);
-    expect(calls.map((c) => c.status)).toEqual(['success', 'success']);
-    expect(existsSync(join(env.dir, '.git'))).toBe(true);
-  });
-
-  it('autoEdit allows edits and web_fetch; shell and save_memory stay denied', async () => {
-    env.rt.setApprovalMode('autoEdit');
-    const calls = await env.batch([
-      ['filesystem__write_file', { file_path: join(env.dir, 'ae.txt'), content: 'ae\n' }],
-      ['web__web_fetch', { prompt: 'summarise https://approvals-e2e.invalid/ae' }],
-      ['shell__run_shell_command', { command: 'touch ae2.txt' }],
-      ['memory__save_memory', { fact: 'autoEdit headless' }],
-    ]);
-    expect(calls.map((c) => c.status)).toEqual(['success', 'success', 'error', 'error']);
-    expect(output(calls[2]).error).toBe(headlessDenial('shell__run_shell_command'));
-    expect(existsSync(join(env.dir, 'ae2.txt'))).toBe(false);
-    expect(existsSync(join(env.home, '.gemini', 'GEMINI.md'))).toBe(false);
-    env.rt.setApprovalMode('default');
-  });
-
-  it('yolo runs everything', async () => {
-    env.rt.setApprovalMode('yolo');
-    const calls = await env.batch([
-      ['filesystem__write_file', { file_path: join(env.dir, 'y.txt'), content: 'y\n' }],
-      ['shell__run_shell_command', { command: 'touch y2.txt' }],
-      ['memory__save_memory', { fact: 'yolo headless' }],
-    ]);
-    expect(calls.map((c) => c.status)).toEqual(['success', 'success', 'success']);
-    expect(existsSync(join(env.dir, 'y.txt')) && existsSync(join(env.dir, 'y2.txt'))).toBe(true);
-    expect(readFileSync(join(env.home, '.gemini', 'GEMINI.md'), 'utf8')).toContain('yolo headless');
-  });
-});
-
-describe('third-party servers', () => {
-  const graphDir = tempDir('gmc-appr-graph-');
-  const kg = (name: string, trust: boolean) => ({
-    command: process.execPath,
-    args: [join(process.cwd(), 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')],
-    env: { MEMORY_FILE_PATH: join(graphDir, `${name}.jsonl`) },
-    trust,
-  });
-  // The web server replaced by alias with private hosts allowed (trusted), and a second, untrusted copy.
-  const web = (trust: boolean) => ({
-    command: process.execPath,
-    args: [ENTRY.web, '--allow-private-hosts'],
-    env: { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-    trust,
-  });
-  const env = runtime(['kg', 'kgt', 'web', 'webx'], () => ({
-    mcpServers: { kg: kg('kg', false), kgt: kg('kgt', true), web: web(true), webx: web(false) },
-  }));
-  const { confirmer } = env;
-  const entity = (name: string) => ({ entities: [{ name, entityType: 'thing', observations: ['o'] }] });
-
-  it('an untrusted server asks before the call (server, tool, args); nothing runs before the answer', async () => {
-    const graph = join(graphDir, 'kg.jsonl');
-    confirmer.reset({ decision: 'proceed_once' });
-    confirmer.onAsk = () => expect(existsSync(graph)).toBe(false);
-    const call = await env.run('kg__create_entities', entity('a'));
-    expect(call.status).toBe('success');
-    expect(confirmer.seen).toHaveLength(1);
-    expect(confirmer.seen[0]).toMatchObject({
-      source: 'pre-call',
-      tool: { serverAlias: 'kg', toolName: 'create_entities' },
-      args: entity('a'),
-    });
-    expect(readFileSync(graph, 'utf8')).toContain('"a"');
-  });
-
-  it('an untrusted server is asked about in autoEdit too, even for tools hinting readOnly; cancel runs nothing', async () => {
-    env.rt.setApprovalMode('autoEdit');
-    confirmer.reset({ decision: 'cancel' }, { decision: 'proceed_once' });
-    const [write, read] = await env.batch([
-      ['kg__create_entities', entity('b')],
-      ['kg__read_graph', {}],
-    ]);
-    expect(write.status).toBe('cancelled');
-    expect(read.status).toBe('cancelled');
-    expect(readFileSync(join(graphDir, 'kg.jsonl'), 'utf8')).not.toContain('"b"');
-    confirmer.reset({ decision: 'proceed_once' });
-    expect((await env.run('kg__read_graph', {})).status).toBe('success');
-    expect(confirmer.seen).toHaveLength(1);
-    env.rt.setApprovalMode('default');
-  });
-
-  it('an untrusted server runs unasked in yolo', async () => {
-    env.rt.setApprovalMode('yolo');
-    confirmer.reset();
-    expect((await env.run('kg__create_entities', entity('y'))).status).toBe('success');
-    expect(confirmer.seen).toEqual([]);
-    env.rt.setApprovalMode('default');
-  });
-
-  it('a trusted server runs unasked', async () => {
-    confirmer.reset();
-    expect((await env.run('kgt__create_entities', entity('t'))).status).toBe('success');
-    expect(confirmer.seen).toEqual([]);
-    expect(readFileSync(join(graphDir, 'kgt.jsonl'), 'utf8')).toContain('"t"');
-  });
-
-  it('an untrusted server that declares in-call confirmation is still asked before the call', async () => {
-    const hits = site.hits.length;
-    confirmer.reset({ decision: 'proceed_once' });
-    confirmer.onAsk = () => expect(site.hits.length).toBe(hits);
-    const call = await env.run('webx__web_fetch', { prompt: `summarise ${site.url}/x` });
-    expect(call.status).toBe('success');
-    expect(confirmer.seen).toHaveLength(1);
-    expect(confirmer.seen[0]).toMatchObject({ source: 'pre-call', tool: { serverAlias: 'webx' } });
-    expect(site.hits.length).toBe(hits + 1);
-  });
-
-  it('the web server replaced by a trusted alias fetches a 127.0.0.1 page unasked', async () => {
-    const hits = site.hits.length;
-    confirmer.reset();
-    const call = await env.run('web__web_fetch', { prompt: `summarise ${site.url}/trusted` });
-    expect(call.status).toBe('success');
-    expect(confirmer.seen).toEqual([]);
-    expect(site.hits.slice(hits)).toEqual(['/trusted']);
   });
 });

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { resolveServerSet, resolveServers, builtInEntry } from '../../../host/config/servers.js';
+import { validateAlias } from '../../../host/config/server-names.js';
+import { sanitizedEnv, looksSecret } from '../../../host/config/env.js';
+
+describe('resolveServers', () => {
+  const base = { cwd: '/w/proj', roots: ['/w/proj', '/w/other'], projectTempDir: '/w/tmp' };
+
+  it('configures the built-ins from their built entries with roots and the project temp dir', () => {
+    const servers = resolveServers({}, { ...base, env: {} });
+    expect(servers.map((s) => s.alias)).toEqual(['filesystem', 'shell', 'web', 'memory']);
+    const fs = servers[0]!;
+    expect(fs).toMatchObject({
+      builtIn: true,
+      trust: false,
+      transport: 'stdio',
+      command: process.execPath,
+      timeoutMs: 600_000,
+    });
+    expect(fs.args).toEqual([
+      builtInEntry('filesystem'),
+      '--root',
+      '/w/proj',
+      '--root',
+      '/w/other',
+      '--project-temp-dir',
+      '/w/tmp',
+    ]);
+    expect(builtInEntry('filesystem')).toMatch(
+      /dist[\\/](bin[\\/]gemini-mcp-filesystem\.mjs|servers[\\/]filesystem[\\/]main\.js)$/,
+    );
+  });
+
+  it('adds the discovery bridge when tools.discoveryCommand is set', () => {
+    const servers = resolveServers(
+      { tools: { discoveryCommand: 'bin/discover --all', callCommand: 'bin/call' } },
+      { ...base, env: {} },
+    );
+    const d = servers.find((s) => s.alias === 'discovered')!;
+    expect(d.builtIn).toBe(true);
+    expect(d.args!.slice(0, 5)).toEqual([
+      builtInEntry('discovered'),
+      '--discovery-command',
+      'bin/discover --all',
+      '--call-command',
+      'bin/call',
+    ]);
+    expect(d.args).toContain('--root');
+  });
+
+  it('lets a user entry replace a built-in by alias, mcp.excluded disable one, mcp.allowed filter third-party servers', () => {
+    const set = resolveServerSet(
+      {
+        mcpServers: { shell: { command: 'my-shell' }, extra: { command: 'x' }, other: { command: 'y' } },
+        mcp: { excluded: ['web'], allowed: ['extra', 'shell'] },
+      },
+      { ...base, env: {} },
+    );
+    expect(set.servers.map((s) => s.alias)).toEqual(['filesystem', 'shell', 'memory', 'extra']);
+    expect(set.servers[1]).toMatchObject({ builtIn: false, command: 'my-shell' });
+    expect(set.blocked).toEqual([
+      { alias: 'web', reason: 'excluded by mcp.excluded' },
+      { alias: 'other', reason: expect.stringContaining('mcp.allowed') },
+    ]);
+  });
+
+  it('validates aliases', () => {
+    expect(validateAlias('good-alias_1')).toBeUndefined();
+    expect(validateAlias('a__b')).toMatch(/"__"/);
+    expect(validateAlias('trailing_')).toMatch(/end with "_"/);
+    expect(validateAlias('1abc')).toMatch(/start with a letter/);
+    expect(resolveServers({ mcpServers: { bad__alias: { command: 'x' } } }, { ...base, env: {} }).at(-1)).toMatchObject(
+      { alias: 'bad_alias', name: 'bad__alias' },
+    );
+    expect(() => resolveServers({ mcpServers: { nothing: {} } }, { ...base, env: {} })).toThrow(
+      /needs "command", "url" or "httpUrl"/,
+    );
+  });
+
+  it('sanitises third-party environments and gives built-ins only what they need', () => {
+    const env = {
+      PATH: '/bin',
+      HOME: '/home/u',
+      MY_API_KEY: 'k1',
+      GITHUB_TOKEN: 'ghp_abcdefghijklmnopqrstuvwxyz0123',
+      GEMINI_API_KEY: 'AIzaSyA-very-secret-value-1234567890ab',
+      INNOCENT: 'ghp_abcdefghijklmnopqrstuvwxyz0123',
+      EDITOR: 'vim',
+      GEMINI_CLI_HOME: '/gh',
+    };
+    const servers = resolveServers(
+      { mcpServers: { gh: { command: 'gh', env: { GITHUB_TOKEN: '$GITHUB_TOKEN' } } } },
+      { ...base, env },
+    );
+    const by = Object.fromEntries(servers.map((s) => [s.alias, s.env!]));
+    expect(by.gh).toMatchObject({ PATH: '/bin', EDITOR: 'vim', GITHUB_TOKEN: '$GITHUB_TOKEN', GEMINI_CLI: '1' });
+    expect(by.gh).not.toHaveProperty('MY_API_KEY');
+    expect(by.gh).not.toHaveProperty('GEMINI_API_KEY');
+    expect(by.gh).not.toHaveProperty('INNOCENT'); // secret-looking value
+    expect(by.web).toMatchObject({ GEMINI_API_KEY: env.GEMINI_API_KEY });
+    expect(by.web).not.toHaveProperty('GITHUB_TOKEN');
+    expect(by.memory).toMatchObject({ GEMINI_CLI_HOME: '/gh' });
+    expect(by.shell).toMatchObject({ EDITOR: 'vim' });
+    expect(by.shell).not.toHaveProperty('GEMINI_API_KEY');
+    expect(by.filesystem).toEqual({ PATH: '/bin', HOME: '/home/u', GEMINI_CLI: '1' });
+    expect(looksSecret('PWD', '/x')).toBe(false);
+    expect(sanitizedEnv({ MY_KEY: 'x' }, { allowed: ['MY_KEY'] })).toEqual({ MY_KEY: 'x' });
+    expect(sanitizedEnv({ EDITOR: 'x' }, { blocked: ['EDITOR'] })).toEqual({});
+  });
+
+  it('passes agent sockets and session plumbing that only look secret; settings env passes anything', () => {
+    const env = {
+      PATH: '/bin',
+      SSH_AUTH_SOCK: '/tmp/ssh-x/agent.1',
+      GPG_AGENT_INFO: '/run/gpg:0:1',
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/bus',
+      MY_APP_SOCKET: '/run/app.sock',
+      EVIL_SOCK: 'ghp_abcdefghijklmnopqrstuvwxyz0123',
+      SESSION_TOKEN: 'abc',
+      AWS_SESSION_TOKEN: 'x',
+    };
+    const servers = resolveServers(
+      { mcpServers: { t: { command: 't', env: { SESSION_TOKEN: 'given', ANYTHING: 'v' } } } },
+      { ...base, env },
+    );
+    const by = Object.fromEntries(servers.map((s) => [s.alias, s.env!]));
+    for (const alias of ['t', 'shell']) {
+      expect(by[alias]).toMatchObject({
+        SSH_AUTH_SOCK: env.SSH_AUTH_SOCK,
+        GPG_AGENT_INFO: env.GPG_AGENT_INFO,
+        MY_APP_SOCKET: '/run/app.sock',
+      });
+      expect(by[alias]).not.toHaveProperty('EVIL_SOCK');
+      expect(by[alias]).not.toHaveProperty('AWS_SESSION_TOKEN');
+    }
+    expect(by.t).toMatchObject({ SESSION_TOKEN: 'given', ANYTHING: 'v' });
+    expect(by.shell).not.toHaveProperty('SESSION_TOKEN');
+  });
+});
