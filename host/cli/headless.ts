@@ -222,15 +222,20 @@ export async function runHeadless(args: CliArgs, io: HeadlessIo): Promise<number
 
 /** Failed servers are reported now; a server still starting is reported if it fails later. */
 function reportServerStartup(manager: McpClientManager, warn: (m: string) => void): void {
+  const starting = new Set<string>();
   for (const s of manager.states()) {
     if (s.status === 'failed') warn(`MCP server "${s.alias}" failed to start: ${s.error ?? 'unknown error'}`);
     if (s.status !== 'connecting') continue;
     warn(`MCP server "${s.alias}" is still starting; its tools join the session when it is ready`);
-    const late = (st: ServerState) => {
-      if (st.alias !== s.alias || st.status === 'connecting') return;
-      manager.off('status', late);
-      if (st.status === 'failed') warn(`MCP server "${s.alias}" failed to start: ${st.error ?? 'unknown error'}`);
-    };
-    manager.on('status', late);
+    starting.add(s.alias);
   }
+  if (starting.size === 0) return;
+  // One listener for all of them: many slow servers must not look like a listener leak.
+  const late = (st: ServerState) => {
+    if (!starting.has(st.alias) || st.status === 'connecting') return;
+    starting.delete(st.alias);
+    if (starting.size === 0) manager.off('status', late);
+    if (st.status === 'failed') warn(`MCP server "${st.alias}" failed to start: ${st.error ?? 'unknown error'}`);
+  };
+  manager.on('status', late);
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { HostLogger } from '../log.js';
 import type { ConnectionHooks, ServerConnection } from './connection.js';
 import { McpCallError, withTail } from './errors.js';
@@ -31,7 +32,10 @@ export class Supervisor {
   private closedFlag = false;
   private readonly closeController = new AbortController();
 
-  constructor(private readonly opts: SupervisorOptions) {}
+  constructor(private readonly opts: SupervisorOptions) {
+    // Every connecting server listens on this one signal until it is up: a session may start dozens.
+    setMaxListeners(0, this.closeController.signal);
+  }
 
   get closed(): boolean {
     return this.closedFlag;
