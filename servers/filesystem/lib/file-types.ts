@@ -1,4 +1,4 @@
-import { basename, extname } from 'node:path';
+import { extname } from 'node:path';
 import otherTypes from 'mime/types/other.js';
 import standardTypes from 'mime/types/standard.js';
 import { looksBinary } from '../../common/binary-sniff.js';
@@ -28,8 +28,13 @@ export function mimeTypeOf(filePath: string): string | undefined {
       }
     }
   }
-  const ext = extname(filePath).slice(1) || basename(filePath);
-  return typeOfExt.get(ext.toLowerCase());
+  // mime's reading of a path: the text after the last dot of the last segment; a bare word (`png`) or
+  // a leading-dot name (`.png`) is an extension only when no directory comes before it.
+  const last = filePath.replace(/^.*[/\\]/s, '').toLowerCase();
+  const ext = last.replace(/^.*\./s, '');
+  const hasDot = ext.length < last.length - 1;
+  if (!hasDot && last.length < filePath.length) return undefined;
+  return typeOfExt.get(ext);
 }
 
 /** File type by name first, content sniff last (in that order). */

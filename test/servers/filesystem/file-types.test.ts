@@ -20,8 +20,21 @@ describe('mimeTypeOf: our lazy index of mime’s tables', () => {
     expect(differ).toEqual([]);
   });
 
-  it('has no type for names without a known extension', () => {
-    for (const path of ['README', 'noext', '.bashrc', 'dir.d/file', 'a.unknownext']) {
+  it('reads paths as mime does: bare words and dot-names count only without a directory', () => {
+    for (const path of [
+      'README',
+      'noext',
+      '.bashrc',
+      'x/y/.bashrc',
+      'dir.d/file',
+      'a.unknownext',
+      'a.',
+      'dir/png',
+      '.png',
+      '/x/.png',
+      'png',
+      'C:\\x\\y.PNG',
+    ]) {
       expect(mimeTypeOf(path)).toBe(mime.getType(path) ?? undefined);
     }
     expect(mimeTypeOf('shot.PNG')).toBe('image/png');
