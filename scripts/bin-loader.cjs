@@ -13,49 +13,53 @@
 // install just runs without it.
 const { isAscii } = require('node:buffer');
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
-const { createRequire } = require('node:module');
+const { createRequire, wrap } = require('node:module');
 const { basename, dirname, join } = require('node:path');
 const { fileURLToPath } = require('node:url');
 const { setFlagsFromString } = require('node:v8');
 const vm = require('node:vm');
 
-/** Where a bundle's cache lives: `<name>-<size>-<mtime>-<node>-<arch>.v8` in dist/bin/cache. */
-function cacheFileOf(bundle) {
+/**
+ * Where a bundle's cache lives: dist/bin/cache/`<name>-<size>-<mtime>-<node>-<arch>.v8`. `stale` tells
+ * this bin's caches made from another build of the bundle (those of other Node versions stay: nvm users
+ * switch back and forth).
+ */
+function cacheOf(bundle) {
   const st = statSync(bundle);
-  const key = [st.size, Math.trunc(st.mtimeMs), process.version, process.arch].join('-');
-  return join(dirname(bundle), '..', 'cache', `${basename(bundle, '.cjs')}-${key}.v8`);
+  const name = basename(bundle, '.cjs');
+  const build = `${name}-${st.size}-${Math.trunc(st.mtimeMs)}-`;
+  const ours = /^\d+-\d+-v[\d.]+-\w+\.v8$/;
+  return {
+    dir: join(dirname(bundle), '..', 'cache'),
+    file: `${build}${process.version}-${process.arch}.v8`,
+    stale: (f) => f.startsWith(`${name}-`) && ours.test(f.slice(name.length + 1)) && !f.startsWith(build),
+  };
 }
 
-function readCache(file) {
+function readCache(path) {
   try {
-    return readFileSync(file);
+    return readFileSync(path);
   } catch {
     return undefined;
   }
 }
 
-/** Atomically replaces the cache. */
-function writeCache(script, file) {
+/** Atomically replaces the cache and drops this bin's stale ones. */
+function writeCache(script, cache) {
   try {
-    const dir = dirname(file);
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
+    mkdirSync(cache.dir, { recursive: true });
+    const path = join(cache.dir, cache.file);
+    const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, script.createCachedData());
-    renameSync(tmp, file);
-    // Caches of an older bundle of this bin go; those of other Node versions stay (nvm users switch).
-    const bundleKey = basename(file).replace(/v[\d.]+-\w+\.v8$/, '');
-    const name = bundleKey.replace(/-\d+-\d+-$/, '');
-    const ours = new RegExp(`^${name.replace(/[.-]/g, '\\$&')}-\\d+-\\d+-v[\\d.]+-\\w+\\.v8$`);
-    for (const f of readdirSync(dir)) {
-      if (ours.test(f) && !f.startsWith(bundleKey)) rmSync(join(dir, f), { force: true });
-    }
+    renameSync(tmp, path);
+    for (const f of readdirSync(cache.dir)) if (cache.stale(f)) rmSync(join(cache.dir, f), { force: true });
   } catch {
     // a read-only install or a full disk only costs the cache
   }
 }
 
 /** Compiles and runs the bundle at `url` as a CommonJS module. */
-module.exports = function runBundle(url) {
+function runBundle(url) {
   // WebAssembly in our processes is small and short-lived: undici's HTTP parser behind fetch and
   // tree-sitter's bash grammar. By default V8 also compiles it with TurboFan on a background thread,
   // ~130 ms of CPU that exit then waits for (a one-turn session ended ~150 ms after its answer);
@@ -63,14 +67,14 @@ module.exports = function runBundle(url) {
   // bundle is compiled, so the code cache is made and used under the same flags.
   setFlagsFromString('--liftoff-only');
   const bundle = fileURLToPath(url);
-  const cacheFile = cacheFileOf(bundle);
-  const cachedData = readCache(cacheFile);
+  const cache = cacheOf(bundle);
+  const cachedData = readCache(join(cache.dir, cache.file));
   // esbuild escapes non-ASCII text except in a few places (regex literals): an ASCII bundle decodes
   // exactly as Latin-1, which is faster than UTF-8 for a few MB.
   const bytes = readFileSync(bundle);
   // The entry's `#!` line is valid only at the very start of a script, not inside the module wrapper.
   const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8').replace(/^#!/, '//');
-  const script = new vm.Script(require('node:module').wrap(source), {
+  const script = new vm.Script(wrap(source), {
     filename: bundle,
     cachedData,
   });
@@ -78,8 +82,12 @@ module.exports = function runBundle(url) {
   if (process.env.GEMINI_MCP_DEBUG) process.stderr.write(`[bin-loader] ${basename(bundle)}: code cache ${state}\n`);
   // The build's warm-up run writes it whatever it found.
   if (state !== 'used' || process.env.GEMINI_MCP_CODE_CACHE === 'write') {
-    process.once('exit', () => writeCache(script, cacheFile));
+    process.once('exit', () => writeCache(script, cache));
   }
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
-};
+}
+
+module.exports = runBundle;
+// The cache's name and place, for the tests.
+module.exports.cacheOf = cacheOf;

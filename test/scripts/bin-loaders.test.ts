@@ -1,15 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENTRY, REPO } from '../helpers/paths.js';
 
-/** The cache file name the loader uses for a bundle on this Node (scripts/bin-loader.cjs). */
-function cacheName(bundle: string): string {
-  const st = statSync(bundle);
-  const key = [st.size, Math.trunc(st.mtimeMs), process.version, process.arch].join('-');
-  return `${basename(bundle, '.cjs')}-${key}.v8`;
-}
+const loader = createRequire(import.meta.url)('../../scripts/bin-loader.cjs') as {
+  cacheOf(bundle: string): { file: string };
+};
+/** The cache file name the loader uses for a bundle on this Node. */
+const cacheName = (bundle: string) => loader.cacheOf(bundle).file;
 
 /** A private copy of dist/bin inside the repository (so node_modules resolves) that a test may damage. */
 function binCopy(): string {

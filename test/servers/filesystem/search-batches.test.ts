@@ -2,20 +2,10 @@ import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/tmp.js';
+// @ts-expect-error: a plain .mjs bench module without type declarations
+import { ourMatches } from '../../../scripts/bench/_fs-tree.mjs';
 import { connectFs } from './connect.js';
 import { oneRunSuffices } from '../../../servers/filesystem/lib/grep-units.js';
-
-/** `file:line` of each match the output shows, in order. */
-function shownMatches(text: string): string[] {
-  const shown: string[] = [];
-  let file = '';
-  for (const l of text.split('\n')) {
-    if (l.startsWith('File: ')) file = l.slice(6);
-    const m = /^L(\d+): /.exec(l);
-    if (m) shown.push(`${file}:${m[1]}`);
-  }
-  return shown;
-}
 
 /**
  * rg searches the tree in path-ordered batches and stops once 100 matches are known: the matches shown
@@ -50,7 +40,7 @@ describe('search_file_content in batches (rg)', () => {
     expected.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
     const fs = await connectFs({ roots: [root] });
     const text = await fs.text('search_file_content', { pattern: 'hit' });
-    const shown = shownMatches(text);
+    const shown = ourMatches(text);
     expect(text).toMatch(/^Found 100 matches .*\(results limited to 100 matches for performance\):/);
     expect(shown).toEqual(expected.slice(0, 100));
   });
@@ -99,7 +89,7 @@ describe('oneRunSuffices: a folder of a few small files is searched in one engin
     try {
       const fs = await connectFs({ roots: [root] });
       const text = await fs.text('search_file_content', { pattern: 'hit' });
-      const shown = shownMatches(text);
+      const shown = ourMatches(text);
       expect(shown).toEqual(expected.slice(0, 100));
     } finally {
       if (saved === undefined) delete process.env.GEMINI_MCP_GREP_ENGINE;
