@@ -1,24 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { Part } from '@google/genai';
 import type { ApprovalMode, SchedulerEvent } from '../scheduler/types.js';
-import type { App } from './app.js';
+import type { App } from './views/app.js';
 import type { UiChatClient, UiRuntime } from './backend-types.js';
-import { completeInput } from './input-completion.js';
+import { completeInput } from './input/input-completion.js';
 import { processAtCommands } from '../core/at-command.js';
-import { runSlash } from './slash-commands.js';
-import { parseSlash } from './slash-parse.js';
+import { runSlash } from './commands/slash-commands.js';
+import { parseSlash } from './commands/slash-parse.js';
 import { SessionStats } from './session-stats.js';
-import { nextApprovalMode } from './status-line.js';
-import { StreamView } from './stream-view.js';
+import { nextApprovalMode } from './views/status-line.js';
+import { StreamView } from './views/stream-view.js';
 import { RunStats } from '../cli/output.js';
 import type { Session } from '../core/session.js';
 import type { SessionRecorder } from '../sessions/recorder.js';
-import { runChatCommand } from './chat-commands.js';
-import { buildCommandContext } from './controller-context.js';
-import { formatChatStats, recordStreamStats } from './info-commands.js';
-import { parseShellInput, shellToolName } from './shell-mode.js';
+import { runChatCommand } from './commands/chat-commands.js';
+import { buildCommandContext } from './commands/controller-context.js';
+import { formatChatStats, recordStreamStats } from './commands/info-commands.js';
+import { parseShellInput, shellToolName } from './commands/shell-mode.js';
 import { resourceText } from '../mcp/util.js';
-import { refusePathProblems } from './path-problems.js';
+import { refusePathProblems } from './input/path-problems.js';
 
 /**
  * Connects the screen to the host: submissions become model turns, slash commands or passive calls;

@@ -2,14 +2,14 @@ import type { CliArgs } from '../cli/args.js';
 import { unparsableSettingsFiles } from '../config/settings-precheck.js';
 import { EXIT, FatalError } from '../errors.js';
 import type { ApprovalMode } from '../scheduler/types.js';
-import { App } from './app.js';
+import { App } from './views/app.js';
 import type { UiRuntime } from './backend-types.js';
 import { Controller } from './controller.js';
-import { StartupLine } from './startup-line.js';
-import { InputHistory } from './history-store.js';
-import { preloadTextWidth } from './text-width.js';
-import { checkResumeRef, controllerSummary } from './exit-summary.js';
-import { historyItems } from './history-view.js';
+import { StartupLine } from './views/startup-line.js';
+import { InputHistory } from './input/history-store.js';
+import { preloadTextWidth } from './text/text-width.js';
+import { checkResumeRef, controllerSummary } from './views/exit-summary.js';
+import { historyItems } from './views/history-view.js';
 import type { Session } from '../core/session.js';
 
 /** The model session goes to the controller; a resumed session's conversation is shown before anything new. */
@@ -112,7 +112,7 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
   process.on('SIGHUP', onSignal);
 
   void preloadTextWidth();
-  void import('./markdown.js')
+  void import('./text/markdown.js')
     .then(({ createMarkdownRenderer }) => app.setMarkdown(createMarkdownRenderer(app.palette)))
     .catch(() => undefined);
 
@@ -160,7 +160,7 @@ async function settleFolderTrust(app: App, opts: RunInteractiveOptions, env: Nod
     return false; // the session reports bad settings itself
   }
   if (loaded.trust.source !== 'undecided') return false;
-  const { askFolderTrust } = await import('./trust-prompt.js');
+  const { askFolderTrust } = await import('./views/trust-prompt.js');
   const level = await askFolderTrust(app, opts.cwd, loaded.skipped);
   if (!level) return false;
   const { saveTrust } = await import('../config/trust.js');

@@ -1,6 +1,6 @@
 import type { ToolCall } from '../scheduler/types.js';
-import type { Palette } from './palette.js';
-import { formatTokens } from './status-line.js';
+import type { Palette } from './text/palette.js';
+import { formatTokens } from './views/status-line.js';
 
 /** Counters behind `/stats` and the status line's token count. */
 export class SessionStats {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHostRuntime, type HostRuntime } from '../../../host/runtime.js';
 import type { SchedulerEvent } from '../../../host/scheduler/types.js';
-import { formatProgress } from '../../../host/ui/tool-card.js';
+import { formatProgress } from '../../../host/ui/views/tool-card.js';
 import { EVERYTHING } from './everything-helpers.js';
 import { workspace } from '../scheduler/scheduler-workspace.js';
 

@@ -1,7 +1,7 @@
 import type { Widgets } from 'blessed';
-import type { UserAnswer, ConfirmationRequest, Confirmer } from '../scheduler/types.js';
+import type { UserAnswer, ConfirmationRequest, Confirmer } from '../../scheduler/types.js';
 import { choicesLine, confirmBody, confirmChoices, type ConfirmChoice } from './confirm-view.js';
-import type { Palette } from './palette.js';
+import type { Palette } from '../text/palette.js';
 
 interface Pending {
   request: ConfirmationRequest;

@@ -1,11 +1,11 @@
 import type { Content } from '@google/genai';
-import type { RunStats } from '../cli/output.js';
-import type { Session } from '../core/session.js';
-import type { SessionRecorder } from '../sessions/recorder.js';
-import type { SessionInfo } from '../sessions/store.js';
-import type { UiRuntime } from './backend-types.js';
-import type { DebugLog } from './debug-log.js';
-import type { Palette } from './palette.js';
+import type { RunStats } from '../../cli/output.js';
+import type { Session } from '../../core/session.js';
+import type { SessionRecorder } from '../../sessions/recorder.js';
+import type { SessionInfo } from '../../sessions/store.js';
+import type { UiRuntime } from '../backend-types.js';
+import type { DebugLog } from '../views/debug-log.js';
+import type { Palette } from '../text/palette.js';
 import type { SlashInput } from './slash-parse.js';
 
 /** What the chat's session and information commands may use; the controller builds it per command. */

@@ -4,17 +4,17 @@ import { loadBlessed } from './blessed-load.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { FormDialog } from './elicitation-form-view.js';
 import { Conversation } from './conversation.js';
-import { ChatKeys } from './chat-keys.js';
-import type { KeyInfo } from './edit-keys.js';
-import { InputHistory } from './history-store.js';
+import { ChatKeys } from '../input/chat-keys.js';
+import type { KeyInfo } from '../input/edit-keys.js';
+import { InputHistory } from '../input/history-store.js';
 import { formatInput } from './input-view.js';
-import { LineEditor } from './line-editor.js';
-import type { MarkdownRenderer } from './markdown.js';
-import { colorDepth, createPalette, type Palette } from './palette.js';
-import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, installPasteFilter } from './paste-filter.js';
+import { LineEditor } from '../input/line-editor.js';
+import type { MarkdownRenderer } from '../text/markdown.js';
+import { colorDepth, createPalette, type Palette } from '../text/palette.js';
+import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, installPasteFilter } from '../input/paste-filter.js';
 import { type Frame, ScreenLayout } from './screen-layout.js';
 import { formatActivity, formatStatusLine, type StatusInfo } from './status-line.js';
-import { patchBlessedWideChars } from './wide-chars.js';
+import { patchBlessedWideChars } from '../text/wide-chars.js';
 import { DebugLog } from './debug-log.js';
 
 const FRAME_MS = 33;
@@ -103,7 +103,7 @@ export class App {
         },
         // The editor helper (and its shell-word parser) is needed only when the user asks to edit.
         editText: async (content, name) =>
-          (await import('./editor.js')).openInEditor(this.screen, content, name, opts.env),
+          (await import('../input/editor.js')).openInEditor(this.screen, content, name, opts.env),
         scroll: (n) => {
           this.layout.scrollDialog(n);
           this.requestRender();

@@ -1,5 +1,5 @@
-import type { App } from './app.js';
-import { showDebugLog } from './debug-log.js';
+import type { App } from '../views/app.js';
+import { showDebugLog } from '../views/debug-log.js';
 import { applyEditKey, isNewlineKey, type KeyInfo } from './edit-keys.js';
 
 const DOUBLE_CTRL_C_MS = 2000;

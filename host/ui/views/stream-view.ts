@@ -1,7 +1,7 @@
-import type { ServerGeminiStreamEvent } from '../core/events.js';
+import type { ServerGeminiStreamEvent } from '../../core/events.js';
 import type { App } from './app.js';
 import { coreNotice } from './core-notices.js';
-import type { SessionStats } from './session-stats.js';
+import type { SessionStats } from '../session-stats.js';
 
 /** Turns one turn's stream events into conversation items: streamed model text, thoughts, tool cards. */
 export class StreamView {

@@ -1,5 +1,5 @@
 import type { Content, Part } from '@google/genai';
-import type { ToolCall } from '../scheduler/types.js';
+import type { ToolCall } from '../../scheduler/types.js';
 import type { Item } from './conversation.js';
 
 function resultText(p: Part): { text: string; failed: boolean } {

@@ -1,4 +1,4 @@
-import type { Palette } from './palette.js';
+import type { Palette } from '../text/palette.js';
 
 /** Header lines a unified diff carries that say nothing the card or dialog does not already show. */
 const HEADER = /^(Index: |={5,}$|diff |--- |\+\+\+ |new file mode|deleted file mode)/;

@@ -1,5 +1,5 @@
-import { describePathProblems, findPathProblems } from '../core/at-path-check.js';
-import type { UiRuntime } from './backend-types.js';
+import { describePathProblems, findPathProblems } from '../../core/at-path-check.js';
+import type { UiRuntime } from '../backend-types.js';
 import type { LineEditor } from './line-editor.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { Content } from '@google/genai';
-import type { RunStats } from '../cli/output.js';
-import { ensureProjectTempDir } from '../config/paths.js';
-import { messageCount, titleOf } from '../sessions/records.js';
-import { findSession, listSessions } from '../sessions/store.js';
-import type { Controller } from './controller.js';
+import type { RunStats } from '../../cli/output.js';
+import { ensureProjectTempDir } from '../../config/paths.js';
+import { messageCount, titleOf } from '../../sessions/records.js';
+import { findSession, listSessions } from '../../sessions/store.js';
+import type { Controller } from '../controller.js';
 
 /**
  * What the chat prints after the screen is restored: a short account of the session and the command

@@ -1,7 +1,7 @@
 import type { Widgets } from 'blessed';
 import type { InputView } from './input-view.js';
 import type { loadBlessed } from './blessed-load.js';
-import { wrappedRows } from './line-editor.js';
+import { wrappedRows } from '../input/line-editor.js';
 
 /** What one frame shows; the layout decides where. */
 export interface Frame {

@@ -1,7 +1,7 @@
-import type { SessionInfo } from '../sessions/store.js';
-import { formatAge } from '../sessions/store.js';
+import type { SessionInfo } from '../../sessions/store.js';
+import { formatAge } from '../../sessions/store.js';
 import type { KeyInfo } from './app.js';
-import type { Palette } from './palette.js';
+import type { Palette } from '../text/palette.js';
 
 export interface BrowserHost {
   palette: Palette;

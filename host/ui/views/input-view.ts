@@ -1,4 +1,4 @@
-import type { Palette } from './palette.js';
+import type { Palette } from '../text/palette.js';
 
 export interface InputView {
   /** What the rows hold without styling (for measuring how many rows the input takes). */

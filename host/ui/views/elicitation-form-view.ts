@@ -1,4 +1,4 @@
-import type { ClientAsker, SamplingApprovalRequest, SamplingDecision } from '../mcp/client-requests.js';
+import type { ClientAsker, SamplingApprovalRequest, SamplingDecision } from '../../mcp/client-requests.js';
 import {
   buildContent,
   fieldProblem,
@@ -6,8 +6,8 @@ import {
   type FormAnswer,
   type FormField,
   type FormRequest,
-} from '../mcp/elicitation-form.js';
-import type { Palette } from './palette.js';
+} from '../../mcp/elicitation-form.js';
+import type { Palette } from '../text/palette.js';
 
 export interface FormDialogHost {
   /** Shows the dialog text (or hides it with undefined) and redraws. */

@@ -1,5 +1,5 @@
-import type { ChatCompressionInfo } from '../core/events.js';
-import type { Palette } from './palette.js';
+import type { ChatCompressionInfo } from '../../core/events.js';
+import type { Palette } from '../text/palette.js';
 import { formatTokens } from './status-line.js';
 
 /** The line the chat shows for a compression: tokens before → after, or why nothing changed. */

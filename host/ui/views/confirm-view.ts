@@ -1,6 +1,6 @@
-import type { ConfirmationRequest, UserAnswer } from '../scheduler/types.js';
+import type { ConfirmationRequest, UserAnswer } from '../../scheduler/types.js';
 import { renderDiff } from './diff-view.js';
-import type { Palette } from './palette.js';
+import type { Palette } from '../text/palette.js';
 
 export interface ConfirmChoice {
   key: string;

@@ -1,6 +1,6 @@
-import type { ServerState } from '../mcp/types.js';
-import type { UiRuntime } from './backend-types.js';
-import type { Palette } from './palette.js';
+import type { ServerState } from '../../mcp/types.js';
+import type { UiRuntime } from '../backend-types.js';
+import type { Palette } from '../text/palette.js';
 import { promptArgs, type SlashInput } from './slash-parse.js';
 import { CHAT_COMMANDS } from './chat-commands.js';
 

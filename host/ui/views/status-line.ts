@@ -1,6 +1,6 @@
-import { textWidth } from './text-width.js';
-import type { ApprovalMode } from '../scheduler/types.js';
-import type { Palette } from './palette.js';
+import { textWidth } from '../text/text-width.js';
+import type { ApprovalMode } from '../../scheduler/types.js';
+import type { Palette } from '../text/palette.js';
 
 export interface StatusInfo {
   model: string;

@@ -1,4 +1,4 @@
-import type { UiRuntime } from './backend-types.js';
+import type { UiRuntime } from '../backend-types.js';
 import {
   applyCompletion,
   type Completion,
@@ -7,7 +7,7 @@ import {
   completeAtTool,
   completeSlash,
 } from './completion.js';
-import { completionTable } from './slash-commands.js';
+import { completionTable } from '../commands/slash-commands.js';
 
 const SHOWN_CANDIDATES = 12;
 

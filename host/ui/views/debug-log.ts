@@ -1,5 +1,5 @@
-import type { HostLogger } from '../log.js';
-import type { Palette } from './palette.js';
+import type { HostLogger } from '../../log.js';
+import type { Palette } from '../text/palette.js';
 
 export type DebugLevel = 'debug' | 'info' | 'warn' | 'error';
 

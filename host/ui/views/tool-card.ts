@@ -1,8 +1,8 @@
-import type { ToolCall, ToolCallStatus } from '../scheduler/types.js';
-import { type FileDiffDisplay, unwrapUntrusted } from '../../protocol/tool-result.js';
+import type { ToolCall, ToolCallStatus } from '../../scheduler/types.js';
+import { type FileDiffDisplay, unwrapUntrusted } from '../../../protocol/tool-result.js';
 import { diffStats, renderDiff } from './diff-view.js';
-import type { Palette } from './palette.js';
-import { wrapLine } from './wrap.js';
+import type { Palette } from '../text/palette.js';
+import { wrapLine } from '../text/wrap.js';
 
 const ICON: Record<ToolCallStatus, string> = {
   validating: '○',

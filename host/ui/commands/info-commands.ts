@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { arch, platform, release } from 'node:os';
 import { resolve } from 'node:path';
-import { VERSION } from '../../protocol/version.js';
-import type { RunStats } from '../cli/output.js';
-import type { ServerGeminiStreamEvent } from '../core/events.js';
+import { VERSION } from '../../../protocol/version.js';
+import type { RunStats } from '../../cli/output.js';
+import type { ServerGeminiStreamEvent } from '../../core/events.js';
 import { needSession, type ChatCommand, type ChatCommandContext } from './command-context.js';
-import { SHOWN_LINES, showDebugLog } from './debug-log.js';
-import { lastAnswer } from './history-view.js';
-import { formatTokens } from './status-line.js';
+import { SHOWN_LINES, showDebugLog } from '../views/debug-log.js';
+import { lastAnswer } from '../views/history-view.js';
+import { formatTokens } from '../views/status-line.js';
 
 /** `/about`: versions and where this session lives. */
 export const aboutCommand: ChatCommand = (_input, ctx) => {

@@ -1,8 +1,8 @@
 import type { App } from './app.js';
-import type { ServerState } from '../mcp/types.js';
-import type { UiRuntime } from './backend-types.js';
+import type { ServerState } from '../../mcp/types.js';
+import type { UiRuntime } from '../backend-types.js';
 import { formatElapsed } from './tool-card.js';
-import { resourceText } from '../mcp/util.js';
+import { resourceText } from '../../mcp/util.js';
 
 const FILES_URI = 'gemini-memory://files';
 /** A server still connecting after this long is called out as slow. */

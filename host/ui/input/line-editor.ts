@@ -1,4 +1,4 @@
-import { textWidth } from './text-width.js';
+import { textWidth } from '../text/text-width.js';
 
 /**
  * The input box's text model: a multi-line buffer and a cursor (index into the string). Pure, so

@@ -1,8 +1,8 @@
-import type { App } from './app.js';
+import type { App } from '../views/app.js';
 import type { ChatCommandContext } from './command-context.js';
-import type { Controller } from './controller.js';
-import { historyItems } from './history-view.js';
-import { browseSessions } from './session-browser.js';
+import type { Controller } from '../controller.js';
+import { historyItems } from '../views/history-view.js';
+import { browseSessions } from '../views/session-browser.js';
 
 /** The command context for one slash command, over the controller's session and the screen. */
 export function buildCommandContext(c: Controller, app: App, cwd: string): ChatCommandContext {

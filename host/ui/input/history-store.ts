@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { defaultProjectTempDir } from '../config/paths.js';
+import { defaultProjectTempDir } from '../../config/paths.js';
 
 const MAX_ENTRIES = 500;
 

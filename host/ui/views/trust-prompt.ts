@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
-import type { TrustLevel } from '../config/trust.js';
+import type { TrustLevel } from '../../config/trust.js';
 import type { KeyInfo } from './app.js';
-import type { Palette } from './palette.js';
+import type { Palette } from '../text/palette.js';
 
 export interface TrustPromptHost {
   palette: Palette;

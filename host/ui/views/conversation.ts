@@ -1,8 +1,8 @@
-import type { ToolCall } from '../scheduler/types.js';
-import type { MarkdownRenderer } from './markdown.js';
-import type { Palette } from './palette.js';
+import type { ToolCall } from '../../scheduler/types.js';
+import type { MarkdownRenderer } from '../text/markdown.js';
+import type { Palette } from '../text/palette.js';
 import { EXPAND_HINT, formatToolCard } from './tool-card.js';
-import { wrapText } from './wrap.js';
+import { wrapText } from '../text/wrap.js';
 
 export type Item =
   | { kind: 'user'; text: string }
