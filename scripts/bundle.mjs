@@ -16,7 +16,7 @@ const wantMeta = process.argv.includes('--metafile');
 
 /** bin name → the source it is built from (package.json `bin` points at the bundles). */
 export const BIN_SOURCES = {
-  'gemini-mcp': 'host/cli/main.ts',
+  'gemini-mcp': 'host/main.ts',
   'gemini-mcp-filesystem': 'servers/filesystem/main.ts',
   'gemini-mcp-shell': 'servers/shell/main.ts',
   'gemini-mcp-web': 'servers/web/main.ts',

@@ -4,7 +4,7 @@ import type { Content, Part } from '@google/genai';
 import type { LoopTool } from '../core/loop-runtime.js';
 import { classifyTool } from '../policy/tool-class.js';
 import type { ToolCallRequestInfo } from '../scheduler/types.js';
-import { writeFileAtomic } from '../sessions/atomic-write.js';
+import { writeFileAtomic } from '../atomic-file.js';
 import { ShadowGit } from './shadow-git.js';
 
 export interface CheckpointRecord {

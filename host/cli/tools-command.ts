@@ -3,7 +3,7 @@ import { asFatal, EXIT, FatalInputError } from '../errors.js';
 import { createHostLogger } from '../log.js';
 import { displayOf, outputOf, resolvePassiveTool } from '../passive-call.js';
 import { DENIED_BY_POLICY } from '../policy/policy-engine.js';
-import { createHostRuntime, type HostRuntime } from '../runtime.js';
+import { createHostRuntime, type HostRuntime } from '../core/runtime.js';
 import type { ApprovalMode } from '../scheduler/types.js';
 import { isParseArgsError, parseArgsMessage } from './parse-error.js';
 import { describeTool, listTools } from './tools-list.js';

@@ -1,6 +1,6 @@
 import { EXIT } from '../errors.js';
 import { resolvePassiveTool } from '../passive-call.js';
-import type { HostRuntime } from '../runtime.js';
+import type { HostRuntime } from '../core/runtime.js';
 import type { RegisteredTool } from '../tools/registry.js';
 
 type Out = NodeJS.WritableStream;

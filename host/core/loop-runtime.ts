@@ -1,8 +1,8 @@
-import type { HostRuntime } from '../runtime.js';
+import type { HostRuntime } from './runtime.js';
 import type { SchedulerEvent, ToolRef } from '../scheduler/types.js';
 
 /**
- * What the model loop uses of the one runtime type (host/runtime.ts). A `Pick`, not a second interface,
+ * What the model loop uses of the one runtime type (host/core/runtime.ts). A `Pick`, not a second interface,
  * so the loop and the runtime cannot drift apart. `policy` is optional: without it nothing is hidden.
  */
 export type LoopRuntime = Pick<HostRuntime, 'scheduler' | 'registry' | 'manager' | 'roots'> &

@@ -1,4 +1,4 @@
-import type { HostRuntime } from '../runtime.js';
+import type { HostRuntime } from './runtime.js';
 import { resourceText } from '../mcp/util.js';
 
 export const MEMORY_CONTEXT_URI = 'gemini-memory://context';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LoadedSettings } from '../config/settings.js';
-import type { HostRuntime, HostRuntimeOptions } from '../runtime.js';
+import type { HostRuntime, HostRuntimeOptions } from './runtime.js';
 import { GeminiClient } from './client.js';
 import {
   AuthError,
@@ -100,7 +100,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(opts.cwd, env, opts.homeDir);
   // A bad --resume reference fails before any server starts.
   const resumed = opts.resume !== undefined ? loadSession(projectTempDir, opts.resume) : undefined;
-  const { createHostRuntime } = await import('../runtime.js');
+  const { createHostRuntime } = await import('./runtime.js');
   const runtime = await createHostRuntime({ ...opts, settings, projectTempDir });
   let generator: ContentGenerator;
   try {

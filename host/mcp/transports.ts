@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { useLinearReadBuffer } from '../../protocol/linear-read-buffer.js';
+import { useLinearReadBuffer } from './linear-read-buffer.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../atomic-file.js';
 import type { Content } from '@google/genai';
 
 /**

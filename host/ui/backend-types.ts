@@ -1,9 +1,9 @@
 import type { Part } from '@google/genai';
 import type { ServerGeminiStreamEvent } from '../core/events.js';
-import type { HostRuntime } from '../runtime.js';
+import type { HostRuntime } from '../core/runtime.js';
 
 /**
- * What the terminal UI uses of the one runtime type (host/runtime.ts): a `Pick`, so the chat and the
+ * What the terminal UI uses of the one runtime type (host/core/runtime.ts): a `Pick`, so the chat and the
  * runtime cannot drift apart. Type-only: the UI still loads the runtime lazily.
  */
 export type UiRuntime = Pick<

@@ -229,7 +229,7 @@ async function startSession(
     attachSession(app, controller, session);
   } catch (err) {
     if (!(err instanceof AuthError)) throw err;
-    const { createHostRuntime } = await import('../runtime.js');
+    const { createHostRuntime } = await import('../core/runtime.js');
     const rt = await createHostRuntime(base);
     closeRef.close = () => rt.close();
     runtime = rt;

@@ -17,7 +17,7 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
  * edit): the bench client uses the host's linear buffer so that what is timed is the server.
  */
 async function linearBufferClass(dir) {
-  const out = bundleModule(join(REPO, 'protocol/linear-read-buffer.ts'), join(dir, 'linear-read-buffer.mjs'));
+  const out = bundleModule(join(REPO, 'host/mcp/linear-read-buffer.ts'), join(dir, 'linear-read-buffer.mjs'));
   return (await import(pathToFileURL(out).href)).LinearReadBuffer;
 }
 

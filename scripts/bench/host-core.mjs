@@ -15,7 +15,7 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 // The host's modules, bundled from source for this process (the build emits only the bins).
 const lib = (p) =>
   pathToFileURL(bundleModule(join(REPO, p), join(REPO, 'dist/bench', p.replace(/[/.]/g, '_') + '.mjs'))).href;
-const { createHostRuntime } = await import(lib('host/runtime.ts'));
+const { createHostRuntime } = await import(lib('host/core/runtime.ts'));
 const { resolveServers, loadSettings } = await import(lib('host/config/settings.ts'));
 
 const READY_RUNS = 5;

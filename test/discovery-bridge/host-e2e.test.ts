@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runToolsCommand } from '../../host/cli/tools-command.js';
-import { createHostRuntime } from '../../host/runtime.js';
+import { createHostRuntime } from '../../host/core/runtime.js';
 import type { ConfirmationRequest } from '../../host/scheduler/types.js';
 import { REPO } from '../helpers/paths.js';
 import { workspace } from '../host/scheduler/scheduler-workspace.js';

@@ -1,11 +1,11 @@
 import { isAbsolute, resolve } from 'node:path';
 import { compressionNotice } from '../views/core-notices.js';
 import { needSession, type ChatCommand, type ChatCommandContext } from './command-context.js';
-import { writeFileAtomic } from '../../sessions/atomic-write.js';
+import { writeFileAtomic } from '../../atomic-file.js';
 import { deleteChat, listChats, loadChat, saveChat } from '../../sessions/tags.js';
 import { shareText } from '../../sessions/share.js';
 import { formatAge, listSessions } from '../../sessions/store.js';
-import { switchToSession } from '../../sessions/switch.js';
+import { switchToSession } from '../../core/session-switch.js';
 
 const CHAT_USAGE = 'Usage: /chat save TAG | resume TAG | list | delete TAG | share FILE.md|FILE.json';
 

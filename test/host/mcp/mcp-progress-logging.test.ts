@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHostRuntime, type HostRuntime } from '../../../host/runtime.js';
+import { createHostRuntime, type HostRuntime } from '../../../host/core/runtime.js';
 import type { SchedulerEvent } from '../../../host/scheduler/types.js';
 import { formatProgress } from '../../../host/ui/views/tool-card.js';
 import { EVERYTHING } from './everything-helpers.js';

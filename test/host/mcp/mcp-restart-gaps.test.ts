@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { resolveServers } from '../../../host/config/servers.js';
-import { createHostRuntime, type HostRuntime } from '../../../host/runtime.js';
+import { createHostRuntime, type HostRuntime } from '../../../host/core/runtime.js';
 import { ToolRegistry } from '../../../host/tools/registry.js';
 import { FAULT, fault, managerFactory } from './fault-harness.js';
 import { tempDir } from '../../helpers/tmp.js';

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createHostRuntime, type HostRuntime, type HostRuntimeOptions } from '../../../host/runtime.js';
+import { createHostRuntime, type HostRuntime, type HostRuntimeOptions } from '../../../host/core/runtime.js';
 import type { ConfirmationRequest, ToolCall } from '../../../host/scheduler/types.js';
 import { ScriptedConfirmer } from '../../helpers/scripted-confirmer.js';
 import { startScriptedGemini, type ScriptedGemini } from '../../helpers/scripted-gemini.mjs';

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPassiveCalls, runPassiveCall } from '../../../host/passive-call.js';
-import { createHostRuntime, type HostRuntime } from '../../../host/runtime.js';
+import { createHostRuntime, type HostRuntime } from '../../../host/core/runtime.js';
 import { ApprovalBroker } from '../../../host/scheduler/approvals.js';
 import { PolicyEngine } from '../../../host/policy/policy-engine.js';
 import type {

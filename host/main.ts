@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `gemini-mcp` bin. Kept tiny: every command imports its heavy modules lazily so startup stays fast.
-import { asFatal } from '../errors.js';
-import { HELP_TEXT, parseCliArgs, type CliArgs } from './args.js';
+import { asFatal } from './errors.js';
+import { HELP_TEXT, parseCliArgs, type CliArgs } from './cli/args.js';
 
 function isHeadless(args: CliArgs): boolean {
   if (args.prompt !== undefined) return true;
@@ -34,9 +34,9 @@ async function readStdin(idleMs: number | undefined): Promise<string> {
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === 'mcp') return (await import('./mcp-command.js')).runMcpCommand(rest);
-  if (first === 'tools') return (await import('./tools-command.js')).runToolsCommand(rest);
-  if (first === 'trust') return (await import('./trust-command.js')).runTrustCommand(rest);
+  if (first === 'mcp') return (await import('./cli/mcp-command.js')).runMcpCommand(rest);
+  if (first === 'tools') return (await import('./cli/tools-command.js')).runToolsCommand(rest);
+  if (first === 'trust') return (await import('./cli/trust-command.js')).runTrustCommand(rest);
 
   const args = parseCliArgs(argv);
   if (args.help) {
@@ -44,19 +44,19 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (args.version) {
-    const { VERSION } = await import('../../protocol/version.js');
+    const { VERSION } = await import('../protocol/version.js');
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
   if (args.listSessions || args.deleteSession !== undefined) {
-    return (await import('./sessions-command.js')).runSessionsCommand(args, { cwd: process.cwd() });
+    return (await import('./cli/sessions-command.js')).runSessionsCommand(args, { cwd: process.cwd() });
   }
   if (isHeadless(args)) {
     const stdinText = await readStdin(args.prompt !== undefined || args.positional !== undefined ? 500 : undefined);
-    const { runHeadless } = await import('./headless.js');
+    const { runHeadless } = await import('./cli/headless.js');
     return runHeadless(args, { stdinText, cwd: process.cwd() });
   }
-  const { runInteractive } = await import('../ui/run-ui.js');
+  const { runInteractive } = await import('./ui/run-ui.js');
   return runInteractive({ args, cwd: process.cwd() });
 }
 

@@ -1,6 +1,6 @@
-import type { GeminiChat } from '../core/gemini-chat.js';
-import { chatsDir, SessionRecorder } from './recorder.js';
-import { loadSession, type LoadedSession } from './store.js';
+import type { GeminiChat } from './gemini-chat.js';
+import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
+import { loadSession, type LoadedSession } from '../sessions/store.js';
 
 /**
  * Continues a recorded session inside a running chat: its history replaces the current one and later
