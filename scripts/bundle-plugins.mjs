@@ -1,6 +1,6 @@
 // esbuild settings and plugins shared by the bin build and by test bundles: what stays external, the
 // jsonc-parser alias, and the three load-time patches of third-party code listed in
-// docs/third-party-patches.md (each guarded by test/scripts/third-party-patches.test.ts).
+// docs/third-party-patches.md (each guarded by test/scripts/third-party-patches.unit.test.ts).
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 

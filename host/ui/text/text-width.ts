@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
  * only holds ASCII, `·`, `─` and the like. Strings made only of code points that are always one
  * column and never join a neighbour into a grapheme are counted here; anything else goes to
  * string-width, loaded after the first frame (`preloadTextWidth`) or, if needed sooner, on first use.
- * test/host/ui/render.test.ts checks every code point of the fast ranges against string-width.
+ * test/host/ui/text/render.unit.test.ts checks every code point of the fast ranges against string-width.
  */
 type StringWidth = (text: string) => number;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseForm } from '../../../host/mcp/elicitation-form.js';
-import { FormDialog } from '../../../host/ui/views/elicitation-form-view.js';
-import { createPalette, stripSgr } from '../../../host/ui/text/palette.js';
+import { parseForm } from '../../../../host/mcp/elicitation-form.js';
+import { FormDialog } from '../../../../host/ui/views/elicitation-form-view.js';
+import { createPalette, stripSgr } from '../../../../host/ui/text/palette.js';
 
 const schema = {
   type: 'object',

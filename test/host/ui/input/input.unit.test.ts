@@ -2,15 +2,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { applyCompletion, completeAtPath, completeAtTool, completeSlash } from '../../../host/ui/input/completion.js';
-import { editorCommand } from '../../../host/ui/input/editor.js';
-import { InputHistory } from '../../../host/ui/input/history-store.js';
-import { LineEditor, wrappedRows } from '../../../host/ui/input/line-editor.js';
-import { installPasteFilter } from '../../../host/ui/input/paste-filter.js';
-import { formatMcp, promptCommands, runSlash } from '../../../host/ui/commands/slash-commands.js';
-import { parseSlash, promptArgs } from '../../../host/ui/commands/slash-parse.js';
-import { createPalette, stripSgr } from '../../../host/ui/text/palette.js';
-import { tempDir } from '../../helpers/tmp.js';
+import { applyCompletion, completeAtPath, completeAtTool, completeSlash } from '../../../../host/ui/input/completion.js';
+import { editorCommand } from '../../../../host/ui/input/editor.js';
+import { InputHistory } from '../../../../host/ui/input/history-store.js';
+import { LineEditor, wrappedRows } from '../../../../host/ui/input/line-editor.js';
+import { installPasteFilter } from '../../../../host/ui/input/paste-filter.js';
+import { formatMcp, promptCommands, runSlash } from '../../../../host/ui/commands/slash-commands.js';
+import { parseSlash, promptArgs } from '../../../../host/ui/commands/slash-parse.js';
+import { createPalette, stripSgr } from '../../../../host/ui/text/palette.js';
+import { tempDir } from '../../../helpers/tmp.js';
 
 describe('line editor', () => {
   it('edits multi-line text with wide characters', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolCall } from '../../../host/scheduler/types.js';
-import { confirmBody } from '../../../host/ui/views/confirm-view.js';
-import { Conversation } from '../../../host/ui/views/conversation.js';
-import { renderDiff } from '../../../host/ui/views/diff-view.js';
-import { createPalette, stripSgr } from '../../../host/ui/text/palette.js';
-import { formatMcp } from '../../../host/ui/commands/slash-commands.js';
-import { formatToolCard } from '../../../host/ui/views/tool-card.js';
+import type { ToolCall } from '../../../../host/scheduler/types.js';
+import { confirmBody } from '../../../../host/ui/views/confirm-view.js';
+import { Conversation } from '../../../../host/ui/views/conversation.js';
+import { renderDiff } from '../../../../host/ui/views/diff-view.js';
+import { createPalette, stripSgr } from '../../../../host/ui/text/palette.js';
+import { formatMcp } from '../../../../host/ui/commands/slash-commands.js';
+import { formatToolCard } from '../../../../host/ui/views/tool-card.js';
 
 const plain = createPalette(0);
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `out ${i + 1}`).join('\n');

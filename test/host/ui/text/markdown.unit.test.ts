@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { highlightCode } from '../../../host/ui/text/code-highlight.js';
-import { createMarkdownRenderer } from '../../../host/ui/text/markdown.js';
-import { createPalette, stripSgr } from '../../../host/ui/text/palette.js';
-import { textWidth } from '../../../host/ui/text/text-width.js';
+import { highlightCode } from '../../../../host/ui/text/code-highlight.js';
+import { createMarkdownRenderer } from '../../../../host/ui/text/markdown.js';
+import { createPalette, stripSgr } from '../../../../host/ui/text/palette.js';
+import { textWidth } from '../../../../host/ui/text/text-width.js';
 
 const p256 = createPalette(256);
 const plain = createPalette(0);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolCall } from '../../../host/scheduler/types.js';
-import { choicesLine, confirmBody, confirmChoices } from '../../../host/ui/views/confirm-view.js';
-import { diffStats, renderDiff } from '../../../host/ui/views/diff-view.js';
-import { colorDepth, createPalette, stripSgr } from '../../../host/ui/text/palette.js';
-import { formatStatusLine, nextApprovalMode, shortenPath } from '../../../host/ui/views/status-line.js';
-import { describeArgs, formatToolCard } from '../../../host/ui/views/tool-card.js';
-import { Conversation } from '../../../host/ui/views/conversation.js';
+import type { ToolCall } from '../../../../host/scheduler/types.js';
+import { choicesLine, confirmBody, confirmChoices } from '../../../../host/ui/views/confirm-view.js';
+import { diffStats, renderDiff } from '../../../../host/ui/views/diff-view.js';
+import { colorDepth, createPalette, stripSgr } from '../../../../host/ui/text/palette.js';
+import { formatStatusLine, nextApprovalMode, shortenPath } from '../../../../host/ui/views/status-line.js';
+import { describeArgs, formatToolCard } from '../../../../host/ui/views/tool-card.js';
+import { Conversation } from '../../../../host/ui/views/conversation.js';
 
 const p256 = createPalette(256);
 const plain = createPalette(0);
