@@ -1,8 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects. `unit`: tests of pure modules (`*.unit.test.ts`) — no build, no child process, seconds in all
+ * (`npm run test:unit`). `process`: the suites that run the built binaries, real servers, child processes and
+ * the chat in tmux (they need `npm run build`; `npm test` builds first and runs both projects).
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     // Suites spawn real servers and processes; a 2-core machine needs headroom, and the forks pool
     // keeps each file's child processes isolated.
@@ -11,5 +15,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     fileParallelism: true,
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.unit.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'process', include: ['test/**/*.test.ts'], exclude: ['test/**/*.unit.test.ts'] },
+      },
+    ],
   },
 });

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { chunk, reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { tempDir } from '../../helpers/tmp.js';
-import { hasTmux, INPUT_READY, TmuxUi } from './tmux.js';
+import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
 
 const OLD = Array.from({ length: 60 }, (_, i) => `setting_${i} = old`).join('\n') + '\n';
 const NEW = Array.from({ length: 60 }, (_, i) => `setting_${i} = new`).join('\n') + '\n';
 
-describe.skipIf(!hasTmux)('the approval dialog on a small terminal', () => {
+describeTmux('the approval dialog on a small terminal', () => {
   const ws = workspace();
   const target = ws.file('app.conf', OLD);
   let gemini: ScriptedGemini;

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { tempDir } from '../../helpers/tmp.js';
 import { FAULT } from '../mcp/fault-harness.js';
-import { INPUT_READY, hasTmux, TmuxUi } from './tmux.js';
+import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
 
-describe.skipIf(!hasTmux)('the chat debug log', () => {
+describeTmux('the chat debug log', () => {
   const ws = workspace();
   let gemini: ScriptedGemini;
   let ui: TmuxUi;

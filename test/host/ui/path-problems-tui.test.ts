@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { tempDir } from '../../helpers/tmp.js';
-import { INPUT_READY, hasTmux, TmuxUi } from './tmux.js';
+import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
 
-describe.skipIf(!hasTmux)('@path problems in the chat', () => {
+describeTmux('@path problems in the chat', () => {
   const ws = workspace();
   let gemini: ScriptedGemini;
   let ui: TmuxUi;

@@ -1,15 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { reply, startScriptedGemini, type ScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { INPUT_READY, TmuxUi, hasTmux } from './tmux.js';
+import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
 
 const LONG_ANSWER = `General Kenobi. ${Array.from({ length: 150 }, (_, i) => `fact${i}`).join(' ')} END-OF-ANSWER`;
 
 /** The chat's session features: /chat, shell mode, /copy, /compress, the exit summary and resuming. */
-describe.skipIf(!hasTmux)('terminal UI: sessions, shell mode and the daily commands', () => {
+describeTmux('terminal UI: sessions, shell mode and the daily commands', () => {
   const ws = tempDir('ui-sessions-ws-');
   const home = tempDir('ui-sessions-home-');
   const scripts = tempDir('ui-sessions-scripts-');

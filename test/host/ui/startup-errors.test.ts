@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { TmuxUi, hasTmux } from './tmux.js';
+import { describeTmux, TmuxUi } from './tmux.js';
 
-describe.skipIf(!hasTmux)('chat start-up with unusable settings', () => {
+describeTmux('chat start-up with unusable settings', () => {
   let ui: TmuxUi | undefined;
   afterEach(() => ui?.kill());
 

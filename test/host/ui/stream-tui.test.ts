@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { tempDir } from '../../helpers/tmp.js';
-import { INPUT_READY, hasTmux, TmuxUi } from './tmux.js';
+import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
 
 // The answer the UI bench streams: sixty sentences that share most of their words. Loop detection took
 // them for a loop and stopped the turn after 27 chunks, which looked like a chat that stopped streaming.
@@ -12,7 +12,7 @@ const SENTENCES = Array.from(
   (_, i) => `Step ${i} of a **streamed** answer with \`code\` and words.\n\n`,
 );
 
-describe.skipIf(!hasTmux)('a long streamed answer in the chat', () => {
+describeTmux('a long streamed answer in the chat', () => {
   const ws = workspace();
   let gemini: ScriptedGemini;
   let ui: TmuxUi;

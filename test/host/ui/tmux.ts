@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { describe, it } from 'vitest';
 
 /**
  * A UI under test in a detached tmux session of fixed size, on a private tmux server (its own socket)
@@ -111,7 +112,7 @@ export class TmuxUi {
 /** The UI is ready for input once its prompt placeholder is drawn. */
 export const INPUT_READY = 'Type your message';
 
-/** Whether tmux can run here (CI installs it; a developer without it skips the terminal tests). */
+/** Whether tmux can run here. */
 export const hasTmux = (() => {
   try {
     execFileSync('tmux', ['-V']);
@@ -120,3 +121,23 @@ export const hasTmux = (() => {
     return false;
   }
 })();
+
+const onCi = process.env.CI === 'true' || process.env.GITHUB_ACTIONS === 'true';
+
+/**
+ * A suite that drives the chat in tmux. Without tmux it never passes silently: on CI (which installs tmux)
+ * it fails with the reason; on a developer's machine it is skipped under a title that says why.
+ */
+export function describeTmux(name: string, body: () => void): void {
+  if (hasTmux) {
+    describe(name, body);
+  } else if (onCi) {
+    describe(name, () => {
+      it('needs tmux, which CI installs', () => {
+        throw new Error('tmux is not installed: the terminal UI suites need it (apt-get install tmux)');
+      });
+    });
+  } else {
+    describe.skip(`${name} [skipped: tmux is not installed]`, body);
+  }
+}

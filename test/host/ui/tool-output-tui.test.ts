@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { tempDir } from '../../helpers/tmp.js';
-import { INPUT_READY, hasTmux, TmuxUi } from './tmux.js';
+import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
 
-describe.skipIf(!hasTmux)('tool output in the chat', () => {
+describeTmux('tool output in the chat', () => {
   const ws = tempDir('ui-ws-');
   const home = tempDir('ui-home-');
   writeFileSync(join(ws, 'GEMINI.md'), '# Project notes\n');

@@ -1,15 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { INPUT_READY, TmuxUi, hasTmux } from './tmux.js';
+import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
 
 const FAULT = join(import.meta.dirname, '../../fixtures/fault-server.mjs');
 const QUESTION = 'Do you trust the files in this folder?';
 
 /** The first chat in a folder with workspace settings asks before any of them runs. */
-describe.skipIf(!hasTmux)('terminal UI: the folder trust prompt', () => {
+describeTmux('terminal UI: the folder trust prompt', () => {
   const root = tempDir('ui-trust-');
   const scripts = tempDir('ui-trust-scripts-');
   let ui: TmuxUi | undefined;

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chunk, reply, startScriptedGemini, type ScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { ENTRY, REPO, requireBuilt } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { INPUT_READY, TmuxUi, hasTmux } from './tmux.js';
+import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
 
 const STATUS_ROW = /gemini-2\.5-flash · (default|auto-edit|YOLO) · MCP/;
 const lastLine = (screen: string) => screen.trimEnd().split('\n').at(-1) ?? '';
@@ -13,7 +13,7 @@ const lastLine = (screen: string) => screen.trimEnd().split('\n').at(-1) ?? '';
  * A user's session: keys, paste, thoughts, live shell output, a third-party server's pre-call ask,
  * slash commands, history across restarts and leaving with Ctrl-C twice.
  */
-describe.skipIf(!hasTmux)('terminal UI: a user session in tmux', () => {
+describeTmux('terminal UI: a user session in tmux', () => {
   const ws = tempDir('ui-sess-ws-');
   const home = tempDir('ui-sess-home-');
   const scripts = tempDir('ui-sess-scripts-');

@@ -1,10 +1,10 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { reply, startScriptedGemini, type ScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { INPUT_READY, TmuxUi, hasTmux } from './tmux.js';
+import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
 
 /** Live `sleep 300` processes started by the shell command carrying `marker`. */
 function sleepsUnder(marker: string): number[] {
@@ -33,7 +33,7 @@ const alive = (pid: number) => {
   }
 };
 
-describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
+describeTmux('terminal UI in tmux', () => {
   const ws = tempDir('ui-ws-');
   const home = tempDir('ui-home-');
   const scripts = tempDir('ui-scripts-');
@@ -179,7 +179,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
   });
 });
 
-describe.skipIf(!hasTmux)('terminal UI without credentials', () => {
+describeTmux('terminal UI without credentials', () => {
   const ws = tempDir('ui-ws2-');
   const home = tempDir('ui-home2-');
   const scripts = tempDir('ui-scripts2-');

@@ -2,7 +2,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { applyCompletion, completeAtPath, completeAtTool, completeSlash } from '../../../../host/ui/input/completion.js';
+import {
+  applyCompletion,
+  completeAtPath,
+  completeAtTool,
+  completeSlash,
+} from '../../../../host/ui/input/completion.js';
 import { editorCommand } from '../../../../host/ui/input/editor.js';
 import { InputHistory } from '../../../../host/ui/input/history-store.js';
 import { LineEditor, wrappedRows } from '../../../../host/ui/input/line-editor.js';
