@@ -3,7 +3,7 @@ import stripAnsi from 'strip-ansi';
 import type { FatalError } from '../errors.js';
 import type { ToolCall } from '../scheduler/types.js';
 import type { OutputFormat } from './args.js';
-import { type RunStats, toolErrorText, toolOutputText } from './output.js';
+import { type RunStats, toolErrorText, toolOutputText } from '../core/run-stats.js';
 
 export interface SinkIo {
   out: (s: string) => void;

@@ -14,7 +14,7 @@ import { createHostLogger } from '../log.js';
 import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
 import type { CliArgs } from './args.js';
 import { createSink, type OutputSink } from './headless-sinks.js';
-import { RunStats } from './output.js';
+import { RunStats } from '../core/run-stats.js';
 
 export interface HeadlessIo {
   stdinText: string;

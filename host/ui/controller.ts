@@ -10,7 +10,7 @@ import { parseSlash } from './commands/slash-parse.js';
 import { SessionStats } from './session-stats.js';
 import { nextApprovalMode } from './views/status-line.js';
 import { StreamView } from './views/stream-view.js';
-import { RunStats } from '../cli/output.js';
+import { RunStats } from '../core/run-stats.js';
 import type { Session } from '../core/session.js';
 import type { SessionRecorder } from '../sessions/recorder.js';
 import { runChatCommand } from './commands/chat-commands.js';

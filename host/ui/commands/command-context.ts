@@ -1,5 +1,5 @@
 import type { Content } from '@google/genai';
-import type { RunStats } from '../../cli/output.js';
+import type { RunStats } from '../../core/run-stats.js';
 import type { Session } from '../../core/session.js';
 import type { SessionRecorder } from '../../sessions/recorder.js';
 import type { SessionInfo } from '../../sessions/store.js';

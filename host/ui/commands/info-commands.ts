@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { arch, platform, release } from 'node:os';
 import { resolve } from 'node:path';
 import { VERSION } from '../../../protocol/version.js';
-import type { RunStats } from '../../cli/output.js';
+import type { RunStats } from '../../core/run-stats.js';
 import type { ServerGeminiStreamEvent } from '../../core/events.js';
 import { needSession, type ChatCommand, type ChatCommandContext } from './command-context.js';
 import { SHOWN_LINES, showDebugLog } from '../views/debug-log.js';

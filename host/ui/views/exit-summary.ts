@@ -1,5 +1,5 @@
 import type { Content } from '@google/genai';
-import type { RunStats } from '../../cli/output.js';
+import type { RunStats } from '../../core/run-stats.js';
 import { ensureProjectTempDir } from '../../config/paths.js';
 import { messageCount, titleOf } from '../../sessions/records.js';
 import { findSession, listSessions } from '../../sessions/store.js';
