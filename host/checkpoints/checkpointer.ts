@@ -1,9 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Content, Part } from '@google/genai';
-import type { LoopTool } from '../core/loop-runtime.js';
 import { classifyTool } from '../policy/tool-class.js';
-import type { ToolCallRequestInfo } from '../scheduler/types.js';
+import type { ToolCallRequestInfo, ToolRef } from '../scheduler/types.js';
 import { writeFileAtomic } from '../atomic-file.js';
 import { ShadowGit } from './shadow-git.js';
 
@@ -24,7 +23,8 @@ export const RESTORED_CALL_TEXT = 'The user restored a checkpoint taken before t
 export interface CheckpointerOptions {
   projectRoot: string;
   projectTempDir: string;
-  lookup(name: string): LoopTool | undefined;
+  /** The tool a call names, to tell edits (checkpointed) from the rest. */
+  lookup(name: string): Pick<ToolRef, 'serverAlias' | 'toolName' | 'builtIn' | 'readOnly'> | undefined;
   sessionId?: () => string | undefined;
   warn?: (message: string) => void;
 }

@@ -3,7 +3,8 @@ import stripAnsi from 'strip-ansi';
 import type { FatalError } from '../errors.js';
 import type { ToolCall } from '../scheduler/types.js';
 import type { OutputFormat } from './args.js';
-import { type RunStats, toolErrorText, toolOutputText } from '../core/run-stats.js';
+import type { RunStats } from '../core/run-stats.js';
+import { toolErrorText, toolOutputText } from './output.js';
 
 export interface SinkIo {
   out: (s: string) => void;

@@ -1,5 +1,4 @@
 import type { GenerateContentResponseUsageMetadata } from '@google/genai';
-import { unwrapUntrusted } from '../../protocol/tool-result.js';
 import type { ToolCall, ToolCallOutcome } from '../scheduler/types.js';
 
 type Decisions = Record<ToolCallOutcome, number>;
@@ -125,16 +124,4 @@ export class RunStats {
     }
     return { ...sum, duration_ms: Date.now() - this.started, tool_calls: this.tools.totalCalls, models };
   }
-}
-
-/** The text a tool call failed with, for stderr and tool_result. */
-export function toolErrorText(call: ToolCall): string | undefined {
-  if (call.status === 'success') return undefined;
-  return call.response?.error ?? (call.status === 'cancelled' ? 'cancelled' : 'failed');
-}
-
-/** What a successful call gave the model, as text. */
-export function toolOutputText(call: ToolCall): string | undefined {
-  if (call.status !== 'success') return undefined;
-  return unwrapUntrusted(call.response.responseText);
 }
