@@ -17,7 +17,7 @@ import { newSlot, snapshot, type Slot } from './server-slot.js';
 import { Supervisor, type ClientHooks } from './supervisor.js';
 import type { ListingCache } from './listing-cache.js';
 import { ListingKeeper } from './listing-keeper.js';
-import { isRetryableAfterCrash } from '../tools/tool-filter.js';
+import { isRetryableAfterCrash } from './tool-filter.js';
 import { settled, whenSessionReady, withinMs } from './readiness.js';
 
 export { McpCallError } from './errors.js';

@@ -4,7 +4,7 @@ import type { ServerConnection } from './connection.js';
 import type { CachedListing } from './listing-cache.js';
 import { StderrTail } from './stderr-tail.js';
 import type { PausableTimer } from './timer.js';
-import { filterTools } from '../tools/tool-filter.js';
+import { filterTools } from './tool-filter.js';
 import type { ServerState, ServerStatus } from './types.js';
 
 export interface InFlight {

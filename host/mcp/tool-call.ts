@@ -6,7 +6,7 @@ import { McpCallError, withTail } from './errors.js';
 import type { InFlight, Slot } from './server-slot.js';
 import type { Supervisor } from './supervisor.js';
 import { PausableTimer } from './timer.js';
-import { looksLikeConnectionLoss } from '../tools/tool-filter.js';
+import { looksLikeConnectionLoss } from './tool-filter.js';
 import type { CallOptions } from './types.js';
 import { settleSoon } from './util.js';
 
