@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
-import { parseToolPattern } from '../tools/naming.js';
+import { parseToolPattern } from '../config/tool-pattern.js';
 
 function listed(list: string[] | undefined, name: string): boolean {
   return !!list?.some((p) => parseToolPattern(p).name === name);

@@ -1,5 +1,6 @@
 import type { ToolRef } from '../scheduler/types.js';
-import { nameCoversTool, parseToolPattern } from '../tools/naming.js';
+import { parseToolPattern } from '../config/tool-pattern.js';
+import { nameCoversTool } from '../tools/naming.js';
 
 /**
  * One entry of `tools.allowed` / `tools.exclude` / `tools.core` / `--allowed-tools`: a tool name in the

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { parseToolPattern } from '../config/tool-pattern.js';
 
 /** Gemini function names: `[A-Za-z_][A-Za-z0-9_.:-]*`, at most this many characters. */
 export const MAX_NAME_LENGTH = 64;
@@ -23,12 +24,6 @@ export function exposedName(alias: string, tool: string): string {
   if (name.length <= MAX_NAME_LENGTH) return name;
   const hash = createHash('sha256').update(`${alias}\0${tool}`).digest('hex').slice(0, 8);
   return `${name.slice(0, HEAD_LENGTH)}_${hash}`;
-}
-
-/** `run_shell_command(git)` → `{name: 'run_shell_command', arg: 'git'}`; a bare name has no arg. */
-export function parseToolPattern(pattern: string): { name: string; arg?: string } {
-  const m = /^([^()]+?)\s*\((.*)\)\s*$/s.exec(pattern.trim());
-  return m ? { name: m[1]!.trim(), arg: m[2]! } : { name: pattern.trim() };
 }
 
 type NamedTool = { exposedName: string; serverAlias: string; toolName: string };

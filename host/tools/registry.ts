@@ -4,7 +4,8 @@ import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotoco
 import type { Settings } from '../config/settings-schema.js';
 import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
 import { META } from '../../protocol/meta.js';
-import { exposedName, parseToolPattern, patternNamesTool } from './naming.js';
+import { parseToolPattern } from '../config/tool-pattern.js';
+import { exposedName, patternNamesTool } from './naming.js';
 import { schemaProblem, toDeclaration } from './declarations.js';
 import { hostToolEntry, type RegisteredTool } from './registered-tool.js';
 import { isResourceTool, resourceToolEntries } from './resource-tools.js';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exposedName, patternNamesTool, sanitizeNamePart, parseToolPattern } from '../../../host/tools/naming.js';
+import { parseToolPattern } from '../../../host/config/tool-pattern.js';
+import { exposedName, patternNamesTool, sanitizeNamePart } from '../../../host/tools/naming.js';
 import { ToolRegistry, DECLARATION_BUDGET } from '../../../host/tools/registry.js';
 import { McpClientManager } from '../../../host/mcp/client-manager.js';
 import { resolveServers, type ResolvedServerConfig } from '../../../host/config/servers.js';
