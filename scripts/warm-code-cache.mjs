@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { reply, startScriptedGemini } from '../test/helpers/scripted-gemini.mjs';
+import { reply, startScriptedGemini } from './scripted-gemini.mjs';
 
 const WAIT_MS = 15_000;
 

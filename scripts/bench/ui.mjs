@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { reply, startScriptedGemini } from '../../test/helpers/scripted-gemini.mjs';
+import { reply, startScriptedGemini } from '../scripted-gemini.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // The bundled bin is what users run (package.json `bin`).
