@@ -12,6 +12,7 @@ export interface RecordedRequest {
   model: string;
   url: string;
   headers: Record<string, string | string[] | undefined>;
+  // biome-ignore lint/suspicious/noExplicitAny: a request body is JSON that tests and benches dig into
   body: any;
   time: number;
 }

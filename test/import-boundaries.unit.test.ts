@@ -19,7 +19,7 @@ function walk(dir: string, out: string[] = []): string[] {
 }
 
 /** Import specifiers of a file; comment lines are left out so prose about imports is not read as one. */
-export function importsOf(text: string): string[] {
+function importsOf(text: string): string[] {
   const code = text
     .split('\n')
     .filter((l) => !/^\s*(\/\/|\*|\/\*)/.test(l))
@@ -151,7 +151,7 @@ function unitOf(path: string): string | undefined {
 }
 
 /** Strongly connected components of the unit graph with more than one unit (Tarjan). */
-export function folderCycles(edges: { from: string; to: string }[]): string[][] {
+function folderCycles(edges: { from: string; to: string }[]): string[][] {
   const next = new Map<string, Set<string>>();
   for (const { from, to } of edges) {
     const a = unitOf(from);
