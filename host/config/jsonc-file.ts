@@ -1,20 +1,9 @@
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import { dirname } from 'node:path';
+import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { SettingsError } from './errors.js';
 import { parseJsonc } from './json-location.js';
 import { settingsSyntaxError } from './settings-precheck.js';
+import { writeFileAtomic } from '../atomic-file.js';
 
 /**
  * JSON-with-comments files the user owns (settings, trusted folders). Edits go through jsonc-parser so
@@ -73,18 +62,4 @@ export function editJsoncFile(file: string, edits: readonly JsoncEdit[]): void {
   const next = editJsoncText(text, edits);
   parseJsoncObject(next, target);
   writeFileAtomic(target, next);
-}
-
-/** Write to a sibling temp file, then rename: readers see the old or the new file, never half of one. */
-export function writeFileAtomic(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
-  const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`;
-  try {
-    writeFileSync(tmp, text, { mode, flag: 'wx' });
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
 }

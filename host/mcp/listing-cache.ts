@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { Prompt, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
+import { writeFileAtomic } from '../atomic-file.js';
 
 /**
  * What a server offered the last time it connected, kept on disk so the next session can declare its
@@ -111,14 +112,10 @@ export class ListingCache {
     }
   }
 
-  /** Atomic (write, then rename); a failure only costs the next session a start. */
+  /** Atomic (host/atomic-file.ts); a failure only costs the next session a start. */
   private write(name: string, value: unknown): void {
     try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      const target = this.file(name);
-      const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ format: FORMAT, value }), { mode: 0o600 });
-      renameSync(tmp, target);
+      writeFileAtomic(this.file(name), JSON.stringify({ format: FORMAT, value }), { mode: 0o600, dirMode: 0o700 });
     } catch {
       // best effort
     }

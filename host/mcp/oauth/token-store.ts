@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { writeFileAtomic } from '../../atomic-file.js';
 
 /** What is kept for one server: its client registration and its tokens, as the SDK handed them over. */
 export interface StoredCredentials {
@@ -58,16 +57,7 @@ export class TokenStore {
   }
 
   private write(all: StoreFile): void {
-    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-    const tmp = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      writeFileSync(tmp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-      // A umask cannot widen 0600, but an existing file's mode is not the temp file's: set it explicitly.
-      chmodSync(tmp, 0o600);
-      renameSync(tmp, this.file);
-    } catch (err) {
-      rmSync(tmp, { force: true });
-      throw err;
-    }
+    // Secrets: 0600 whatever the file's mode was, in a 0700 folder when we create it.
+    writeFileAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600, dirMode: 0o700 });
   }
 }

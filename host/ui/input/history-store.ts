@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defaultProjectTempDir } from '../../config/paths.js';
+import { writeFileAtomic } from '../../atomic-file.js';
 
 const MAX_ENTRIES = 500;
 
@@ -81,10 +82,7 @@ export class InputHistory {
   private save(): void {
     if (!this.file) return;
     try {
-      mkdirSync(dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify(this.entries));
-      renameSync(tmp, this.file);
+      writeFileAtomic(this.file, JSON.stringify(this.entries));
     } catch {
       // History is a convenience; a read-only home must not break the chat.
     }
