@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { FatalInputError } from '../errors.js';
 import type { ApprovalMode } from '../scheduler/types.js';
+import { APPROVAL_MODE_CHOICES, parseApprovalMode } from '../policy/approval-mode.js';
 import { parseArgsMessage } from './parse-error.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -71,15 +72,8 @@ function list(values: string[] | undefined): string[] | undefined {
 
 function approvalModeOf(raw: string | undefined, yolo: boolean): ApprovalMode | undefined {
   if (raw === undefined) return yolo ? 'yolo' : undefined;
-  const modes: Record<string, ApprovalMode> = {
-    default: 'default',
-    auto_edit: 'autoEdit',
-    autoEdit: 'autoEdit',
-    yolo: 'yolo',
-    plan: 'plan',
-  };
-  const mode = modes[raw];
-  if (!mode) throw new InputError(`Invalid --approval-mode "${raw}". Use one of: default, auto_edit, yolo, plan.`);
+  const mode = parseApprovalMode(raw);
+  if (!mode) throw new InputError(`Invalid --approval-mode "${raw}". Use one of: ${APPROVAL_MODE_CHOICES}.`);
   if (yolo && mode !== 'yolo') {
     throw new InputError('Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.');
   }

@@ -4,7 +4,7 @@ import { createHostLogger } from '../log.js';
 import { displayOf, outputOf, resolvePassiveTool } from '../passive-call.js';
 import { DENIED_BY_POLICY } from '../policy/policy-engine.js';
 import { createHostRuntime, type HostRuntime } from '../core/runtime.js';
-import type { ApprovalMode } from '../scheduler/types.js';
+import { APPROVAL_MODE_CHOICES, parseApprovalMode } from '../policy/approval-mode.js';
 import { isParseArgsError, parseArgsMessage } from './parse-error.js';
 import { describeTool, listTools } from './tools-list.js';
 
@@ -18,17 +18,11 @@ export interface ToolsCommandOptions {
 const USAGE = `Usage:
   gemini-mcp tools list [--json]
   gemini-mcp tools describe <server__tool> [--json]
-  gemini-mcp tools call <server__tool> '<json arguments>' [--yolo | --approval-mode default|auto_edit|yolo]
+  gemini-mcp tools call <server__tool> '<json arguments>' [--yolo | --approval-mode default|auto_edit|yolo|plan]
         [--allowed-tools a,b] [--allowed-mcp-server-names a,b] [--include-directories a,b] [--json]
   --skip-trust trusts this folder for this run (its workspace servers and .env apply)
 `;
 
-const MODES: Record<string, ApprovalMode> = {
-  default: 'default',
-  auto_edit: 'autoEdit',
-  autoEdit: 'autoEdit',
-  yolo: 'yolo',
-};
 const list = (v: string[] | undefined) =>
   v
     ?.flatMap((s) => s.split(','))
@@ -71,8 +65,8 @@ function checkUsage(
   const unexpected = sub === 'call' ? extra[0] : sub === 'describe' ? extra[0] : (name ?? extra[0]);
   if (unexpected !== undefined) throw new FatalInputError(`Unexpected argument "${unexpected}".`);
   const rawMode = values['approval-mode'];
-  if (rawMode !== undefined && !MODES[rawMode])
-    throw new FatalInputError(`Invalid --approval-mode "${rawMode}". Use default, auto_edit or yolo.`);
+  if (rawMode !== undefined && !parseApprovalMode(rawMode))
+    throw new FatalInputError(`Invalid --approval-mode "${rawMode}". Use one of: ${APPROVAL_MODE_CHOICES}.`);
   if (rawMode !== undefined && values.yolo) throw new FatalInputError('Use either --yolo or --approval-mode.');
 }
 
@@ -103,7 +97,7 @@ export async function runToolsCommand(
       cwd: opts.cwd,
       env: opts.env,
       interactive: false,
-      approvalMode: values.yolo ? 'yolo' : rawMode ? MODES[rawMode] : 'default',
+      approvalMode: values.yolo ? 'yolo' : (parseApprovalMode(rawMode) ?? 'default'),
       allowedTools: list(values['allowed-tools']),
       allowedMcpServerNames: list(values['allowed-mcp-server-names']),
       includeDirectories: list(values['include-directories']),

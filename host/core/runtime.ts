@@ -8,6 +8,7 @@ import { silentLogger, type HostLogger } from '../log.js';
 import { McpClientManager } from '../mcp/client-manager.js';
 import { ListingCache } from '../mcp/listing-cache.js';
 import { ClientRequests, type ClientAsker } from '../mcp/client-requests.js';
+import { parseApprovalMode } from '../policy/approval-mode.js';
 import { PolicyEngine } from '../policy/policy-engine.js';
 import { headlessConfirmer } from '../scheduler/approvals.js';
 import { ToolScheduler } from '../scheduler/scheduler.js';
@@ -92,7 +93,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     opts.settings ?? loadSettings({ cwd, homeDir: opts.homeDir, env: opts.env, skipTrust: opts.skipTrust });
   const env = settings.env;
   const merged = settings.merged;
-  const mode = startingApprovalMode(opts.approvalMode, settings);
+  const configured = parseApprovalMode(settings.merged.general?.defaultApprovalMode);
   const roots = [...new Set([cwd, ...(opts.includeDirectories ?? []).map((d) => resolve(cwd, d))])];
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(cwd, env, opts.homeDir);
   const servers = resolveServers(settings, {
@@ -113,7 +114,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   };
   const policy = new PolicyEngine({
     settings: toolSettings,
-    approvalMode: mode.mode,
+    approvalMode: opts.approvalMode ?? configured ?? 'default',
     untrustedFolder: !settings.trust.trusted,
     interactive: opts.interactive,
     allowedTools: opts.allowedTools,
@@ -162,7 +163,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     roots,
     projectTempDir,
     notices: [
-      untrustedNotice(settings.trust, [...settings.skipped, ...mode.skipped]),
+      untrustedNotice(settings.trust, [...settings.skipped, ...refusedModeNotice(policy.startRefused)]),
       builtinReplacementNotice(servers),
     ].filter((n): n is string => !!n),
     setApprovalMode: (m) => policy.setApprovalMode(m),
@@ -171,20 +172,9 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   };
 }
 
-/**
- * The flag's mode, else `general.defaultApprovalMode`; an untrusted folder stays in `default` whatever was
- * asked, as in Gemini CLI, and the notice says so.
- */
-function startingApprovalMode(
-  requested: ApprovalMode | undefined,
-  settings: LoadedSettings,
-): { mode: ApprovalMode; skipped: string[] } {
-  const configured = settings.merged.general?.defaultApprovalMode;
-  const fromSettings = configured === 'auto_edit' ? 'autoEdit' : configured === 'plan' ? 'plan' : undefined;
-  const mode = requested ?? fromSettings ?? 'default';
-  // Plan mode only takes permissions away, so an untrusted folder may use it.
-  if (settings.trust.trusted || mode === 'default' || mode === 'plan') return { mode, skipped: [] };
-  return { mode: 'default', skipped: [`approval mode ${mode} (this run stays in default)`] };
+/** The untrusted-folder notice's line for a starting mode policy refused (the flag's, else the settings'). */
+function refusedModeNotice(refused: ApprovalMode | undefined): string[] {
+  return refused ? [`approval mode ${refused} (this run stays in default)`] : [];
 }
 
 /** Server lists may use the `mcpServers` key as written; policy compares tool prefixes. */

@@ -5,6 +5,7 @@ import { matchRules, parseRules, type ToolRule } from './rules.js';
 import { allPartsMatch, anyPartMatches, rootCommandsOf, shellDecision } from './shell-rules.js';
 import { classifyTool, type ToolClass } from './tool-class.js';
 import { SessionRules } from './session-rules.js';
+import { modeAllowedUntrusted } from './approval-mode.js';
 
 /** The settings keys policy reads; A's `Settings` is structurally compatible. */
 export interface PolicySettings {
@@ -22,7 +23,7 @@ export interface PolicyEngineOptions {
   allowedTools?: string[];
   /** `--allowed-mcp-server-names`: these servers' tools are allowed. */
   allowedMcpServerNames?: string[];
-  /** The folder is not trusted: the approval mode stays `default`. */
+  /** The folder is not trusted: the approval mode stays `default` or `plan` (see `startRefused`). */
   untrustedFolder?: boolean;
 }
 
@@ -76,6 +77,8 @@ export class PolicyEngine implements Policy {
   private readonly excludedServers: Set<string>;
   private readonly disableYolo: boolean;
   private readonly untrustedFolder: boolean;
+  /** The starting mode asked for (flag or settings) that an untrusted folder refused; the run is in default. */
+  readonly startRefused: ApprovalMode | undefined;
 
   constructor(opts: PolicyEngineOptions) {
     const s = opts.settings ?? {};
@@ -90,7 +93,10 @@ export class PolicyEngine implements Policy {
     this.allowedServers = new Set([...(s.mcp?.allowed ?? []), ...(opts.allowedMcpServerNames ?? [])]);
     this.excludedServers = new Set(s.mcp?.excluded ?? []);
     this.mode = 'default';
-    this.setApprovalMode(opts.approvalMode ?? 'default');
+    const start = opts.approvalMode ?? 'default';
+    // At start-up a refused mode is a notice, not an error: the run goes on in default, as Gemini CLI does.
+    this.startRefused = this.untrustedFolder && !modeAllowedUntrusted(start) ? start : undefined;
+    this.setApprovalMode(this.startRefused ? 'default' : start);
   }
 
   getApprovalMode(): ApprovalMode {
@@ -100,7 +106,7 @@ export class PolicyEngine implements Policy {
   setApprovalMode(mode: ApprovalMode): void {
     if (mode === 'yolo' && this.disableYolo)
       throw new FatalConfigError('YOLO mode is disabled by security.disableYoloMode.');
-    if (mode !== 'default' && mode !== 'plan' && this.untrustedFolder) {
+    if (this.untrustedFolder && !modeAllowedUntrusted(mode)) {
       throw new Error(
         'This folder is not trusted: the approval mode stays default or plan (run "gemini-mcp trust" to trust it).',
       );
