@@ -32,9 +32,6 @@ export interface CliArgs {
   checkpointing: boolean;
 }
 
-/** Bad command-line input: exit code 42. */
-export class InputError extends FatalInputError {}
-
 export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
        gemini-mcp mcp <add|remove|list|...>    manage MCP servers
        gemini-mcp tools <list|call|...>        inspect and call tools
@@ -73,9 +70,11 @@ function list(values: string[] | undefined): string[] | undefined {
 function approvalModeOf(raw: string | undefined, yolo: boolean): ApprovalMode | undefined {
   if (raw === undefined) return yolo ? 'yolo' : undefined;
   const mode = parseApprovalMode(raw);
-  if (!mode) throw new InputError(`Invalid --approval-mode "${raw}". Use one of: ${APPROVAL_MODE_CHOICES}.`);
+  if (!mode) throw new FatalInputError(`Invalid --approval-mode "${raw}". Use one of: ${APPROVAL_MODE_CHOICES}.`);
   if (yolo && mode !== 'yolo') {
-    throw new InputError('Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.');
+    throw new FatalInputError(
+      'Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.',
+    );
   }
   return mode;
 }
@@ -121,12 +120,12 @@ export function parseCliArgs(argv: string[]): CliArgs {
       },
     });
   } catch (err) {
-    throw new InputError(`${parseArgsMessage(err, 'gemini-mcp')}\nRun "gemini-mcp --help" for usage.`);
+    throw new FatalInputError(`${parseArgsMessage(err, 'gemini-mcp')}\nRun "gemini-mcp --help" for usage.`);
   }
   const v = parsed.values;
   const format = v['output-format'] ?? 'text';
   if (format !== 'text' && format !== 'json' && format !== 'stream-json') {
-    throw new InputError(`Invalid --output-format "${format}". Use one of: text, json, stream-json.`);
+    throw new FatalInputError(`Invalid --output-format "${format}". Use one of: text, json, stream-json.`);
   }
   const positional = parsed.positionals.length ? parsed.positionals.join(' ') : undefined;
   return {

@@ -1,7 +1,8 @@
+import { FatalInputError } from '../errors.js';
 import { resolve } from 'node:path';
 import { resolveServerSet } from '../config/servers.js';
 import { defaultProjectTempDir, loadSettings } from '../config/settings.js';
-import { EXIT_ERROR, EXIT_OK, UsageError, type McpCommandOptions } from './mcp-shared.js';
+import { EXIT_ERROR, EXIT_OK, type McpCommandOptions } from './mcp-shared.js';
 
 /**
  * `gemini-mcp mcp auth NAME [--logout]`: signs in to a remote MCP server with OAuth 2.1 (browser, loopback
@@ -15,7 +16,7 @@ export async function authServer(
 ): Promise<number> {
   const logout = argv.includes('--logout');
   const names = argv.filter((a) => a !== '--logout');
-  if (names.length !== 1 || names[0]!.startsWith('-')) throw new UsageError('mcp auth takes one <server> name.');
+  if (names.length !== 1 || names[0]!.startsWith('-')) throw new FatalInputError('mcp auth takes one <server> name.');
   const name = names[0]!;
   const cwd = resolve(opts.cwd);
   const env = opts.env ?? process.env;
@@ -27,8 +28,8 @@ export async function authServer(
     env: loaded.env,
   });
   const server = servers.find((s) => s.alias === name || s.name === name);
-  if (!server) throw new UsageError(`No MCP server "${name}" is configured.`);
-  if (!server.url) throw new UsageError(`"${name}" is a local (stdio) server: OAuth is for remote servers.`);
+  if (!server) throw new FatalInputError(`No MCP server "${name}" is configured.`);
+  if (!server.url) throw new FatalInputError(`"${name}" is a local (stdio) server: OAuth is for remote servers.`);
   if (!server.oauth) {
     err.write(`"${name}" has OAuth turned off (oauth.enabled false, or a static Authorization header).\n`);
     return EXIT_ERROR;

@@ -1,5 +1,5 @@
 import { asFatal, FatalInputError } from '../errors.js';
-import { EXIT_ERROR, EXIT_OK, UsageError, type McpCommandOptions } from './mcp-shared.js';
+import { EXIT_ERROR, EXIT_OK, type McpCommandOptions } from './mcp-shared.js';
 
 export { EXIT_CONFIG, EXIT_ERROR, EXIT_OK, type McpCommandOptions } from './mcp-shared.js';
 
@@ -49,9 +49,9 @@ export async function runMcpCommand(argv: string[], opts: McpCommandOptions = { 
         out.write(USAGE);
         return EXIT_OK;
       case undefined:
-        throw new UsageError('mcp needs a command: list, add, remove or import.');
+        throw new FatalInputError('mcp needs a command: list, add, remove or import.');
       default:
-        throw new UsageError(`Unknown mcp command "${sub}".`);
+        throw new FatalInputError(`Unknown mcp command "${sub}".`);
     }
   } catch (e) {
     const fatal = asFatal(e);

@@ -1,8 +1,9 @@
+import { FatalInputError } from '../errors.js';
 import { SettingsError } from '../config/errors.js';
 import { loadSettings } from '../config/settings.js';
 import { editJsoncFile, readJsoncObject } from '../config/jsonc-file.js';
 import { BUILTIN_ALIASES, toolPrefixes } from '../config/server-names.js';
-import { EXIT_ERROR, EXIT_OK, parseScope, settingsPathFor, UsageError, type McpCommandOptions } from './mcp-shared.js';
+import { EXIT_ERROR, EXIT_OK, parseScope, settingsPathFor, type McpCommandOptions } from './mcp-shared.js';
 
 /** `mcp add`: one entry into the chosen settings file, the rest of the file untouched. */
 export function addServer(
@@ -13,8 +14,8 @@ export function addServer(
 ): number {
   const p = parseAddArgs(argv, 2);
   const [name, target, ...args] = p.positionals;
-  if (!name || !target) throw new UsageError('mcp add needs <name> and <command-or-url>.');
-  if (!name.trim()) throw new UsageError('The server name must not be blank.');
+  if (!name || !target) throw new FatalInputError('mcp add needs <name> and <command-or-url>.');
+  if (!name.trim()) throw new FatalInputError('The server name must not be blank.');
   const entry: Record<string, unknown> = {};
   if (p.transport === 'stdio') {
     entry.command = target;
@@ -22,11 +23,11 @@ export function addServer(
     if (Object.keys(p.env).length) entry.env = p.env;
   } else {
     if (args.length)
-      throw new UsageError(`Extra arguments after the URL are only for stdio servers: ${args.join(' ')}`);
+      throw new FatalInputError(`Extra arguments after the URL are only for stdio servers: ${args.join(' ')}`);
     try {
       new URL(target);
     } catch {
-      throw new UsageError(`"${target}" is not a valid URL.`);
+      throw new FatalInputError(`"${target}" is not a valid URL.`);
     }
     entry.url = target;
     entry.type = p.transport;
@@ -71,7 +72,7 @@ export function removeServer(
 ): number {
   const p = parseAddArgs(argv, 1);
   const [name, ...extra] = p.positionals;
-  if (!name || extra.length) throw new UsageError('mcp remove needs exactly one <name>.');
+  if (!name || extra.length) throw new FatalInputError('mcp remove needs exactly one <name>.');
   const path = settingsPathFor(p.scope, opts);
   if (!(name in serversIn(path))) {
     err.write(`MCP server "${name}" not found in ${p.scope} settings (${path}).\n`);
@@ -176,13 +177,13 @@ function parseAddArgs(argv: string[], maxPositionals: number): Parsed {
     const flag = eq > 0 ? a.slice(0, eq) : a;
     const key = VALUE_OPTS[flag];
     if (!key) {
-      if (a.startsWith('-') && a.length > 1) throw new UsageError(`Unknown option ${a}.`);
+      if (a.startsWith('-') && a.length > 1) throw new FatalInputError(`Unknown option ${a}.`);
       p.positionals.push(a);
       i++;
       continue;
     }
     const value = eq > 0 ? a.slice(eq + 1) : argv[i + 1];
-    if (value === undefined) throw new UsageError(`Option ${flag} needs a value.`);
+    if (value === undefined) throw new FatalInputError(`Option ${flag} needs a value.`);
     i += eq > 0 ? 1 : 2;
     applyOption(p, key, flag, value);
   }
@@ -201,25 +202,25 @@ function applyOption(p: Parsed, key: string, flag: string, value: string): void 
       return;
     case 'transport':
       if (value !== 'stdio' && value !== 'http' && value !== 'sse')
-        throw new UsageError(`${flag} must be stdio, http or sse, not "${value}".`);
+        throw new FatalInputError(`${flag} must be stdio, http or sse, not "${value}".`);
       p.transport = value;
       return;
     case 'env': {
       const eq = value.indexOf('=');
-      if (eq <= 0) throw new UsageError(`${flag} expects KEY=VALUE, not "${value}".`);
+      if (eq <= 0) throw new FatalInputError(`${flag} expects KEY=VALUE, not "${value}".`);
       p.env[value.slice(0, eq)] = value.slice(eq + 1);
       return;
     }
     case 'header': {
       const colon = value.indexOf(':');
-      if (colon <= 0) throw new UsageError(`${flag} expects "Name: value", not "${value}".`);
+      if (colon <= 0) throw new FatalInputError(`${flag} expects "Name: value", not "${value}".`);
       p.headers[value.slice(0, colon).trim()] = value.slice(colon + 1).trim();
       return;
     }
     case 'timeout': {
       const n = Number(value);
       if (!Number.isInteger(n) || n <= 0)
-        throw new UsageError(`${flag} expects a positive number of milliseconds, not "${value}".`);
+        throw new FatalInputError(`${flag} expects a positive number of milliseconds, not "${value}".`);
       p.timeout = n;
       return;
     }

@@ -1,9 +1,10 @@
+import { FatalInputError } from '../errors.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { candidateFiles, IMPORT_SOURCES, readImportFile, type ImportSource } from '../config/import-sources.js';
 import { namingNote, serversIn, untrustedProjectNote, writeServerEntries } from './mcp-edit.js';
-import { EXIT_OK, parseScope, settingsPathFor, UsageError, type McpCommandOptions, type Scope } from './mcp-shared.js';
+import { EXIT_OK, parseScope, settingsPathFor, type McpCommandOptions, type Scope } from './mcp-shared.js';
 
 /**
  * `mcp import --from <client>`: adds another client's servers to our settings (comments and layout of the
@@ -22,7 +23,7 @@ export function importServers(
   const env = opts.env ?? process.env;
   const file = o.file ? resolve(cwd, o.file) : candidateFiles(source, cwd, env).find((f) => existsSync(f));
   if (!file)
-    throw new UsageError(
+    throw new FatalInputError(
       `No ${source} configuration found (looked for ${candidateFiles(source, cwd, env).join(', ')}); pass --file PATH.`,
     );
   const found = readImportFile(source, file, cwd);
@@ -82,11 +83,11 @@ function parseImportArgs(argv: string[]): ImportArgs {
       },
     }).values;
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new FatalInputError((e as Error).message);
   }
   const from = values.from as string | undefined;
   if (!from || !(IMPORT_SOURCES as readonly string[]).includes(from)) {
-    throw new UsageError(`mcp import needs --from ${IMPORT_SOURCES.join('|')}.`);
+    throw new FatalInputError(`mcp import needs --from ${IMPORT_SOURCES.join('|')}.`);
   }
   return {
     source: from as ImportSource,

@@ -1,8 +1,9 @@
+import { FatalInputError } from '../errors.js';
 import { resolve } from 'node:path';
 import { defaultProjectTempDir, loadSettings } from '../config/settings.js';
 import { resolveServerSet } from '../config/servers.js';
 import type { McpClientManager } from '../mcp/client-manager.js';
-import { EXIT_ERROR, EXIT_OK, UsageError, type McpCommandOptions } from './mcp-shared.js';
+import { EXIT_ERROR, EXIT_OK, type McpCommandOptions } from './mcp-shared.js';
 
 /**
  * `mcp resources [SERVER]`, `mcp read SERVER URI` and `mcp prompts [SERVER]`: what servers offer beyond
@@ -20,7 +21,7 @@ async function withManager<T>(
   let { servers } = resolveServerSet(loaded, { cwd, roots, projectTempDir: defaultProjectTempDir(cwd, env), env });
   if (only !== undefined) {
     servers = servers.filter((s) => s.alias === only || s.name === only);
-    if (!servers.length) throw new UsageError(`No MCP server "${only}" is configured.`);
+    if (!servers.length) throw new FatalInputError(`No MCP server "${only}" is configured.`);
   }
   const { McpClientManager } = await import('../mcp/client-manager.js');
   const manager = new McpClientManager({ servers, roots });
@@ -37,7 +38,7 @@ export async function listResources(
   opts: McpCommandOptions,
   out: NodeJS.WritableStream,
 ): Promise<number> {
-  if (argv.length > 1) throw new UsageError('mcp resources takes at most one <server>.');
+  if (argv.length > 1) throw new FatalInputError('mcp resources takes at most one <server>.');
   return withManager(argv[0], opts, async (m) => {
     let any = false;
     for (const s of m.states().filter((x) => x.status === 'connected')) {
@@ -64,7 +65,7 @@ export async function readResource(
   err: NodeJS.WritableStream,
 ): Promise<number> {
   const [server, uri, ...extra] = argv;
-  if (!server || !uri || extra.length) throw new UsageError('mcp read needs <server> and <uri>.');
+  if (!server || !uri || extra.length) throw new FatalInputError('mcp read needs <server> and <uri>.');
   return withManager(server, opts, async (m) => {
     const state = m.states()[0]!;
     if (state.status !== 'connected') {
@@ -85,7 +86,7 @@ export async function listPrompts(
   opts: McpCommandOptions,
   out: NodeJS.WritableStream,
 ): Promise<number> {
-  if (argv.length > 1) throw new UsageError('mcp prompts takes at most one <server>.');
+  if (argv.length > 1) throw new FatalInputError('mcp prompts takes at most one <server>.');
   return withManager(argv[0], opts, async (m) => {
     const withPrompts = m.states().filter((s) => s.status === 'connected' && s.prompts.length);
     if (!withPrompts.length) out.write('No MCP server offers prompts.\n');

@@ -1,3 +1,4 @@
+import { FatalInputError } from '../errors.js';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultProjectTempDir, loadSettings } from '../config/settings.js';
@@ -6,7 +7,7 @@ import { resolveServerSet, type ResolvedServerConfig } from '../config/servers.j
 import { builtinReplacementNotice } from '../config/server-names.js';
 import { untrustedNotice } from '../config/trust.js';
 import type { ServerState } from '../mcp/client-manager.js';
-import { EXIT_OK, UsageError, type McpCommandOptions } from './mcp-shared.js';
+import { EXIT_OK, type McpCommandOptions } from './mcp-shared.js';
 
 /** `mcp list`: every configured server, connected once to report status, tools and failures. */
 export async function listServers(
@@ -21,7 +22,7 @@ export async function listServers(
       parseArgs({ args: argv, strict: true, options: { 'skip-trust': { type: 'boolean' } } }).values['skip-trust'] ===
       true;
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new FatalInputError((e as Error).message);
   }
   const cwd = resolve(opts.cwd);
   const loaded = loadSettings({ cwd, env: opts.env, skipTrust });

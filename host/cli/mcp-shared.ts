@@ -15,14 +15,11 @@ export interface McpCommandOptions {
   settleTimeoutMs?: number;
 }
 
-/** Bad arguments: the message plus the usage text; exit 42 like every usage mistake. */
-export class UsageError extends FatalInputError {}
-
 export type Scope = 'user' | 'project';
 
 export function parseScope(flag: string, value: string): Scope {
   if (value !== 'user' && value !== 'project')
-    throw new UsageError(`${flag} must be "user" or "project", not "${value}".`);
+    throw new FatalInputError(`${flag} must be "user" or "project", not "${value}".`);
   return value;
 }
 
@@ -33,7 +30,9 @@ export function settingsPathFor(scope: Scope, opts: McpCommandOptions): string {
   if (scope === 'user') return user;
   const project = workspaceSettingsPath(opts.cwd);
   if (resolve(project) === resolve(user)) {
-    throw new UsageError('The current directory is the home directory: use --scope user to edit the user settings.');
+    throw new FatalInputError(
+      'The current directory is the home directory: use --scope user to edit the user settings.',
+    );
   }
   return project;
 }

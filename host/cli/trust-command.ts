@@ -2,6 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SettingsError } from '../config/errors.js';
+import { EXIT, FatalInputError } from '../errors.js';
+import { isParseArgsError } from './parse-error.js';
 import { decideTrust, forgetTrust, saveTrust, trustedFoldersPath, type TrustLevel } from '../config/trust.js';
 
 export interface TrustCommandOptions {
@@ -43,9 +45,9 @@ export async function runTrustCommand(
     if (values.help) return out.write(USAGE), 0;
     const picked = (['parent', 'never', 'reset', 'show'] as const).filter((k) => values[k]);
     if (picked.length > 1 || positionals.length > 1)
-      throw new UsageError('Give at most one of --parent, --never, --reset, --show and one folder.');
+      throw new FatalInputError('Give at most one of --parent, --never, --reset, --show and one folder.');
     const dir = resolve(opts.cwd, positionals[0] ?? '.');
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a directory.`);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new FatalInputError(`${dir} is not a directory.`);
     const file = trustedFoldersPath(env);
     switch (picked[0]) {
       case 'show': {
@@ -53,7 +55,7 @@ export async function runTrustCommand(
         out.write(
           `${dir}: ${d.trusted ? 'trusted' : 'not trusted'}${d.rule ? ` (rule ${d.rule.level} for ${d.rule.path} in ${file})` : d.source === 'env' ? ' (GEMINI_CLI_TRUST_WORKSPACE)' : ' (no rule saved)'}\n`,
         );
-        return 0;
+        return EXIT.ok;
       }
       case 'reset':
         out.write(
@@ -61,7 +63,7 @@ export async function runTrustCommand(
             ? `Forgot the trust rule for ${dir} in ${file}.\n`
             : `No rule for exactly ${dir} in ${file}.\n`,
         );
-        return 0;
+        return EXIT.ok;
       default: {
         const level: TrustLevel =
           picked[0] === 'parent' ? 'TRUST_PARENT' : picked[0] === 'never' ? 'DO_NOT_TRUST' : 'TRUST_FOLDER';
@@ -73,21 +75,19 @@ export async function runTrustCommand(
               ? `${dir} is not`
               : `${dir} is`;
         out.write(`${what} trusted now (saved in ${file}).\n`);
-        return 0;
+        return EXIT.ok;
       }
     }
   } catch (e) {
     if (e instanceof SettingsError) {
       err.write(`${e.message} (left unchanged)\n`);
-      return 52;
+      return e.exitCode;
     }
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (e instanceof FatalInputError || isParseArgsError(e)) {
       err.write(`${(e as Error).message}\n${USAGE}`);
-      return 42;
+      return EXIT.input;
     }
     err.write(`Error: ${(e as Error).message}\n`);
-    return 1;
+    return EXIT.error;
   }
 }
-
-class UsageError extends Error {}
