@@ -5,6 +5,7 @@ import {
   type CountTokensParameters,
   type GenerateContentParameters,
 } from '@google/genai';
+import { FatalInputError } from '../errors.js';
 import type { ContentGenerator } from './content-generator.js';
 import { abortError } from './retry.js';
 
@@ -16,9 +17,7 @@ export interface ReplayEntry {
 }
 
 /** A replay file that cannot be read or parsed: bad input (exit 42). */
-export class ReplayFileError extends Error {
-  readonly exitCode = 42;
-}
+export class ReplayFileError extends FatalInputError {}
 
 export function readReplayFile(file: string): ReplayEntry[] {
   let text: string;
