@@ -70,7 +70,7 @@ export function resolvePassiveTool(name: string, tools: ToolLookup): Resolved<To
 }
 
 /**
- * Arguments from the parenthesised text: a JSON object, nothing (`{}`), or — as in the seed's
+ * Arguments from the parenthesised text: a JSON object, nothing (`{}`), or — as in
  * `@read_file(./src/main.ts)` — a plain value for a tool with exactly one required string parameter.
  */
 export function parsePassiveArgs(argText: string, tool: ToolRef): Resolved<Record<string, unknown>> {

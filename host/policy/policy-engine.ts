@@ -7,7 +7,7 @@ import { classifyTool, type ToolClass } from './tool-class.js';
 import { SessionRules } from './session-rules.js';
 import { modeAllowedUntrusted } from './approval-mode.js';
 
-/** The settings keys policy reads; A's `Settings` is structurally compatible. */
+/** The settings keys policy reads; the full `Settings` (host/config/settings-schema.ts) is assignable to it. */
 export interface PolicySettings {
   tools?: { allowed?: string[]; exclude?: string[]; core?: string[]; confirmationRequired?: string[] };
   mcp?: { allowed?: string[]; excluded?: string[] };

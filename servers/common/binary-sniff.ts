@@ -1,6 +1,6 @@
 /**
- * Contract 1.7 content sniff, shared by file reads, grep, shell output and fetched bodies so that
- * all four call the same bytes binary.
+ * The one content sniff (looksBinary below), shared by file reads, grep, shell output and fetched bodies
+ * so that all four call the same bytes binary.
  */
 
 export type BomEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'utf32le' | 'utf32be';

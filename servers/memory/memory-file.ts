@@ -5,8 +5,9 @@ import { withFileLock } from './file-lock.js';
 export const MEMORY_SECTION_HEADER = '## Gemini Added Memories';
 
 /**
- * Contract 2.11 sanitising: line breaks to spaces, trim, strip leading `-` bullets (repeatedly),
- * trim again, then `<`/`>` to spaces without a final trim (so tags cannot be smuggled into the file).
+ * A fact as save_memory stores it, one bullet line: line breaks to spaces, trim, strip leading `-`
+ * bullets (repeatedly, so a fact cannot start a nested list), trim again, then `<`/`>` to spaces without a
+ * final trim (so tags cannot be smuggled into the file).
  */
 export function sanitiseFact(fact: string): string {
   let s = fact.replace(/\r\n|\r|\n/g, ' ').trim();

@@ -31,7 +31,7 @@ const DRAIN_MAX_MS = 1000;
 /** Joins stderr to stdout inside bash; see executeCommand. */
 const WRAPPER_PREFIX = 'exec 2>&1; ';
 
-/** Contract 2.8: an `Error:` line names the user's command, not our wrapper around it. */
+/** An `Error:` line the model sees names the user's command, not our wrapper around it. */
 function userFacing(message: string): string {
   return message.split(WRAPPER_PREFIX).join('');
 }

@@ -62,7 +62,7 @@ export async function editDiff(
   return { confirm, written, snippet: updatedSnippet(originalContent, newContent, diff) };
 }
 
-/** Write failures of write_file with their contract texts (2.3). */
+/** Write failures of write_file (permission, full disk, a folder in the way) as the texts the model sees. */
 export function writeFileError(filePath: string, err: unknown): ToolError {
   const e = err as NodeJS.ErrnoException;
   switch (e?.code) {

@@ -139,8 +139,9 @@ function capDisplay(text: string): string {
 }
 
 /**
- * Contract 2.8 names the file `<project temp dir>/tool-outputs/run_shell_command_<id>.txt`: the id is
- * the host's call id when given (so the host can find it), else a fresh random one.
+ * Output past the threshold is saved whole to `<project temp dir>/tool-outputs/run_shell_command_<id>.txt`
+ * (Gemini CLI's name for it): the id is the host's call id when given (so the host can find it), else a
+ * fresh random one.
  */
 function truncateShellOutput(
   text: string,

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/tmp.js';
 import { connectFs, errorTypeOf, firstText } from './connect.js';
 
-/** Contract 4, conventions 1, 2, 5, 6, 7 exercised through every filesystem tool. */
+/**
+ * The conventions every filesystem tool shares, exercised through each: unknown keys ignored, missing
+ * parameters named, no roots means no paths, sensitive segments refused, malformed paths explained.
+ */
 
 const outsideMsg = (p: string, roots: string[]) =>
   `Path not in workspace: Attempted path "${p}" resolves outside the allowed workspace directories: ${roots.join(', ')}`;

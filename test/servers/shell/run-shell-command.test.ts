@@ -143,7 +143,7 @@ describe('run_shell_command over stdio', () => {
     const file = m![1];
     expect(file).toMatch(new RegExp(`^${join(projectTmp, 'tool-outputs')}/run_shell_command_[^/]+\\.txt$`));
     const full = readFileSync(file, 'utf8');
-    // The exact 1.9 layout around the saved full text.
+    // The exact layout around the saved full text: its first 8,000 and last 32,000 characters, the middle counted.
     expect(text).toBe(
       `${m![0]}${full.slice(0, 8000)}\n\n... [${(full.length - 40_000).toLocaleString('en-US')} characters omitted] ...\n\n${full.slice(-32_000)}`,
     );
