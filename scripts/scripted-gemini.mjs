@@ -178,7 +178,7 @@ function json(res, status, obj) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// `node test/helpers/scripted-gemini.mjs script.jsonl [port]` serves a script from the command line
+// `node scripts/scripted-gemini.mjs script.jsonl [port]` serves a script from the command line
 // (manual demos of the terminal UI without an API key).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [file, port] = process.argv.slice(2);

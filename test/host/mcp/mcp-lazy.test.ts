@@ -7,6 +7,7 @@ import type { ResolvedServerConfig } from '../../../host/config/servers.js';
 import { REPO } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { textOf } from '../../helpers/mcp.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const managers: McpClientManager[] = [];
 afterEach(async () => {
@@ -54,19 +55,11 @@ async function primeCache(servers: ResolvedServerConfig[], cacheDir: string): Pr
   const m = manager(servers, cacheDir);
   await m.whenSettled();
   for (const s of servers) expect(m.state(s.alias)!.status).toBe('connected');
-  await waitUntil(
+  await waitFor(
     () => servers.every((s) => new ListingCache(cacheDir).get(listingKey(s)) !== undefined),
     'cache written',
   );
   await m.close();
-}
-
-async function waitUntil(cond: () => boolean, what: string, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('lazy start from the listing cache', () => {
@@ -79,7 +72,7 @@ describe('lazy start from the listing cache', () => {
     expect(m.state('f')!.status).toBe('connecting');
     await m.whenSettled();
     expect(m.state('f')!.status).toBe('connected');
-    await waitUntil(() => readdirSync(cacheDir).some((f) => f.endsWith('.json')), 'cache file');
+    await waitFor(() => readdirSync(cacheDir).some((f) => f.endsWith('.json')), 'cache file');
     expect(new ListingCache(cacheDir).get(listingKey(config('f', entry, tempDir())))).toBeUndefined(); // another env: another key
   });
 
@@ -117,7 +110,7 @@ describe('lazy start from the listing cache', () => {
     m.prepare('a');
     m.prepare('no-such-server');
     expect(m.state('a')!.status).toBe('connecting');
-    await waitUntil(() => m.state('a')!.status === 'connected', 'a connected');
+    await waitFor(() => m.state('a')!.status === 'connected', 'a connected');
     expect(m.state('b')!.status).toBe('idle');
     const pid = m.pid('a');
     expect(textOf(await m.callTool('a', 'echo', { text: 'same process' }))).toBe('same process');
@@ -139,7 +132,7 @@ describe('lazy start from the listing cache', () => {
     expect(m.state('f')!.status).toBe('connecting');
     await m.whenSettled();
     expect(m.state('f')!.status).toBe('connected');
-    await waitUntil(() => new ListingCache(cacheDir).get(after) !== undefined, 'refreshed cache');
+    await waitFor(() => new ListingCache(cacheDir).get(after) !== undefined, 'refreshed cache');
   });
 
   it('startup "eager" spawns at start even with a cached listing', async () => {
@@ -176,7 +169,7 @@ describe('lazy start from the listing cache', () => {
     expect(m.state('f')!.tools.map((t) => t.name)).not.toContain('vanished');
     expect(changes).toContain('f');
     // The cache now holds the live list.
-    await waitUntil(
+    await waitFor(
       () => !new ListingCache(cacheDir).get(listingKey(cfg))!.tools.some((t) => t.name === 'vanished'),
       'cache refresh',
     );

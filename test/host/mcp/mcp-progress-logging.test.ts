@@ -6,6 +6,7 @@ import type { SchedulerEvent } from '../../../host/scheduler/types.js';
 import { formatProgress } from '../../../host/ui/views/tool-card.js';
 import { EVERYTHING } from './everything-helpers.js';
 import { workspace } from '../scheduler/scheduler-workspace.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const runtimes: HostRuntime[] = [];
 afterAll(() => Promise.all(runtimes.map((r) => r.close())));
@@ -62,7 +63,9 @@ describe('progress and server logging', () => {
         await rt.manager.callTool('everything', 'toggle-simulated-logging', {});
         await rt.manager.callTool('everything', 'toggle-simulated-logging', {});
       }
-      await new Promise((r) => setTimeout(r, 200));
+      // One more round trip: what the server sent before its answer has been handled once the answer is in.
+      await rt.manager.callTool('everything', 'echo', { message: 'flush' });
+      if (debug) await waitFor(() => logs.some((l) => l.startsWith('[everything] log ')), 'a server log line');
       const levels = logs.map((l) => /log (\w+):/.exec(l)?.[1]).filter(Boolean);
       if (!debug) expect(levels.filter((l) => ['debug', 'info', 'notice'].includes(l!))).toEqual([]);
       else expect(logs.some((l) => l.startsWith('[everything] log '))).toBe(true);

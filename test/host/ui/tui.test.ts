@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { reply, startScriptedGemini, type ScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { waitFor } from '../../helpers/wait.js';
 import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
 
 /** Live `sleep 300` processes started by the shell command carrying `marker`. */
@@ -153,17 +154,12 @@ describeTmux('terminal UI in tmux', () => {
     ui.type('y');
     await ui.waitFor(/executing \d/);
     let pids: number[] = [];
-    const deadline = Date.now() + 20_000;
-    while (pids.length === 0 && Date.now() < deadline) {
-      pids = sleepsUnder(marker);
-      if (!pids.length) await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(() => (pids = sleepsUnder(marker)).length > 0, 'the sleep process', 20_000);
     expect(pids.length).toBe(1);
     expect(await ui.waitFor('esc to cancel')).toContain('Running shell__run_shell_command');
     ui.keys('Escape');
     await ui.waitFor(/- shell__run_shell_command[\s\S]*cancelled/);
-    const gone = Date.now() + 20_000;
-    while (pids.some(alive) && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => !pids.some(alive), 'the sleep process to end', 20_000);
     expect(pids.filter(alive)).toEqual([]);
     expect(sleepsUnder(marker)).toEqual([]);
   });
