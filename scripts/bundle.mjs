@@ -49,6 +49,10 @@ export async function bundleAll() {
     if (f.endsWith('.mjs') || f.endsWith('.mjs.map')) rmSync(join(OUT, 'impl', f), { force: true });
   }
   copyFileSync(join(ROOT, 'scripts/bin-loader.cjs'), join(OUT, 'impl/bin-loader.cjs'));
+  mkdirSync(join(OUT, 'impl/loader'), { recursive: true });
+  for (const f of readdirSync(join(ROOT, 'scripts/loader'))) {
+    copyFileSync(join(ROOT, 'scripts/loader', f), join(OUT, 'impl/loader', f));
+  }
   const files = Object.keys(BIN_SOURCES).map((name) => writeLoader(name));
   // The shebang alone does not make a file runnable.
   for (const f of files) chmodSync(f, 0o755);

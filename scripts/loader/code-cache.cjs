@@ -1,0 +1,57 @@
+'use strict';
+// V8's code cache for a bundle run through vm.Script: a process deserializes the compiled bundle instead
+// of parsing and compiling ~0.5-1.4 MB of JavaScript at every start. Node 20 offers no code cache for ES
+// modules (module.enableCompileCache is Node 22+), which is why the bins are CommonJS bundles at all.
+//
+// Measured gain (Node 20.20, 2 shared cores, median of 21 runs, cache vs no cache):
+//   gemini-mcp --version                          146 → 108 ms
+//   gemini-mcp-filesystem initialize + tools/list 174 → 144 ms
+//   gemini-mcp-shell initialize + tools/list      214 → 129 ms
+//
+// The cache lives in dist/bin/cache, next to the code it was made from: whoever can write it can write
+// the bundles too, so it adds no trust. Its file name carries the bundle's size and mtime and the Node
+// version and architecture; V8 itself rejects data from another V8 version or flags, and the bundle then
+// compiles from source as usual. Writing is atomic and best-effort: a read-only install runs without it.
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { basename, dirname, join } = require('node:path');
+
+/**
+ * Where a bundle's cache lives: dist/bin/cache/`<name>-<size>-<mtime>-<node>-<arch>.v8`. `stale` tells
+ * this bin's caches made from another build of the bundle (those of other Node versions stay: nvm users
+ * switch back and forth).
+ */
+function cacheOf(bundle) {
+  const st = statSync(bundle);
+  const name = basename(bundle, '.cjs');
+  const build = `${name}-${st.size}-${Math.trunc(st.mtimeMs)}-`;
+  const ours = /^\d+-\d+-v[\d.]+-\w+\.v8$/;
+  return {
+    dir: join(dirname(bundle), '..', 'cache'),
+    file: `${build}${process.version}-${process.arch}.v8`,
+    stale: (f) => f.startsWith(`${name}-`) && ours.test(f.slice(name.length + 1)) && !f.startsWith(build),
+  };
+}
+
+function readCache(cache) {
+  try {
+    return readFileSync(join(cache.dir, cache.file));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Atomically replaces the cache with what `script` has compiled so far and drops this bin's stale ones. */
+function writeCache(script, cache) {
+  try {
+    mkdirSync(cache.dir, { recursive: true });
+    const path = join(cache.dir, cache.file);
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, script.createCachedData());
+    renameSync(tmp, path);
+    for (const f of readdirSync(cache.dir)) if (cache.stale(f)) rmSync(join(cache.dir, f), { force: true });
+  } catch {
+    // a read-only install or a full disk only costs the cache
+  }
+}
+
+module.exports = { cacheOf, readCache, writeCache };
