@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `gemini-mcp` bin. Kept tiny: every command imports its heavy modules lazily so startup stays fast.
 import { asFatal } from './errors.js';
-import { HELP_TEXT, parseCliArgs, type CliArgs } from './cli/args.js';
+import { HELP_TEXT, parseCliArgs, type CliArgs } from './cli-args.js';
 
 function isHeadless(args: CliArgs): boolean {
   if (args.prompt !== undefined) return true;

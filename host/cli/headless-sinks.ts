@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import stripAnsi from 'strip-ansi';
 import type { FatalError } from '../errors.js';
 import type { ToolCall } from '../scheduler/types.js';
-import type { OutputFormat } from './args.js';
+import type { OutputFormat } from '../cli-args.js';
 import type { RunStats } from '../core/run-stats.js';
 import { toolErrorText, toolOutputText } from './output.js';
 

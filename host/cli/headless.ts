@@ -12,7 +12,7 @@ import {
 } from '../errors.js';
 import { createHostLogger } from '../log.js';
 import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
-import type { CliArgs } from './args.js';
+import type { CliArgs } from '../cli-args.js';
 import { createSink, type OutputSink } from './headless-sinks.js';
 import { RunStats } from '../core/run-stats.js';
 

@@ -1,6 +1,6 @@
 import { ensureProjectTempDir } from '../config/paths.js';
 import { deleteSession, formatSessionList, listSessions } from '../sessions/store.js';
-import type { CliArgs } from './args.js';
+import type { CliArgs } from '../cli-args.js';
 
 export interface SessionsCommandIo {
   cwd: string;

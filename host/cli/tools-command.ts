@@ -5,7 +5,7 @@ import { displayOf, outputOf, resolvePassiveTool } from '../passive-call.js';
 import { DENIED_BY_POLICY } from '../policy/policy-engine.js';
 import { createHostRuntime, type HostRuntime } from '../core/runtime.js';
 import { APPROVAL_MODE_CHOICES, parseApprovalMode } from '../policy/approval-mode.js';
-import { isParseArgsError, parseArgsMessage } from './parse-error.js';
+import { isParseArgsError, parseArgsMessage } from '../cli-parse-error.js';
 import { describeTool, listTools } from './tools-list.js';
 
 export interface ToolsCommandOptions {

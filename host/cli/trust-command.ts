@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SettingsError } from '../config/errors.js';
 import { EXIT, FatalInputError } from '../errors.js';
-import { isParseArgsError } from './parse-error.js';
+import { isParseArgsError } from '../cli-parse-error.js';
 import { decideTrust, forgetTrust, saveTrust, trustedFoldersPath, type TrustLevel } from '../config/trust.js';
 
 export interface TrustCommandOptions {

@@ -1,4 +1,4 @@
-import type { CliArgs } from '../cli/args.js';
+import type { CliArgs } from '../cli-args.js';
 import { unparsableSettingsFiles } from '../config/settings-precheck.js';
 import { EXIT, FatalError } from '../errors.js';
 import type { ApprovalMode } from '../scheduler/types.js';

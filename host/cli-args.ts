@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { FatalInputError } from '../errors.js';
-import type { ApprovalMode } from '../scheduler/types.js';
-import { APPROVAL_MODE_CHOICES, parseApprovalMode } from '../policy/approval-mode.js';
-import { parseArgsMessage } from './parse-error.js';
+import { FatalInputError } from './errors.js';
+import type { ApprovalMode } from './scheduler/types.js';
+import { APPROVAL_MODE_CHOICES, parseApprovalMode } from './policy/approval-mode.js';
+import { parseArgsMessage } from './cli-parse-error.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
