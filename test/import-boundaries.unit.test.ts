@@ -111,8 +111,18 @@ describe('import boundaries', () => {
   });
 
   it('the chat (host/ui) and the headless CLI (host/cli) are two consumers of core: neither imports the other', () => {
-    expect(violations((f) => under(f, 'host/ui'), (t) => under(t, 'host/cli'))).toEqual([]);
-    expect(violations((f) => under(f, 'host/cli'), (t) => under(t, 'host/ui'))).toEqual([]);
+    expect(
+      violations(
+        (f) => under(f, 'host/ui'),
+        (t) => under(t, 'host/cli'),
+      ),
+    ).toEqual([]);
+    expect(
+      violations(
+        (f) => under(f, 'host/cli'),
+        (t) => under(t, 'host/ui'),
+      ),
+    ).toEqual([]);
   });
 
   it('only the chat (host/ui) loads blessed', () => {
