@@ -1,6 +1,9 @@
 // esbuild settings and plugins shared by the bin build and by test bundles: what stays external, the
 // jsonc-parser alias, and the three load-time patches of third-party code listed in
 // docs/third-party-patches.md (each guarded by test/scripts/third-party-patches.unit.test.ts).
+//
+// Measured gains below: bundles built with and without one plugin, run without a code cache (which
+// shrinks every figure), Node 20.20 on 2 cores shared with other work (load ~9), median of 15 runs.
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -16,6 +19,7 @@ export const ALIAS = { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main
 /**
  * zod re-exports all of its ~40 error-message locales as `z.locales`; nothing here switches locale
  * (zod configures English itself), and they are a quarter of a server's bundle. Only `en` is kept.
+ * Measured: the filesystem server's bundle 980 → 724 KB, its first tools/list 435 → 350 ms.
  */
 export const zodEnglishOnly = {
   name: 'zod-english-only',
@@ -34,6 +38,7 @@ export const zodEnglishOnly = {
  * is created on first use, and only form elicitation would use it), so the imports move into its
  * factory as require() calls, which esbuild still bundles but runs only when a provider is built.
  * Should a future SDK change the file, it is bundled unchanged and the build says so.
+ * Measured: the filesystem server's first tools/list 368 → 350 ms (same bundle size: Ajv is still in it).
  */
 export const AJV_PROVIDER_ANCHORS = {
   file: 'node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js',
@@ -74,6 +79,7 @@ export const lazyAjvProvider = {
  * uses the auth library and only the Live API uses ws. Both become require() calls at their point of
  * use, by a name esbuild does not follow: they load from node_modules then, and never otherwise.
  * Should a future SDK change these lines, it is bundled unchanged and the build says so.
+ * Measured: the host's bundle 1712 → 1379 KB, a headless run's first model request 390 → 362 ms.
  */
 export const GENAI_EAGER_IMPORTS = {
   file: 'node_modules/@google/genai/dist/node/index.mjs',
