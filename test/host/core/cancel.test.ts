@@ -26,7 +26,9 @@ describe('SIGINT cancels the turn and the tool calls in flight, exit 130', () =>
       'the model request',
       45_000,
     );
-    await new Promise((r) => setTimeout(r, 200)); // let the first chunk arrive
+    // The chunk is written as the request arrives; json output shows nothing before the end, so there is no
+    // event for "the host has read it" to wait on: a short grace instead.
+    await new Promise((r) => setTimeout(r, 200));
     child.kill('SIGINT');
     const r = await run.done;
     expect(r.code, r.stderr).toBe(130);

@@ -46,6 +46,7 @@ describeTmux('terminal UI: the folder trust prompt', () => {
     expect(screen).toContain('[1] trust this folder');
     // Enter typed ahead does not answer; nothing from the folder has run while the question is open.
     ui!.keys('Enter');
+    // Checking that something does NOT happen has no event to wait for: a bounded look is the only way.
     await new Promise((r) => setTimeout(r, 300));
     expect(ui!.capture()).toContain(QUESTION);
     expect(existsSync(p.marker)).toBe(false);
