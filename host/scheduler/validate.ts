@@ -38,6 +38,8 @@ export class ArgumentValidator {
   /** Undefined when valid, else the validator text (`params must have required property 'x'`). */
   validate(schema: Record<string, unknown> | undefined, args: unknown): string | undefined {
     if (!schema || typeof schema !== 'object') return undefined;
+    // Thrown here, not cached as this schema's compile error: the schema is fine once Ajv is loaded.
+    if (!this.ajv) throw new Error('ArgumentValidator.ready() was not awaited');
     let fn = this.cache.get(schema);
     if (!fn) {
       fn = this.compile(schema);
