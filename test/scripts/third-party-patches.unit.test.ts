@@ -73,3 +73,18 @@ describe('third-party patches still match upstream', () => {
     );
   });
 });
+
+describe('docs/third-party-patches.md', () => {
+  it('says how many patches its table lists, and this file guards each one', () => {
+    const doc = readFileSync(join(REPO, 'docs/third-party-patches.md'), 'utf8');
+    const rows = doc.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Patch') && !l.startsWith('|---'));
+    const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven'];
+    const said = /^(\w+) places change/m.exec(doc)?.[1]?.toLowerCase();
+    expect(said, 'the count sentence').toBe(words[rows.length]);
+    const guards = readFileSync(join(REPO, 'test/scripts/third-party-patches.unit.test.ts'), 'utf8');
+    for (const row of rows) {
+      const name = row.split('|')[1]!.trim();
+      expect(guards.toLowerCase(), `a guard for "${name}"`).toContain(`it('${name.toLowerCase()}`);
+    }
+  });
+});
