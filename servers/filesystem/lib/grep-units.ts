@@ -27,7 +27,10 @@ export async function searchUnits(dir: string, skip: (rel: string, isDir: boolea
     const room = MAX_UNITS - (units.length - 1);
     const runs =
       children.length > room
-        ? chunk(children, Math.ceil(children.length / room)).map((run) => ({ rels: run.map((c) => c.rel), isDir: false }))
+        ? chunk(children, Math.ceil(children.length / room)).map((run) => ({
+            rels: run.map((c) => c.rel),
+            isDir: false,
+          }))
         : children.map((c) => ({ rels: [c.rel], isDir: c.isDir }));
     units = [...units.slice(0, at), ...runs, ...units.slice(at + 1)];
     if (children.length === 0 || children.length > room) break;
