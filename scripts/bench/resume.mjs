@@ -30,7 +30,9 @@ const project = join(work, 'project');
 mkdirSync(project);
 const ep = await startScriptedGemini([], {
   responder: async (req) =>
-    req.method === 'streamGenerateContent' ? reply.text(ANSWER) : reply.json({ reasoning: 'done', next_speaker: 'user' }),
+    req.method === 'streamGenerateContent'
+      ? reply.text(ANSWER)
+      : reply.json({ reasoning: 'done', next_speaker: 'user' }),
 });
 
 /** One headless run in `home`: ms from spawn to the first model request. */
