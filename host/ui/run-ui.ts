@@ -54,7 +54,7 @@ export interface RunInteractiveOptions {
 const FIRST_RUN_TIP =
   'Tip: ask anything, or /help for commands · @path/to/file adds a file · Shift+Tab changes how much is approved for you · Ctrl-C twice exits';
 
-/** Benchmark hook: when set, the UI appends JSON lines (input-ready, chunk, render) to this file. */
+/** Benchmark hook: when set, the UI appends JSON lines (input-ready, chunk, key, render) to this file. */
 export const TRACE_ENV = 'GEMINI_MCP_UI_TRACE';
 
 function normalise(o: RunInteractiveOptions): RunInteractiveOptions {

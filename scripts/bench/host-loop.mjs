@@ -3,8 +3,9 @@
 // Gemini CLI is installed into a temp directory on first run (never a project dependency).
 // CPU is user + system time of the process and every descendant it waited for (bash's `times`): our host
 // waits for its servers at exit, Gemini CLI for its relaunched child.
-// Target: our median ≤ 0.25 × Gemini CLI's median, for wall time and for CPU.
-import { spawn, spawnSync } from 'node:child_process';
+// Peak RSS is the largest sum over the process tree seen by sampling `ps` every 20 ms while a run lasts.
+// Targets: our median ≤ 0.15 × Gemini CLI's median for wall time and for CPU; peak tree RSS ≤ 0.30 × its.
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,8 @@ const BUNDLE = join(REPO, 'dist/bin/gemini-mcp.mjs');
 const OURS = BUNDLE;
 const UPSTREAM_VERSION = '0.61.0';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const TARGET = 0.25;
+const TARGET = 0.15;
+const RSS_TARGET = 0.3;
 const ANSWER = 'Found the TODO comments.';
 
 if (!existsSync(OURS)) {
@@ -73,7 +75,16 @@ function runOnce(cmd, args, home) {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    let peakKib = 0;
+    let sampling = true;
+    const sample = () =>
+      execFile('ps', ['-e', '-o', 'pid=,ppid=,rss='], (e, stdout) => {
+        if (!e) peakKib = Math.max(peakKib, treeRssKib(stdout, child.pid));
+        if (sampling) setTimeout(sample, 20);
+      });
+    sample();
     child.on('close', (code) => {
+      sampling = false;
       clearTimeout(timer);
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       const turns = ep.requestsOf('streamGenerateContent').length - before;
@@ -81,6 +92,7 @@ function runOnce(cmd, args, home) {
       resolve({
         ms,
         cpu: childCpuMs(err),
+        rssMib: peakKib / 1024,
         ok,
         why: ok
           ? ''
@@ -88,6 +100,23 @@ function runOnce(cmd, args, home) {
       });
     });
   });
+}
+
+/** RSS (KiB) of `root` and every process below it, from `ps -o pid=,ppid=,rss=` output. */
+function treeRssKib(psOut, root) {
+  const rows = psOut
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number));
+  let sum = 0;
+  const walk = (pid) => {
+    for (const [p, pp, rss] of rows) {
+      if (p === pid) sum += rss;
+      if (pp === pid) walk(p);
+    }
+  };
+  walk(root);
+  return sum;
 }
 
 /** The last line of bash's `times`: user and system time of the waited-for children, e.g. `0m1.234s 0m0.210s`. */
@@ -147,6 +176,7 @@ const ours = {
   home: oursHome,
   times: [],
   cpu: [],
+  rss: [],
 };
 const upstreamHome = homeWith({
   security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
@@ -165,6 +195,7 @@ if (inst.entry) {
     home: upstreamHome,
     times: [],
     cpu: [],
+    rss: [],
   };
 }
 
@@ -186,6 +217,7 @@ try {
       if (!r.ok) throw new Error(`${who.name} failed: ${r.why}`);
       who.times.push(r.ms);
       who.cpu.push(r.cpu);
+      who.rss.push(r.rssMib);
     }
   }
   console.log(
@@ -205,6 +237,10 @@ try {
       `  CPU (user+sys, with children): ours ${fmt(median(ours.cpu))} (runs ${ours.cpu.map((t) => Math.round(t)).join(', ')}), Gemini CLI ${fmt(median(upstream.cpu))} (runs ${upstream.cpu.map((t) => Math.round(t)).join(', ')})`,
     );
     console.log(`  CPU ratio ${cpuRatio.toFixed(2)}× (target ≤ ${TARGET}×) ${cpuRatio <= TARGET ? 'PASS' : 'MISS'}`);
+    const rssRatio = median(ours.rss) / median(upstream.rss);
+    console.log(
+      `  peak tree RSS: ours ${median(ours.rss).toFixed(0)} MiB, Gemini CLI ${median(upstream.rss).toFixed(0)} MiB; ratio ${rssRatio.toFixed(2)}× (target ≤ ${RSS_TARGET}×) ${rssRatio <= RSS_TARGET ? 'PASS' : 'MISS'}`,
+    );
   } else {
     console.log(`  Gemini CLI ${UPSTREAM_VERSION} not measured: ${upstreamWhy}`);
     console.log(`  ratio n/a (target ≤ ${TARGET}×) MISS (no baseline)`);

@@ -148,6 +148,30 @@ try {
   }
   tmux('kill-session', '-t', 's');
 
+  // Keystroke → echo with a 20,000-line answer in the scrollback: each key's render after tmux sent it.
+  const LONG = 20_000;
+  gemini.push(reply.text(Array.from({ length: LONG }, (_, i) => `line ${i} of a very long answer`).join('\n')));
+  const longTrace = join(work, 'long.jsonl');
+  launch('k', gemini.url, longTrace);
+  const echoes = [];
+  if (await waitTrace(longTrace, (e) => e.event === 'input-ready', 20_000)) {
+    tmux('send-keys', '-t', 'k', '-l', 'show me everything');
+    tmux('send-keys', '-t', 'k', 'Enter');
+    const shown = await waitTrace(longTrace, (e) => e.event === 'chunk', 60_000);
+    if (shown) await waitTrace(longTrace, (e) => e.event === 'render' && e.n >= shown.n, 10_000);
+    await sleep(500);
+    let keys = readTrace(longTrace).filter((e) => e.event === 'key').length;
+    for (let i = 0; i < 10; i++) {
+      const t0 = performance.timeOrigin + performance.now();
+      tmux('send-keys', '-t', 'k', '-l', 'x');
+      keys++;
+      const render = await waitTrace(longTrace, (e) => e.event === 'render' && e.keys >= keys, 5_000);
+      if (render) echoes.push(render.t - t0);
+      await sleep(50);
+    }
+  }
+  tmux('kill-session', '-t', 'k');
+
   const b = median(base);
   const report = (label, value, target, baseline) => {
     if (value === undefined) return console.log(`ui: ${label}: MISS (no measurement)`);
@@ -172,6 +196,12 @@ try {
   report(
     `last streamed chunk → render, median of ${latencies.length}`,
     latencies.length ? median(latencies) : undefined,
+    50,
+    undefined,
+  );
+  report(
+    `keystroke → echo with ${LONG.toLocaleString('en')} lines in the scrollback, median of ${echoes.length}`,
+    echoes.length ? median(echoes) : undefined,
     50,
     undefined,
   );

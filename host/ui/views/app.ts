@@ -68,6 +68,7 @@ export class App {
   private removePaste?: () => void;
   private trace?: (event: string, extra?: Record<string, unknown>) => void;
   private chunksSeen = 0;
+  private keysSeen = 0;
   private destroyed = false;
 
   constructor(opts: { env: NodeJS.ProcessEnv; status: StatusInfo; traceFile?: string }) {
@@ -182,7 +183,8 @@ export class App {
     this.lastRender = Date.now();
     this.layout.apply(this.frame());
     this.screen.render();
-    if (this.chunksSeen) this.trace?.('render', { n: this.chunksSeen });
+    if (this.trace && (this.chunksSeen || this.keysSeen))
+      this.trace('render', { n: this.chunksSeen, keys: this.keysSeen });
   }
 
   destroy(): void {
@@ -253,6 +255,7 @@ export class App {
     if (this.destroyed) return;
     // 'enter' duplicates every 'return': nothing below may see both.
     if (key.name === 'enter') return;
+    if (this.trace) this.trace('key', { keys: ++this.keysSeen });
     for (const intercept of this.interceptors) if (intercept(ch, key)) return;
     if (this.dialog.isOpen) return void this.dialog.handleKey(ch, key);
     if (this.forms.isOpen) return void this.forms.handleKey(ch, key);

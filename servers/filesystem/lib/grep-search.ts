@@ -97,7 +97,7 @@ export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]>
       const oneRun = await oneRunSuffices(req.dir, units);
       for (let done = 0; done < units.length && kept.length < req.max; ) {
         const size = oneRun ? units.length : nextBatch(done, units.length, kept.length, req.max);
-        await runEngine(name, { ...engineReq, paths: units.slice(done, done + size) });
+        await runEngine(name, { ...engineReq, paths: units.slice(done, done + size).flat() });
         done += size;
         compact();
       }

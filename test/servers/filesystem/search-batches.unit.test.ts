@@ -5,7 +5,7 @@ import { tempDir } from '../../helpers/tmp.js';
 // @ts-expect-error: a plain .mjs bench module without type declarations
 import { ourMatches } from '../../../scripts/bench/_fs-tree.mjs';
 import { connectFs } from './connect.js';
-import { oneRunSuffices } from '../../../servers/filesystem/lib/grep-units.js';
+import { oneRunSuffices, searchUnits } from '../../../servers/filesystem/lib/grep-units.js';
 
 /**
  * rg searches the tree in path-ordered batches and stops once 100 matches are known: the matches shown
@@ -45,6 +45,36 @@ describe('search_file_content in batches (rg)', () => {
     expect(shown).toEqual(expected.slice(0, 100));
   });
 
+  it('a folder of 300 folders is cut into runs of neighbours, not searched whole, and still shows the first 100', async () => {
+    const root = tempDir('gmc-wide-');
+    const expected: string[] = [];
+    for (let d = 0; d < 300; d++) {
+      mkdirSync(join(root, `w${d}`));
+      writeFileSync(join(root, `w${d}`, 'a.txt'), 'hit a\n');
+      expected.push(`w${d}/a.txt:1`);
+      if (d % 7 === 0) {
+        writeFileSync(join(root, `w${d}.txt`), 'hit file\n');
+        expected.push(`w${d}.txt:1`);
+      }
+    }
+    const units = await searchUnits(root, () => false);
+    // Before runs, a folder with more entries than units became one unit: the whole tree in one engine run.
+    expect(units.length).toBeGreaterThan(16);
+    expect(units.length).toBeLessThanOrEqual(64);
+    const flat = units.flat();
+    const key = (s: string) => (s.endsWith('.txt') ? s : `${s}/`);
+    expect(flat.map(key)).toEqual([...flat].map(key).sort());
+    expect(flat).toHaveLength(300 + Math.ceil(300 / 7));
+    const byPath = (a: string, b: string) => {
+      const ka = a.slice(0, a.lastIndexOf(':'));
+      const kb = b.slice(0, b.lastIndexOf(':'));
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    };
+    const fs = await connectFs({ roots: [root] });
+    const shown = ourMatches(await fs.text('search_file_content', { pattern: 'hit' }));
+    expect(shown).toEqual(expected.sort(byPath).slice(0, 100));
+  });
+
   it('rg reports line numbers only; where its regex takes lines JS refuses, the first 100 are still right', async () => {
     const root = tempDir('gmc-lines-only-');
     // Rust's \d takes any Unicode digit, JavaScript's only 0-9: a.txt's lines are rg matches the search refuses.
@@ -69,11 +99,11 @@ describe('oneRunSuffices: a folder of a few small files is searched in one engin
     for (const f of ['a.json', 'b.json']) writeFileSync(join(root, f), 'x'.repeat(1000));
     truncateSync(join(root, 'b.json'), 15 * 1024 * 1024);
     writeFileSync(join(root, 'c.json'), '');
-    expect(await oneRunSuffices(root, ['a.json', 'b.json', 'c.json'])).toBe(true);
-    expect(await oneRunSuffices(root, ['a.json', 'dir'])).toBe(false);
+    expect(await oneRunSuffices(root, [['a.json'], ['b.json'], ['c.json']])).toBe(true);
+    expect(await oneRunSuffices(root, [['a.json'], ['dir']])).toBe(false);
     truncateSync(join(root, 'c.json'), 2 * 1024 * 1024);
-    expect(await oneRunSuffices(root, ['a.json', 'b.json', 'c.json'])).toBe(false);
-    expect(await oneRunSuffices(root, ['a.json', 'missing.json'])).toBe(false);
+    expect(await oneRunSuffices(root, [['a.json'], ['b.json'], ['c.json']])).toBe(false);
+    expect(await oneRunSuffices(root, [['a.json'], ['missing.json']])).toBe(false);
   });
 
   it('one run over files still shows the first 100 matches in path order', async () => {
