@@ -11,7 +11,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readd
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { reply, startScriptedGemini } from '../../test/helpers/scripted-gemini.mjs';
+import { reply, startScriptedGemini } from '../scripted-gemini.mjs';
 import { benchEnv } from './_bench-env.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
