@@ -102,11 +102,13 @@ try {
   console.log(`resume: ${RUNS} interleaved runs, medians of spawn → first model request`);
   console.log(`  fresh start: ${m.fresh} ms`);
   for (const n of SIZES) console.log(`  -r latest, ${n} records: ${m[n]} ms (${(m[n] / m.fresh).toFixed(2)}× fresh)`);
-  const per1k = (m[1000] - m.fresh) / 1000;
-  const per10k = (m[10000] - m.fresh) / 10000;
-  const linear = per10k <= Math.max(per1k, 0) * 1.5 + 0.005;
+  // Linear: the extra over a fresh start at 10,000 records is at most ten times that at 1,000 (which is
+  // within noise of zero, so it counts as at least 2% of a fresh start).
+  const extra1k = m[1000] - m.fresh;
+  const extra10k = m[10000] - m.fresh;
+  const linear = extra10k <= 10 * Math.max(extra1k, 0.02 * m.fresh);
   console.log(
-    `  growth: ${per1k.toFixed(3)} ms/record at 1,000, ${per10k.toFixed(3)} ms/record at 10,000 (target: at most linear) ${verdict(linear)}`,
+    `  growth: +${extra1k} ms at 1,000 records, +${extra10k} ms at 10,000 (target: at most linear) ${verdict(linear)}`,
   );
   const r = m[10000] / m.fresh;
   console.log(`  10,000 records vs fresh: ${r.toFixed(2)}× (target ≤ 2×) ${verdict(r <= 2)}`);
