@@ -1,0 +1,100 @@
+import * as acp from '@agentclientprotocol/sdk';
+import type { CliArgs } from '../cli/args.js';
+import type { HostLogger } from '../log.js';
+import { AcpSession } from './acp-session.js';
+import { withEditorServers } from './editor-servers.js';
+import { AcpConfirmer } from './permissions.js';
+import { replayUpdates } from './replay.js';
+
+export interface SessionDeps {
+  args: CliArgs;
+  client: acp.AgentContext;
+  caps: acp.ClientCapabilities;
+  log: HostLogger;
+}
+
+/** A recorded session of this project with exactly this id (a load never guesses from a prefix). */
+async function recordedSession(cwd: string, id: string): Promise<void> {
+  const { loadSettings } = await import('../config/settings.js');
+  const { ensureProjectTempDir } = await import('../config/paths.js');
+  const { listSessions } = await import('../sessions/store.js');
+  const env = loadSettings({ cwd }).env;
+  if (!listSessions(ensureProjectTempDir(cwd, env)).some((s) => s.id === id))
+    throw acp.RequestError.resourceNotFound(id);
+}
+
+/**
+ * `session/new` and `session/load`: the host session with the editor's MCP servers beside the configured
+ * ones and the editor as the one who confirms. A load continues the recorded session (same id, same file)
+ * and replays its whole history as updates before the answer goes out, as the protocol asks.
+ */
+export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, resume?: string): Promise<AcpSession> {
+  const { args, client, log } = deps;
+  if (resume !== undefined) await recordedSession(p.cwd, resume);
+  const { loadSettings } = await import('../config/settings.js');
+  const { createSession } = await import('../core/session.js');
+  const base = loadSettings({ cwd: p.cwd, skipTrust: args.skipTrust });
+  const { settings, skipped } = withEditorServers(base, p.mcpServers ?? []);
+  for (const name of skipped) log.warn(`editor MCP server "${name}" skipped: a configured server has that name`);
+  // The confirmer needs the session id, known only once the recorder exists.
+  const ref: { id?: string } = {};
+  const confirmer = new AcpConfirmer(
+    () => ref.id ?? '',
+    p.cwd,
+    (params, signal) =>
+      client.request(acp.methods.client.session.requestPermission, params, { cancellationSignal: signal }),
+  );
+  const session = await createSession({
+    cwd: p.cwd,
+    settings,
+    interactive: true,
+    confirmer,
+    approvalMode: args.approvalMode,
+    allowedMcpServerNames: args.allowedMcpServerNames,
+    allowedTools: args.allowedTools,
+    includeDirectories: [...args.includeDirectories, ...(p.additionalDirectories ?? [])],
+    model: args.model,
+    fakeResponses: args.fakeResponses,
+    resume,
+    checkpointing: args.checkpointing || undefined,
+    log,
+    notify: (m) => process.stderr.write(`gemini-mcp: ${m}\n`),
+    debug: args.debug,
+    skipTrust: args.skipTrust,
+  });
+  ref.id = session.sessionId;
+  for (const notice of session.runtime.notices) process.stderr.write(`gemini-mcp: ${notice}\n`);
+  const send = (update: acp.SessionUpdate) =>
+    client.notify(acp.methods.client.session.update, { sessionId: session.sessionId, update });
+  const s = new AcpSession(session.sessionId, p.cwd, session, send, (m) => log.warn(m));
+  if (session.resumed) {
+    await session.runtime.manager.whenReady();
+    for (const update of replayUpdates(session.resumed.history, session.runtime.registry, p.cwd)) await send(update);
+  }
+  return s;
+}
+
+/** `available_commands_update`: the MCP prompts of the session's servers, as `/name` commands. */
+export async function sessionCommands(s: AcpSession, client: acp.AgentContext): Promise<void> {
+  const { manager } = s.session.runtime;
+  await manager.whenReady();
+  const counts = new Map<string, number>();
+  for (const st of manager.states()) for (const p of st.prompts) counts.set(p.name, (counts.get(p.name) ?? 0) + 1);
+  const availableCommands: acp.AvailableCommand[] = [];
+  for (const st of manager.states()) {
+    if (st.status !== 'connected') continue;
+    for (const p of st.prompts) {
+      const args = (p.arguments ?? []).map((a) => `${a.name}=…`).join(' ');
+      availableCommands.push({
+        // The same names the chat accepts: the prompt's own, or server__prompt when two servers share it.
+        name: counts.get(p.name)! > 1 ? `${st.alias}__${p.name}` : p.name,
+        description: p.description ?? p.title ?? `MCP prompt from ${st.alias}`,
+        ...(args ? { input: { hint: args } } : {}),
+      });
+    }
+  }
+  await client.notify(acp.methods.client.session.update, {
+    sessionId: s.id,
+    update: { sessionUpdate: 'available_commands_update', availableCommands },
+  });
+}
