@@ -1,6 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { CliArgs } from '../cli/args.js';
 import type { HostLogger } from '../log.js';
+import type { EditorFiles } from '../../protocol/editor-files.js';
 import { AcpSession } from './acp-session.js';
 import { withEditorServers } from './editor-servers.js';
 import { AcpConfirmer } from './permissions.js';
@@ -11,6 +12,36 @@ export interface SessionDeps {
   client: acp.AgentContext;
   caps: acp.ClientCapabilities;
   log: HostLogger;
+}
+
+/**
+ * The editor's `fs/*` methods, when it advertises them, lent to our filesystem server through the MCP
+ * client (docs/editor-file-system.md): reads see unsaved buffers, edits land in the editor's undo history.
+ */
+function editorFiles(deps: SessionDeps, sessionId: () => string): EditorFiles | undefined {
+  const fs = deps.caps.fs;
+  if (!fs?.readTextFile && !fs?.writeTextFile) return undefined;
+  const { client } = deps;
+  return {
+    readTextFile: fs.readTextFile
+      ? async (path, signal) =>
+          (
+            await client.request(
+              acp.methods.client.fs.readTextFile,
+              { sessionId: sessionId(), path },
+              { cancellationSignal: signal },
+            )
+          ).content
+      : undefined,
+    writeTextFile: fs.writeTextFile
+      ? async (path, content, signal) =>
+          void (await client.request(
+            acp.methods.client.fs.writeTextFile,
+            { sessionId: sessionId(), path, content },
+            { cancellationSignal: signal },
+          ))
+      : undefined,
+  };
 }
 
 /** A recorded session of this project with exactly this id (a load never guesses from a prefix). */
@@ -45,6 +76,7 @@ export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, r
       client.request(acp.methods.client.session.requestPermission, params, { cancellationSignal: signal }),
   );
   const session = await createSession({
+    editorFiles: editorFiles(deps, () => ref.id ?? ''),
     cwd: p.cwd,
     settings,
     interactive: true,

@@ -56,6 +56,11 @@ export interface ReadOptions {
   limit?: number;
   maxInlineMediaBytes?: number;
   maxTextBytes?: number;
+  /**
+   * The editor's text for a file (its unsaved buffer), asked for by real path once the disk's file passed
+   * every check and was found to be text: what the model reads is what the user sees.
+   */
+  editorText?: (real: string) => Promise<string>;
 }
 
 const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(2);
@@ -129,12 +134,13 @@ async function readOpened(o: ReadOptions, fh: FileHandle): Promise<ReadOutcome> 
   if (kind === 'svg') {
     return { kind: 'notice', text: decodeText(buf), display: `Read SVG as text: ${o.rel}`, fileKind: 'svg' };
   }
-  return textWindow(
-    decodeText(buf),
-    o.offset ?? 0,
-    o.limit ?? DEFAULT_LINE_LIMIT,
-    o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES,
-  );
+  let text: string;
+  try {
+    text = o.editorText ? await o.editorText(o.real) : decodeText(buf);
+  } catch (err) {
+    throw readFailure(o, err);
+  }
+  return textWindow(text, o.offset ?? 0, o.limit ?? DEFAULT_LINE_LIMIT, o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES);
 }
 
 function readFailure(o: ReadOptions, err: unknown): FileReadError {
