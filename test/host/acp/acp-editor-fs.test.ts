@@ -27,7 +27,10 @@ describe("the editor's file system (fs/read_text_file, fs/write_text_file)", () 
     try {
       await run.initialize();
       const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
-      await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'read' }] });
+      await run.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'read' }],
+      });
       const answer = lastToolAnswer(ep.requestsOf('streamGenerateContent').at(-1)!.body);
       expect(answer).toContain('unsaved buffer text');
       expect(answer).not.toContain('saved on disk');
@@ -54,7 +57,10 @@ describe("the editor's file system (fs/read_text_file, fs/write_text_file)", () 
     try {
       await run.initialize();
       const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
-      await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'edit' }] });
+      await run.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'edit' }],
+      });
       expect(run.permissions[0]?.toolCall.content?.[0]).toMatchObject({ type: 'diff', oldText: 'one\nTWO\n' });
       expect(fs.writes).toEqual([{ path: file, content: 'one\ndeux\n' }]);
       // Landed in the editor (which saves when its user does), not behind its back on disk.
@@ -77,7 +83,10 @@ describe("the editor's file system (fs/read_text_file, fs/write_text_file)", () 
     try {
       await run.initialize();
       const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
-      await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'read' }] });
+      await run.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'read' }],
+      });
       const answer = lastToolAnswer(ep.requestsOf('streamGenerateContent').at(-1)!.body);
       expect(answer).not.toContain('secret buffer');
       expect(answer).toMatch(/workspace/i);
