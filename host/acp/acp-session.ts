@@ -5,6 +5,7 @@ import type { Session } from '../core/session.js';
 import type { ApprovalMode, ToolCall } from '../scheduler/types.js';
 import { callStatus, resultContent, toolKind, toolLocations, toolTitle } from './tool-calls.js';
 import { promptInput } from './prompt-blocks.js';
+import { builtInCommand } from './commands.js';
 import { isAuthStatus } from '../core/api-error-text.js';
 
 export type SendUpdate = (update: acp.SessionUpdate) => Promise<void>;
@@ -143,6 +144,11 @@ export class AcpSession {
 
   private async runTurn(blocks: acp.ContentBlock[], signal: AbortSignal): Promise<acp.StopReason> {
     const promptId = `${this.id}########${this.promptSeq++}`;
+    const builtIn = builtInCommand(promptInput(blocks).text);
+    if (builtIn) {
+      await this.say(await builtIn.run(this.session, signal));
+      return signal.aborted ? 'cancelled' : 'end_turn';
+    }
     const parts = await this.prepare(blocks, signal, promptId);
     if (typeof parts === 'string') {
       await this.say(parts);

@@ -3,6 +3,7 @@ import type { CliArgs } from '../cli/args.js';
 import type { HostLogger } from '../log.js';
 import type { EditorFiles } from '../../protocol/editor-files.js';
 import { AcpSession } from './acp-session.js';
+import { availableCommands } from './commands.js';
 import { withEditorServers } from './editor-servers.js';
 import { AcpConfirmer } from './permissions.js';
 import { replayUpdates } from './replay.js';
@@ -106,27 +107,11 @@ export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, r
   return s;
 }
 
-/** `available_commands_update`: the MCP prompts of the session's servers, as `/name` commands. */
+/** `available_commands_update`: built-in commands and the MCP prompts of the session's servers. */
 export async function sessionCommands(s: AcpSession, client: acp.AgentContext): Promise<void> {
-  const { manager } = s.session.runtime;
-  await manager.whenReady();
-  const counts = new Map<string, number>();
-  for (const st of manager.states()) for (const p of st.prompts) counts.set(p.name, (counts.get(p.name) ?? 0) + 1);
-  const availableCommands: acp.AvailableCommand[] = [];
-  for (const st of manager.states()) {
-    if (st.status !== 'connected') continue;
-    for (const p of st.prompts) {
-      const args = (p.arguments ?? []).map((a) => `${a.name}=…`).join(' ');
-      availableCommands.push({
-        // The same names the chat accepts: the prompt's own, or server__prompt when two servers share it.
-        name: counts.get(p.name)! > 1 ? `${st.alias}__${p.name}` : p.name,
-        description: p.description ?? p.title ?? `MCP prompt from ${st.alias}`,
-        ...(args ? { input: { hint: args } } : {}),
-      });
-    }
-  }
+  await s.session.runtime.manager.whenReady();
   await client.notify(acp.methods.client.session.update, {
     sessionId: s.id,
-    update: { sessionUpdate: 'available_commands_update', availableCommands },
+    update: { sessionUpdate: 'available_commands_update', availableCommands: availableCommands(s.session) },
   });
 }

@@ -80,7 +80,7 @@ describe('ACP prompts and stop reasons', () => {
     }
   });
 
-  it("an MCP prompt offered as a slash command runs from the editor's prompt", async () => {
+  it("MCP prompts and built-ins offered as slash commands run from the editor's prompt", async () => {
     const ws = workspace();
     ws.settings({
       ...ONLY(),
@@ -104,6 +104,16 @@ describe('ACP prompts and stop reasons', () => {
       expect(messageText(run, sessionId)).toBe('Prompted.');
       const sent = JSON.stringify((ep.requestsOf('streamGenerateContent')[0]!.body as Body).contents.at(-1));
       expect(sent).not.toContain(`/${simple}`); // the prompt's messages were sent, not the command text
+      // Built-ins answer from the host, without a model request.
+      expect(names).toEqual(expect.arrayContaining(['compress', 'mcp', 'tools']));
+      const before = ep.requests.length;
+      const res = await run.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: '/mcp' }],
+      });
+      expect(res.stopReason).toBe('end_turn');
+      expect(messageText(run, sessionId)).toMatch(/- every: connected, \d+ tools/);
+      expect(ep.requests.length).toBe(before);
     } finally {
       await run.close();
     }
