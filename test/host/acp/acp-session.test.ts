@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
@@ -143,6 +143,74 @@ describe('gemini-mcp --acp over the SDK client', () => {
       expect(readFileSync(file, 'utf8')).toBe('hello\n');
       const done = run.updatesOf(sessionId, 'tool_call_update').at(-1);
       expect(done).toMatchObject({ status: 'completed', content: [{ type: 'diff', path: file, newText: 'hello\n' }] });
+    } finally {
+      await run.close();
+    }
+  });
+
+  it('reject always is remembered for the session: the same command is refused unasked and never runs', async () => {
+    const ws = workspace();
+    ws.settings(ONLY('shell'));
+    const marker = join(ws.cwd, 'ran.txt');
+    const cmd = { name: 'shell__run_shell_command', args: { command: `touch ${marker}` } };
+    const ep = await endpoint(
+      // A refused call ends the turn (as in the chat); the model hears of it with the next prompt.
+      reply.calls({ id: 'a1', ...cmd }),
+      reply.calls({ id: 'a2', ...cmd }),
+    );
+    const run = startAcp({ ws, url: ep.url, permission: () => 'reject_always' });
+    try {
+      await run.initialize();
+      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
+      for (const text of ['touch it', 'try again']) {
+        await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
+      }
+      expect(run.permissions).toHaveLength(1);
+      expect(run.permissions[0]!.toolCall).toMatchObject({ kind: 'execute' });
+      expect(existsSync(marker)).toBe(false);
+      const ends = run.updatesOf(sessionId, 'tool_call_update').filter((u) => 'rawOutput' in u && u.rawOutput);
+      expect(ends.map((u) => (u as { status?: string }).status)).toEqual(['failed', 'failed']);
+    } finally {
+      await run.close();
+    }
+  });
+
+  it('allow always is remembered: the second edit runs without asking', async () => {
+    const ws = workspace();
+    ws.settings(ONLY('filesystem'));
+    const a = join(ws.cwd, 'a.txt');
+    const b = join(ws.cwd, 'b.txt');
+    const ep = await endpoint(
+      reply.calls({ id: 'w1', name: 'filesystem__write_file', args: { file_path: a, content: 'A\n' } }),
+      reply.calls({ id: 'w2', name: 'filesystem__write_file', args: { file_path: b, content: 'B\n' } }),
+      reply.text('Both written.'),
+    );
+    const run = startAcp({ ws, url: ep.url, permission: () => 'allow_always' });
+    try {
+      await run.initialize();
+      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
+      await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+      expect(readFileSync(a, 'utf8')).toBe('A\n');
+      expect(readFileSync(b, 'utf8')).toBe('B\n');
+      expect(run.permissions).toHaveLength(1);
+    } finally {
+      await run.close();
+    }
+  });
+
+  it('authenticate succeeds once credentials are in the environment', async () => {
+    const ws = workspace();
+    ws.settings(ONLY());
+    const run = startAcp({ ws, url: 'http://127.0.0.1:9' });
+    try {
+      await run.initialize();
+      await expect(run.agent.request(acp.methods.agent.authenticate, { methodId: 'gemini-api-key' })).resolves.toEqual(
+        {},
+      );
+      const bad = await run.agent
+        .request(acp.methods.agent.authenticate, { methodId: 'oauth-personal' })
+        .catch((e: acp.RequestError) => e);
+      expect(bad).toMatchObject({ code: -32602 });
     } finally {
       await run.close();
     }
