@@ -1,5 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
@@ -13,6 +15,26 @@ const children: ChildProcess[] = [];
 afterAll(() => {
   for (const c of children) c.kill();
 });
+
+/** A pass-through HTTP proxy that records the headers each request arrived with. */
+async function recordingProxy(port: number): Promise<{ url: string; headers: Record<string, unknown>[] }> {
+  const headers: Record<string, unknown>[] = [];
+  const server = createServer((req, res) => {
+    headers.push(req.headers);
+    const up = request({ host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, headers };
+}
 
 /** Every live descendant of a process (from /proc). */
 function descendants(root: number): number[] {
@@ -44,14 +66,16 @@ function alive(pid: number): boolean {
 }
 
 describe('ACP sessions: editor servers, cancel, modes, load, exit', () => {
-  it("uses the editor's own MCP servers (stdio with env, HTTP with headers) under server__tool names, then exits leaving no process", async () => {
+  it("uses the editor's own MCP servers (stdio with env, HTTP and SSE with headers) under server__tool names, then exits leaving no process", async () => {
     const ws = workspace();
     ws.settings(ONLY());
-    const port = await startEverythingHttp('streamableHttp', children);
+    const http = await recordingProxy(await startEverythingHttp('streamableHttp', children));
+    const sse = await recordingProxy(await startEverythingHttp('sse', children));
     const ep = await endpoint(
       reply.calls(
-        { id: 'e1', name: 'ed__echo', args: { message: 'from stdio' } },
+        { id: 'e1', name: 'ed__get-env', args: {} },
         { id: 'e2', name: 'edhttp__echo', args: { message: 'from http' } },
+        { id: 'e3', name: 'edsse__echo', args: { message: 'from sse' } },
       ),
       reply.text('Both echoed.'),
     );
@@ -64,21 +88,29 @@ describe('ACP sessions: editor servers, cancel, modes, load, exit', () => {
         {
           type: 'http',
           name: 'edhttp',
-          url: `http://127.0.0.1:${port}/mcp`,
+          url: `${http.url}/mcp`,
           headers: [{ name: 'X-Editor', value: 'zed' }],
         },
+        { type: 'sse', name: 'edsse', url: `${sse.url}/sse`, headers: [{ name: 'X-Editor', value: 'zed-sse' }] },
       ],
     });
     const res = await run.agent.request(acp.methods.agent.session.prompt, {
       sessionId,
-      prompt: [{ type: 'text', text: 'echo twice' }],
+      prompt: [{ type: 'text', text: 'echo three times' }],
     });
     expect(res.stopReason).toBe('end_turn');
     const ended = run.updatesOf(sessionId, 'tool_call_update').filter((u) => 'status' in u && u.status === 'completed');
-    expect(JSON.stringify(ended)).toContain('Echo: from stdio');
+    // The stdio server got the editor's env entry.
+    expect(JSON.stringify(ended)).toMatch(/EDITOR_FLAG\\+"?: \\+"1/);
     expect(JSON.stringify(ended)).toContain('Echo: from http');
+    expect(JSON.stringify(ended)).toContain('Echo: from sse');
+    // The editor's headers went with every request to its HTTP and SSE servers.
+    expect(http.headers.length).toBeGreaterThan(0);
+    expect(http.headers.every((h) => h['x-editor'] === 'zed')).toBe(true);
+    expect(sse.headers.length).toBeGreaterThan(0);
+    expect(sse.headers.every((h) => h['x-editor'] === 'zed-sse')).toBe(true);
     // Untrusted servers' calls were confirmed through the editor, as configured untrusted servers' are.
-    expect(run.permissions.map((p) => p.toolCall.toolCallId).sort()).toEqual(['e1', 'e2']);
+    expect(run.permissions.map((p) => p.toolCall.toolCallId).sort()).toEqual(['e1', 'e2', 'e3']);
     // The editor learns the servers' prompts as slash commands.
     await waitFor(() => run.updatesOf(sessionId, 'available_commands_update').length > 0, 'available commands');
     const cmds = run.updatesOf(sessionId, 'available_commands_update')[0]!;
