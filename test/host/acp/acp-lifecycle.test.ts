@@ -56,6 +56,17 @@ function descendants(root: number): number[] {
   return out;
 }
 
+/** Descendants whose command line contains `needle`. */
+function running(root: number, needle: string): number[] {
+  return descendants(root).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(needle);
+    } catch {
+      return false;
+    }
+  });
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -122,11 +133,14 @@ describe('ACP sessions: editor servers, cancel, modes, load, exit', () => {
     await waitFor(() => kids.every((pid) => !alive(pid)), 'server processes gone', 10_000);
   });
 
-  it('session/cancel stops the turn and the running command; its update says cancelled', async () => {
+  it('session/cancel stops the turn and every call in flight; their updates say cancelled', async () => {
     const ws = workspace();
     ws.settings(ONLY('shell'));
     const ep = await endpoint(
-      reply.calls({ id: 's1', name: 'shell__run_shell_command', args: { command: 'echo started; sleep 30' } }),
+      reply.calls(
+        { id: 's1', name: 'shell__run_shell_command', args: { command: 'echo started; sleep 30' } },
+        { id: 's2', name: 'shell__run_shell_command', args: { command: 'sleep 31' } },
+      ),
     );
     const run = startAcp({ ws, url: ep.url });
     try {
@@ -141,13 +155,25 @@ describe('ACP sessions: editor servers, cancel, modes, load, exit', () => {
         prompt: [{ type: 'text', text: 'run it' }],
       });
       await waitFor(() => JSON.stringify(run.updatesOf(sessionId, 'tool_call_update')).includes('started'), 'output');
+      expect(running(run.child.pid!, 'sleep 3').length).toBeGreaterThan(0);
       const started = Date.now();
       await run.agent.notify(acp.methods.agent.session.cancel, { sessionId });
       expect((await prompt).stopReason).toBe('cancelled');
       expect(Date.now() - started).toBeLessThan(20_000);
-      const last = run.updatesOf(sessionId, 'tool_call_update').at(-1)!;
-      expect(last).toMatchObject({ toolCallId: 's1', status: 'failed', rawOutput: { cancelled: true } });
-      expect(JSON.stringify(last)).toContain('Cancelled');
+      // The command's process is gone while the agent lives on (killed, not left running).
+      await waitFor(() => running(run.child.pid!, 'sleep 3').length === 0, 'the sleep command killed', 10_000);
+      // Every call of the turn ended cancelled: the running one and the one behind it.
+      for (const id of ['s1', 's2']) {
+        const last = run
+          .updatesOf(sessionId, 'tool_call_update')
+          .filter((u) => 'toolCallId' in u && u.toolCallId === id)
+          .at(-1)!;
+        expect(last).toMatchObject({ status: 'failed', rawOutput: { cancelled: true } });
+        expect(JSON.stringify(last)).toContain('Cancelled');
+      }
+      expect(run.updatesOf(sessionId, 'tool_call_update').some((u) => 'status' in u && u.status === 'completed')).toBe(
+        false,
+      );
       // Unknown modes are invalid params, not internal errors.
       const bad = await run.agent
         .request(acp.methods.agent.session.setMode, { sessionId, modeId: 'turbo' })
