@@ -107,11 +107,35 @@ export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, r
   return s;
 }
 
-/** `available_commands_update`: built-in commands and the MCP prompts of the session's servers. */
+const lastCommands = new WeakMap<AcpSession, string>();
+
+/**
+ * `available_commands_update`: built-in commands and the MCP prompts of the session's servers, sent once
+ * the servers have started and again whenever the list changes (a server connects, fails or re-lists).
+ */
 export async function sessionCommands(s: AcpSession, client: acp.AgentContext): Promise<void> {
-  await s.session.runtime.manager.whenReady();
-  await client.notify(acp.methods.client.session.update, {
-    sessionId: s.id,
-    update: { sessionUpdate: 'available_commands_update', availableCommands: availableCommands(s.session) },
-  });
+  const { manager } = s.session.runtime;
+  const send = async (): Promise<void> => {
+    const list = availableCommands(s.session);
+    const key = JSON.stringify(list);
+    if (lastCommands.get(s) === key) return;
+    lastCommands.set(s, key);
+    await client.notify(acp.methods.client.session.update, {
+      sessionId: s.id,
+      update: { sessionUpdate: 'available_commands_update', availableCommands: list },
+    });
+  };
+  await manager.whenReady();
+  await send();
+  let queued = false;
+  const again = (): void => {
+    if (queued) return;
+    queued = true;
+    setImmediate(() => {
+      queued = false;
+      send().catch(() => {});
+    });
+  };
+  manager.on('prompts_changed', again);
+  manager.on('status', again);
 }
