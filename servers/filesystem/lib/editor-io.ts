@@ -9,7 +9,13 @@ import type { ToolContext } from '../../common/tool.js';
  * A new file is created on disk (atomically), as without an editor: there is no buffer to land in.
  */
 export async function currentText(ctx: ToolContext, target: GuardedPath, diskText: string): Promise<string> {
-  return ctx.editorFiles?.read ? ctx.editorFiles.read(target.real) : diskText;
+  if (!ctx.editorFiles?.read) return diskText;
+  // An editor that cannot open the file has no buffer of it; the write still goes to the editor (and fails
+  // there visibly if it cannot take it).
+  return ctx.editorFiles.read(target.real).catch((err: unknown) => {
+    ctx.log.warn(`editor could not read ${target.real}: ${(err as Error)?.message ?? err}; using the disk's text`);
+    return diskText;
+  });
 }
 
 export async function writeText(

@@ -58,7 +58,8 @@ export interface ReadOptions {
   maxTextBytes?: number;
   /**
    * The editor's text for a file (its unsaved buffer), asked for by real path once the disk's file passed
-   * every check and was found to be text: what the model reads is what the user sees.
+   * every check and was found to be text: what the model reads is what the user sees. If the editor fails
+   * to answer, the disk's text is used.
    */
   editorText?: (real: string) => Promise<string>;
 }
@@ -134,12 +135,8 @@ async function readOpened(o: ReadOptions, fh: FileHandle): Promise<ReadOutcome> 
   if (kind === 'svg') {
     return { kind: 'notice', text: decodeText(buf), display: `Read SVG as text: ${o.rel}`, fileKind: 'svg' };
   }
-  let text: string;
-  try {
-    text = o.editorText ? await o.editorText(o.real) : decodeText(buf);
-  } catch (err) {
-    throw readFailure(o, err);
-  }
+  // An editor that cannot open the file has no buffer of it: the disk's text is then the file's text.
+  const text = (o.editorText ? await o.editorText(o.real).catch(() => undefined) : undefined) ?? decodeText(buf);
   return textWindow(text, o.offset ?? 0, o.limit ?? DEFAULT_LINE_LIMIT, o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES);
 }
 

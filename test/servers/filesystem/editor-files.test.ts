@@ -22,6 +22,7 @@ async function connect(root: string, lend: boolean) {
   );
   client.setRequestHandler(ReadTextFileRequestSchema, async (req) => {
     asked.push(req.params.path);
+    if (req.params.path.endsWith('unopenable.txt')) throw new Error('the editor cannot open this file');
     return { content: buffers.get(req.params.path) ?? readFileSync(req.params.path, 'utf8') };
   });
   client.setRequestHandler(WriteTextFileRequestSchema, async (req) => {
@@ -54,6 +55,12 @@ describe("filesystem server: the client's lent editor files", () => {
     expect((await lent.call('write_file', { file_path: fresh, content: 'new\n' })).isError).toBeFalsy();
     expect(readFileSync(fresh, 'utf8')).toBe('new\n');
     expect(lent.writes).toHaveLength(1);
+
+    // An editor that cannot open a file has no buffer of it: the disk's text is read.
+    const odd = join(root, 'unopenable.txt');
+    writeFileSync(odd, 'plain disk\n');
+    expect(textOf(await lent.call('read_file', { absolute_path: odd }))).toBe('plain disk\n');
+    expect(lent.asked).toContain(odd);
 
     const plain = await connect(root, false);
     expect(textOf(await plain.call('read_file', { absolute_path: file }))).toBe('disk text\n');
