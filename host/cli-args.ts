@@ -30,6 +30,8 @@ export interface CliArgs {
   deleteSession?: string;
   /** `--checkpointing`: snapshot the project before approved edits. */
   checkpointing: boolean;
+  /** `--acp` (Gemini CLI's `--experimental-acp` too): serve the Agent Client Protocol on stdio. */
+  acp: boolean;
 }
 
 export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
@@ -52,6 +54,7 @@ Options:
       --list-sessions                 list this project's recorded sessions
       --delete-session <N|ID>         delete a recorded session
       --checkpointing                 snapshot project files before approved edits (/restore)
+      --acp                           serve the Agent Client Protocol on stdio (for editors)
       --record-responses <file>       record model responses as JSONL
       --fake-responses <file>         replay model responses from JSONL (no network)
   -v, --version                       print the version
@@ -114,6 +117,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'list-sessions': { type: 'boolean', default: false },
         'delete-session': { type: 'string' },
         checkpointing: { type: 'boolean', default: false },
+        acp: { type: 'boolean', default: false },
+        'experimental-acp': { type: 'boolean', default: false },
         'skip-trust': { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -148,5 +153,6 @@ export function parseCliArgs(argv: string[]): CliArgs {
     listSessions: v['list-sessions'] ?? false,
     deleteSession: v['delete-session'],
     checkpointing: v.checkpointing ?? false,
+    acp: (v.acp ?? false) || (v['experimental-acp'] ?? false),
   };
 }

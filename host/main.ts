@@ -51,6 +51,7 @@ async function main(argv: string[]): Promise<number> {
   if (args.listSessions || args.deleteSession !== undefined) {
     return (await import('./cli/sessions-command.js')).runSessionsCommand(args, { cwd: process.cwd() });
   }
+  if (args.acp) return (await import('./acp/run-acp.js')).runAcp(args);
   if (isHeadless(args)) {
     const stdinText = await readStdin(args.prompt !== undefined || args.positional !== undefined ? 500 : undefined);
     const { runHeadless } = await import('./cli/headless.js');

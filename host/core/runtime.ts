@@ -20,6 +20,7 @@ import type { Settings } from '../config/settings-schema.js';
 import { HOST_TOOLS_ALIAS } from '../tools/tool-search.js';
 import { callResourceTool, isResourceTool } from '../tools/resource-tools.js';
 import type { CallExecutor } from '../scheduler/executor.js';
+import type { EditorFiles } from '../../protocol/editor-files.js';
 
 export interface HostRuntimeOptions {
   cwd: string;
@@ -43,6 +44,8 @@ export interface HostRuntimeOptions {
   notify?: (message: string) => void;
   /** `--skip-trust`: this run treats the folder as trusted (nothing is saved). */
   skipTrust?: boolean;
+  /** An editor's files (ACP `fs/*`), lent to the built-in servers; see docs/editor-file-system.md. */
+  editorFiles?: EditorFiles;
 }
 
 export interface HostRuntime {
@@ -122,7 +125,11 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   });
   const log = opts.log ?? silentLogger;
   const trusted = new Set(servers.filter((s) => s.trust).map((s) => s.alias));
-  const clientRequests = new ClientRequests({ trusted: (alias) => trusted.has(alias), notify: opts.notify });
+  const clientRequests = new ClientRequests({
+    trusted: (alias) => trusted.has(alias),
+    notify: opts.notify,
+    editorFiles: opts.editorFiles,
+  });
   if (opts.asker) clientRequests.setAsker(opts.asker);
   const listingCache = new ListingCache(listingCacheDir(env, opts.homeDir));
   // Servers log at debug level only when the user asked for debug output.

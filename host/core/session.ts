@@ -89,8 +89,15 @@ async function createGenerator(
  * Settings → credentials → runtime (servers start, not awaited) → generator → client.
  */
 export async function createSession(opts: SessionOptions): Promise<Session> {
-  const { loadSettings } = await import('../config/settings.js');
-  const settings = loadSettings({ cwd: opts.cwd, homeDir: opts.homeDir, env: opts.env, skipTrust: opts.skipTrust });
+  // A caller may hand in settings it already adjusted (the ACP agent adds the editor's MCP servers).
+  const settings =
+    opts.settings ??
+    (await import('../config/settings.js')).loadSettings({
+      cwd: opts.cwd,
+      homeDir: opts.homeDir,
+      env: opts.env,
+      skipTrust: opts.skipTrust,
+    });
   // The `.env` file's variables (credentials, model) count like the environment's own.
   const env = settings.env;
   const model = resolveModel(opts.model, env, settings.merged.model?.name);

@@ -1,3 +1,4 @@
+import type { EditorFiles } from '../../protocol/editor-files.js';
 import type { CreateMessageResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { META } from '../../protocol/meta.js';
 import {
@@ -29,6 +30,8 @@ export interface ClientRequestsOptions {
   trusted: (alias: string) => boolean;
   /** A message the user must see (headless: stderr), e.g. why a server's request was declined. */
   notify?: (message: string) => void;
+  /** The editor's files (an ACP editor's buffers), lent to our own servers. */
+  editorFiles?: EditorFiles;
 }
 
 /** JSON-RPC error code the spec suggests for a sampling request the user rejected. */
@@ -45,6 +48,10 @@ export class ClientRequests {
   private readonly alwaysSample = new Set<string>();
 
   constructor(private readonly opts: ClientRequestsOptions) {}
+
+  get editorFiles(): EditorFiles | undefined {
+    return this.opts.editorFiles;
+  }
 
   setAsker(asker: ClientAsker | undefined): void {
     this.asker = asker;

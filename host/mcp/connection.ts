@@ -22,6 +22,12 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../../protocol/version.js';
+import {
+  EDITOR_FILES,
+  ReadTextFileRequestSchema,
+  WriteTextFileRequestSchema,
+  type EditorFiles,
+} from '../../protocol/editor-files.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
 import type { HostLogger } from '../log.js';
 import type { StderrTail } from './stderr-tail.js';
@@ -41,6 +47,8 @@ export interface ConnectionHooks {
   closed(conn: ServerConnection, reason: string): void;
   listChanged(conn: ServerConnection, what: 'tools' | 'prompts' | 'resources'): void;
   resourceUpdated(uri: string): void;
+  /** The editor's files, lent to this server (our own servers only, under an ACP editor). */
+  editorFiles?: EditorFiles;
 }
 
 export interface ConnectOptions {
@@ -53,6 +61,14 @@ export interface ConnectOptions {
   hooks: ConnectionHooks;
   /** Sent as `logging/setLevel` to servers that log: 'debug' under --debug, else only warnings and worse. */
   logLevel?: 'debug' | 'warning';
+}
+
+/** The experimental capability that tells our filesystem server it may use the editor's files. */
+function editorCapability(files: EditorFiles | undefined): { experimental?: Record<string, object> } {
+  if (!files?.readTextFile && !files?.writeTextFile) return {};
+  return {
+    experimental: { [EDITOR_FILES]: { readTextFile: !!files.readTextFile, writeTextFile: !!files.writeTextFile } },
+  };
 }
 
 /** One live session with one server: the SDK client, its transport and what the server offers. */
@@ -89,6 +105,7 @@ export class ServerConnection {
           roots: { listChanged: true },
           elicitation: { form: { applyDefaults: true }, url: {} },
           sampling: {},
+          ...editorCapability(opts.hooks.editorFiles),
         },
       });
       const transport = createTransport(opts.config, kind, opts.stderr, (s) =>
@@ -130,6 +147,20 @@ export class ServerConnection {
     }));
     client.setRequestHandler(ElicitRequestSchema, (req, extra) => opts.hooks.elicit(req.params, extra.signal));
     client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => opts.hooks.sample(req.params, extra.signal));
+    const files = opts.hooks.editorFiles;
+    if (files?.readTextFile) {
+      const read = files.readTextFile.bind(files);
+      client.setRequestHandler(ReadTextFileRequestSchema, async (req, extra) => ({
+        content: await read(req.params.path, extra.signal),
+      }));
+    }
+    if (files?.writeTextFile) {
+      const write = files.writeTextFile.bind(files);
+      client.setRequestHandler(WriteTextFileRequestSchema, async (req, extra) => {
+        await write(req.params.path, req.params.content, extra.signal);
+        return {};
+      });
+    }
     // One handler per method (a later setNotificationHandler replaces the earlier one), and our own
     // paginated refresh instead of the SDK's first-page-only listChanged option.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.relist('tools'));

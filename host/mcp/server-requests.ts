@@ -23,6 +23,8 @@ export function serverRequestHooks(
       return whileAsking(slot, () => handler(alias, params, signal));
     },
     sample: (params, signal) => whileAsking(slot, () => deps.requests.createMessage(alias, params, signal)),
+    // Only our own servers, which check every path against the workspace first, see the editor's buffers.
+    editorFiles: slot.config.builtIn ? deps.requests.editorFiles : undefined,
   };
 }
 

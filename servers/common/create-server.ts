@@ -1,3 +1,11 @@
+import {
+  EDITOR_FILES,
+  EditorFilesCapabilitySchema,
+  READ_TEXT_FILE,
+  ReadTextFileResultSchema,
+  WRITE_TEXT_FILE,
+  WriteTextFileResultSchema,
+} from '../../protocol/editor-files.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   ElicitResultSchema,
@@ -15,7 +23,7 @@ import type { Logger } from './logger.js';
 import { META } from '../../protocol/meta.js';
 import { ToolError, errorResult } from './result.js';
 import { WorkspaceRoots } from './roots.js';
-import type { ToolContext, ToolDefinition } from './tool.js';
+import type { EditorFileAccess, ToolContext, ToolDefinition } from './tool.js';
 import { boundResultSize } from './result-bound.js';
 
 export interface KitServerSpec {
@@ -174,6 +182,35 @@ function buildContext(mcp: McpServer, roots: WorkspaceRoots, log: Logger, extra:
       }
     },
     sendRequest: (req, schema) => extra.sendRequest(req as never, schema as never, { signal: extra.signal }) as never,
+    editorFiles: editorFileAccess(caps?.experimental?.[EDITOR_FILES], extra),
+  };
+}
+
+/** The client's lent files, as the capability says which requests it answers. */
+function editorFileAccess(raw: unknown, extra: Extra): EditorFileAccess | undefined {
+  const cap = EditorFilesCapabilitySchema.safeParse(raw);
+  if (!cap.success || (!cap.data.readTextFile && !cap.data.writeTextFile)) return undefined;
+  // The editor may wait on its user (a buffer being saved): no SDK timeout, the call's cancellation ends it.
+  const opts = { signal: extra.signal, timeout: 24 * 3600_000 };
+  return {
+    read: cap.data.readTextFile
+      ? async (path) =>
+          (
+            await extra.sendRequest(
+              { method: READ_TEXT_FILE, params: { path } } as never,
+              ReadTextFileResultSchema,
+              opts,
+            )
+          ).content
+      : undefined,
+    write: cap.data.writeTextFile
+      ? async (path, content) =>
+          void (await extra.sendRequest(
+            { method: WRITE_TEXT_FILE, params: { path, content } } as never,
+            WriteTextFileResultSchema,
+            opts,
+          ))
+      : undefined,
   };
 }
 

@@ -5,6 +5,12 @@ import type { Logger } from './logger.js';
 import type { WorkspaceRoots } from './roots.js';
 
 /** What a handler gets besides its arguments. */
+/** The editor's side of a text file: its buffer's text, and a write that lands in the editor. */
+export interface EditorFileAccess {
+  read?(path: string): Promise<string>;
+  write?(path: string, content: string): Promise<void>;
+}
+
 export interface ToolContext {
   signal: AbortSignal;
   roots: WorkspaceRoots;
@@ -20,6 +26,11 @@ export interface ToolContext {
   progress(message: string): Promise<void>;
   /** Whether the client offered MCP sampling (the web server may answer through it). */
   clientSupportsSampling: boolean;
+  /**
+   * The editor's files, when the client lends them (`capabilities.experimental[EDITOR_FILES]`): text is read
+   * from and written to the editor's buffers. Only after the tool's own path checks; absent, the disk is used.
+   */
+  editorFiles?: EditorFileAccess;
   /** Sends a request to the client related to this call (sampling, for example). */
   sendRequest: <T extends z.ZodType>(
     req: { method: string; params?: Record<string, unknown> },

@@ -56,6 +56,12 @@ export interface ReadOptions {
   limit?: number;
   maxInlineMediaBytes?: number;
   maxTextBytes?: number;
+  /**
+   * The editor's text for a file (its unsaved buffer), asked for by real path once the disk's file passed
+   * every check and was found to be text: what the model reads is what the user sees. If the editor fails
+   * to answer, the disk's text is used.
+   */
+  editorText?: (real: string) => Promise<string>;
 }
 
 const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(2);
@@ -129,12 +135,9 @@ async function readOpened(o: ReadOptions, fh: FileHandle): Promise<ReadOutcome> 
   if (kind === 'svg') {
     return { kind: 'notice', text: decodeText(buf), display: `Read SVG as text: ${o.rel}`, fileKind: 'svg' };
   }
-  return textWindow(
-    decodeText(buf),
-    o.offset ?? 0,
-    o.limit ?? DEFAULT_LINE_LIMIT,
-    o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES,
-  );
+  // An editor that cannot open the file has no buffer of it: the disk's text is then the file's text.
+  const text = (o.editorText ? await o.editorText(o.real).catch(() => undefined) : undefined) ?? decodeText(buf);
+  return textWindow(text, o.offset ?? 0, o.limit ?? DEFAULT_LINE_LIMIT, o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES);
 }
 
 function readFailure(o: ReadOptions, err: unknown): FileReadError {

@@ -65,6 +65,7 @@ export const readFile = defineTool({
       rel,
       offset: args.offset,
       limit: args.limit,
+      editorText: ctx.editorFiles?.read,
     });
     if (outcome.kind === 'notice') return textResult(outcome.text, outcome.display);
     if (outcome.kind === 'media') return { content: [outcome.block], _meta: { [META.display]: outcome.display } };

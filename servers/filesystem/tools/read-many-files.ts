@@ -141,6 +141,7 @@ export const readManyFiles = defineTool({
           rel: displayRel(real, ctx.roots),
           maxTextBytes: RESULT_BUDGET_BYTES - bytes,
           maxInlineMediaBytes: Math.min(DEFAULT_MAX_INLINE_MEDIA_BYTES, RESULT_BUDGET_BYTES - bytes),
+          editorText: ctx.editorFiles?.read,
         });
       } catch (err) {
         if (!(err instanceof FileReadError)) throw err;

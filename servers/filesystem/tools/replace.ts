@@ -1,12 +1,12 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../../protocol/meta.js';
-import { guardPath, writeBaseOf, type GuardedPath } from '../../common/path-guard.js';
+import { guardPath, type GuardedPath } from '../../common/path-guard.js';
 import { textResult, ToolError, userCancelled } from '../../common/result.js';
 import { flooredNumber } from '../../common/schema.js';
 import { defineTool, type ToolContext } from '../../common/tool.js';
 import { yieldToLoop } from '../../common/yield.js';
-import { atomicWrite } from '../../common/atomic-write.js';
+import { currentText, writeText } from '../lib/editor-io.js';
 import { withLineEndings } from '../lib/line-endings.js';
 import { editDiff, toLf } from '../lib/edit-support.js';
 import { introducesPlaceholder } from '../lib/omission.js';
@@ -66,7 +66,7 @@ async function prepare(args: Args, ctx: ToolContext): Promise<Prepared> {
   const rel = displayRel(target.real, ctx.roots);
   let raw: string | null;
   try {
-    raw = decodeText(await readGuardedFile(target, ctx.roots));
+    raw = await currentText(ctx, target, decodeText(await readGuardedFile(target, ctx.roots)));
   } catch (err) {
     if (err instanceof ToolError) throw err;
     const e = err as NodeJS.ErrnoException;
@@ -162,9 +162,7 @@ export const replace = defineTool({
         continue;
       }
       try {
-        await atomicWrite(prep.target.real, withLineEndings(prep.next, prep.raw), {
-          base: writeBaseOf(prep.target, ctx.roots),
-        });
+        await writeText(ctx, prep.target, withLineEndings(prep.next, prep.raw), prep.raw !== null);
       } catch (err) {
         const msg = (err as Error).message;
         throw new ToolError(`Error executing edit: ${msg}`, 'file_write_failure', `Error writing file: ${msg}`);

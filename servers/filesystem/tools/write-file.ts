@@ -2,11 +2,11 @@ import { lstat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { META } from '../../../protocol/meta.js';
-import { guardPath, writeBaseOf, type GuardedPath } from '../../common/path-guard.js';
+import { guardPath, type GuardedPath } from '../../common/path-guard.js';
 import { textResult, ToolError, userCancelled } from '../../common/result.js';
 import { defineTool, type ToolContext } from '../../common/tool.js';
 import { yieldToLoop } from '../../common/yield.js';
-import { atomicWrite } from '../../common/atomic-write.js';
+import { currentText, writeText } from '../lib/editor-io.js';
 import { withLineEndings } from '../lib/line-endings.js';
 import { editDiff, toLf, writeFileError } from '../lib/edit-support.js';
 import { hasOmissionPlaceholder } from '../lib/omission.js';
@@ -60,7 +60,7 @@ async function validate(args: Args, ctx: ToolContext): Promise<GuardedPath> {
 
 async function readExisting(target: GuardedPath, filePath: string, ctx: ToolContext): Promise<string | null> {
   try {
-    return decodeText(await readGuardedFile(target, ctx.roots));
+    return await currentText(ctx, target, decodeText(await readGuardedFile(target, ctx.roots)));
   } catch (err) {
     if (err instanceof ToolError) throw err;
     const e = err as NodeJS.ErrnoException;
@@ -99,9 +99,7 @@ export const writeFile = defineTool({
         continue;
       }
       try {
-        await atomicWrite(target.real, withLineEndings(args.content, existing), {
-          base: writeBaseOf(target, ctx.roots),
-        });
+        await writeText(ctx, target, withLineEndings(args.content, existing), existing !== null);
       } catch (err) {
         const e = writeFileError(args.file_path, err);
         throw new ToolError(e.message, e.errorType, `Error writing file: ${(err as Error).message}`);

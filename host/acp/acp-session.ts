@@ -1,0 +1,251 @@
+import * as acp from '@agentclientprotocol/sdk';
+import type { Part } from '@google/genai';
+import type { ServerGeminiStreamEvent } from '../core/events.js';
+import type { Session } from '../core/session.js';
+import type { ApprovalMode, ToolCall } from '../scheduler/types.js';
+import { callStatus, resultContent, toolKind, toolLocations, toolTitle } from './tool-calls.js';
+import { promptInput } from './prompt-blocks.js';
+import { builtInCommand } from './commands.js';
+import { isAuthStatus } from '../core/api-error-text.js';
+
+export type SendUpdate = (update: acp.SessionUpdate) => Promise<void>;
+
+export const MODES: acp.SessionMode[] = [
+  { id: 'default', name: 'Default', description: 'Ask before edits, commands and untrusted tools' },
+  { id: 'autoEdit', name: 'Auto edit', description: 'Edits run without asking; commands still ask' },
+  { id: 'yolo', name: 'YOLO', description: 'Every tool call runs without asking' },
+  { id: 'plan', name: 'Plan', description: 'Read-only tools only: the model plans, nothing changes' },
+];
+
+const REFUSAL = new Set(['SAFETY', 'RECITATION', 'PROHIBITED_CONTENT', 'BLOCKLIST', 'SPII', 'IMAGE_SAFETY']);
+const LIVE_OUTPUT_CHARS = 16_000;
+
+/** How a turn ended, gathered from its stream events. */
+class TurnOutcome {
+  stop: acp.StopReason = 'end_turn';
+  failure?: acp.RequestError;
+
+  note(ev: ServerGeminiStreamEvent): void {
+    switch (ev.type) {
+      case 'user_cancelled':
+        this.stop = 'cancelled';
+        break;
+      case 'max_session_turns':
+        this.stop = 'max_turn_requests';
+        break;
+      case 'finished':
+        if (ev.value.reason === 'MAX_TOKENS') this.stop = 'max_tokens';
+        else if (ev.value.reason && REFUSAL.has(ev.value.reason)) this.stop = 'refusal';
+        break;
+      case 'invalid_stream':
+        if (/BLOCKED$/.test(ev.value.type)) this.stop = 'refusal';
+        else if (ev.value.type === 'MAX_TOKENS_EXCEEDED') this.stop = 'max_tokens';
+        else this.failure = acp.RequestError.internalError(undefined, `Invalid model response: ${ev.value.message}`);
+        break;
+      case 'error':
+        this.failure = isAuthStatus(ev.value.error.status)
+          ? acp.RequestError.authRequired(undefined, ev.value.error.message)
+          : acp.RequestError.internalError(undefined, ev.value.error.message);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/**
+ * One ACP session over one host session (runtime, client, recorder): a prompt runs the same loop the
+ * chat and headless run, and its typed events become `session/update` notifications.
+ */
+export class AcpSession {
+  private turn?: AbortController;
+  private readonly live = new Map<string, string>();
+  private readonly lastStatus = new Map<string, string>();
+  private promptSeq = 0;
+
+  constructor(
+    readonly id: string,
+    readonly cwd: string,
+    readonly session: Session,
+    private readonly send: SendUpdate,
+    private readonly log: (m: string) => void,
+  ) {}
+
+  get busy(): boolean {
+    return this.turn !== undefined;
+  }
+
+  /** `session/cancel`: the turn's signal, as Ctrl-C in the chat — the model request and every call in flight stop. */
+  cancel(): void {
+    this.turn?.abort(new Error('Cancelled by the editor (session/cancel).'));
+  }
+
+  setMode(mode: string): void {
+    if (!MODES.some((m) => m.id === mode)) {
+      throw acp.RequestError.invalidParams(
+        { modeId: mode },
+        `Unknown mode "${mode}": use one of ${MODES.map((m) => m.id).join(', ')}.`,
+      );
+    }
+    try {
+      this.session.runtime.setApprovalMode(mode as ApprovalMode);
+    } catch (e) {
+      throw acp.RequestError.invalidParams({ modeId: mode }, (e as Error).message);
+    }
+  }
+
+  modeState(): acp.SessionModeState {
+    return { currentModeId: this.session.runtime.getApprovalMode(), availableModes: MODES };
+  }
+
+  async prompt(blocks: acp.ContentBlock[]): Promise<acp.StopReason> {
+    if (this.turn) throw acp.RequestError.invalidRequest(undefined, 'A prompt is already running in this session.');
+    const controller = new AbortController();
+    this.turn = controller;
+    try {
+      return await this.runTurn(blocks, controller.signal);
+    } finally {
+      this.turn = undefined;
+      this.live.clear();
+      this.lastStatus.clear();
+    }
+  }
+
+  private async say(text: string): Promise<void> {
+    await this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+  }
+
+  /** The prompt as the model gets it: an MCP prompt command, or the text with its `@path` files read. */
+  private async prepare(blocks: acp.ContentBlock[], signal: AbortSignal, promptId: string): Promise<Part[] | string> {
+    const { runtime } = this.session;
+    const input = promptInput(blocks);
+    const { expandPromptCommand } = await import('../core/mcp-prompt-command.js');
+    await runtime.manager.whenReady();
+    const mcpPrompt = await expandPromptCommand(runtime.manager, input.text);
+    if (mcpPrompt && !mcpPrompt.ok) return mcpPrompt.error;
+    if (mcpPrompt?.ok) return [...mcpPrompt.parts, ...input.extra];
+    const { findPathProblems, describePathProblems } = await import('../core/at-path-check.js');
+    const problems = findPathProblems(
+      input.text,
+      runtime.roots,
+      runtime.manager.states().map((s) => s.alias),
+    );
+    if (problems.length) return describePathProblems(problems);
+    const { processAtCommands } = await import('../core/at-command.js');
+    const prepared = await processAtCommands(input.text, {
+      runtime,
+      signal,
+      promptId,
+      onWarning: (m) => this.log(m),
+    });
+    for (const call of prepared.calls) await this.callEnded(call, true);
+    return [...prepared.parts, ...input.extra];
+  }
+
+  private async runTurn(blocks: acp.ContentBlock[], signal: AbortSignal): Promise<acp.StopReason> {
+    const promptId = `${this.id}########${this.promptSeq++}`;
+    const builtIn = builtInCommand(promptInput(blocks).text);
+    if (builtIn) {
+      await this.say(await builtIn.run(this.session, signal));
+      return signal.aborted ? 'cancelled' : 'end_turn';
+    }
+    const parts = await this.prepare(blocks, signal, promptId);
+    if (typeof parts === 'string') {
+      await this.say(parts);
+      return 'end_turn';
+    }
+    if (signal.aborted) return 'cancelled';
+    const outcome = new TurnOutcome();
+    for await (const ev of this.session.client.sendMessageStream(parts, signal, promptId)) {
+      outcome.note(ev);
+      await this.forward(ev);
+    }
+    if (signal.aborted) return 'cancelled';
+    if (outcome.failure) throw outcome.failure;
+    return outcome.stop;
+  }
+
+  private async forward(ev: ServerGeminiStreamEvent): Promise<void> {
+    switch (ev.type) {
+      case 'content':
+        return this.say(ev.value);
+      case 'thought': {
+        const { subject, description } = ev.value;
+        const text = subject ? `**${subject}**\n${description}` : description;
+        return this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } });
+      }
+      case 'tool_call_request': {
+        const { callId, name, args } = ev.value;
+        const tool = this.session.runtime.registry.get(name);
+        this.lastStatus.set(callId, 'pending');
+        return this.send({
+          sessionUpdate: 'tool_call',
+          toolCallId: callId,
+          title: toolTitle(name, args, tool),
+          kind: toolKind(tool, name),
+          status: 'pending',
+          rawInput: args,
+          locations: toolLocations(args, this.cwd),
+        });
+      }
+      case 'tool_call_update': {
+        const status = callStatus(ev.value);
+        const id = ev.value.request.callId;
+        if (this.lastStatus.get(id) === status) return;
+        this.lastStatus.set(id, status);
+        return this.send({ sessionUpdate: 'tool_call_update', toolCallId: id, status });
+      }
+      case 'tool_output': {
+        const text = ((this.live.get(ev.value.callId) ?? '') + ev.value.chunk).slice(-LIVE_OUTPUT_CHARS);
+        this.live.set(ev.value.callId, text);
+        return this.send({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: ev.value.callId,
+          status: 'in_progress',
+          content: [{ type: 'content', content: { type: 'text', text } }],
+        });
+      }
+      case 'tool_call_response':
+        return this.callEnded(ev.value, false);
+      case 'loop_detected':
+        return this.say(`\n\n${ev.value.message}`);
+      case 'max_session_turns':
+        return this.say(`\n\nStopped: reached the limit of ${ev.value.limit} model turns.`);
+      case 'retry':
+        this.log(`Model request failed (${ev.value.reason}); retrying (attempt ${ev.value.attempt + 1}).`);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** An ended call: its final status and what it produced; a call the user typed is announced first. */
+  private async callEnded(call: ToolCall, announce: boolean): Promise<void> {
+    const { callId, name, args } = call.request;
+    if (announce) {
+      await this.send({
+        sessionUpdate: 'tool_call',
+        toolCallId: callId,
+        title: toolTitle(name, args, call.tool),
+        kind: toolKind(call.tool, name),
+        status: 'in_progress',
+        rawInput: args,
+        locations: toolLocations(args, this.cwd),
+      });
+    }
+    await this.send({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: callId,
+      status: callStatus(call),
+      content: resultContent(call),
+      rawOutput: call.response
+        ? { text: call.response.responseText, ...(call.status === 'cancelled' ? { cancelled: true } : {}) }
+        : undefined,
+    });
+  }
+
+  async close(): Promise<void> {
+    this.cancel();
+    await this.session.close();
+  }
+}

@@ -1,0 +1,141 @@
+import * as acp from '@agentclientprotocol/sdk';
+import type { CliArgs } from '../cli-args.js';
+import type { HostLogger } from '../log.js';
+import type { EditorFiles } from '../../protocol/editor-files.js';
+import { AcpSession } from './acp-session.js';
+import { availableCommands } from './commands.js';
+import { withEditorServers } from './editor-servers.js';
+import { AcpConfirmer } from './permissions.js';
+import { replayUpdates } from './replay.js';
+
+export interface SessionDeps {
+  args: CliArgs;
+  client: acp.AgentContext;
+  caps: acp.ClientCapabilities;
+  log: HostLogger;
+}
+
+/**
+ * The editor's `fs/*` methods, when it advertises them, lent to our filesystem server through the MCP
+ * client (docs/editor-file-system.md): reads see unsaved buffers, edits land in the editor's undo history.
+ */
+function editorFiles(deps: SessionDeps, sessionId: () => string): EditorFiles | undefined {
+  const fs = deps.caps.fs;
+  if (!fs?.readTextFile && !fs?.writeTextFile) return undefined;
+  const { client } = deps;
+  return {
+    readTextFile: fs.readTextFile
+      ? async (path, signal) =>
+          (
+            await client.request(
+              acp.methods.client.fs.readTextFile,
+              { sessionId: sessionId(), path },
+              { cancellationSignal: signal },
+            )
+          ).content
+      : undefined,
+    writeTextFile: fs.writeTextFile
+      ? async (path, content, signal) =>
+          void (await client.request(
+            acp.methods.client.fs.writeTextFile,
+            { sessionId: sessionId(), path, content },
+            { cancellationSignal: signal },
+          ))
+      : undefined,
+  };
+}
+
+/** A recorded session of this project with exactly this id (a load never guesses from a prefix). */
+async function recordedSession(cwd: string, id: string): Promise<void> {
+  const { loadSettings } = await import('../config/settings.js');
+  const { ensureProjectTempDir } = await import('../config/paths.js');
+  const { listSessions } = await import('../sessions/store.js');
+  const env = loadSettings({ cwd }).env;
+  if (!listSessions(ensureProjectTempDir(cwd, env)).some((s) => s.id === id))
+    throw acp.RequestError.resourceNotFound(id);
+}
+
+/**
+ * `session/new` and `session/load`: the host session with the editor's MCP servers beside the configured
+ * ones and the editor as the one who confirms. A load continues the recorded session (same id, same file)
+ * and replays its whole history as updates before the answer goes out, as the protocol asks.
+ */
+export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, resume?: string): Promise<AcpSession> {
+  const { args, client, log } = deps;
+  if (resume !== undefined) await recordedSession(p.cwd, resume);
+  const { loadSettings } = await import('../config/settings.js');
+  const { createSession } = await import('../core/session.js');
+  const base = loadSettings({ cwd: p.cwd, skipTrust: args.skipTrust });
+  const { settings, skipped } = withEditorServers(base, p.mcpServers ?? []);
+  for (const name of skipped) log.warn(`editor MCP server "${name}" skipped: a configured server has that name`);
+  // The confirmer needs the session id, known only once the recorder exists.
+  const ref: { id?: string } = {};
+  const confirmer = new AcpConfirmer(
+    () => ref.id ?? '',
+    p.cwd,
+    (params, signal) =>
+      client.request(acp.methods.client.session.requestPermission, params, { cancellationSignal: signal }),
+  );
+  const session = await createSession({
+    editorFiles: editorFiles(deps, () => ref.id ?? ''),
+    cwd: p.cwd,
+    settings,
+    interactive: true,
+    confirmer,
+    approvalMode: args.approvalMode,
+    allowedMcpServerNames: args.allowedMcpServerNames,
+    allowedTools: args.allowedTools,
+    includeDirectories: [...args.includeDirectories, ...(p.additionalDirectories ?? [])],
+    model: args.model,
+    fakeResponses: args.fakeResponses,
+    resume,
+    checkpointing: args.checkpointing || undefined,
+    log,
+    notify: (m) => process.stderr.write(`gemini-mcp: ${m}\n`),
+    debug: args.debug,
+    skipTrust: args.skipTrust,
+  });
+  ref.id = session.sessionId;
+  for (const notice of session.runtime.notices) process.stderr.write(`gemini-mcp: ${notice}\n`);
+  const send = (update: acp.SessionUpdate) =>
+    client.notify(acp.methods.client.session.update, { sessionId: session.sessionId, update });
+  const s = new AcpSession(session.sessionId, p.cwd, session, send, (m) => log.warn(m));
+  if (session.resumed) {
+    await session.runtime.manager.whenReady();
+    for (const update of replayUpdates(session.resumed.history, session.runtime.registry, p.cwd)) await send(update);
+  }
+  return s;
+}
+
+const lastCommands = new WeakMap<AcpSession, string>();
+
+/**
+ * `available_commands_update`: built-in commands and the MCP prompts of the session's servers, sent once
+ * the servers have started and again whenever the list changes (a server connects, fails or re-lists).
+ */
+export async function sessionCommands(s: AcpSession, client: acp.AgentContext): Promise<void> {
+  const { manager } = s.session.runtime;
+  const send = async (): Promise<void> => {
+    const list = availableCommands(s.session);
+    const key = JSON.stringify(list);
+    if (lastCommands.get(s) === key) return;
+    lastCommands.set(s, key);
+    await client.notify(acp.methods.client.session.update, {
+      sessionId: s.id,
+      update: { sessionUpdate: 'available_commands_update', availableCommands: list },
+    });
+  };
+  await manager.whenReady();
+  await send();
+  let queued = false;
+  const again = (): void => {
+    if (queued) return;
+    queued = true;
+    setImmediate(() => {
+      queued = false;
+      send().catch(() => {});
+    });
+  };
+  manager.on('prompts_changed', again);
+  manager.on('status', again);
+}
