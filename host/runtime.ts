@@ -16,6 +16,7 @@ import { ToolRegistry } from './tools/registry.js';
 import { effectiveCore } from './tools/naming.js';
 import { JitContext } from './core/jit-context.js';
 import type { Settings } from './config/settings-schema.js';
+import { sandboxChoice, type SandboxChoice } from './config/sandbox.js';
 import { HOST_TOOLS_ALIAS } from './tools/tool-search.js';
 import { callResourceTool, isResourceTool } from './tools/resource-tools.js';
 import type { CallExecutor } from './scheduler/executor.js';
@@ -42,6 +43,10 @@ export interface HostRuntimeOptions {
   notify?: (message: string) => void;
   /** `--skip-trust`: this run treats the folder as trusted (nothing is saved). */
   skipTrust?: boolean;
+  /** `-s/--sandbox`: the shell server runs every command sandboxed (also GEMINI_SANDBOX, `tools.sandbox`). */
+  sandbox?: boolean;
+  /** `--sandbox-allow-net`: hosts added to `tools.sandboxNetwork`. */
+  sandboxAllowNet?: string[];
 }
 
 export interface HostRuntime {
@@ -56,6 +61,8 @@ export interface HostRuntime {
   projectTempDir: string;
   /** What the user must be told at start: skipped untrusted-folder configuration, replaced built-ins. */
   notices: string[];
+  /** The sandbox in force (the shell's, and the network it may reach). */
+  sandbox: SandboxChoice;
   setApprovalMode(m: ApprovalMode): void;
   getApprovalMode(): ApprovalMode;
   close(): Promise<void>;
@@ -95,6 +102,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const mode = startingApprovalMode(opts.approvalMode, settings);
   const roots = [...new Set([cwd, ...(opts.includeDirectories ?? []).map((d) => resolve(cwd, d))])];
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(cwd, env, opts.homeDir);
+  const sandbox = sandboxChoice(merged, { flag: opts.sandbox, allowNet: opts.sandboxAllowNet, env });
   const servers = resolveServers(settings, {
     cwd,
     roots,
@@ -102,6 +110,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     env,
     allowedMcpServerNames: opts.allowedMcpServerNames,
     homeDir: opts.homeDir,
+    sandbox,
   });
   const byName = serverNameMap(servers);
   // Registry and policy read the same tool settings: tools.core as Gemini CLI applies it (allow rules
@@ -118,6 +127,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     interactive: opts.interactive,
     allowedTools: opts.allowedTools,
     allowedMcpServerNames: byName(opts.allowedMcpServerNames),
+    sandboxAutoApprove: sandbox.shell && sandbox.autoApprove,
   });
   const log = opts.log ?? silentLogger;
   const trusted = new Set(servers.filter((s) => s.trust).map((s) => s.alias));
@@ -161,6 +171,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     policy,
     roots,
     projectTempDir,
+    sandbox,
     notices: [
       untrustedNotice(settings.trust, [...settings.skipped, ...mode.skipped]),
       builtinReplacementNotice(servers),

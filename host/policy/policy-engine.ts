@@ -24,6 +24,8 @@ export interface PolicyEngineOptions {
   allowedMcpServerNames?: string[];
   /** The folder is not trusted: the approval mode stays `default`. */
   untrustedFolder?: boolean;
+  /** `tools.sandboxAutoApprove`: a shell command that runs sandboxed needs no confirmation. */
+  sandboxAutoApprove?: boolean;
 }
 
 export const DENIED_BY_POLICY = 'Tool execution denied by policy.';
@@ -76,12 +78,14 @@ export class PolicyEngine implements Policy {
   private readonly excludedServers: Set<string>;
   private readonly disableYolo: boolean;
   private readonly untrustedFolder: boolean;
+  private readonly sandboxAutoApprove: boolean;
 
   constructor(opts: PolicyEngineOptions) {
     const s = opts.settings ?? {};
     this.interactive = opts.interactive;
     this.disableYolo = s.security?.disableYoloMode === true;
     this.untrustedFolder = opts.untrustedFolder === true;
+    this.sandboxAutoApprove = opts.sandboxAutoApprove === true;
     this.allowed = [...parseRules(s.tools?.allowed), ...parseRules(opts.allowedTools)];
     this.exclude = parseRules(s.tools?.exclude);
     // Present, even empty, `tools.core` is an allowlist for every tool (see effectiveCore).
@@ -178,9 +182,11 @@ export class PolicyEngine implements Policy {
     if (byMode === 'deny') return { decision: 'deny', reason: `${cls} in ${mode} mode`, message: DENIED_BY_POLICY };
     switch (cls) {
       case 'exec':
-        return shell === 'ask'
-          ? { decision: 'ask', reason: 'command not allow-listed' }
-          : { decision: 'allow', reason: 'shell prefix rule' };
+        if (shell !== 'ask') return { decision: 'allow', reason: 'shell prefix rule' };
+        // The sandbox bounds what the command can touch; the user opted out of asking for it.
+        return this.sandboxAutoApprove && tool.sandboxed
+          ? { decision: 'allow', reason: 'sandboxed (tools.sandboxAutoApprove)' }
+          : { decision: 'ask', reason: 'command not allow-listed' };
       case 'memory':
         return memoryFileAllowed
           ? { decision: 'allow', reason: 'memory file allowed this session' }
