@@ -60,9 +60,7 @@ export async function createTransport(
  * The command line of a stdio server; a sandboxed one is wrapped (and refused, never started
  * unconfined, when the sandbox cannot be built here).
  */
-async function launchOf(
-  config: ResolvedServerConfig,
-): Promise<{
+async function launchOf(config: ResolvedServerConfig): Promise<{
   command: string;
   args: string[];
   env?: Record<string, string>;
