@@ -45,10 +45,11 @@ const TABLES: Record<string, ArchTable> = {
     // ptrace, process_vm_readv/writev, mount, umount2, pivot_root, unshare, setns, keyctl, add_key,
     // request_key, bpf, perf_event_open, userfaultfd, open_by_handle_at, name_to_handle_at, kexec_load,
     // init/finit/delete_module, syslog, acct, swapon/off, reboot, open_tree, move_mount, fsopen,
-    // fsconfig, fsmount, fspick, mount_setattr
+    // fsconfig, fsmount, fspick, mount_setattr; io_uring_setup/enter/register (its operations open
+    // and connect sockets where seccomp cannot see them); pidfd_getfd
     denied: [
       101, 310, 311, 165, 166, 155, 272, 308, 250, 248, 249, 321, 298, 323, 304, 303, 246, 175, 313, 176, 103, 163, 167,
-      168, 169, 428, 429, 430, 431, 432, 433, 442,
+      168, 169, 428, 429, 430, 431, 432, 433, 442, 425, 426, 427, 438,
     ],
   },
   arm64: {
@@ -59,7 +60,7 @@ const TABLES: Record<string, ArchTable> = {
     // The same calls in the generic table (asm-generic/unistd.h).
     denied: [
       117, 270, 271, 40, 39, 41, 97, 268, 219, 217, 218, 280, 241, 282, 265, 264, 104, 105, 273, 106, 116, 89, 224, 225,
-      142, 428, 429, 430, 431, 432, 433, 442,
+      142, 428, 429, 430, 431, 432, 433, 442, 425, 426, 427, 438,
     ],
   },
 };

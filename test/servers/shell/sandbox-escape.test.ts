@@ -134,9 +134,12 @@ describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', (
   it('no ptrace, mount or new namespaces inside', async () => {
     const out = await run(
       'strace -f true >/dev/null 2>&1; echo strace=$?; unshare -U true 2>/dev/null; echo userns=$?; ' +
-        'unshare -r -m true 2>/dev/null; echo mountns=$?; mkdir -p m; mount -t tmpfs none m 2>/dev/null; echo mount=$?',
+        'unshare -r -m true 2>/dev/null; echo mountns=$?; mkdir -p m; mount -t tmpfs none m 2>/dev/null; echo mount=$?; ' +
+        // io_uring_setup (425 on x86_64 and arm64): its operations would open sockets seccomp cannot see.
+        `perl -e 'syscall(425, 1, 0); print "uring=$!\\n"'`,
     );
     for (const k of ['strace', 'userns', 'mountns', 'mount']) expect(out).toMatch(new RegExp(`${k}=[1-9]`));
+    expect(out).toContain('uring=Operation not permitted');
   });
 
   it('System V IPC of outside processes is not reachable', async () => {
@@ -211,16 +214,12 @@ describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', (
 
   it('live output arrives while the command runs, and cancellation stops it', async () => {
     const chunks: string[] = [];
-    const started = Date.now();
-    let firstAt = 0;
     await srv.client.callTool({ name: TOOL, arguments: { command: 'echo first; sleep 1; echo second' } }, undefined, {
-      onprogress: (p) => {
-        if (!firstAt) firstAt = Date.now();
-        chunks.push(String(p.message ?? ''));
-      },
+      onprogress: (p) => void chunks.push(String(p.message ?? '')),
     });
-    expect(chunks.join('')).toContain('first');
-    expect(firstAt - started).toBeLessThan(900);
+    // The first line arrived on its own, a second before the command ended.
+    expect(chunks[0]).toContain('first');
+    expect(chunks[0]).not.toContain('second');
 
     const marker = `cancel-${process.pid}`;
     const ac = new AbortController();
