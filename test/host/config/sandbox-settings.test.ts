@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filterUntrustedWorkspace } from '../../../host/config/untrusted-workspace.js';
 import { sandboxChoice, serverSandbox } from '../../../host/config/sandbox.js';
+import { resolveServers } from '../../../host/config/servers.js';
 
 describe('sandbox settings', () => {
   it('flag, then GEMINI_SANDBOX, then tools.sandbox decide whether the shell is sandboxed', () => {
@@ -37,5 +38,25 @@ describe('sandbox settings', () => {
       expect.arrayContaining(['tools.sandbox (false)', 'tools.sandboxAutoApprove', 'tools.sandboxNetwork']),
     );
     expect(filterUntrustedWorkspace({ tools: { sandbox: true } }).layer.tools).toEqual({ sandbox: true });
+  });
+
+  it('the built-in shell gets --sandbox, the allow-list and extra secrets; other servers do not', () => {
+    const settings = { tools: { sandbox: true, sandboxNetwork: ['registry.npmjs.org'], sandboxSecrets: ['~/.vault'] } };
+    const servers = resolveServers(settings, {
+      cwd: '/p',
+      projectTempDir: '/t',
+      env: {},
+      sandbox: sandboxChoice(settings, { allowNet: ['github.com'] }),
+    });
+    const shell = servers.find((s) => s.alias === 'shell')!;
+    expect(shell.sandboxed).toBe(true);
+    expect(shell.args?.slice(-5)).toEqual([
+      '--sandbox',
+      '--sandbox-allow-net',
+      'registry.npmjs.org,github.com',
+      '--sandbox-secret',
+      '~/.vault',
+    ]);
+    expect(servers.find((s) => s.alias === 'filesystem')!.args).not.toContain('--sandbox');
   });
 });
