@@ -8,8 +8,8 @@ import { NAMESPACES, type SandboxTools } from './preflight.js';
 import { seccompProgram } from './seccomp.js';
 
 /**
- * The one interface to the sandbox (design and limits: docs/sandbox.md): what to run and what it may touch in, a command line to spawn
- * out. The caller spawns `file args` with `env` however it likes (its own process group, pipes, an
+ * The one interface to the sandbox (design and limits: docs/sandbox.md): what to run and what it may
+ * touch in, a command line to spawn out. The caller spawns `file args` with `env` however it likes (its own process group, pipes, an
  * MCP transport) and calls `cleanup()` once the process is gone.
  */
 export interface SandboxSpec {
