@@ -190,6 +190,20 @@ describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', (
     expect(existsSync(join(outside, 'hook-ran'))).toBe(false);
   });
 
+  it('a .git replaced by a gitfile pointing at a planted git directory is undone', async () => {
+    const out = await run(
+      `cp -r .git .git-evil && printf '[core]\\n\\tfsmonitor = touch ${outside}/gitfile-ran\\n' >> .git-evil/config && ` +
+        'mv .git .git-away && echo "gitdir: .git-evil" > .git && echo swapped',
+    );
+    expect(out).toContain('swapped');
+    expect(out).toContain('restored');
+    spawnSync('git', ['status'], { cwd: ws });
+    expect(existsSync(join(outside, 'gitfile-ran'))).toBe(false);
+    // Put the real repository back for the cases that follow.
+    execFileSync('rm', ['-rf', join(ws, '.git'), join(ws, '.git-evil')]);
+    execFileSync('mv', [join(ws, '.git-away'), join(ws, '.git')]);
+  });
+
   it('ordinary work: git status and commit, node, npm test writing into the workspace, pipes, TMPDIR', async () => {
     writeFileSync(
       join(ws, 'package.json'),
