@@ -1,4 +1,6 @@
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { lookup } from 'node:dns/promises';
+import { connect, createServer, isIP, type Server, type Socket } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * The sandbox's only way to the network: an HTTP proxy on a unix socket that the bridge inside the
@@ -23,6 +25,29 @@ export function hostAllowed(allow: readonly string[], host: string, port: number
   });
 }
 
+/**
+ * Whoever controls an allowed name's DNS controls where it points: a name that resolves to a loopback,
+ * private or link-local address is refused unless the list names that address itself (or the name is
+ * `localhost`). The checked address is the one dialled; there is no second lookup.
+ */
+export function resolvedAllowed(allow: readonly string[], host: string, address: string): boolean {
+  if (isIP(host) || host.toLowerCase() === 'localhost') return true;
+  let range: string;
+  try {
+    range = ipaddr.process(address).range();
+  } catch {
+    return false;
+  }
+  if (range === 'unicast') return true;
+  return allow.some(
+    (e) =>
+      e
+        .trim()
+        .replace(/^\[([^\]]+)\].*$/, '$1')
+        .replace(/:\d+$/, '') === address,
+  );
+}
+
 export interface NetProxy {
   close(): Promise<void>;
 }
@@ -35,7 +60,7 @@ export function startNetProxy(socketPath: string, allow: readonly string[]): Pro
     clients.add(client);
     client.on('close', () => clients.delete(client));
     client.on('error', () => client.destroy());
-    readHead(client, (head, rest) => route(client, head, rest, allow));
+    readHead(client, (head, rest) => void route(client, head, rest, allow).catch(() => client.destroy()));
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -102,17 +127,27 @@ function parseTarget(head: string): Target | { status: string; why: string } {
   };
 }
 
-function route(client: Socket, head: string, rest: Buffer, allow: readonly string[]): void {
+async function route(client: Socket, head: string, rest: Buffer, allow: readonly string[]): Promise<void> {
   const t = parseTarget(head);
   if ('status' in t) {
     refuse(client, t.status, t.why);
     return;
   }
-  if (!hostAllowed(allow, t.host, t.port)) {
-    refuse(client, '403 Forbidden', `sandbox: network access to ${t.host}:${t.port} is not allowed`);
+  const denied = () => refuse(client, '403 Forbidden', `sandbox: network access to ${t.host}:${t.port} is not allowed`);
+  if (!hostAllowed(allow, t.host, t.port)) return denied();
+  let address: string;
+  try {
+    address = isIP(t.host) ? t.host : (await lookup(t.host)).address;
+  } catch {
+    refuse(client, '502 Bad Gateway', `cannot resolve ${t.host}`);
     return;
   }
-  const upstream = connect({ host: t.host, port: t.port }, () => {
+  if (!resolvedAllowed(allow, t.host, address)) return denied();
+  dial(client, t, address, rest);
+}
+
+function dial(client: Socket, t: Target, address: string, rest: Buffer): void {
+  const upstream = connect({ host: address, port: t.port }, () => {
     if (t.forwardHead === undefined) client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     else upstream.write(t.forwardHead);
     if (rest.length) upstream.write(rest);

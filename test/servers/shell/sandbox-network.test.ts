@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ENTRY } from '../../helpers/paths.js';
 import { startStdioServer, textOf, type StdioServer } from '../../helpers/mcp.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { hostAllowed } from '../../../protocol/sandbox/net-proxy.js';
+import { hostAllowed, resolvedAllowed } from '../../../protocol/sandbox/net-proxy.js';
 
 const hasTools = spawnSync('bwrap', ['--version']).status === 0 && spawnSync('socat', ['-V']).status === 0;
 
@@ -22,6 +22,24 @@ describe('network allow-list entries', () => {
     expect(hostAllowed(['127.0.0.1:8080'], '127.0.0.1', 8081)).toBe(false);
     expect(hostAllowed(['127.0.0.1:8080'], '127.0.0.1', 8080)).toBe(true);
     expect(hostAllowed(['[::1]:80'], '::1', 80)).toBe(true);
+  });
+
+  it('refuses an allowed name that resolves to a loopback, private or link-local address', () => {
+    const list = ['*.example.com'];
+    expect(resolvedAllowed(list, 'a.example.com', '93.184.216.34')).toBe(true);
+    for (const inner of [
+      '127.0.0.1',
+      '10.0.0.5',
+      '192.168.1.1',
+      '169.254.169.254',
+      '::1',
+      '::ffff:127.0.0.1',
+      'fd00::1',
+    ]) {
+      expect(resolvedAllowed(list, 'a.example.com', inner)).toBe(false);
+    }
+    expect(resolvedAllowed(['a.example.com', '10.0.0.5'], 'a.example.com', '10.0.0.5')).toBe(true);
+    expect(resolvedAllowed(['localhost:8080'], 'localhost', '127.0.0.1')).toBe(true);
   });
 });
 
@@ -57,7 +75,7 @@ describe.skipIf(!hasTools)('sandboxed shell with --sandbox-allow-net', () => {
       new Promise<void>((r) => sock.listen(join(base, 'service.sock'), r)),
     ]);
     srv = await startStdioServer(ENTRY.shell, {
-      args: ['--root', ws, '--sandbox', '--sandbox-allow-net', `127.0.0.1:${port(allowed)}`],
+      args: ['--root', ws, '--sandbox', '--sandbox-allow-net', `127.0.0.1:${port(allowed)},localhost:${port(allowed)}`],
     });
   });
   afterAll(async () => {
@@ -69,14 +87,15 @@ describe.skipIf(!hasTools)('sandboxed shell with --sandbox-allow-net', () => {
 
   it('reaches an allowed host through the proxy, and nothing else', async () => {
     const out = await run(
-      `curl -s -m 5 http://127.0.0.1:${port(allowed)}/; echo; curl -s -m 5 http://127.0.0.1:${port(denied)}/; echo; ` +
+      `curl -s -m 5 http://127.0.0.1:${port(allowed)}/; echo; curl -s -m 5 http://localhost:${port(allowed)}/; echo; ` +
+        `curl -s -m 5 http://127.0.0.1:${port(denied)}/; echo; ` +
         `curl -s -m 5 --noproxy '*' http://127.0.0.1:${port(denied)}/; echo direct=$?; ` +
         `(printf 'GET / HTTP/1.0\\r\\n\\r\\n' > /dev/tcp/127.0.0.1/${port(denied)}) 2>/dev/null; echo tcp=$?`,
     );
     expect(out).toContain('allowed-body');
     expect(out).toContain('is not allowed');
     expect(out).not.toContain('denied-body');
-    expect(hits.allowed).toBe(1);
+    expect(hits.allowed).toBe(2);
     expect(hits.denied).toBe(0);
   });
 
