@@ -94,7 +94,12 @@ export async function wrapCommand(spec: SandboxSpec): Promise<WrappedCommand> {
     (cleaned ??= (async () => {
       await proxy?.close();
       const notes = guards.flatMap((g) => g.restore());
-      rmSync(dir, { recursive: true, force: true });
+      try {
+        rmSync(dir, { recursive: true, force: true });
+      } catch (err) {
+        // A command can leave a folder it made unreadable (chmod 000): say so, lose no note.
+        notes.push(`sandbox: could not remove its temp folder ${dir}: ${(err as Error).message}`);
+      }
       return notes;
     })());
   // bwrap reads the filter from fd 3; a shell opens it so any spawner (an MCP transport) can run this.
