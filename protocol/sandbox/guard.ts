@@ -62,12 +62,16 @@ export function snapshotProtected(root: string, paths: readonly string[]): Prote
       const notes: string[] = [];
       for (const [p, was] of before) {
         if (same(was, snap(p))) continue;
-        const aside = moveAside(root, p);
-        if (was.kind === 'file' || was.kind === 'dir') write(p, was);
-        notes.push(
-          `sandbox: ${relative(root, p)} was changed by the command and has been restored` +
-            (aside ? ` (the command's version is at ${relative(root, aside)})` : ''),
-        );
+        try {
+          const aside = moveAside(root, p);
+          if (was.kind === 'file' || was.kind === 'dir') write(p, was);
+          notes.push(
+            `sandbox: ${relative(root, p)} was changed by the command and has been restored` +
+              (aside ? ` (the command's version is at ${relative(root, aside)})` : ''),
+          );
+        } catch (err) {
+          notes.push(`sandbox: ${relative(root, p)} was changed by the command and could not be restored: ${err}`);
+        }
       }
       return notes;
     },
