@@ -25,14 +25,19 @@ function snap(p: string, depth = 0, budget = { n: 0 }): Snap {
   } catch {
     return { kind: 'missing' };
   }
-  if (++budget.n > MAX_ENTRIES) return { kind: 'other', ino: Number(st.ino) };
-  if (st.isFile() && st.size <= MAX_FILE) return { kind: 'file', mode: st.mode & 0o7777, data: readFileSync(p) };
-  if (st.isDirectory() && depth < 3) {
-    const entries = new Map<string, Snap>();
-    for (const name of readdirSync(p).sort()) entries.set(name, snap(join(p, name), depth + 1, budget));
-    return { kind: 'dir', mode: st.mode & 0o7777, entries };
+  const other: Snap = { kind: 'other', ino: Number(st.ino) };
+  if (++budget.n > MAX_ENTRIES) return other;
+  try {
+    if (st.isFile() && st.size <= MAX_FILE) return { kind: 'file', mode: st.mode & 0o7777, data: readFileSync(p) };
+    if (st.isDirectory() && depth < 3) {
+      const entries = new Map<string, Snap>();
+      for (const name of readdirSync(p).sort()) entries.set(name, snap(join(p, name), depth + 1, budget));
+      return { kind: 'dir', mode: st.mode & 0o7777, entries };
+    }
+  } catch {
+    // unreadable: the read-only mount still guards it; only its replacement is noticed
   }
-  return { kind: 'other', ino: Number(st.ino) };
+  return other;
 }
 
 function same(a: Snap, b: Snap): boolean {
