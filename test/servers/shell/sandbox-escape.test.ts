@@ -89,8 +89,9 @@ describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', (
     expect(existsSync(join(home, `.${probe}`))).toBe(false);
   });
 
-  it('secrets are unreadable: ~/.ssh, ~/.aws, ~/.netrc, a .env above the workspace', async () => {
-    const out = await run(`cat ~/.ssh/id_rsa ~/.aws/credentials ~/.netrc ${base}/.env; ls -a ~/.ssh; true`);
+  it('secrets are unreadable: ~/.ssh, ~/.aws, ~/.netrc, a .env above the workspace, a token in the environment', async () => {
+    const out = await run(`cat ~/.ssh/id_rsa ~/.aws/credentials ~/.netrc ${base}/.env; ls -a ~/.ssh; env; true`);
+    expect(out).toContain('HOME=');
     expect(out).not.toContain(SECRET);
   });
 
