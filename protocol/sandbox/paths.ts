@@ -43,6 +43,9 @@ export const PROTECTED_IN_WORKSPACE: readonly string[] = [
   '.git/hooks',
   '.git/config',
   '.gitmodules',
+  // A root that is the home folder: git's user configuration runs programs as well.
+  '.gitconfig',
+  '.config/git',
   '.bashrc',
   '.bash_profile',
   '.bash_login',

@@ -44,8 +44,17 @@ i=0; until (: </dev/tcp/127.0.0.1/${PROXY_PORT}) 2>/dev/null; do i=$((i+1)); [ $
 exec "$@"`;
 
 export async function wrapCommand(spec: SandboxSpec): Promise<WrappedCommand> {
-  const writable = spec.writable.map((w) => realOrUndefined(w)).filter((w): w is string => !!w);
   const dir = mkdtempSync(join(tmpdir(), 'gemini-sandbox-'));
+  try {
+    return await build(spec, dir);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function build(spec: SandboxSpec, dir: string): Promise<WrappedCommand> {
+  const writable = spec.writable.map((w) => realOrUndefined(w)).filter((w): w is string => !!w);
   const tmp = join(dir, 'tmp');
   mkdirSync(tmp);
   const filter = join(dir, 'seccomp.bpf');
