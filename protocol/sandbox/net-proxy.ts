@@ -8,6 +8,16 @@ import ipaddr from 'ipaddr.js';
  * both only to hosts on the allow-list; anything else gets a 403 and no connection is made.
  */
 
+/** An allow-list entry: `host[:port]`, `[v6][:port]`, or a bare IPv6 address (no port then). */
+export function parseEntry(raw: string): { host: string; port?: number } {
+  const e = raw.trim().toLowerCase();
+  const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(e);
+  if (v6) return { host: v6[1], ...(v6[2] ? { port: Number(v6[2]) } : {}) };
+  if (isIP(e) === 6) return { host: e };
+  const m = /^([^:]*):(\d+)$/.exec(e);
+  return m ? { host: m[1], port: Number(m[2]) } : { host: e };
+}
+
 /** `host`, `*.host` (any subdomain, not the host itself) or `.host` (both); an optional `:port`. */
 export function hostAllowed(allow: readonly string[], host: string, port: number): boolean {
   const h = host
@@ -15,10 +25,8 @@ export function hostAllowed(allow: readonly string[], host: string, port: number
     .replace(/^\[|\]$/g, '')
     .replace(/\.$/, '');
   return allow.some((raw) => {
-    const entry = raw.trim().toLowerCase();
-    const m = /^(.*?)(?::(\d+))?$/.exec(entry.startsWith('[') ? entry.replace(/^\[([^\]]+)\]/, '$1') : entry);
-    const [pattern, p] = m ? [m[1], m[2]] : [entry, undefined];
-    if (p !== undefined && Number(p) !== port) return false;
+    const { host: pattern, port: p } = parseEntry(raw);
+    if (p !== undefined && p !== port) return false;
     if (pattern.startsWith('*.')) return h.endsWith(pattern.slice(1));
     if (pattern.startsWith('.')) return h === pattern.slice(1) || h.endsWith(pattern);
     return h === pattern;
@@ -39,13 +47,7 @@ export function resolvedAllowed(allow: readonly string[], host: string, address:
     return false;
   }
   if (range === 'unicast') return true;
-  return allow.some(
-    (e) =>
-      e
-        .trim()
-        .replace(/^\[([^\]]+)\].*$/, '$1')
-        .replace(/:\d+$/, '') === address,
-  );
+  return allow.some((e) => parseEntry(e).host === address.toLowerCase());
 }
 
 export interface NetProxy {

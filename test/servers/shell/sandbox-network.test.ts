@@ -22,6 +22,9 @@ describe('network allow-list entries', () => {
     expect(hostAllowed(['127.0.0.1:8080'], '127.0.0.1', 8081)).toBe(false);
     expect(hostAllowed(['127.0.0.1:8080'], '127.0.0.1', 8080)).toBe(true);
     expect(hostAllowed(['[::1]:80'], '::1', 80)).toBe(true);
+    expect(hostAllowed(['[::1]'], '::1', 443)).toBe(true);
+    expect(hostAllowed(['fd00::1'], 'fd00::1', 443)).toBe(true);
+    expect(hostAllowed(['fd00::1'], 'fd00::', 1)).toBe(false);
   });
 
   it('refuses an allowed name that resolves to a loopback, private or link-local address', () => {
@@ -39,6 +42,7 @@ describe('network allow-list entries', () => {
       expect(resolvedAllowed(list, 'a.example.com', inner)).toBe(false);
     }
     expect(resolvedAllowed(['a.example.com', '10.0.0.5'], 'a.example.com', '10.0.0.5')).toBe(true);
+    expect(resolvedAllowed(['a.example.com', 'fd00::1'], 'a.example.com', 'fd00::1')).toBe(true);
     expect(resolvedAllowed(['localhost:8080'], 'localhost', '127.0.0.1')).toBe(true);
   });
 });
