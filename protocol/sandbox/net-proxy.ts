@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import { rmSync } from 'node:fs';
 import { connect, createServer, isIP, type Server, type Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -71,7 +72,10 @@ export function startNetProxy(socketPath: string, allow: readonly string[]): Pro
         close: () =>
           new Promise((r) => {
             for (const c of clients) c.destroy();
-            server.close(() => r());
+            server.close(() => {
+              rmSync(socketPath, { force: true });
+              r();
+            });
           }),
       }),
     );

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { seccompSupported } from './seccomp.js';
+import { seccompProgram, seccompSupported } from './seccomp.js';
 
 /** Every sandbox: its own user, pid, IPC, network, UTS namespaces; no capabilities, no nested user namespaces. */
 export const NAMESPACES = [
@@ -42,6 +43,11 @@ export interface SandboxTools {
   bwrap: string;
   /** Needed only when a network allow-list is given. */
   socat?: string;
+  /**
+   * This process's folder for the sandbox: the compiled seccomp filters, the proxies' sockets, and
+   * `tmp/`, the mount point of each call's private TMPDIR (a fresh tmpfs). Removed when the process exits.
+   */
+  workDir: string;
 }
 
 /**
@@ -80,5 +86,25 @@ export function checkSandbox(opts: { needNet?: boolean } = {}): SandboxTools {
       'sandbox: socat is not on PATH and a network allow-list was given; install it (apt-get install socat)',
     );
   }
-  return { bwrap, socat };
+  return { bwrap, socat, workDir: prepareWorkDir() };
 }
+
+/**
+ * The filter files are written once per process; each call then costs no file system work of its own.
+ * The folder is a process-wide resource (one exit handler removes it), hence kept here once made.
+ */
+const workDirs: string[] = [];
+
+function prepareWorkDir(): string {
+  if (workDirs[0]) return workDirs[0];
+  const dir = mkdtempSync(join(tmpdir(), 'gemini-sandbox-'));
+  mkdirSync(join(dir, 'tmp'));
+  writeFileSync(join(dir, FILTER.closed), seccompProgram());
+  writeFileSync(join(dir, FILTER.unixSockets), seccompProgram({ allowUnixSockets: true }));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  workDirs.push(dir);
+  return dir;
+}
+
+/** File names of the two filters in the work folder: the usual one, and the network bridge's. */
+export const FILTER = { closed: 'seccomp.bpf', unixSockets: 'seccomp-unix.bpf' } as const;

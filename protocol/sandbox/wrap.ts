@@ -1,11 +1,10 @@
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { snapshotProtected } from './guard.js';
 import { startNetProxy, type NetProxy } from './net-proxy.js';
 import { existingSecrets, protectedPaths, realOrUndefined } from './paths.js';
-import { NAMESPACES, type SandboxTools } from './preflight.js';
-import { seccompProgram } from './seccomp.js';
+import { FILTER, NAMESPACES, type SandboxTools } from './preflight.js';
 
 /**
  * The one interface to the sandbox (design and limits: docs/sandbox.md): what to run and what it may
@@ -44,22 +43,11 @@ i=0; until (: </dev/tcp/127.0.0.1/${PROXY_PORT}) 2>/dev/null; do i=$((i+1)); [ $
 exec "$@"`;
 
 export async function wrapCommand(spec: SandboxSpec): Promise<WrappedCommand> {
-  const dir = mkdtempSync(join(tmpdir(), 'gemini-sandbox-'));
-  try {
-    return await build(spec, dir);
-  } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
-}
-
-async function build(spec: SandboxSpec, dir: string): Promise<WrappedCommand> {
   const writable = spec.writable.map((w) => realOrUndefined(w)).filter((w): w is string => !!w);
-  const tmp = join(dir, 'tmp');
-  mkdirSync(tmp);
-  const filter = join(dir, 'seccomp.bpf');
+  const { workDir } = spec.tools;
+  const tmp = join(workDir, 'tmp');
   const net = (spec.allowNet ?? []).filter(Boolean);
-  writeFileSync(filter, seccompProgram({ allowUnixSockets: net.length > 0 }));
+  const filter = join(workDir, net.length > 0 ? FILTER.unixSockets : FILTER.closed);
 
   const { present, absent } = protectedPaths(writable);
   const guards = writable.map((root) =>
@@ -70,7 +58,8 @@ async function build(spec: SandboxSpec, dir: string): Promise<WrappedCommand> {
   );
   const args = [...NAMESPACES, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   for (const w of writable) args.push('--bind', w, w);
-  args.push('--bind', tmp, tmp);
+  // A fresh tmpfs per call: private to the command, gone with it.
+  args.push('--tmpfs', tmp);
   for (const p of present) args.push('--ro-bind', p, p);
   for (const s of existingSecrets(writable, spec.extraSecrets)) args.push(...hide(s));
 
@@ -79,21 +68,10 @@ async function build(spec: SandboxSpec, dir: string): Promise<WrappedCommand> {
   let inner = [spec.command, ...spec.args];
   if (net.length > 0) {
     if (!spec.tools.socat) throw new Error('sandbox: socat is needed for a network allow-list');
-    const sock = join(dir, 'proxy.sock');
+    const sock = join(workDir, `proxy-${randomBytes(6).toString('hex')}.sock`);
     proxy = await startNetProxy(sock, net);
     for (const s of listeningUnixSockets(sock)) args.push('--ro-bind', '/dev/null', s);
-    const url = `http://127.0.0.1:${PROXY_PORT}`;
-    Object.assign(env, {
-      GEMINI_SANDBOX_PROXY_SOCKET: sock,
-      HTTP_PROXY: url,
-      HTTPS_PROXY: url,
-      http_proxy: url,
-      https_proxy: url,
-      npm_config_proxy: url,
-      npm_config_https_proxy: url,
-      NO_PROXY: '',
-      no_proxy: '',
-    });
+    Object.assign(env, proxyEnv(sock));
     inner = ['/bin/bash', '-c', BRIDGE, 'gemini-sandbox-bridge', ...inner];
   }
   args.push('--chdir', spec.cwd, '--seccomp', '3', '--', ...inner);
@@ -102,17 +80,26 @@ async function build(spec: SandboxSpec, dir: string): Promise<WrappedCommand> {
   const cleanup = () =>
     (cleaned ??= (async () => {
       await proxy?.close();
-      const notes = guards.flatMap((g) => g.restore());
-      try {
-        rmSync(dir, { recursive: true, force: true });
-      } catch (err) {
-        // A command can leave a folder it made unreadable (chmod 000): say so, lose no note.
-        notes.push(`sandbox: could not remove its temp folder ${dir}: ${(err as Error).message}`);
-      }
-      return notes;
+      return guards.flatMap((g) => g.restore());
     })());
   // bwrap reads the filter from fd 3; a shell opens it so any spawner (an MCP transport) can run this.
   return { file: '/bin/sh', args: ['-c', 'exec "$@" 3<"$0"', filter, spec.tools.bwrap, ...args], env, cleanup };
+}
+
+/** What HTTP clients inside read to find the proxy (the bridge listens on PROXY_PORT). */
+function proxyEnv(sock: string): NodeJS.ProcessEnv {
+  const url = `http://127.0.0.1:${PROXY_PORT}`;
+  return {
+    GEMINI_SANDBOX_PROXY_SOCKET: sock,
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    npm_config_proxy: url,
+    npm_config_https_proxy: url,
+    NO_PROXY: '',
+    no_proxy: '',
+  };
 }
 
 /** A directory becomes an empty read-only folder, a file an empty one. */
