@@ -32,6 +32,10 @@ export interface CliArgs {
   checkpointing: boolean;
   /** `--acp` (Gemini CLI's `--experimental-acp` too): serve the Agent Client Protocol on stdio. */
   acp: boolean;
+  /** `-s/--sandbox`: shell commands run in the sandbox. */
+  sandbox: boolean;
+  /** `--sandbox-allow-net a,b`: hosts sandboxed commands may reach. */
+  sandboxAllowNet?: string[];
 }
 
 export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
@@ -43,6 +47,8 @@ Options:
   -p, --prompt <text>                 run one prompt headless (appended to piped stdin)
   -m, --model <id>                    model (default: GEMINI_MODEL, model.name, gemini-2.5-flash)
   -y, --yolo                          approve every tool call
+  -s, --sandbox                       run shell commands in the sandbox (bubblewrap; also GEMINI_SANDBOX=true)
+      --sandbox-allow-net <a,b>       hosts sandboxed commands may reach (default: no network)
       --approval-mode <mode>          default | auto_edit | yolo | plan (read-only tools only)
       --allowed-mcp-server-names <a,b> start only these servers and allow their tools
       --allowed-tools <a,b>           tools that run without confirmation
@@ -119,6 +125,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
         checkpointing: { type: 'boolean', default: false },
         acp: { type: 'boolean', default: false },
         'experimental-acp': { type: 'boolean', default: false },
+        sandbox: { type: 'boolean', short: 's', default: false },
+        'sandbox-allow-net': { type: 'string', multiple: true },
         'skip-trust': { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -154,5 +162,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     deleteSession: v['delete-session'],
     checkpointing: v.checkpointing ?? false,
     acp: (v.acp ?? false) || (v['experimental-acp'] ?? false),
+    sandbox: v.sandbox ?? false,
+    sandboxAllowNet: list(v['sandbox-allow-net']),
   };
 }

@@ -9,6 +9,11 @@ export const META = {
   confirms: `${NS}/confirms`,
   /** Tool `_meta`: the largest result the tool produces on purpose (host truncation threshold hint). */
   maxResultSizeChars: `${NS}/maxResultSizeChars`,
+  /**
+   * Tool `_meta`: the tool runs what it is given inside an OS sandbox (writes only in the workspace,
+   * secrets hidden, network off or allow-listed); the host may confirm it less and shows it.
+   */
+  sandboxed: `${NS}/sandboxed`,
   /** Call `_meta`: the host's id for this call, echoed in the elicitation so the host can match it. */
   callId: `${NS}/callId`,
   /** Call `_meta`: the host's policy already allowed this call; skip the elicitation. */

@@ -141,6 +141,8 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
     notify: warn,
     debug: args.debug,
     skipTrust: args.skipTrust,
+    sandbox: args.sandbox,
+    sandboxAllowNet: args.sandboxAllowNet,
   });
   ctx.session = session;
   const { runtime, client, model } = session;

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { defaultProjectTempDir, loadSettings } from '../config/settings.js';
 import { listingCacheDir } from '../config/paths.js';
 import { resolveServerSet, type ResolvedServerConfig } from '../config/servers.js';
+import { sandboxChoice } from '../config/sandbox.js';
 import { builtinReplacementNotice } from '../config/server-names.js';
 import { untrustedNotice } from '../config/trust.js';
 import type { ServerState } from '../mcp/client-manager.js';
@@ -33,6 +34,7 @@ export async function listServers(
     roots,
     projectTempDir: defaultProjectTempDir(cwd, env),
     env,
+    sandbox: sandboxChoice(loaded.merged, { env }),
   });
   for (const w of loaded.warnings) out.write(`Warning: ${w}\n`);
   for (const notice of [untrustedNotice(loaded.trust, loaded.skipped), builtinReplacementNotice(servers)]) {
@@ -72,6 +74,11 @@ function label(c: ResolvedServerConfig): string {
 }
 
 function where(c: ResolvedServerConfig): string {
+  if (c.sandboxed) return `${whereUnconfined(c)}, sandboxed`;
+  return whereUnconfined(c);
+}
+
+function whereUnconfined(c: ResolvedServerConfig): string {
   if (c.builtIn) return 'built-in, stdio';
   if (c.url) return `${c.transport === 'auto' ? 'http/sse' : c.transport}: ${c.url}`;
   return `stdio: ${[c.command, ...(c.args ?? [])].join(' ')}`;

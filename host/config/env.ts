@@ -4,8 +4,9 @@
  * servers get exactly what they need.
  */
 
-const SECRET_NAME =
-  /(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|API_?KEY|(^|_)KEY($|_)|KEYS?$|AUTH|CREDENTIAL|PRIVATE|CERT|COOKIE|SESSION|SIGNATURE|_PAT($|_))/i;
+import { SECRET_ENV_NAME } from '../../protocol/secret-names.js';
+
+const SECRET_NAME = SECRET_ENV_NAME;
 
 const SECRET_VALUE: RegExp[] = [
   /-----BEGIN [A-Z ]*PRIVATE KEY-----/,

@@ -6,6 +6,7 @@ import { SettingsError } from './errors.js';
 import { oauthFor, type OAuthServerConfig } from './server-oauth.js';
 import { BUILTIN_ALIASES, DISCOVERY_ALIAS, toolPrefixes } from './server-names.js';
 import type { McpServerSettings, Settings } from './settings-schema.js';
+import { serverSandbox, type SandboxChoice, type ServerSandbox } from './sandbox.js';
 import { BASE_ENV_NAMES, BUILTIN_ENV_NAMES, pickEnv, sanitizedEnv, type RedactionOverrides } from './env.js';
 
 export type TransportKind = 'stdio' | 'http' | 'sse' | 'auto';
@@ -39,6 +40,10 @@ export interface ResolvedServerConfig {
   startup?: 'lazy' | 'eager';
   /** The environment variables that can change what the server lists (the listing-cache key); all when absent. */
   listingEnvNames?: readonly string[];
+  /** Runs confined: the shell server by its own `--sandbox`, a user stdio server by the host (`sandbox`). */
+  sandboxed?: boolean;
+  /** The host starts this stdio server inside the sandbox (protocol/sandbox). */
+  sandbox?: ServerSandbox;
 }
 
 export interface ResolveServersOptions {
@@ -51,6 +56,8 @@ export interface ResolveServersOptions {
   allowedMcpServerNames?: string[];
   /** The home override given to loadSettings; the memory server is told through GEMINI_CLI_HOME. */
   homeDir?: string;
+  /** `-s/--sandbox`, GEMINI_SANDBOX, `tools.sandbox*` (host/config/sandbox.ts). */
+  sandbox?: SandboxChoice;
 }
 
 export type BlockedServer = { alias: string; name?: string; reason: string };
@@ -187,6 +194,7 @@ function builtIn(
     childEnv = pickEnv(env, [...BASE_ENV_NAMES, ...(BUILTIN_ENV_NAMES[name] ?? [])]);
     if (name === 'memory' && opts.homeDir) childEnv.GEMINI_CLI_HOME = opts.homeDir;
   }
+  const sandboxed = name === 'shell' && opts.sandbox?.shell === true;
   return {
     alias: name,
     builtIn: true,
@@ -197,7 +205,9 @@ function builtIn(
       builtInEntry(name),
       ...rootArgs(opts),
       ...(name === 'memory' ? fileNames.flatMap((f) => ['--context-file-name', f]) : []),
+      ...(sandboxed ? shellSandboxArgs(opts.sandbox!) : []),
     ],
+    ...(sandboxed ? { sandboxed: true } : {}),
     env: { ...childEnv, GEMINI_CLI: '1' },
     cwd: opts.cwd,
     timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
@@ -206,6 +216,14 @@ function builtIn(
     // Our servers' listings depend on their flags and these variables, never on the user's other ones.
     listingEnvNames: [...BASE_ENV_NAMES, ...(BUILTIN_ENV_NAMES[name] ?? [])],
   };
+}
+
+function shellSandboxArgs(s: SandboxChoice): string[] {
+  return [
+    '--sandbox',
+    ...(s.allowNet.length ? ['--sandbox-allow-net', s.allowNet.join(',')] : []),
+    ...s.secrets.flatMap((p) => ['--sandbox-secret', p]),
+  ];
 }
 
 function discoveryBridge(
@@ -259,6 +277,8 @@ function userServer(
     return { ...common, transport, url: checkUrl(alias, entry.url, 'url'), ...remote };
   }
   if (entry.command) {
+    const cwd = entry.cwd ? resolve(opts.cwd, entry.cwd) : opts.cwd;
+    const sandbox = serverSandbox(entry, cwd, opts.roots?.length ? opts.roots : [opts.cwd], opts.sandbox);
     return {
       ...common,
       transport: 'stdio',
@@ -266,7 +286,8 @@ function userServer(
       args: entry.args ?? [],
       // Secrets reach a third-party server only through its own `env` entries.
       env: { ...sanitizedEnv(env, redaction), GEMINI_CLI: '1', ...entry.env },
-      cwd: entry.cwd ? resolve(opts.cwd, entry.cwd) : opts.cwd,
+      cwd,
+      ...(sandbox ? { sandbox, sandboxed: true } : {}),
     };
   }
   throw new SettingsError(

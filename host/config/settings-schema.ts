@@ -39,6 +39,10 @@ export const McpServerSettingsSchema = z.looseObject({
     .optional(),
   /** This entry replaces the built-in server of the same name on purpose: no notice. */
   replaceBuiltin: z.boolean().optional(),
+  /** A stdio server the host starts inside the sandbox (host/config/sandbox.ts). */
+  sandbox: z
+    .union([z.boolean(), z.looseObject({ allowWrite: stringList.optional(), allowNet: stringList.optional() })])
+    .optional(),
 });
 
 export const SettingsSchema = z.looseObject({
@@ -60,6 +64,11 @@ export const SettingsSchema = z.looseObject({
       callCommand: z.string().optional(),
       truncateToolOutputThreshold: z.number().optional(),
       shell: z.looseObject({}).optional(),
+      // Gemini CLI's key (true or a container command); here it starts the shell server sandboxed.
+      sandbox: z.union([z.boolean(), z.string()]).optional(),
+      sandboxNetwork: stringList.optional(),
+      sandboxSecrets: stringList.optional(),
+      sandboxAutoApprove: z.boolean().optional(),
     })
     .optional(),
   model: z

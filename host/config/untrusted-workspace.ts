@@ -15,6 +15,9 @@ const DROPPED: ReadonlyArray<[group: string, key: string]> = [
   ['tools', 'discoveryCommand'],
   ['tools', 'callCommand'],
   ['tools', 'allowed'],
+  // The sandbox only narrows; these two widen what it lets through.
+  ['tools', 'sandboxAutoApprove'],
+  ['tools', 'sandboxNetwork'],
   ['context', 'includeDirectories'],
 ];
 
@@ -42,6 +45,13 @@ export function filterUntrustedWorkspace(layer: Layer): FilteredWorkspace {
     const { [key]: _dropped, ...rest } = g;
     out[group] = rest;
     skipped.push(`${group}.${key}`);
+  }
+  const tools = out.tools;
+  if (isObject(tools) && 'sandbox' in tools && (tools.sandbox === false || tools.sandbox === 'false')) {
+    // Turning the user's sandbox off is not the folder's to decide.
+    const { sandbox: _off, ...rest } = tools;
+    out.tools = rest;
+    skipped.push('tools.sandbox (false)');
   }
   const general = out.general;
   if (isObject(general) && general.defaultApprovalMode !== undefined && general.defaultApprovalMode !== 'default') {

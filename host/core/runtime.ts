@@ -21,6 +21,7 @@ import { HOST_TOOLS_ALIAS } from '../tools/tool-search.js';
 import { callResourceTool, isResourceTool } from '../tools/resource-tools.js';
 import type { CallExecutor } from '../scheduler/executor.js';
 import type { EditorFiles } from '../../protocol/editor-files.js';
+import { sandboxChoice, type SandboxChoice } from '../config/sandbox.js';
 
 export interface HostRuntimeOptions {
   cwd: string;
@@ -46,6 +47,10 @@ export interface HostRuntimeOptions {
   skipTrust?: boolean;
   /** An editor's files (ACP `fs/*`), lent to the built-in servers; see docs/editor-file-system.md. */
   editorFiles?: EditorFiles;
+  /** `-s/--sandbox`: the shell server runs every command sandboxed (also GEMINI_SANDBOX, `tools.sandbox`). */
+  sandbox?: boolean;
+  /** `--sandbox-allow-net`: hosts added to `tools.sandboxNetwork`. */
+  sandboxAllowNet?: string[];
 }
 
 export interface HostRuntime {
@@ -60,6 +65,8 @@ export interface HostRuntime {
   projectTempDir: string;
   /** What the user must be told at start: skipped untrusted-folder configuration, replaced built-ins. */
   notices: string[];
+  /** The sandbox in force (the shell's, and the network it may reach). */
+  sandbox: SandboxChoice;
   setApprovalMode(m: ApprovalMode): void;
   getApprovalMode(): ApprovalMode;
   close(): Promise<void>;
@@ -99,6 +106,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const configured = parseApprovalMode(settings.merged.general?.defaultApprovalMode);
   const roots = [...new Set([cwd, ...(opts.includeDirectories ?? []).map((d) => resolve(cwd, d))])];
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(cwd, env, opts.homeDir);
+  const sandbox = sandboxChoice(merged, { flag: opts.sandbox, allowNet: opts.sandboxAllowNet, env });
   const servers = resolveServers(settings, {
     cwd,
     roots,
@@ -106,6 +114,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     env,
     allowedMcpServerNames: opts.allowedMcpServerNames,
     homeDir: opts.homeDir,
+    sandbox,
   });
   const byName = serverNameMap(servers);
   // Registry and policy read the same tool settings: tools.core as Gemini CLI applies it (allow rules
@@ -122,15 +131,10 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     interactive: opts.interactive,
     allowedTools: opts.allowedTools,
     allowedMcpServerNames: byName(opts.allowedMcpServerNames),
+    sandboxAutoApprove: sandbox.shell && sandbox.autoApprove,
   });
   const log = opts.log ?? silentLogger;
-  const trusted = new Set(servers.filter((s) => s.trust).map((s) => s.alias));
-  const clientRequests = new ClientRequests({
-    trusted: (alias) => trusted.has(alias),
-    notify: opts.notify,
-    editorFiles: opts.editorFiles,
-  });
-  if (opts.asker) clientRequests.setAsker(opts.asker);
+  const clientRequests = clientRequestsFor(servers, opts);
   const listingCache = new ListingCache(listingCacheDir(env, opts.homeDir));
   // Servers log at debug level only when the user asked for debug output.
   const manager = new McpClientManager({
@@ -169,6 +173,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     policy,
     roots,
     projectTempDir,
+    sandbox,
     notices: [
       untrustedNotice(settings.trust, [...settings.skipped, ...refusedModeNotice(policy.startRefused)]),
       builtinReplacementNotice(servers),
@@ -177,6 +182,18 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     getApprovalMode: () => policy.getApprovalMode(),
     close: () => manager.close(),
   };
+}
+
+/** What servers may ask of the host (sampling only for trusted ones, elicitation, an editor's files). */
+function clientRequestsFor(servers: readonly ResolvedServerConfig[], opts: HostRuntimeOptions): ClientRequests {
+  const trusted = new Set(servers.filter((s) => s.trust).map((s) => s.alias));
+  const clientRequests = new ClientRequests({
+    trusted: (alias) => trusted.has(alias),
+    notify: opts.notify,
+    editorFiles: opts.editorFiles,
+  });
+  if (opts.asker) clientRequests.setAsker(opts.asker);
+  return clientRequests;
 }
 
 /** The untrusted-folder notice's line for a starting mode policy refused (the flag's, else the settings'). */

@@ -108,7 +108,7 @@ export class ServerConnection {
           ...editorCapability(opts.hooks.editorFiles),
         },
       });
-      const transport = createTransport(opts.config, kind, opts.stderr, (s) =>
+      const transport = await createTransport(opts.config, kind, opts.stderr, (s) =>
         opts.log.debug(`[${opts.config.alias}] ${s.trimEnd()}`),
       );
       const conn = new ServerConnection(client, transport, kind, opts);

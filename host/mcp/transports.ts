@@ -8,6 +8,8 @@ import type { ResolvedServerConfig } from '../config/servers.js';
 import { StoredOAuthProvider } from './oauth/provider.js';
 import { TokenStore } from './oauth/token-store.js';
 import type { StderrTail } from './stderr-tail.js';
+import { checkSandbox } from '../../protocol/sandbox/preflight.js';
+import { wrapCommand } from '../../protocol/sandbox/wrap.js';
 
 export type ConcreteTransport = 'stdio' | 'http' | 'sse';
 
@@ -16,24 +18,24 @@ export function transportPlan(config: ResolvedServerConfig): ConcreteTransport[]
   return config.transport === 'auto' ? ['http', 'sse'] : [config.transport];
 }
 
-export function createTransport(
+export async function createTransport(
   config: ResolvedServerConfig,
   kind: ConcreteTransport,
   stderr: StderrTail,
   onStderr?: (chunk: string) => void,
-): Transport {
+): Promise<Transport> {
   if (kind === 'stdio') {
     if (!config.command) throw new Error(`MCP server '${config.alias}' has no command`);
     const entry = config.builtIn ? config.args?.[0] : undefined;
     if (entry && !existsSync(entry)) throw new Error(`built-in server entry ${entry} is missing (run npm run build)`);
+    const launch = await launchOf(config);
     const t = new StdioClientTransport({
-      command: config.command,
-      args: config.args ?? [],
-      env: config.env,
-      cwd: config.cwd,
+      ...launch,
       // Never inherit: a child writing to our terminal corrupts the UI. Drained continuously below.
       stderr: 'pipe',
     });
+    // The SDK's Protocol chains an onclose set before connect: the sandbox's files go with the process.
+    if (launch.cleanup) t.onclose = () => void launch.cleanup?.().catch(() => undefined);
     // Large results (a multi-megabyte read) would otherwise cost quadratic copying in the SDK's reader.
     useLinearReadBuffer(t);
     t.stderr?.on('data', (d: Buffer) => {
@@ -52,6 +54,34 @@ export function createTransport(
     : undefined;
   if (kind === 'http') return new StreamableHTTPClientTransport(url, { requestInit, authProvider });
   return new SSEClientTransport(url, { requestInit, authProvider });
+}
+
+/**
+ * The command line of a stdio server; a sandboxed one is wrapped (and refused, never started
+ * unconfined, when the sandbox cannot be built here).
+ */
+async function launchOf(config: ResolvedServerConfig): Promise<{
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  cleanup?: () => Promise<unknown>;
+}> {
+  const plain = { command: config.command!, args: config.args ?? [], env: config.env, cwd: config.cwd };
+  if (!config.sandbox) return plain;
+  const tools = checkSandbox({ needNet: config.sandbox.allowNet.length > 0 });
+  const cwd = config.cwd ?? process.cwd();
+  const w = await wrapCommand({
+    tools,
+    writable: config.sandbox.allowWrite,
+    cwd,
+    command: config.command!,
+    args: config.args ?? [],
+    env: config.env ?? (process.env as Record<string, string>),
+    allowNet: config.sandbox.allowNet,
+    extraSecrets: config.sandbox.secrets,
+  });
+  return { command: w.file, args: w.args, env: w.env as Record<string, string>, cwd, cleanup: w.cleanup };
 }
 
 /** The stdio child's pid when there is one (diagnostics and tests). */

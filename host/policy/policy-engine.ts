@@ -25,6 +25,8 @@ export interface PolicyEngineOptions {
   allowedMcpServerNames?: string[];
   /** The folder is not trusted: the approval mode stays `default` or `plan` (see `startRefused`). */
   untrustedFolder?: boolean;
+  /** `tools.sandboxAutoApprove`: a shell command that runs sandboxed needs no confirmation. */
+  sandboxAutoApprove?: boolean;
 }
 
 export const DENIED_BY_POLICY = 'Tool execution denied by policy.';
@@ -79,12 +81,14 @@ export class PolicyEngine implements Policy {
   private readonly untrustedFolder: boolean;
   /** The starting mode asked for (flag or settings) that an untrusted folder refused; the run is in default. */
   readonly startRefused: ApprovalMode | undefined;
+  private readonly sandboxAutoApprove: boolean;
 
   constructor(opts: PolicyEngineOptions) {
     const s = opts.settings ?? {};
     this.interactive = opts.interactive;
     this.disableYolo = s.security?.disableYoloMode === true;
     this.untrustedFolder = opts.untrustedFolder === true;
+    this.sandboxAutoApprove = opts.sandboxAutoApprove === true;
     this.allowed = [...parseRules(s.tools?.allowed), ...parseRules(opts.allowedTools)];
     this.exclude = parseRules(s.tools?.exclude);
     // Present, even empty, `tools.core` is an allowlist for every tool (see effectiveCore).
@@ -184,9 +188,11 @@ export class PolicyEngine implements Policy {
     if (byMode === 'deny') return { decision: 'deny', reason: `${cls} in ${mode} mode`, message: DENIED_BY_POLICY };
     switch (cls) {
       case 'exec':
-        return shell === 'ask'
-          ? { decision: 'ask', reason: 'command not allow-listed' }
-          : { decision: 'allow', reason: 'shell prefix rule' };
+        if (shell !== 'ask') return { decision: 'allow', reason: 'shell prefix rule' };
+        // The sandbox bounds what the command can touch; the user opted out of asking for it.
+        return this.sandboxAutoApprove && tool.sandboxed
+          ? { decision: 'allow', reason: 'sandboxed (tools.sandboxAutoApprove)' }
+          : { decision: 'ask', reason: 'command not allow-listed' };
       case 'memory':
         return memoryFileAllowed
           ? { decision: 'allow', reason: 'memory file allowed this session' }

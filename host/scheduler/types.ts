@@ -64,6 +64,8 @@ export interface ToolRef {
   confirmsInCall: boolean;
   trusted: boolean;
   builtIn: boolean;
+  /** Runs inside the OS sandbox: a server the host confines, or our shell started with --sandbox. */
+  sandboxed?: boolean;
 }
 
 /** What the user is asked: a host-side pre-call ask, or an elicitation raised by the server mid-call. */
@@ -75,7 +77,10 @@ export type ConfirmationRequest =
 export type { UserAnswer } from '../../protocol/confirmation.js';
 
 /** The tool as policy sees it. */
-export type PolicyTool = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'toolName' | 'builtIn' | 'readOnly' | 'trusted'>;
+export type PolicyTool = Pick<
+  ToolRef,
+  'exposedName' | 'serverAlias' | 'toolName' | 'builtIn' | 'readOnly' | 'trusted' | 'sandboxed'
+>;
 
 /** What policy decides on: the call's arguments, and for a server's mid-call question its typed detail. */
 export interface PolicyInput {

@@ -178,6 +178,8 @@ function register(state: ServerState, tool: Tool): RegisteredTool {
     confirmsInCall: meta[META.confirms] === true,
     trusted: config.trust,
     builtIn: config.builtIn,
+    // Only what the host itself arranged counts: a server's own claim is not believed.
+    sandboxed: config.sandbox !== undefined || (config.sandboxed === true && meta[META.sandboxed] === true),
     inputSchema: tool.inputSchema as Record<string, unknown>,
     annotations,
     declaration: toDeclaration(name, description, tool.inputSchema as Record<string, unknown>),

@@ -14,6 +14,7 @@ export type UiRuntime = Pick<
   | 'roots'
   | 'projectTempDir'
   | 'notices'
+  | 'sandbox'
   | 'setApprovalMode'
   | 'getApprovalMode'
   | 'close'

@@ -212,6 +212,8 @@ async function startSession(
     allowedMcpServerNames: opts.allowedMcpServerNames,
     allowedTools: opts.allowedTools,
     skipTrust: opts.args?.skipTrust || trustedThisRun,
+    sandbox: opts.args?.sandbox,
+    sandboxAllowNet: opts.args?.sandboxAllowNet,
   };
   let runtime: UiRuntime;
   try {
@@ -237,6 +239,7 @@ async function startSession(
     app.banner = app.palette.yellow(`⚠ ${err.message}\n  Slash commands and @server__tool({...}) calls still work.`);
   }
   controller.attachRuntime(runtime);
+  app.status.sandboxed = runtime.sandbox.shell;
   new StartupLine(app, runtime).start();
   for (const notice of runtime.notices) app.conv.add({ kind: 'info', text: app.palette.yellow(notice) });
   const historyFile = InputHistory.fileFor(runtime.projectTempDir);

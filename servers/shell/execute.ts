@@ -15,7 +15,19 @@ export interface ExecRequest {
   onOutput?: (text: string) => void;
   /** Directories a git command in it may read configuration from (see git-env.ts); none: no git. */
   gitDirs?: string[];
+  /** Wraps the command line before it is spawned (the sandbox); absent: it runs as it is. */
+  confine?: Confine;
 }
+
+export interface Launch {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** Turns a command line into the one to spawn; `cleanup` runs once the process is gone and may add notes. */
+export type Confine = (launch: Launch) => Promise<Launch & { cleanup: () => Promise<string[]> }>;
 
 /** Keys the command must not see (the model API key is not passed on). */
 const WITHHELD_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'];
@@ -50,6 +62,19 @@ export async function commandEnv(gitDirs?: readonly string[]): Promise<NodeJS.Pr
  */
 export async function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
   const env = await commandEnv(req.gitDirs);
+  const plain: Launch = { file: 'bash', args: ['-c', `${WRAPPER_PREFIX}${req.command}`], env, cwd: req.cwd };
+  let launch: Launch & { cleanup?: () => Promise<string[]> };
+  try {
+    launch = req.confine ? await req.confine(plain) : plain;
+  } catch (err) {
+    return failedToStart(`sandbox: ${(err as Error).message}`);
+  }
+  const outcome = await run(req, launch);
+  const notes = launch.cleanup ? await launch.cleanup().catch((err) => [`sandbox cleanup: ${err.message}`]) : [];
+  return notes.length ? { ...outcome, output: [outcome.output, ...notes].filter(Boolean).join('\n') } : outcome;
+}
+
+function run(req: ExecRequest, launch: Launch): Promise<ExecOutcome> {
   return new Promise((resolve) => {
     const capture = new OutputCapture();
     let timedOut = false;
@@ -61,7 +86,7 @@ export async function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
     let drainCap: NodeJS.Timeout | undefined;
     let killing: Promise<void> | undefined;
 
-    const child = spawnBash(req, env);
+    const child = spawnLaunch(launch);
     if ('output' in child) return resolve(child);
     const pgid = child.pid;
     if (pgid !== undefined) req.groups.add(pgid);
@@ -143,20 +168,23 @@ export async function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
   });
 }
 
-function spawnBash(req: ExecRequest, env: NodeJS.ProcessEnv): ChildProcess | ExecOutcome {
+function spawnLaunch(launch: Launch): ChildProcess | ExecOutcome {
   try {
-    return spawn('bash', ['-c', `${WRAPPER_PREFIX}${req.command}`], {
-      cwd: req.cwd,
-      env,
+    return spawn(launch.file, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
   } catch (err) {
     // Some spawn failures throw instead of emitting 'error' (E2BIG: a command over the kernel's
     // 128 KiB argument limit); they are the same process-level error for the model.
-    const error = userFacing((err as Error).message);
-    return { output: '', error, exitCode: null, signal: null, backgroundPids: [], timedOut: false, aborted: false };
+    return failedToStart(userFacing((err as Error).message));
   }
+}
+
+function failedToStart(error: string): ExecOutcome {
+  return { output: '', error, exitCode: null, signal: null, backgroundPids: [], timedOut: false, aborted: false };
 }
 
 /** The leader is gone; whatever is still in its group was put in the background (none: the group is done). */

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { runServerMain } from '../common/entry.js';
+import { SandboxUnavailableError } from '../../protocol/sandbox/preflight.js';
+import { createShellSandbox, type SandboxFor } from './sandbox.js';
 import { createShellServer } from './server.js';
 
 const positive = (name: string, raw: unknown, fallback: number): number => {
@@ -12,17 +14,43 @@ const positive = (name: string, raw: unknown, fallback: number): number => {
   return n;
 };
 
+const list = (raw: unknown): string[] =>
+  (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
+    .flatMap((v) => String(v).split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+/** Fail closed: asked for a sandbox that cannot be built, the server does not start at all. */
+function sandboxOrExit(values: Record<string, unknown>): SandboxFor | undefined {
+  if (values.sandbox !== true && process.env.GEMINI_SANDBOX !== 'true' && process.env.GEMINI_SANDBOX !== '1')
+    return undefined;
+  try {
+    return createShellSandbox({ allowNet: list(values['sandbox-allow-net']), secrets: list(values['sandbox-secret']) });
+  } catch (err) {
+    if (!(err instanceof SandboxUnavailableError)) throw err;
+    process.stderr.write(`gemini-mcp-shell: ${err.message}\n`);
+    process.exit(3);
+  }
+}
+
 void runServerMain({
   name: 'gemini-mcp-shell',
   options: {
     'timeout-s': { type: 'string' },
     'truncate-threshold': { type: 'string' },
+    sandbox: { type: 'boolean' },
+    'sandbox-allow-net': { type: 'string', multiple: true },
+    'sandbox-secret': { type: 'string', multiple: true },
   },
   usage:
     '       [--timeout-s SECONDS]          inactivity timeout, default 300 (0 = none)\n' +
-    '       [--truncate-threshold CHARS]   model-facing output limit, default 40000 (0 = none)',
+    '       [--truncate-threshold CHARS]   model-facing output limit, default 40000 (0 = none)\n' +
+    '       [--sandbox]                    run every command in a bubblewrap sandbox (also GEMINI_SANDBOX=true)\n' +
+    '       [--sandbox-allow-net HOST,...] hosts sandboxed commands may reach (default: no network)\n' +
+    '       [--sandbox-secret PATH]...     more paths to hide from sandboxed commands',
   create: (flags, values, log) =>
     createShellServer({
+      sandbox: sandboxOrExit(values),
       roots: flags.roots,
       projectTempDir: flags.projectTempDir,
       log,

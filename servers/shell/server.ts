@@ -7,6 +7,7 @@ import { VERSION } from '../../protocol/version.js';
 import { preloadBashParser } from '../../protocol/bash/bash-parser.js';
 import { GroupRegistry } from './process-group.js';
 import { createRunShellCommandTool } from './tools/run-shell-command.js';
+import type { SandboxFor } from './sandbox.js';
 
 export interface ShellServerDeps {
   roots: string[];
@@ -19,6 +20,8 @@ export interface ShellServerDeps {
   /** Grace between SIGTERM and SIGKILL when a group is stopped. */
   killGraceMs?: number;
   progressIntervalMs?: number;
+  /** From createShellSandbox(): every command runs confined. */
+  sandbox?: SandboxFor;
 }
 
 export function createShellServer(deps: ShellServerDeps): KitServer {
@@ -29,7 +32,9 @@ export function createShellServer(deps: ShellServerDeps): KitServer {
   const kit = createKitServer({
     name: 'gemini-mcp-shell',
     version: VERSION,
-    instructions: 'Runs bash commands in the workspace, each in its own process group.',
+    instructions: deps.sandbox
+      ? 'Runs bash commands in the workspace, each in its own process group, inside a sandbox (writes only in the workspace, secrets hidden, network off unless allow-listed).'
+      : 'Runs bash commands in the workspace, each in its own process group.',
     tools: [
       createRunShellCommandTool({
         groups,
@@ -37,6 +42,7 @@ export function createShellServer(deps: ShellServerDeps): KitServer {
         truncateThreshold: deps.truncateThreshold ?? DEFAULT_TRUNCATE_THRESHOLD,
         fallbackTempDir: join(tmpdir(), 'gemini-mcp-shell'),
         progressIntervalMs: deps.progressIntervalMs ?? 250,
+        sandbox: deps.sandbox,
       }),
     ],
     log: deps.log,

@@ -20,9 +20,17 @@ export const aboutCommand: ChatCommand = (_input, ctx) => {
     ['os', `${platform()} ${release()} (${arch()})`],
     ['session', ctx.recorder()?.id ?? '(not recorded)'],
     ['project temp dir', ctx.runtime?.projectTempDir ?? '(starting)'],
+    ['sandbox', sandboxLine(ctx.runtime?.sandbox)],
   ];
   ctx.print([p.bold('About'), ...rows.map(([k, v]) => `  ${k.padEnd(17)} ${v}`)].join('\n'));
 };
+
+function sandboxLine(s: { shell: boolean; allowNet: string[]; autoApprove: boolean } | undefined): string {
+  if (!s) return '(starting)';
+  if (!s.shell) return 'off (shell commands run with your rights; -s/--sandbox turns it on)';
+  const net = s.allowNet.length ? `network: ${s.allowNet.join(', ')}` : 'no network';
+  return `shell commands sandboxed (bubblewrap; ${net}${s.autoApprove ? '; run without asking' : ''})`;
+}
 
 /** Leaf paths of a settings object; server blocks and arrays count as leaves. */
 function leaves(obj: unknown, prefix = ''): string[] {

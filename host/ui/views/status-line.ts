@@ -13,6 +13,8 @@ export interface StatusInfo {
   unseenLogs?: number;
   cwd: string;
   home?: string;
+  /** Shell commands run in the sandbox (-s/--sandbox, tools.sandbox). */
+  sandboxed?: boolean;
 }
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -58,8 +60,9 @@ export function formatStatusLine(s: StatusInfo, width: number, p: Palette): stri
       ? p.yellow(servers)
       : p.green(servers);
   const logs = s.unseenLogs ? ` · ${s.unseenLogs} log${s.unseenLogs === 1 ? '' : 's'} (F12)` : '';
-  const rightPlain = `${s.model} · ${mode} · ${servers} · ${formatTokens(s.tokens)} tokens${logs}`;
-  const right = `${p.cyan(s.model)} · ${modeStyled} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens`)}${p.yellow(logs)}`;
+  const sandbox = s.sandboxed ? ' · sandbox' : '';
+  const rightPlain = `${s.model} · ${mode}${sandbox} · ${servers} · ${formatTokens(s.tokens)} tokens${logs}`;
+  const right = `${p.cyan(s.model)} · ${modeStyled}${p.green(sandbox)} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens`)}${p.yellow(logs)}`;
   const room = width - textWidth(rightPlain) - 2;
   if (room < 8) return right;
   const cwd = shortenPath(s.cwd, s.home, room);

@@ -15,6 +15,7 @@ import { displayOf, formatOutcome } from '../output.js';
 import { createParseMemo } from '../parse-memo.js';
 import type { GroupRegistry } from '../process-group.js';
 import { createLineStreamer } from '../progress.js';
+import type { SandboxFor } from '../sandbox.js';
 
 export interface RunShellCommandDeps {
   groups: GroupRegistry;
@@ -26,6 +27,8 @@ export interface RunShellCommandDeps {
   fallbackTempDir: string;
   /** Minimum gap between progress notifications. */
   progressIntervalMs: number;
+  /** Every command runs confined (see protocol/sandbox); absent: with the server's own rights. */
+  sandbox?: SandboxFor;
 }
 
 export const SUBSTITUTION_BLOCKED =
@@ -45,6 +48,10 @@ Process Group PGID: Process group started, only if the process started.
 
 The command runs in the primary workspace root, or in \`directory\` (relative to it, must exist). Output is cut to the first and last characters when very long; the full text is saved to a file named in the result. A command that produces no output for the inactivity timeout is stopped.`;
 
+const SANDBOX_NOTE = `
+
+Commands run in a sandbox: they can write only inside the workspace and a private TMPDIR (the rest of the file system, /tmp included, is read-only), credentials such as ~/.ssh and ~/.aws are hidden, the network is off unless a host is allow-listed, and nothing a command starts outlives it.`;
+
 const schema = z.object({
   command: z.string().describe('Exact bash command to execute as `bash -c <command>`'),
   description: z
@@ -62,10 +69,10 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
   return defineTool({
     name: 'run_shell_command',
     title: 'Shell',
-    description: DESCRIPTION,
+    description: deps.sandbox ? DESCRIPTION + SANDBOX_NOTE : DESCRIPTION,
     inputSchema: schema,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    meta: { [META.confirms]: true },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: !deps.sandbox },
+    meta: { [META.confirms]: true, ...(deps.sandbox ? { [META.sandboxed]: true } : {}) },
     handler: async (args, ctx) => {
       const command = args.command;
       if (command.trim() === '') throw new ToolError('Command cannot be empty.', 'invalid_tool_params');
@@ -114,6 +121,7 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
         groups: deps.groups,
         onOutput: (text) => streamer.push(text),
         gitDirs: gitDirsOf(parsed.commands, cwd),
+        confine: deps.sandbox?.(ctx.roots.list),
       });
       streamer.stop();
 
