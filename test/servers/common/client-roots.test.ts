@@ -63,9 +63,12 @@ async function startHttp(entry: string, root: string): Promise<{ url: string; st
   return { url: `http://127.0.0.1:${port}/mcp`, stderr: () => stderr };
 }
 
-async function httpClient(url: string, roots: string[]) {
+async function httpClient(url: string, roots: string[], delayMs = () => 0) {
   const client = new Client({ name: 'roots-test', version: '1' }, { capabilities: { roots: { listChanged: true } } });
-  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.map((r) => ({ uri: r })) }));
+  client.setRequestHandler(ListRootsRequestSchema, async () => {
+    await new Promise((r) => setTimeout(r, delayMs()));
+    return { roots: roots.map((r) => ({ uri: r })) };
+  });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   closers.push(() => client.close());
   return {
@@ -133,6 +136,23 @@ describe('client roots never widen --root (filesystem server)', () => {
     const first = await call('read_file', { absolute_path: join(l.root, 'top.txt') });
     expect(first.isError).toBe(true);
     await expectNarrowed(call, l);
+  });
+
+  it('Streamable HTTP: a call right after roots/list_changed waits for the slow new answer (bounded)', async () => {
+    const l = layout();
+    const { url } = await startHttp(ENTRY.filesystem, l.root);
+    const roots = [uri(l.root)];
+    let delay = 0;
+    const { client, call } = await httpClient(url, roots, () => delay);
+    expect(textOf(await call('read_file', { absolute_path: join(l.root, 'top.txt') }))).toContain('top of');
+    roots.splice(0, 1, uri(l.sub));
+    delay = 700;
+    const t0 = Date.now();
+    await client.sendRootsListChanged();
+    const after = await call('read_file', { absolute_path: join(l.root, 'top.txt') });
+    expect(after.isError).toBe(true);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(600);
+    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
   it('raw JSON-RPC over HTTP: a call sent before `initialized` waits for the roots and obeys them', async () => {
