@@ -1,11 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { startStdioServer, textOf, type StdioServer } from '../../helpers/mcp.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -109,9 +113,21 @@ describe('client roots never widen --root (filesystem server)', () => {
   it('stdio: file:/// and a sibling root are ignored, with a log line; writes outside fail', async () => {
     const l = layout();
     const s = await stdio(ENTRY.filesystem, l.root, ['/', l.sibling]);
+    const logged: string[] = [];
+    s.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(String(n.params.data)));
     await expectConfined(s.call, l);
+    expect(logged.join('\n')).toMatch(/ignoring client root file:\/\/\/.*sibling/);
     expect(s.stderr()).toMatch(/ignoring client root file:\/\/\/.*sibling/);
     expect(s.stderr()).toMatch(/client root file:\/\/\/ is wider than the operator's roots/);
+  });
+
+  it('stdio: a root inside --root that is a symlink to the sibling is judged by where it leads', async () => {
+    const l = layout();
+    const link = join(l.root, 'link-to-sibling');
+    symlinkSync(l.sibling, link);
+    const s = await stdio(ENTRY.filesystem, l.root, [link]);
+    await expectConfined(s.call, l);
+    expect(s.stderr()).toMatch(/ignoring client root .*link-to-sibling/);
   });
 
   it('stdio: a root inside --root narrows it', async () => {
