@@ -3,6 +3,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { textOf } from '../../helpers/mcp.js';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -125,6 +129,28 @@ async function openSession(port: number): Promise<string> {
 }
 
 describe('slow clients over Streamable HTTP', () => {
+  it('answers written piece by piece arrive whole: surrogate pairs and multi-byte text across piece bounds', async () => {
+    const root = tempDir('slow-');
+    // Odd ASCII prefixes shift the multi-byte characters across the 64 KB piece boundaries.
+    const line = (i: number) => `${'a'.repeat(i % 7)}${'😀é中'.repeat(300)}`;
+    const text = Array.from({ length: 400 }, (_, i) => line(i)).join('\n');
+    writeFileSync(join(root, 'wide.txt'), text);
+    const server = await startHttp(root);
+    const client = new Client({ name: 'pieces', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
+    const r = (await client.callTool({
+      name: 'read_file',
+      arguments: { absolute_path: join(root, 'wide.txt') },
+    })) as CallToolResult;
+    await client.close();
+    expect(r.isError).toBeFalsy();
+    expect(textOf(r)).toContain(text);
+  });
+
   it('dripped headers and bodies are cut within seconds (set by flags, and by default)', async () => {
     const root = tempDir('slow-');
     const fast = await startHttp(root, ['--headers-timeout', '2', '--request-timeout', '4']);
