@@ -168,7 +168,8 @@ export function withRootArgs(config: ResolvedServerConfig, roots: string[]): Res
   if (!config.rootArgs || at < 0) return config;
   const rest = args.filter((a, i) => a !== '--root' && args[i - 1] !== '--root');
   const next = [...rest.slice(0, at), ...roots.flatMap((r) => ['--root', resolve(r)]), ...rest.slice(at)];
-  return { ...config, args: next };
+  const same = next.length === args.length && next.every((a, i) => a === args[i]);
+  return same ? config : { ...config, args: next };
 }
 
 const BUILTIN_DESCRIPTIONS: Record<string, string> = {

@@ -159,6 +159,8 @@ export class McpClientManager extends EventEmitter {
         const config = withRootArgs(s.config, roots);
         if (config !== s.config) {
           s.config = config;
+          // One still starting comes up with the old arguments: restart it once it is up.
+          await s.connecting?.catch(() => undefined);
           if (s.conn) return this.sup.restart(s).catch((e) => this.log.warn(`[${config.alias}] restart: ${e.message}`));
           return;
         }
