@@ -56,12 +56,20 @@ export class Outbox {
    * response closed first. Bounded: an answer its reader does not take is cut after `stallMs`.
    */
   async admit(res: ServerResponse): Promise<boolean> {
-    while (this.full()) {
-      if (res.destroyed || res.writableEnded) return false;
-      await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        res.once('close', resolve);
-      });
+    // One close listener however often the wait is woken and finds the session still full.
+    let wakeMe: (() => void) | undefined;
+    const onClose = () => wakeMe?.();
+    res.once('close', onClose);
+    try {
+      while (this.full()) {
+        if (res.destroyed || res.writableEnded) return false;
+        await new Promise<void>((resolve) => {
+          wakeMe = resolve;
+          this.waiters.push(resolve);
+        });
+      }
+    } finally {
+      res.off('close', onClose);
     }
     if (res.destroyed) return false;
     this.inFlight++;
@@ -162,7 +170,10 @@ class PacedResponse {
         at = end;
       }
     } else {
-      const data = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.from(chunk as Uint8Array);
+      // A view, not a copy: the Uint8Array chunks the SDK's web streams hand over can be megabytes.
+      const u8 = chunk as Uint8Array;
+      const data =
+        typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
       for (let at = 0; at < data.length; at += PIECE_BYTES) pieces.push(data.subarray(at, at + PIECE_BYTES));
     }
     if (pieces.length === 0) pieces.push('');

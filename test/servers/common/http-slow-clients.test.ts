@@ -224,5 +224,6 @@ describe('slow clients over Streamable HTTP', () => {
     });
     const text = await res.text();
     expect(text.length).toBeGreaterThan(6_000_000);
+    expect(server.stderr()).not.toMatch(/MaxListenersExceeded|Error:/);
   }, 30_000);
 });
