@@ -44,6 +44,11 @@ export interface ResolvedServerConfig {
   sandboxed?: boolean;
   /** The host starts this stdio server inside the sandbox (protocol/sandbox). */
   sandbox?: ServerSandbox;
+  /**
+   * The host passes its workspace directories as `--root`. Our servers take those as a ceiling that MCP
+   * roots can only narrow, so new workspace directories (`/directory add`) mean new arguments and a restart.
+   */
+  rootArgs?: boolean;
 }
 
 export interface ResolveServersOptions {
@@ -163,6 +168,17 @@ function rootArgs(opts: ResolveServersOptions): string[] {
   return [...roots.flatMap((r) => ['--root', resolve(r)]), '--project-temp-dir', opts.projectTempDir];
 }
 
+/** The same configuration with `--root` naming these directories instead (where the first one stood). */
+export function withRootArgs(config: ResolvedServerConfig, roots: string[]): ResolvedServerConfig {
+  const args = config.args ?? [];
+  const at = args.indexOf('--root');
+  if (!config.rootArgs || at < 0) return config;
+  const rest = args.filter((a, i) => a !== '--root' && args[i - 1] !== '--root');
+  const next = [...rest.slice(0, at), ...roots.flatMap((r) => ['--root', resolve(r)]), ...rest.slice(at)];
+  const same = next.length === args.length && next.every((a, i) => a === args[i]);
+  return same ? config : { ...config, args: next };
+}
+
 const BUILTIN_DESCRIPTIONS: Record<string, string> = {
   filesystem: 'Built-in: files in the workspace',
   shell: 'Built-in: shell commands',
@@ -215,6 +231,7 @@ function builtIn(
     startup: 'lazy',
     // Our servers' listings depend on their flags and these variables, never on the user's other ones.
     listingEnvNames: [...BASE_ENV_NAMES, ...(BUILTIN_ENV_NAMES[name] ?? [])],
+    rootArgs: true,
   };
 }
 

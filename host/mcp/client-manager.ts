@@ -7,7 +7,7 @@ import type {
   ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOptions, ElicitationHandler, ServerState } from './types.js';
-import type { ResolvedServerConfig } from '../config/servers.js';
+import { withRootArgs, type ResolvedServerConfig } from '../config/servers.js';
 import { silentLogger, type HostLogger } from '../log.js';
 import type { ServerConnection } from './connection.js';
 import { ClientRequests } from './client-requests.js';
@@ -148,13 +148,26 @@ export class McpClientManager extends EventEmitter {
     this.elicitationHandler = h;
   }
 
-  /** Replaces the workspace roots and tells every connected server (`notifications/roots/list_changed`). */
+  /**
+   * Replaces the workspace roots and tells every connected server (`notifications/roots/list_changed`).
+   * A server that got the roots as `--root` (ours) cannot be widened over MCP, so it restarts with the new ones.
+   */
   async setRoots(roots: string[]): Promise<void> {
     this.roots = [...roots];
     await Promise.all(
-      [...this.slots.values()].map((s) =>
-        s.conn?.sendRootsChanged().catch((e) => this.log.debug(`[${s.config.alias}] roots notify: ${e.message}`)),
-      ),
+      [...this.slots.values()].map(async (s) => {
+        const config = withRootArgs(s.config, roots);
+        if (config !== s.config) {
+          s.config = config;
+          // One still starting comes up with the old arguments: restart it once it is up.
+          await s.connecting?.catch(() => undefined);
+          if (s.conn) return this.sup.restart(s).catch((e) => this.log.warn(`[${config.alias}] restart: ${e.message}`));
+          return;
+        }
+        return s.conn
+          ?.sendRootsChanged()
+          .catch((e) => this.log.debug(`[${s.config.alias}] roots notify: ${e.message}`));
+      }),
     );
   }
 

@@ -22,7 +22,7 @@ import { requestConfirmation } from './confirmation.js';
 import type { Logger } from './logger.js';
 import { META } from '../../protocol/meta.js';
 import { ToolError, errorResult } from './result.js';
-import { WorkspaceRoots } from './roots.js';
+import { type ClientRootsOutcome, WorkspaceRoots } from './roots.js';
 import type { EditorFileAccess, ToolContext, ToolDefinition } from './tool.js';
 import { boundResultSize } from './result-bound.js';
 
@@ -32,7 +32,7 @@ export interface KitServerSpec {
   instructions?: string;
   tools: ToolDefinition[];
   log: Logger;
-  /** Command-line roots; replaced by the client's MCP roots when it offers them. */
+  /** Command-line roots: the ceiling; the client's MCP roots may narrow them, never widen them. */
   roots?: string[];
   projectTempDir?: string;
   /** Upper bound of a serialized result (below the stdio transport's 10 MB). */
@@ -67,6 +67,9 @@ export function createKitServer(spec: KitServerSpec): KitServer {
   );
   const roots = new WorkspaceRoots(spec.roots ?? [process.cwd()], spec.projectTempDir);
   let rootsReady: Promise<void> = Promise.resolve();
+  // A client that declares roots has them asked for before its first call, whether or not its
+  // `initialized` notification has been handled yet (over HTTP the two can arrive in either order).
+  let rootsFetched = false;
   let rootsStale = false;
 
   // Asked for as part of a tool call (relatedRequestId): over Streamable HTTP a request that belongs to
@@ -74,16 +77,17 @@ export function createKitServer(spec: KitServerSpec): KitServer {
   const refreshRoots = async (relatedRequestId: Extra['requestId'] | undefined) => {
     try {
       const { roots: list } = await mcp.server.listRoots(undefined, { timeout: 10_000, relatedRequestId });
-      roots.setFromClient(list.map((r) => r.uri));
-      spec.log.debug(`roots: ${roots.list.join(', ')}`);
+      reportRoots(mcp, spec.log, roots, roots.setFromClient(list.map((r) => r.uri)));
       spec.onRootsChanged?.();
     } catch (err) {
       spec.log.warn(`roots/list failed, keeping ${roots.list.join(', ')}: ${(err as Error).message}`);
     }
   };
   const currentRoots = (extra?: Extra): Promise<void> => {
+    if (!rootsFetched && mcp.server.getClientCapabilities()?.roots) rootsStale = true;
     if (rootsStale) {
       rootsStale = false;
+      rootsFetched = true;
       rootsReady = refreshRoots(extra?.requestId);
     }
     return rootsReady;
@@ -91,10 +95,11 @@ export function createKitServer(spec: KitServerSpec): KitServer {
 
   mcp.server.oninitialized = () => {
     if (mcp.server.getClientCapabilities()?.roots) {
-      rootsStale = true;
+      if (!rootsFetched) rootsStale = true;
       // By now the client's standalone stream is open (it announced a change), and watchers want the new roots at once.
       mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
         rootsStale = false;
+        rootsFetched = true;
         rootsReady = refreshRoots(undefined);
         await rootsReady;
       });
@@ -129,6 +134,22 @@ export function createKitServer(spec: KitServerSpec): KitServer {
     );
   }
   return { mcp, roots, rootsReady: () => currentRoots() };
+}
+
+/** Says on stderr and to the client (MCP logging) which offered roots were ignored or cut down, and why. */
+function reportRoots(mcp: McpServer, log: Logger, roots: WorkspaceRoots, outcome: ClientRootsOutcome): void {
+  const bound = roots.bound.join(', ');
+  const lines = [
+    ...outcome.ignored.map((u) => `roots: ignoring client root ${u}: outside the operator's roots (${bound})`),
+    ...outcome.narrowed.map((u) => `roots: client root ${u} is wider than the operator's roots; keeping ${bound}`),
+  ];
+  for (const line of lines) {
+    log.warn(line);
+    mcp.server
+      .sendLoggingMessage({ level: 'warning', logger: 'roots', data: line })
+      .catch(() => undefined /* the client may not be listening; stderr has it */);
+  }
+  log.debug(`roots: ${roots.list.join(', ')}`);
 }
 
 /**

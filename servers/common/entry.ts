@@ -23,6 +23,10 @@ const COMMON_OPTIONS = {
   'allow-origin': { type: 'string', multiple: true },
   'max-sessions': { type: 'string', default: '100' },
   'session-idle-timeout': { type: 'string', default: '1800' },
+  'headers-timeout': { type: 'string', default: '10' },
+  'request-timeout': { type: 'string', default: '30' },
+  'write-stall-timeout': { type: 'string', default: '15' },
+  'max-session-requests': { type: 'string', default: '8' },
   debug: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -55,6 +59,18 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
   const idleSeconds = Number(values['session-idle-timeout']);
   if (!Number.isFinite(idleSeconds) || idleSeconds <= 0)
     fail(spec, `--session-idle-timeout must be a positive number of seconds, not "${values['session-idle-timeout']}"`);
+  const seconds = (name: string): number => {
+    const n = Number(values[name]);
+    if (!Number.isFinite(n) || n <= 0)
+      fail(spec, `--${name} must be a positive number of seconds, not "${values[name]}"`);
+    return Math.round(n * 1000);
+  };
+  const headersTimeoutMs = seconds('headers-timeout');
+  const requestTimeoutMs = seconds('request-timeout');
+  if (requestTimeoutMs < headersTimeoutMs) fail(spec, '--request-timeout must be at least --headers-timeout');
+  const maxSessionRequests = Number(values['max-session-requests']);
+  if (!Number.isInteger(maxSessionRequests) || maxSessionRequests < 1)
+    fail(spec, `--max-session-requests must be a positive integer, not "${values['max-session-requests']}"`);
   const flags: CommonFlags = {
     transport,
     port,
@@ -66,6 +82,10 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
     allowOrigins: (values['allow-origin'] as string[] | undefined) ?? [],
     maxSessions,
     sessionIdleMs: Math.round(idleSeconds * 1000),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    writeStallMs: seconds('write-stall-timeout'),
+    maxSessionRequests,
   };
 
   if (flags.transport === 'http') {
@@ -108,7 +128,9 @@ function usage(spec: EntrySpec): string {
   return (
     `Usage: ${spec.name} [--transport stdio|http] [--port N] [--host 127.0.0.1] [--token-env NAME]\n` +
     `       [--root DIR]... [--project-temp-dir DIR] [--debug]\n` +
-    `       HTTP: [--allow-origin ORIGIN]... [--max-sessions 100] [--session-idle-timeout SECONDS (1800)]${spec.usage ? `\n${spec.usage}` : ''}\n`
+    `       HTTP: [--allow-origin ORIGIN]... [--max-sessions 100] [--session-idle-timeout SECONDS (1800)]\n` +
+    `             [--headers-timeout SECONDS (10)] [--request-timeout SECONDS (30)] [--write-stall-timeout SECONDS (15)]\n` +
+    `             [--max-session-requests N (8)]${spec.usage ? `\n${spec.usage}` : ''}\n`
   );
 }
 

@@ -13,6 +13,14 @@ export interface CommonFlags {
   maxSessions: number;
   /** A Streamable HTTP session with nothing open for this long is closed. */
   sessionIdleMs: number;
+  /** HTTP: the request headers must arrive within this long. */
+  headersTimeoutMs: number;
+  /** HTTP: the whole request (headers and body) must arrive within this long. */
+  requestTimeoutMs: number;
+  /** HTTP: requests of one session answered at once; more wait their turn. */
+  maxSessionRequests: number;
+  /** HTTP: a response whose unsent output the client does not take for this long is cut. */
+  writeStallMs: number;
 }
 
 export type FlagValues = Record<string, string | boolean | (string | boolean)[] | undefined>;

@@ -1,10 +1,14 @@
+import type { ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { KitServer } from './create-server.js';
+import type { Outbox } from './http-outbox.js';
 import type { Logger } from './logger.js';
 
 export interface HttpSession {
   transport: StreamableHTTPServerTransport;
   server: KitServer;
+  /** The session's unsent output: paces its responses and holds back new requests while it is over the bound. */
+  outbox: Outbox;
   /** Requests and streams (the standalone GET stream included) open right now. */
   open: number;
   lastUsed: number;
@@ -65,8 +69,9 @@ export class SessionTable {
     this.byId.delete(id);
   }
 
-  /** Counts a request or stream as open until its response closes. */
-  track(session: HttpSession, done: { once(event: 'close', cb: () => void): unknown }): void {
+  /** Counts a request or stream as open until its response closes; its output goes through the session's outbox. */
+  track(session: HttpSession, done: ServerResponse): void {
+    session.outbox.pace(done);
     session.open++;
     session.lastUsed = Date.now();
     done.once('close', () => {

@@ -1,10 +1,11 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { KitServer } from './create-server.js';
 import type { CommonFlags } from './flags.js';
+import { Outbox } from './http-outbox.js';
 import { SessionTable } from './http-sessions.js';
 import type { Logger } from './logger.js';
 import { MAX_MESSAGE_BYTES } from './message-limit.js';
@@ -34,7 +35,7 @@ export async function serveHttp(
   let allowedHosts: string[] = [];
   let ownOrigins = new Set<string>();
 
-  const http = createServer((req, res) => {
+  const http = createServer(slowClientLimits(flags), (req, res) => {
     void handle(req, res).catch((err) => {
       log.error(`http: ${(err as Error).message}`);
       if (!res.headersSent) sendJsonError(res, 500, -32603, 'Internal server error');
@@ -76,11 +77,12 @@ export async function serveHttp(
       );
     }
     const server = await create();
+    const outbox = sessionOutbox(flags, log, res);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableDnsRebindingProtection: true,
       allowedHosts,
-      onsessioninitialized: (id) => sessions.add(id, { transport, server, open: 0, lastUsed: Date.now() }),
+      onsessioninitialized: (id) => sessions.add(id, { transport, server, outbox, open: 0, lastUsed: Date.now() }),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -98,6 +100,7 @@ export async function serveHttp(
     const body = await readJson(req);
     if (body === TOO_LARGE) return sendTooLarge(res);
     if (body === undefined) return sendJsonError(res, 400, -32700, 'Parse error: invalid JSON');
+    if (carriesWork(body) && !(await session.outbox.admit(res))) return;
     return session.transport.handleRequest(req, res, body);
   }
 
@@ -120,6 +123,35 @@ export async function serveHttp(
   };
 }
 
+/**
+ * A client dripping its headers or body holds a socket and a parser: cut it within seconds, not Node's
+ * 60 s / 300 s, and look every second rather than every 30.
+ */
+function slowClientLimits(flags: CommonFlags): ServerOptions {
+  return {
+    headersTimeout: flags.headersTimeoutMs,
+    requestTimeout: flags.requestTimeoutMs,
+    connectionsCheckingInterval: 1000,
+  };
+}
+
+/**
+ * A new session's outbox, pacing its first response: at most one message unsent and
+ * `--max-session-requests` answers in the making.
+ */
+function sessionOutbox(flags: CommonFlags, log: Logger, first: ServerResponse): Outbox {
+  const limits = {
+    maxBufferedBytes: MAX_MESSAGE_BYTES,
+    maxInFlight: flags.maxSessionRequests,
+    stallMs: flags.writeStallMs,
+  };
+  const onStall = (unsent: number) =>
+    log.info(`http: cut a response its reader took nothing of for ${flags.writeStallMs} ms (${unsent} bytes unsent)`);
+  const outbox = new Outbox(limits, onStall);
+  outbox.pace(first);
+  return outbox;
+}
+
 /** `null` (sandboxed frames, file: pages) is refused like any foreign origin unless listed; `*` allows all. */
 function originAllowed(origin: string, own: Set<string>, allowed: string[]): boolean {
   if (allowed.includes('*') || allowed.includes(origin)) return true;
@@ -132,6 +164,16 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   const a = Buffer.from(m[1]);
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Whether a JSON-RPC body (one message or a batch) holds a request other than ping: work with output, which
+ * waits for the session's outbox. Answers and notifications always pass: a call may be waiting for them.
+ */
+function carriesWork(body: unknown): boolean {
+  const isWork = (m: unknown) =>
+    !!m && typeof m === 'object' && 'id' in m && 'method' in m && (m as { method: unknown }).method !== 'ping';
+  return Array.isArray(body) ? body.some(isWork) : isWork(body);
 }
 
 const TOO_LARGE = Symbol('too large');

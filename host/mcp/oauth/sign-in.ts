@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthServerConfig } from '../../config/server-oauth.js';
+import { callbackBindHost, isLoopbackHostname, isOpenableAuthorizationUrl } from './loopback.js';
 import { StoredOAuthProvider } from './provider.js';
 import { TokenStore } from './token-store.js';
 
@@ -28,7 +29,11 @@ const DEFAULT_PATH = '/oauth/callback';
 export async function signIn(o: SignInOptions): Promise<'signed-in' | 'refreshed'> {
   const fixed = o.config.redirectUri ? new URL(o.config.redirectUri) : undefined;
   const path = fixed?.pathname ?? DEFAULT_PATH;
-  const listener = await listen(fixed ? Number(fixed.port) : 0, fixed?.hostname ?? '127.0.0.1');
+  // The callback carries the authorization code: only this machine may reach it, whatever the setting says.
+  if (fixed && !isLoopbackHostname(fixed.hostname)) {
+    o.say(`Warning: oauth.redirectUri names ${fixed.hostname}, not this machine; listening on 127.0.0.1 only.`);
+  }
+  const listener = await listen(fixed ? Number(fixed.port) : 0, callbackBindHost(fixed?.hostname));
   try {
     const port = (listener.address() as AddressInfo).port;
     const redirectUrl = fixed ? fixed.href : `http://127.0.0.1:${port}${path}`;
@@ -37,6 +42,13 @@ export async function signIn(o: SignInOptions): Promise<'signed-in' | 'refreshed
       serverUrl: o.serverUrl,
       redirectUrl,
       onAuthorizationUrl: (url) => {
+        if (!isOpenableAuthorizationUrl(url)) {
+          o.say(
+            `Warning: the server's authorization URL is not https (nor http to this machine); it was not opened.\n` +
+              `Open it yourself only if you trust it:\n${url.href}`,
+          );
+          return;
+        }
         const opened = o.openBrowser && openInBrowser(url.href);
         o.say(
           `${opened ? 'Opened your browser to sign in. If it did not open, visit' : 'To sign in, open'}:\n${url.href}`,
@@ -91,7 +103,10 @@ function waitForCode(server: Server, path: string, state: string, signal: AbortS
   });
 }
 
-/** The system's URL opener, without a shell (the URL is one argument); false when there is none to try. */
+/**
+ * The system's URL opener, without a shell (the URL is one argument); false when there is none to try.
+ * Callers pass only URLs `isOpenableAuthorizationUrl` accepted.
+ */
 function openInBrowser(url: string): boolean {
   const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   try {

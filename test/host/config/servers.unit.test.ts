@@ -1,10 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { resolveServerSet, resolveServers, builtInEntry } from '../../../host/config/servers.js';
+import { resolveServerSet, resolveServers, builtInEntry, withRootArgs } from '../../../host/config/servers.js';
 import { validateAlias } from '../../../host/config/server-names.js';
 import { sanitizedEnv, looksSecret } from '../../../host/config/env.js';
 
 describe('resolveServers', () => {
   const base = { cwd: '/w/proj', roots: ['/w/proj', '/w/other'], projectTempDir: '/w/tmp' };
+
+  it('new workspace directories become new --root arguments of the built-ins only (MCP roots cannot widen them)', () => {
+    const servers = resolveServers(
+      { mcpServers: { ext: { command: 'x', args: ['--root', '/a'] } } },
+      { ...base, env: {} },
+    );
+    const memory = servers.find((s) => s.alias === 'memory')!;
+    const moved = withRootArgs(memory, ['/w/proj', '/w/other', '/w/added']);
+    expect(moved.args).toEqual([
+      builtInEntry('memory'),
+      '--root',
+      '/w/proj',
+      '--root',
+      '/w/other',
+      '--root',
+      '/w/added',
+      '--project-temp-dir',
+      '/w/tmp',
+    ]);
+    expect(withRootArgs(memory, ['/w/proj', '/w/other'])).toBe(memory);
+    const ext = servers.find((s) => s.alias === 'ext')!;
+    expect(withRootArgs(ext, ['/w/added'])).toBe(ext);
+  });
 
   it('configures the built-ins from their built entries with roots and the project temp dir', () => {
     const servers = resolveServers({}, { ...base, env: {} });

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClientManager } from '../../../host/mcp/client-manager.js';
 import type { ResolvedServerConfig } from '../../../host/config/servers.js';
-import { ENTRY, REPO, requireBuilt } from '../../helpers/paths.js';
+import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { textOf } from '../../helpers/mcp.js';
 
@@ -75,12 +75,15 @@ describe('Streamable HTTP: the host after the server lost its session', () => {
 
   it('the first call of a session already sees the client roots (asked for within the call, not on a stream not yet open)', async () => {
     const root = tempDir();
+    const sub = join(root, 'sub');
+    mkdirSync(sub);
+    writeFileSync(join(sub, 'in-sub.txt'), 'x');
     const server = await serve(root, 0);
-    const m = new McpClientManager({ servers: [remote(server.port)], roots: [REPO] });
+    const m = new McpClientManager({ servers: [remote(server.port)], roots: [sub] });
     managers.push(m);
     await m.whenSettled();
-    // The client's roots replace --root; before, the request for them got lost and --root stayed.
+    // The client's roots narrow --root (they never widen it); before, the request for them got lost and --root stayed.
     expect(textOf(await m.callTool('remote', 'list_directory', { path: root }))).toMatch(/not in workspace/i);
-    expect(textOf(await m.callTool('remote', 'list_directory', { path: REPO }))).toContain('package.json');
+    expect(textOf(await m.callTool('remote', 'list_directory', { path: sub }))).toContain('in-sub.txt');
   });
 });

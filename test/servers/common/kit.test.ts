@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,7 +31,7 @@ const probe = defineTool({
   },
 });
 
-async function connect(opts: { elicit?: (p: unknown) => unknown; roots?: string[] } = {}) {
+async function connect(opts: { elicit?: (p: unknown) => unknown; roots?: (dir: string) => string[] } = {}) {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'kit-')));
   const kit = createKitServer({ name: 't', version: '1', tools: [probe], log: createStderrLogger('t'), roots: [dir] });
   const caps: Record<string, unknown> = {};
@@ -41,7 +41,7 @@ async function connect(opts: { elicit?: (p: unknown) => unknown; roots?: string[
   if (opts.elicit) client.setRequestHandler(ElicitRequestSchema, async (req) => opts.elicit!(req.params) as never);
   if (opts.roots) {
     client.setRequestHandler(ListRootsRequestSchema, async () => ({
-      roots: opts.roots!.map((r) => ({ uri: pathToFileURL(r).href })),
+      roots: opts.roots!(dir).map((r) => ({ uri: pathToFileURL(r).href })),
     }));
   }
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -80,10 +80,13 @@ describe('server kit', () => {
     expect(c.text).toBe('boom');
   });
 
-  it('replaces argument roots with client roots', async () => {
+  it('client roots narrow the argument roots and never widen them', async () => {
     const other = realpathSync(mkdtempSync(join(tmpdir(), 'kit-root-')));
-    const { call } = await connect({ roots: [other] });
-    expect(JSON.parse((await call({})).text).roots).toEqual([other]);
+    const inner = (dir: string) => (mkdirSync(join(dir, 'in'), { recursive: true }), join(dir, 'in'));
+    const narrowed = await connect({ roots: (dir) => [other, inner(dir)] });
+    expect(JSON.parse((await narrowed.call({})).text).roots).toEqual([join(narrowed.dir, 'in')]);
+    const outside = await connect({ roots: () => [other, '/'] });
+    expect(JSON.parse((await outside.call({})).text).roots).toEqual([outside.dir]);
   });
 
   it('elicits with the typed detail and the call id; honours decline and pre-approval', async () => {

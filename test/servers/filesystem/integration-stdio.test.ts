@@ -143,10 +143,12 @@ describe('a client without elicitation', () => {
     }
   });
 
-  it('uses client roots over --root, and the second root for reads', async () => {
+  it('uses client roots inside --root over --root, and the second root for reads', async () => {
     const argRoot = tempDir('gmc-arg-');
-    const first = tempDir('gmc-r1-');
-    const second = tempDir('gmc-r2-');
+    const first = join(argRoot, 'r1');
+    const second = join(argRoot, 'r2');
+    mkdirSync(first);
+    mkdirSync(second);
     writeFileSync(join(first, 'rel.txt'), 'first');
     writeFileSync(join(second, 'two.txt'), 'second');
     const srv = await startStdioServer(ENTRY.filesystem, { args: ['--root', argRoot], roots: [first, second] });

@@ -113,10 +113,11 @@ describe('memory context resources', () => {
     );
   });
 
-  it("uses the client's MCP roots instead of --root", async () => {
+  it("uses the client's MCP roots, which may narrow --root (never widen it)", async () => {
     const home = tempDir('ctx-home-');
     const argRoot = tempDir('ctx-arg-');
-    const clientRoot = tempDir('ctx-client-');
+    const clientRoot = join(argRoot, 'client');
+    mkdirSync(clientRoot);
     write(join(argRoot, 'GEMINI.md'), 'from the argument root');
     write(join(clientRoot, 'GEMINI.md'), 'from the client root');
     const clientRoots = [clientRoot];
