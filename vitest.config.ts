@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
  * (`npm run test:unit`). `process`: the suites that run the built binaries, real servers, child processes and
  * the chat in tmux (they need `npm run build`; `npm test` builds first and runs both projects).
  */
+/** Test folders with their own installs (acpx, the MCP conformance suite) carry packages' own test files. */
+const NOT_OURS = ['**/node_modules/**', 'dist/**'];
+
 export default defineConfig({
   test: {
     globalSetup: ['test/helpers/global-setup.ts'],
@@ -16,10 +19,10 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.unit.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.unit.test.ts'], exclude: NOT_OURS } },
       {
         extends: true,
-        test: { name: 'process', include: ['test/**/*.test.ts'], exclude: ['test/**/*.unit.test.ts'] },
+        test: { name: 'process', include: ['test/**/*.test.ts'], exclude: [...NOT_OURS, 'test/**/*.unit.test.ts'] },
       },
     ],
   },
