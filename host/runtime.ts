@@ -14,6 +14,7 @@ import { ToolScheduler } from './scheduler/scheduler.js';
 import type { ApprovalMode, Confirmer } from './scheduler/types.js';
 import { ToolRegistry } from './tools/registry.js';
 import { effectiveCore } from './tools/naming.js';
+import { acceptForeignArgs } from './tools/builtin-catalogue.js';
 import { JitContext } from './core/jit-context.js';
 import type { Settings } from './config/settings-schema.js';
 import { HOST_TOOLS_ALIAS } from './tools/tool-search.js';
@@ -145,6 +146,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     projectTempDir,
     truncateThreshold: merged.tools?.truncateToolOutputThreshold,
     log: (m) => log.debug(m),
+    normalizeArgs: (tool, args) => acceptForeignArgs(tool, args, roots[0] ?? cwd),
     extraContext: jit ? (tool, args) => jit.forCall(tool, args) : undefined,
     whenReady: async () => {
       await manager.whenReady();

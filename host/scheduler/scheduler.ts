@@ -33,6 +33,11 @@ export interface ToolSchedulerOptions {
   log?: (msg: string) => void;
   /** Resolves when every server has connected or failed; a name not found yet is looked up again after it. */
   whenReady?: () => Promise<void>;
+  /**
+   * Another client's spellings of a tool's arguments turned into the tool's own (Gemini CLI 0.61's
+   * `file_path` for `absolute_path`, relative paths), before validation.
+   */
+  normalizeArgs?: (tool: ToolRef, args: Record<string, unknown>) => Record<string, unknown>;
   /** Text appended to a successful call's output (just-in-time subdirectory context); never fails the call. */
   extraContext?: (tool: ToolRef, args: Record<string, unknown>) => Promise<string>;
 }
@@ -119,7 +124,7 @@ export class ToolScheduler extends EventEmitter {
       return undefined;
     }
     call.tool = tool;
-    const args = { ...call.request.args };
+    const args = { ...(this.opts.normalizeArgs?.(tool, call.request.args) ?? call.request.args) };
     const props = (tool.inputSchema?.properties ?? {}) as Record<string, unknown>;
     if ('wait_for_previous' in args && !('wait_for_previous' in props)) delete args.wait_for_previous;
     call.request = { ...call.request, args };
