@@ -2,7 +2,14 @@ import { resolve } from 'node:path';
 import { loadSettings, resolveServers, type LoadedSettings } from './config/settings.js';
 import type { ResolvedServerConfig } from './config/servers.js';
 import { builtinReplacementNotice } from './config/server-names.js';
-import { ensureProjectTempDir, listingCacheDir } from './config/paths.js';
+import { ensureProjectTempDir, geminiHome, listingCacheDir } from './config/paths.js';
+import { systemSettingsPath } from './config/settings-files.js';
+import {
+  loadPolicyFiles,
+  standardPolicySources,
+  type LoadedPolicies,
+  type PolicySource,
+} from './policy/policy-files.js';
 import { untrustedNotice } from './config/trust.js';
 import { silentLogger, type HostLogger } from './log.js';
 import { McpClientManager } from './mcp/client-manager.js';
@@ -43,6 +50,10 @@ export interface HostRuntimeOptions {
   notify?: (message: string) => void;
   /** `--skip-trust`: this run treats the folder as trusted (nothing is saved). */
   skipTrust?: boolean;
+  /** `--policy FILE` (repeatable): policy files or folders of the user tier. */
+  policyFiles?: string[];
+  /** More policy folders, e.g. extensions' `policies/` as `{ path, tier: 'extension', source: 'extension:git' }`. */
+  policySources?: PolicySource[];
 }
 
 export interface HostRuntime {
@@ -55,6 +66,8 @@ export interface HostRuntime {
   policy: PolicyEngine;
   roots: string[];
   projectTempDir: string;
+  /** The policy files in force and the ones that did not load (`/policies`). */
+  policies: LoadedPolicies;
   /** What the user must be told at start: skipped untrusted-folder configuration, replaced built-ins. */
   notices: string[];
   setApprovalMode(m: ApprovalMode): void;
@@ -112,7 +125,9 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     tools: { ...merged.tools, core: effectiveCore(merged.tools?.core, [merged.tools?.allowed, opts.allowedTools]) },
     mcp: { ...merged.mcp, allowed: byName(merged.mcp?.allowed), excluded: byName(merged.mcp?.excluded) },
   };
+  const policies = policiesFor(opts, settings, cwd);
   const policy = new PolicyEngine({
+    fileRules: policies.rules,
     settings: toolSettings,
     approvalMode: mode.mode,
     untrustedFolder: !settings.trust.trusted,
@@ -163,7 +178,9 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     policy,
     roots,
     projectTempDir,
+    policies,
     notices: [
+      ...policies.problems.map((p) => `Policy file problem (the rest loaded): ${p}`),
       untrustedNotice(settings.trust, [...settings.skipped, ...mode.skipped]),
       builtinReplacementNotice(servers),
     ].filter((n): n is string => !!n),
@@ -171,6 +188,23 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     getApprovalMode: () => policy.getApprovalMode(),
     close: () => manager.close(),
   };
+}
+
+/** The policy files in force: the standard folders, `--policy` files (user tier) and any extra folders. */
+function policiesFor(opts: HostRuntimeOptions, settings: LoadedSettings, cwd: string): LoadedPolicies {
+  const env = settings.env;
+  return loadPolicyFiles([
+    ...standardPolicySources({
+      home: geminiHome(env, opts.homeDir),
+      cwd,
+      trusted: settings.trust.trusted,
+      systemSettingsPath: systemSettingsPath(env),
+    }),
+    ...(opts.policyFiles ?? []).map(
+      (f): PolicySource => ({ path: resolve(cwd, f), tier: 'user', source: 'User (--policy)' }),
+    ),
+    ...(opts.policySources ?? []),
+  ]);
 }
 
 /**

@@ -130,6 +130,7 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
     approvalMode: args.approvalMode,
     allowedMcpServerNames: args.allowedMcpServerNames,
     allowedTools: args.allowedTools,
+    policyFiles: args.policyFiles,
     includeDirectories: args.includeDirectories,
     model: args.model,
     fakeResponses: args.fakeResponses,

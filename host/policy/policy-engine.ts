@@ -5,6 +5,8 @@ import { matchRules, parseRules, type ToolRule } from './rules.js';
 import { allPartsMatch, anyPartMatches, rootCommandsOf, shellDecision } from './shell-rules.js';
 import { classifyTool, type ToolClass } from './tool-class.js';
 import { SessionRules } from './session-rules.js';
+import { FileRules } from './file-rules.js';
+import type { FileRule } from './policy-files.js';
 
 /** The settings keys policy reads; A's `Settings` is structurally compatible. */
 export interface PolicySettings {
@@ -24,6 +26,8 @@ export interface PolicyEngineOptions {
   allowedMcpServerNames?: string[];
   /** The folder is not trusted: the approval mode stays `default`. */
   untrustedFolder?: boolean;
+  /** Rules of the policy files (policy-files.ts), every tier. */
+  fileRules?: readonly FileRule[];
 }
 
 export const DENIED_BY_POLICY = 'Tool execution denied by policy.';
@@ -76,8 +80,10 @@ export class PolicyEngine implements Policy {
   private readonly excludedServers: Set<string>;
   private readonly disableYolo: boolean;
   private readonly untrustedFolder: boolean;
+  readonly files: FileRules;
 
   constructor(opts: PolicyEngineOptions) {
+    this.files = new FileRules(opts.fileRules ?? []);
     const s = opts.settings ?? {};
     this.interactive = opts.interactive;
     this.disableYolo = s.security?.disableYoloMode === true;
@@ -120,14 +126,12 @@ export class PolicyEngine implements Policy {
     if (denied) return { decision: 'deny', reason: denied, message: DENIED_BY_POLICY };
     const shell: ShellStanding =
       cls !== 'exec' || command === undefined ? 'ask' : await shellDecision(command, this.shellAllowances(tool), mode);
+    const args = command !== undefined ? { ...input.args, command } : input.args;
+    const file = await this.files.decide(tool, args, mode, this.interactive);
     const memoryFile = input.detail?.filePath;
-    const verdict = this.rules(
-      tool,
-      cls,
-      mode,
-      shell,
-      memoryFile !== undefined && this.session.hasMemoryFile(memoryFile),
-    );
+    const verdict = file
+      ? this.fileVerdict(file.rule, cls, mode)
+      : this.rules(tool, cls, mode, shell, memoryFile !== undefined && this.session.hasMemoryFile(memoryFile));
     if (verdict.decision === 'ask' && !this.interactive) {
       return { decision: 'deny', reason: `headless: ${verdict.reason}`, message: headlessDenial(tool.exposedName) };
     }
@@ -145,10 +149,26 @@ export class PolicyEngine implements Policy {
     const cls = classifyTool(tool);
     // A mode that denies whole classes (plan) does so in the chat too: those tools are not declared.
     if (MODE_FIRST[this.mode](cls) === 'deny') return true;
+    const whole = this.files.wholeDecision(tool, this.mode, this.interactive);
+    if (whole) return whole.decision === 'deny' || (whole.decision === 'ask_user' && !this.interactive);
     if (this.interactive) return false;
+    if (this.files.mayAllow(tool, this.mode, this.interactive)) return false;
     if (matchRules(this.allowed, tool).prefixes.length > 0) return false;
     const shell: ShellStanding = this.shellAllowances(tool).length > 0 ? 'some' : 'ask';
     return this.rules(tool, cls, this.mode, shell, false).decision !== 'allow';
+  }
+
+  /**
+   * What a policy file rule decides; a mode that denies a whole class (plan) still denies it, since an
+   * allow written for other modes must not open plan mode.
+   */
+  private fileVerdict(rule: FileRule, cls: ToolClass, mode: ApprovalMode): Verdict {
+    const reason = `policy rule ${rule.origin} (priority ${rule.priority.toFixed(3)})`;
+    if (rule.decision === 'deny') return { decision: 'deny', reason, message: rule.denyMessage ?? DENIED_BY_POLICY };
+    if (MODE_FIRST[mode](cls) === 'deny') {
+      return { decision: 'deny', reason: `${cls} tools are not allowed in ${mode} mode`, message: PLAN_MODE_DENIAL };
+    }
+    return { decision: rule.decision === 'allow' ? 'allow' : 'ask', reason };
   }
 
   /** The allow/ask table after the deny rules; one place for every path. */

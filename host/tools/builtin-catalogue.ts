@@ -32,6 +32,8 @@ export interface BuiltinTool {
    * `dir_path` → `path`, relative paths made absolute by `abs`), so a call recorded from Gemini CLI runs.
    * Our own spellings pass unchanged; a key only Gemini CLI knows and we have no equivalent for is dropped.
    */
+  /** Our argument names → Gemini CLI's, for policy `argsPattern`s written against Gemini CLI's spelling. */
+  geminiKeys?: Readonly<Record<string, string>>;
   geminiArgs?: (args: Args, abs: (p: unknown) => unknown, rel: (p: unknown) => unknown) => Args;
 }
 
@@ -61,7 +63,8 @@ function lineWindow(a: Args): Args {
   const { start_line: s, end_line: e, ...rest } = a;
   const out: Args = { ...rest };
   if (typeof s === 'number' && out.offset === undefined) out.offset = Math.max(0, s - 1);
-  if (typeof e === 'number' && out.limit === undefined) out.limit = Math.max(1, e - (typeof s === 'number' ? s : 1) + 1);
+  if (typeof e === 'number' && out.limit === undefined)
+    out.limit = Math.max(1, e - (typeof s === 'number' ? s : 1) + 1);
   return out;
 }
 
@@ -69,6 +72,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'filesystem',
     tool: 'glob',
+    geminiKeys: { path: 'dir_path' },
     geminiArgs: dirArgs,
     cls: 'read-only',
     aliases: ['GlobTool'],
@@ -78,6 +82,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'filesystem',
     tool: 'search_file_content',
+    geminiKeys: { path: 'dir_path', include: 'include_pattern' },
     geminiArgs: (a, abs) => rename(dirArgs(a, abs), 'include_pattern', 'include'),
     cls: 'read-only',
     geminiName: 'grep_search',
@@ -88,6 +93,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'filesystem',
     tool: 'list_directory',
+    geminiKeys: { path: 'dir_path' },
     geminiArgs: (a, abs) => flattenFiltering(dirArgs(a, abs)),
     cls: 'read-only',
     aliases: ['LSTool'],
@@ -98,6 +104,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'filesystem',
     tool: 'read_file',
+    geminiKeys: { absolute_path: 'file_path' },
     geminiArgs: (a, abs) => {
       const r = lineWindow(rename(a, 'file_path', 'absolute_path'));
       return { ...r, absolute_path: abs(r.absolute_path) };
@@ -111,6 +118,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'filesystem',
     tool: 'read_many_files',
+    geminiKeys: { paths: 'include' },
     geminiArgs: (a) => flattenFiltering(rename(a, 'include', 'paths')),
     cls: 'read-only',
     aliases: ['ReadManyFilesTool'],
@@ -142,6 +150,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'shell',
     tool: 'run_shell_command',
+    geminiKeys: { directory: 'dir_path' },
     // Our shell takes a directory relative to the workspace; Gemini CLI's may be absolute.
     geminiArgs: (a, _abs, rel) => {
       const r = rename(a, 'dir_path', 'directory');
@@ -229,4 +238,14 @@ export function acceptForeignArgs(
   const props = tool.inputSchema?.properties as Record<string, unknown> | undefined;
   if (!props) return out;
   return Object.fromEntries(Object.entries(out).filter(([k]) => k in props || k === 'wait_for_previous'));
+}
+
+/** The arguments under Gemini CLI's names (for patterns written against them), or undefined when the same. */
+export function inGeminiSpelling(
+  tool: { serverAlias: string; toolName: string; builtIn: boolean },
+  args: Args,
+): Args | undefined {
+  const keys = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName)?.geminiKeys : undefined;
+  if (!keys || !Object.keys(args).some((k) => k in keys)) return undefined;
+  return Object.fromEntries(Object.entries(args).map(([k, v]) => [keys[k] ?? k, v]));
 }
