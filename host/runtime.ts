@@ -20,6 +20,9 @@ import { headlessConfirmer } from './scheduler/approvals.js';
 import { ToolScheduler } from './scheduler/scheduler.js';
 import type { ApprovalMode, Confirmer } from './scheduler/types.js';
 import { ToolRegistry } from './tools/registry.js';
+import { type HookSource, loadHooks } from './hooks/hook-config.js';
+import { HookSystem } from './hooks/hook-system.js';
+import { toolHooks } from './hooks/tool-hooks.js';
 import { effectiveCore } from './tools/naming.js';
 import { acceptForeignArgs } from './tools/builtin-catalogue.js';
 import { JitContext } from './core/jit-context.js';
@@ -52,6 +55,8 @@ export interface HostRuntimeOptions {
   skipTrust?: boolean;
   /** `--policy FILE` (repeatable): policy files or folders of the user tier. */
   policyFiles?: string[];
+  /** More hook sources, e.g. extensions' folders as `{ path, folder: true, source: 'extension:git' }`. */
+  hookSources?: HookSource[];
   /** More policy folders, e.g. extensions' `policies/` as `{ path, tier: 'extension', source: 'extension:git' }`. */
   policySources?: PolicySource[];
 }
@@ -66,6 +71,8 @@ export interface HostRuntime {
   policy: PolicyEngine;
   roots: string[];
   projectTempDir: string;
+  /** Hooks from settings (and extensions), run by the scheduler and the model loop. */
+  hooks: HookSystem;
   /** The policy files in force and the ones that did not load (`/policies`). */
   policies: LoadedPolicies;
   /** What the user must be told at start: skipped untrusted-folder configuration, replaced built-ins. */
@@ -118,13 +125,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     homeDir: opts.homeDir,
   });
   const byName = serverNameMap(servers);
-  // Registry and policy read the same tool settings: tools.core as Gemini CLI applies it (allow rules
-  // count as listed) and server lists by tool prefix.
-  const toolSettings: Settings = {
-    ...merged,
-    tools: { ...merged.tools, core: effectiveCore(merged.tools?.core, [merged.tools?.allowed, opts.allowedTools]) },
-    mcp: { ...merged.mcp, allowed: byName(merged.mcp?.allowed), excluded: byName(merged.mcp?.excluded) },
-  };
+  const toolSettings = toolSettingsOf(merged, opts.allowedTools, byName);
   const policies = policiesFor(opts, settings, cwd);
   const policy = new PolicyEngine({
     fileRules: policies.rules,
@@ -153,7 +154,9 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const executor = hostExecutor(manager, registry);
   // Subdirectory context follows the folder's trust, as Gemini CLI's project memory does.
   const jit = settings.trust.trusted ? new JitContext(manager, cwd, (m) => log.debug(m)) : undefined;
+  const hooks = hooksFor(opts, settings, cwd, opts.notify ?? ((m) => log.warn(m)));
   const scheduler = new ToolScheduler({
+    hooks: toolHooks(hooks.system),
     tools: registry,
     executor,
     policy,
@@ -179,8 +182,9 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     roots,
     projectTempDir,
     policies,
+    hooks: hooks.system,
     notices: [
-      ...policies.problems.map((p) => `Policy file problem (the rest loaded): ${p}`),
+      ...configProblems(hooks.problems, policies.problems),
       untrustedNotice(settings.trust, [...settings.skipped, ...mode.skipped]),
       builtinReplacementNotice(servers),
     ].filter((n): n is string => !!n),
@@ -188,6 +192,48 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     getApprovalMode: () => policy.getApprovalMode(),
     close: () => manager.close(),
   };
+}
+
+/**
+ * Registry and policy read the same tool settings: tools.core as Gemini CLI applies it (allow rules count
+ * as listed) and server lists by tool prefix.
+ */
+function toolSettingsOf(
+  merged: Settings,
+  allowedTools: string[] | undefined,
+  byName: (l: string[] | undefined) => string[] | undefined,
+): Settings {
+  return {
+    ...merged,
+    tools: { ...merged.tools, core: effectiveCore(merged.tools?.core, [merged.tools?.allowed, allowedTools]) },
+    mcp: { ...merged.mcp, allowed: byName(merged.mcp?.allowed), excluded: byName(merged.mcp?.excluded) },
+  };
+}
+
+/** Hook and policy files that did not (wholly) load: shown at start, each with its file. */
+function configProblems(hooks: string[], policies: string[]): string[] {
+  return [
+    ...hooks.map((p) => `Hook configuration problem (the rest loaded): ${p}`),
+    ...policies.map((p) => `Policy file problem (the rest loaded): ${p}`),
+  ];
+}
+
+/**
+ * Hooks of the user and system settings, of the workspace settings in a trusted folder only, and of any
+ * extra source (extensions).
+ */
+function hooksFor(
+  opts: HostRuntimeOptions,
+  settings: LoadedSettings,
+  cwd: string,
+  notify: (m: string) => void,
+): { system: HookSystem; problems: string[] } {
+  const sources: HookSource[] = settings.files
+    .filter((f) => f.scope !== 'workspace' || settings.trust.trusted)
+    .map((f) => ({ path: f.path, source: f.scope === 'workspace' ? 'project' : f.scope }));
+  const loaded = loadHooks([...sources, ...(opts.hookSources ?? [])]);
+  const system = new HookSystem({ hooks: loaded.hooks, cwd, env: settings.env, notify });
+  return { system, problems: loaded.problems };
 }
 
 /** The policy files in force: the standard folders, `--policy` files (user tier) and any extra folders. */

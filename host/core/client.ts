@@ -11,6 +11,7 @@ import { LoopDetector } from './loop-detection.js';
 import { checkNextSpeaker } from './next-speaker.js';
 import { buildSystemPrompt } from './prompts.js';
 import { Turn } from './turn.js';
+import { STOP_EXECUTION } from '../scheduler/scheduler.js';
 
 /** Model requests caused by one user message, tool continuations included. */
 export const MAX_TURNS = 100;
@@ -190,6 +191,12 @@ export class GeminiClient {
           throw err;
         }
         const responseParts = answerAll(turn.pendingToolCalls, calls, 'The tool call did not complete.');
+        const stopped = calls.find((c) => c.response?.errorType === STOP_EXECUTION);
+        if (stopped) {
+          this.chat.addHistory({ role: 'user', parts: responseParts });
+          yield { type: 'agent_execution_stopped', value: { reason: stopped.response!.responseText } };
+          return;
+        }
         // Every call is answered, even when the loop stops here, so the history stays well-formed.
         if (signal.aborted || calls.every((c) => c.status === 'cancelled')) {
           this.chat.addHistory({ role: 'user', parts: responseParts });

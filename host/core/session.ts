@@ -144,12 +144,14 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
         })
       : undefined;
   client.checkpointer = checkpointer;
+  const sessionId = recorder?.id ?? resumed?.id ?? randomUUID();
+  runtime.hooks.session = { id: sessionId, transcriptPath: recorder?.file ?? '' };
   return {
     runtime,
     client,
     generator,
     model,
-    sessionId: recorder?.id ?? resumed?.id ?? randomUUID(),
+    sessionId,
     recorder,
     resumed,
     checkpointer,

@@ -122,6 +122,10 @@ export class PolicyEngine implements Policy {
   async decide(tool: PolicyTool, input: PolicyInput, mode: ApprovalMode = this.mode): Promise<Verdict> {
     const cls = classifyTool(tool);
     const command = cls === 'exec' ? commandOf(input) : undefined;
+    const hook = input.hook;
+    // A blocking hook decides first: its reason is what the model is told, as in Gemini CLI.
+    if (hook?.decision === 'deny')
+      return { decision: 'deny', reason: `hook: ${hook.reason}`, message: `Tool execution blocked: ${hook.reason}` };
     const denied = await this.staticDeny(tool, command);
     if (denied) return { decision: 'deny', reason: denied, message: DENIED_BY_POLICY };
     const shell: ShellStanding =
@@ -129,9 +133,15 @@ export class PolicyEngine implements Policy {
     const args = command !== undefined ? { ...input.args, command } : input.args;
     const file = await this.files.decide(tool, args, mode, this.interactive);
     const memoryFile = input.detail?.filePath;
-    const verdict = file
+    let verdict = file
       ? this.fileVerdict(file.rule, cls, mode)
       : this.rules(tool, cls, mode, shell, memoryFile !== undefined && this.session.hasMemoryFile(memoryFile));
+    // A hook's ask turns an allow into a question; Claude Code's explicit allow answers a question. Neither
+    // lifts a deny.
+    if (hook?.decision === 'ask' && verdict.decision === 'allow')
+      verdict = { decision: 'ask', reason: `hook: ${hook.reason}` };
+    if (hook?.decision === 'allow' && verdict.decision === 'ask')
+      verdict = { decision: 'allow', reason: `hook: ${hook.reason}` };
     if (verdict.decision === 'ask' && !this.interactive) {
       return { decision: 'deny', reason: `headless: ${verdict.reason}`, message: headlessDenial(tool.exposedName) };
     }

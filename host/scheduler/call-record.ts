@@ -26,6 +26,8 @@ export interface CallRecord {
   progress?: { progress: number; total?: number };
   response?: ToolCallResponseInfo;
   outcome?: ToolCallOutcome;
+  /** Argument names a BeforeTool hook rewrote (the model is told). */
+  modifiedByHook?: string[];
 }
 
 export function newRecord(request: ToolCallRequestInfo): CallRecord {

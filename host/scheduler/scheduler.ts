@@ -16,6 +16,7 @@ import type {
   ToolCallOutcome,
   ToolCallRequestInfo,
   ToolCallStatus,
+  ToolHooks,
   ToolRef,
 } from './types.js';
 import { ArgumentValidator } from './validate.js';
@@ -38,8 +39,22 @@ export interface ToolSchedulerOptions {
    * `file_path` for `absolute_path`, relative paths), before validation.
    */
   normalizeArgs?: (tool: ToolRef, args: Record<string, unknown>) => Record<string, unknown>;
+  /** BeforeTool / AfterTool / Notification hooks. */
+  hooks?: ToolHooks;
   /** Text appended to a successful call's output (just-in-time subdirectory context); never fails the call. */
   extraContext?: (tool: ToolRef, args: Record<string, unknown>) => Promise<string>;
+}
+
+/** The errorType of a call a hook ended with `continue: false`: the model loop stops after this batch. */
+export const STOP_EXECUTION = 'stop_execution';
+
+/** What hooks add to a result for the model: that they rewrote the input, and their additionalContext. */
+function hookNotes(modified: string[] | undefined, context: string | undefined): string {
+  let out = '';
+  if (modified?.length)
+    out += `\n\n[System] Tool input parameters (${modified.join(', ')}) were modified by a hook before execution.`;
+  if (context) out += `\n\n<hook_context>${context}</hook_context>`;
+  return out;
 }
 
 /** Per-batch state shared by its calls. */
@@ -141,8 +156,10 @@ export class ToolScheduler extends EventEmitter {
     // Ended by the user before its turn came: an abort, or a cancel of an earlier call of the batch.
     if (batch.signal.aborted) return this.finishCancelled(call, ABORTED, 'reject');
     if (batch.cancelled) return this.finishCancelled(call, CANCELLED_WAITING, 'reject');
+    const hooked = await this.beforeToolHooks(call, tool, batch);
+    if (!hooked) return;
     const { args, callId } = call.request;
-    const decision = await this.opts.policy.decide(tool, { args });
+    const decision = await this.opts.policy.decide(tool, { args, ...(hooked.hook ? { hook: hooked.hook } : {}) });
     if (decision.decision === 'deny') {
       decide(call, 'reject');
       return this.finishError(call, decision.message, 'policy_denied');
@@ -181,6 +198,44 @@ export class ToolScheduler extends EventEmitter {
     }
     if (batch.signal.aborted) return this.finishCancelled(call, ABORTED, 'reject');
     await this.execute(call, tool, batch, preapproved);
+  }
+
+  /**
+   * Runs the call's BeforeTool hooks before policy: a block or ask goes into the one policy decision, a
+   * rewritten input is validated again, a stop ends the call (and the loop). Undefined when the call ended.
+   */
+  private async beforeToolHooks(
+    call: CallRecord,
+    tool: ToolRef,
+    batch: Batch,
+  ): Promise<{ hook?: { decision: 'deny' | 'ask' | 'allow'; reason: string } } | undefined> {
+    const hooks = this.opts.hooks;
+    if (!hooks) return {};
+    const r = await hooks.beforeTool(tool, call.request.args, batch.signal);
+    if (r.stopped !== undefined) {
+      decide(call, 'reject');
+      this.finishError(call, `Agent execution stopped by hook: ${r.stopped}`, STOP_EXECUTION);
+      return undefined;
+    }
+    if (r.blocked !== undefined) return { hook: { decision: 'deny', reason: r.blocked } };
+    if (r.updatedInput) {
+      const args = this.opts.normalizeArgs?.(tool, r.updatedInput) ?? r.updatedInput;
+      const invalid = this.validator.validate(tool.inputSchema, args);
+      if (invalid) {
+        decide(call, 'reject');
+        this.finishError(
+          call,
+          `Tool parameter modification by hook failed validation: ${invalid}`,
+          'invalid_tool_params',
+        );
+        return undefined;
+      }
+      call.request = { ...call.request, args };
+      call.modifiedByHook = r.modifiedKeys ?? Object.keys(r.updatedInput);
+    }
+    if (r.ask) return { hook: { decision: 'ask', reason: 'a BeforeTool hook asked for confirmation' } };
+    if (r.allowed) return { hook: { decision: 'allow', reason: 'a PreToolUse hook allowed it' } };
+    return {};
   }
 
   private async execute(call: CallRecord, tool: ToolRef, batch: Batch, preapproved: boolean): Promise<void> {
@@ -223,6 +278,21 @@ export class ToolScheduler extends EventEmitter {
       toolName: tool.toolName,
       untrusted: !tool.builtIn && !tool.trusted,
     });
+    const after = await this.opts.hooks?.afterTool(
+      tool,
+      args,
+      {
+        llmContent: converted.text,
+        returnDisplay: converted.display,
+        ...(converted.isError ? { error: converted.text } : {}),
+      },
+      batch.signal,
+    );
+    if (after?.stopped !== undefined)
+      return this.finishError(call, `Agent execution stopped by hook: ${after.stopped}`, STOP_EXECUTION);
+    if (after?.blocked !== undefined)
+      return this.finishError(call, `Tool result blocked: ${after.blocked}`, 'execution_failed');
+    converted.text += hookNotes(call.modifiedByHook, after?.context);
     if (converted.isError) {
       return this.finishError(
         call,
@@ -253,6 +323,7 @@ export class ToolScheduler extends EventEmitter {
   }
 
   private awaiting(call: CallRecord, request: ConfirmationRequest): void {
+    this.opts.hooks?.awaitingApproval?.(request);
     call.confirmation = request;
     this.setStatus(call, 'awaiting_approval');
   }
