@@ -12,6 +12,7 @@ import { checkNextSpeaker } from './next-speaker.js';
 import { buildSystemPrompt } from './prompts.js';
 import { Turn } from './turn.js';
 import { STOP_EXECUTION } from '../scheduler/scheduler.js';
+import { afterAgent, beforeAgent } from './agent-hooks.js';
 
 /** Model requests caused by one user message, tool continuations included. */
 export const MAX_TURNS = 100;
@@ -134,12 +135,28 @@ export class GeminiClient {
     signal: AbortSignal,
     promptId: string,
   ): AsyncGenerator<ServerGeminiStreamEvent> {
-    let next = parts;
     const typed = parts
       .map((p) => p.text ?? '')
       .join(' ')
       .trim();
     if (typed) this.hint = typed;
+    const hooks = this.opts.runtime.hooks;
+    const gate = await beforeAgent(hooks, parts, signal);
+    if (gate.kind === 'stopped') {
+      this.chat.addHistory({ role: 'user', parts });
+      yield { type: 'agent_execution_stopped', value: { reason: gate.reason } };
+      return;
+    }
+    if (gate.kind === 'blocked') {
+      yield { type: 'agent_execution_blocked', value: { reason: gate.reason } };
+      return;
+    }
+    let next = gate.parts;
+    if (this.startContext) {
+      next = [{ text: `<hook_context>${this.startContext}</hook_context>` }, ...next];
+      this.startContext = undefined;
+    }
+    let retrying = false;
     const maxSession = this.opts.maxSessionTurns ?? -1;
     // Tool answers not yet sent are still recorded when the loop stops, so no call is left unanswered.
     const stop = (): void => {
@@ -207,6 +224,19 @@ export class GeminiClient {
         continue;
       }
 
+      const after = await afterAgent(hooks, typed, turn.text, retrying, signal);
+      if (after.kind !== 'done') {
+        if (after.clearContext) this.chat.setHistory([], 'hook');
+        yield {
+          type: after.kind === 'stopped' ? 'agent_execution_stopped' : 'agent_execution_blocked',
+          value: { reason: after.reason },
+        };
+        if (after.kind === 'stopped') return;
+        // The hook's reason is the next prompt: the model gets another go at its answer.
+        retrying = true;
+        next = [{ text: after.reason }];
+        continue;
+      }
       if (this.opts.skipNextSpeakerCheck ?? true) return;
       const speaker = await checkNextSpeaker({
         comprehensive: this.chat.getHistory(false),
@@ -280,8 +310,22 @@ export class GeminiClient {
 
   /** Summarises older history now when it passes the threshold, or always with `force` (`/compress`). */
   compress(signal: AbortSignal, force: boolean): Promise<ChatCompressionInfo> {
-    return this.compressor.run(this.chat, this.opts.generator, signal, force);
+    const hooks = this.opts.runtime.hooks;
+    // Fired only when a summary will really be made (Gemini CLI fires it on every check): advisory.
+    const pre = hooks?.has('PreCompress')
+      ? async () =>
+          void (await hooks.fire(
+            'PreCompress',
+            { trigger: force ? 'manual' : 'auto' },
+            { trigger: force ? 'manual' : 'auto' },
+            signal,
+          ))
+      : undefined;
+    return this.compressor.run(this.chat, this.opts.generator, signal, force, pre);
   }
+
+  /** SessionStart's additionalContext: sent with the first message of the session. */
+  startContext?: string;
 
   private retryOptions() {
     const r = this.opts.retry ?? DEFAULT_RETRY;
