@@ -3,6 +3,7 @@ import type { UiRuntime } from '../backend-types.js';
 import type { Palette } from '../text/palette.js';
 import { promptArgs, type SlashInput } from './slash-parse.js';
 import { CHAT_COMMANDS } from './chat-commands.js';
+import { formatHooks, formatPolicies } from './config-commands.js';
 
 export interface SlashContext {
   runtime?: UiRuntime;
@@ -29,6 +30,8 @@ export const BUILTIN_COMMANDS: Record<string, { help: string; subs: string[] }> 
   },
   tools: { help: 'list the tools the model can call', subs: ['desc'] },
   memory: { help: 'memory: show | refresh | add TEXT', subs: ['show', 'refresh', 'add'] },
+  hooks: { help: 'list the hooks in force and where they come from', subs: [] },
+  policies: { help: 'list the policy file rules in force', subs: [] },
   ...Object.fromEntries(Object.entries(CHAT_COMMANDS).map(([name, c]) => [name, { help: c.help, subs: c.subs }])),
   clear: { help: 'clear the screen and start a new conversation view', subs: [] },
   quit: { help: 'exit', subs: [] },
@@ -173,6 +176,11 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
     case 'mcp':
       if (!rt) return ctx.error('The host runtime is still starting.'), true;
       await runMcpSlash(input.args, ctx, rt);
+      return true;
+    case 'hooks':
+    case 'policies':
+      if (!rt) return ctx.error('The host runtime is still starting.'), true;
+      ctx.print(input.name === 'hooks' ? formatHooks(rt, p) : formatPolicies(rt, p));
       return true;
     case 'tools': {
       if (!rt) return ctx.error('The host runtime is still starting.'), true;
