@@ -13,6 +13,7 @@ import { buildSystemPrompt } from './prompts.js';
 import { Turn } from './turn.js';
 import { STOP_EXECUTION } from '../scheduler/scheduler.js';
 import { afterAgent, beforeAgent } from './agent-hooks.js';
+import { modelHooks } from './model-hooks.js';
 
 /** Model requests caused by one user message, tool continuations included. */
 export const MAX_TURNS = 100;
@@ -49,6 +50,14 @@ export function defaultGenerationConfig(model: string): GenerateContentConfig {
 }
 
 const TERMINAL = new Set(['success', 'error', 'cancelled']);
+/** Stream events after which the message's work ends. */
+const ENDS_TURN = new Set<string>([
+  'error',
+  'invalid_stream',
+  'user_cancelled',
+  'agent_execution_stopped',
+  'agent_execution_blocked',
+]);
 
 /**
  * One answer per requested call, in request order: the scheduler's parts, or an error response for a call
@@ -78,6 +87,9 @@ export class GeminiClient {
     this.compressor = new ChatCompressor(opts.compressionThreshold);
     this.memory = new MemoryContext(opts.runtime.manager, opts.log);
     this.chat = new GeminiChat(opts.generator, opts.model, () => this.requestShape(), opts.retry ?? DEFAULT_RETRY);
+    const { hooks, registry } = opts.runtime;
+    if (hooks && (hooks.has('BeforeModel') || hooks.has('AfterModel') || hooks.has('BeforeToolSelection')))
+      this.chat.modelHooks = modelHooks(hooks, (name) => registry.get(name)?.exposedName);
   }
 
   get model(): string {
@@ -169,7 +181,7 @@ export class GeminiClient {
           return;
         }
         yield ev;
-        if (ev.type === 'error' || ev.type === 'invalid_stream' || ev.type === 'user_cancelled') stopped = true;
+        if (ENDS_TURN.has(ev.type)) stopped = true;
       }
       this.compressor.notePromptTokens(turn.usage?.promptTokenCount);
       if (stopped) return;
