@@ -13,15 +13,17 @@ const mcpContext = (tool: ToolRef) =>
   tool.builtIn ? {} : { mcp_context: { server_name: tool.serverAlias, tool_name: tool.toolName } };
 
 /**
- * The scheduler's tool hooks over the hook system. Hooks see a built-in's input in Gemini CLI's spelling
- * (`file_path` for read_file), as scripts written for Gemini CLI expect; what they rewrite is turned back
+ * The scheduler's tool hooks over the hook system. Hooks see a call's input as the model sent it (as
+ * Gemini CLI shows it); when that was our spelling, a built-in's input is shown in Gemini CLI's
+ * (`file_path` for read_file), as scripts written for Gemini CLI expect. What they rewrite is turned back
  * into ours by the scheduler's argument normaliser.
  */
 export function toolHooks(system: HookSystem): ToolHooks {
   return {
-    async beforeTool(tool, args, signal) {
+    async beforeTool(tool, args, signal, asSent) {
       if (!system.has('BeforeTool')) return {};
-      const input = inGeminiSpelling(tool, args) ?? args;
+      const sent = asSent ?? args;
+      const input = inGeminiSpelling(tool, sent) ?? sent;
       const o = await system.fire(
         'BeforeTool',
         { tool_input: input, ...mcpContext(tool) },
@@ -38,11 +40,15 @@ export function toolHooks(system: HookSystem): ToolHooks {
           : {}),
       };
     },
-    async afterTool(tool, args, response, signal) {
+    async afterTool(tool, args, response, signal, asSent) {
       if (!system.has('AfterTool')) return {};
       const o = await system.fire(
         'AfterTool',
-        { tool_input: inGeminiSpelling(tool, args) ?? args, tool_response: response, ...mcpContext(tool) },
+        {
+          tool_input: inGeminiSpelling(tool, asSent ?? args) ?? asSent ?? args,
+          tool_response: response,
+          ...mcpContext(tool),
+        },
         { tool: names(tool) },
         signal,
       );

@@ -139,9 +139,11 @@ export class ToolScheduler extends EventEmitter {
       return undefined;
     }
     call.tool = tool;
-    const args = { ...(this.opts.normalizeArgs?.(tool, call.request.args) ?? call.request.args) };
+    const sent = { ...call.request.args };
     const props = (tool.inputSchema?.properties ?? {}) as Record<string, unknown>;
-    if ('wait_for_previous' in args && !('wait_for_previous' in props)) delete args.wait_for_previous;
+    if ('wait_for_previous' in sent && !('wait_for_previous' in props)) delete sent.wait_for_previous;
+    const args = { ...(this.opts.normalizeArgs?.(tool, sent) ?? sent) };
+    call.argsAsSent = sent;
     call.request = { ...call.request, args };
     const invalid = this.validator.validate(tool.inputSchema, args);
     if (invalid) {
@@ -211,7 +213,7 @@ export class ToolScheduler extends EventEmitter {
   ): Promise<{ hook?: { decision: 'deny' | 'ask' | 'allow'; reason: string } } | undefined> {
     const hooks = this.opts.hooks;
     if (!hooks) return {};
-    const r = await hooks.beforeTool(tool, call.request.args, batch.signal);
+    const r = await hooks.beforeTool(tool, call.request.args, batch.signal, call.argsAsSent);
     if (r.stopped !== undefined) {
       decide(call, 'reject');
       this.finishError(call, `Agent execution stopped by hook: ${r.stopped}`, STOP_EXECUTION);
@@ -287,6 +289,7 @@ export class ToolScheduler extends EventEmitter {
         ...(converted.isError ? { error: converted.text } : {}),
       },
       batch.signal,
+      call.argsAsSent,
     );
     if (after?.stopped !== undefined)
       return this.finishError(call, `Agent execution stopped by hook: ${after.stopped}`, STOP_EXECUTION);

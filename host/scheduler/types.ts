@@ -111,12 +111,19 @@ export interface AfterToolHookResult {
  * import hooks. BeforeTool runs before policy and feeds its one decision; AfterTool after the server answered.
  */
 export interface ToolHooks {
-  beforeTool(tool: ToolRef, args: Record<string, unknown>, signal: AbortSignal): Promise<BeforeToolHookResult>;
+  /** `args` as the tool takes them; `asSent` as the model (or recording) spelled them, which hooks see. */
+  beforeTool(
+    tool: ToolRef,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    asSent?: Record<string, unknown>,
+  ): Promise<BeforeToolHookResult>;
   afterTool(
     tool: ToolRef,
     args: Record<string, unknown>,
     response: { llmContent: string; returnDisplay?: ResultDisplay; error?: string },
     signal: AbortSignal,
+    asSent?: Record<string, unknown>,
   ): Promise<AfterToolHookResult>;
   /** A call waits for the user's approval (the Notification event); observe only. */
   awaitingApproval?(request: ConfirmationRequest): void;
