@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import type { ApprovalMode } from '../scheduler/types.js';
+import { builtinByName } from '../tools/builtin-catalogue.js';
 
 /**
  * Policy files in Gemini CLI's format: `[[rule]]` tables in `*.toml` files. Each folder belongs to a tier;
@@ -201,5 +202,5 @@ function toRule(entry: unknown, tier: PolicyTier, origin: string): FileRule | st
 }
 
 function isShellName(n: string): boolean {
-  return n === 'run_shell_command' || n === 'ShellTool' || n === 'shell__run_shell_command';
+  return builtinByName(n)?.tool === 'run_shell_command' || n === 'shell__run_shell_command';
 }

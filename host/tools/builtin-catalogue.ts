@@ -249,3 +249,16 @@ export function inGeminiSpelling(
   if (!keys || !Object.keys(args).some((k) => k in keys)) return undefined;
   return Object.fromEntries(Object.entries(args).map(([k, v]) => [keys[k] ?? k, v]));
 }
+
+/**
+ * The registered tool that plays a built-in's part: the built-in server's own, else any server's tool of
+ * that name (a user's replacement server), so callers assume no alias.
+ */
+export function toolFor<T extends { serverAlias: string; toolName: string; builtIn: boolean }>(
+  tools: readonly T[],
+  toolName: string,
+): T | undefined {
+  const row = BUILTIN_TOOLS.find((r) => r.tool === toolName);
+  const own = row && tools.find((t) => t.builtIn && t.serverAlias === row.server && t.toolName === row.tool);
+  return own ?? tools.find((t) => t.toolName === toolName);
+}
