@@ -1,9 +1,10 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { loadSettings, resolveServers, type LoadedSettings } from './config/settings.js';
 import type { ResolvedServerConfig } from './config/servers.js';
 import { builtinReplacementNotice } from './config/server-names.js';
 import { ensureProjectTempDir, geminiHome, listingCacheDir } from './config/paths.js';
-import { systemSettingsPath } from './config/settings-files.js';
+import { systemSettingsPath, workspaceSettingsPath } from './config/settings-files.js';
 import {
   loadPolicyFiles,
   standardPolicySources,
@@ -185,7 +186,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     hooks: hooks.system,
     notices: [
       ...configProblems(hooks.problems, policies.problems),
-      untrustedNotice(settings.trust, [...settings.skipped, ...mode.skipped]),
+      untrustedNotice(settings.trust, skippedConfig(settings, mode.skipped, cwd)),
       builtinReplacementNotice(servers),
     ].filter((n): n is string => !!n),
     setApprovalMode: (m) => policy.setApprovalMode(m),
@@ -208,6 +209,17 @@ function toolSettingsOf(
     tools: { ...merged.tools, core: effectiveCore(merged.tools?.core, [merged.tools?.allowed, allowedTools]) },
     mcp: { ...merged.mcp, allowed: byName(merged.mcp?.allowed), excluded: byName(merged.mcp?.excluded) },
   };
+}
+
+/** What an untrusted folder's configuration would have set and did not: settings, mode, hooks, policy files. */
+function skippedConfig(settings: LoadedSettings, modeSkipped: string[], cwd: string): string[] {
+  const out = [...settings.skipped, ...modeSkipped];
+  if (settings.trust.trusted) return out;
+  const workspace = loadHooks([{ path: workspaceSettingsPath(cwd), source: 'project' }]).hooks;
+  if (workspace.length) out.push(`hooks (${workspace.length})`);
+  const policies = join(cwd, '.gemini', 'policies');
+  if (existsSync(policies)) out.push(`policy files in ${policies}`);
+  return out;
 }
 
 /** Hook and policy files that did not (wholly) load: shown at start, each with its file. */

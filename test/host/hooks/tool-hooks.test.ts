@@ -175,6 +175,7 @@ describe('hooks in Gemini CLI format around tool calls', () => {
     const r = await runHost(['-p', 'go'], { ws, url: ep.url });
     expect(r.code, r.stderr).toBe(0);
     expect(records(log)).toEqual([]);
+    expect(r.stderr).toMatch(/This folder is not trusted.*Skipped: .*hooks \(1\)/);
     expect(existsSync(join(ws.cwd, 'out.txt'))).toBe(true);
     const trusted = await endpoint(writeCall(ws, 'again'), reply.text('ok'));
     const t = await runHost(['-p', 'go', '--skip-trust'], { ws, url: trusted.url });
