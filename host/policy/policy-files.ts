@@ -73,6 +73,10 @@ const RuleSchema = z
     denyMessage: z.string().optional(),
     deny_message: z.string().optional(),
   })
+  // A condition we do not check would make the rule match more than it says: refused, not ignored.
+  .refine((r) => r.toolAnnotations === undefined && r.subagent === undefined, {
+    message: 'toolAnnotations and subagent conditions are not supported here; the rule is not loaded',
+  })
   .refine((r) => r.toolName !== undefined || r.mcpName !== undefined, {
     message: 'a rule needs toolName or mcpName',
   })

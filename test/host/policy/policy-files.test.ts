@@ -185,11 +185,15 @@ priority = 10
         '[[rule]]\ntoolName = "write_file"\ndecision = "maybe"\npriority = 1\n\n' +
         '[[rule]]\ntoolName = "glob"\ncommandPrefix = "git"\ndecision = "allow"\npriority = 1\n\n' +
         '[[rule]]\ntoolName = "read_file"\ndecision = "deny"\npriority = 1000\n\n' +
-        '[[rule]]\ntoolName = "replace"\ndecision = "deny"\npriority = 3\n',
+        '[[rule]]\ntoolName = "replace"\ndecision = "deny"\npriority = 3\n\n' +
+        '[[rule]]\ntoolName = "*"\ntoolAnnotations = { readOnlyHint = true }\ndecision = "allow"\npriority = 3\n',
     });
     const { loaded } = engine([{ path: dir, tier: 'user' }]);
     expect(loaded.rules.map((r) => r.origin)).toEqual(['User: b-rules.toml:17']);
-    expect(loaded.problems).toHaveLength(4);
+    expect(loaded.problems).toHaveLength(5);
+    expect(loaded.problems[4]).toMatch(
+      /b-rules\.toml:22: rule #5: .*toolAnnotations and subagent conditions are not supported/,
+    );
     expect(loaded.problems[0]).toContain(`${join(dir, 'a-broken.toml')}:3`);
     expect(loaded.problems[1]).toMatch(/b-rules\.toml:1: rule #1: decision/);
     expect(loaded.problems[2]).toMatch(/b-rules\.toml:6: rule #2: commandPrefix/);
