@@ -10,6 +10,7 @@ import type {
   ConfirmationRequest,
   Confirmer,
   Policy,
+  PolicyInput,
   ResultDisplay,
   SchedulerEvent,
   ToolCall,
@@ -20,6 +21,7 @@ import type {
   ToolRef,
 } from './types.js';
 import { ArgumentValidator } from './validate.js';
+import { beforeToolStep, hookNotes, STOP_EXECUTION, stoppedByHook } from './hook-steps.js';
 
 export interface ToolSchedulerOptions {
   tools: ToolLookup;
@@ -43,18 +45,6 @@ export interface ToolSchedulerOptions {
   hooks?: ToolHooks;
   /** Text appended to a successful call's output (just-in-time subdirectory context); never fails the call. */
   extraContext?: (tool: ToolRef, args: Record<string, unknown>) => Promise<string>;
-}
-
-/** The errorType of a call a hook ended with `continue: false`: the model loop stops after this batch. */
-export const STOP_EXECUTION = 'stop_execution';
-
-/** What hooks add to a result for the model: that they rewrote the input, and their additionalContext. */
-function hookNotes(modified: string[] | undefined, context: string | undefined): string {
-  let out = '';
-  if (modified?.length)
-    out += `\n\n[System] Tool input parameters (${modified.join(', ')}) were modified by a hook before execution.`;
-  if (context) out += `\n\n<hook_context>${context}</hook_context>`;
-  return out;
 }
 
 /** Per-batch state shared by its calls. */
@@ -202,42 +192,26 @@ export class ToolScheduler extends EventEmitter {
     await this.execute(call, tool, batch, preapproved);
   }
 
-  /**
-   * Runs the call's BeforeTool hooks before policy: a block or ask goes into the one policy decision, a
-   * rewritten input is validated again, a stop ends the call (and the loop). Undefined when the call ended.
-   */
+  /** Runs the call's BeforeTool hooks before policy (see beforeToolStep); undefined when the call ended. */
   private async beforeToolHooks(
     call: CallRecord,
     tool: ToolRef,
     batch: Batch,
-  ): Promise<{ hook?: { decision: 'deny' | 'ask' | 'allow'; reason: string } } | undefined> {
+  ): Promise<{ hook?: PolicyInput['hook'] } | undefined> {
     const hooks = this.opts.hooks;
     if (!hooks) return {};
     const r = await hooks.beforeTool(tool, call.request.args, batch.signal, call.argsAsSent);
-    if (r.stopped !== undefined) {
+    const step = beforeToolStep(r, tool, this.opts.normalizeArgs, (s, a) => this.validator.validate(s, a));
+    if ('end' in step) {
       decide(call, 'reject');
-      this.finishError(call, `Agent execution stopped by hook: ${r.stopped}`, STOP_EXECUTION);
+      this.finishError(call, step.end.text, step.end.errorType);
       return undefined;
     }
-    if (r.blocked !== undefined) return { hook: { decision: 'deny', reason: r.blocked } };
-    if (r.updatedInput) {
-      const args = this.opts.normalizeArgs?.(tool, r.updatedInput) ?? r.updatedInput;
-      const invalid = this.validator.validate(tool.inputSchema, args);
-      if (invalid) {
-        decide(call, 'reject');
-        this.finishError(
-          call,
-          `Tool parameter modification by hook failed validation: ${invalid}`,
-          'invalid_tool_params',
-        );
-        return undefined;
-      }
-      call.request = { ...call.request, args };
-      call.modifiedByHook = r.modifiedKeys ?? Object.keys(r.updatedInput);
+    if (step.args) {
+      call.request = { ...call.request, args: step.args };
+      call.modifiedByHook = step.modified;
     }
-    if (r.ask) return { hook: { decision: 'ask', reason: 'a BeforeTool hook asked for confirmation' } };
-    if (r.allowed) return { hook: { decision: 'allow', reason: 'a PreToolUse hook allowed it' } };
-    return {};
+    return step.hook ? { hook: step.hook } : {};
   }
 
   private async execute(call: CallRecord, tool: ToolRef, batch: Batch, preapproved: boolean): Promise<void> {
@@ -291,8 +265,7 @@ export class ToolScheduler extends EventEmitter {
       batch.signal,
       call.argsAsSent,
     );
-    if (after?.stopped !== undefined)
-      return this.finishError(call, `Agent execution stopped by hook: ${after.stopped}`, STOP_EXECUTION);
+    if (after?.stopped !== undefined) return this.finishError(call, stoppedByHook(after.stopped), STOP_EXECUTION);
     if (after?.blocked !== undefined)
       return this.finishError(call, `Tool result blocked: ${after.blocked}`, 'execution_failed');
     converted.text += hookNotes(call.modifiedByHook, after?.context);
