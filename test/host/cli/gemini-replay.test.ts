@@ -29,7 +29,7 @@ describe('a recorded Gemini CLI session replays with --fake-responses', () => {
   it('runs the same tool calls under Gemini CLI names, with policy files, bare-name allow rules and exit codes', async () => {
     const ws = workspace();
     ws.settings({
-      ...ONLY('filesystem', 'shell'),
+      ...ONLY('filesystem', 'shell', 'memory'),
       mcpServers: { ref: { command: process.execPath, args: [REF_FS, ws.cwd] } },
     });
     const policy = join(ws.home, 'team.toml');
@@ -44,6 +44,7 @@ describe('a recorded Gemini CLI session replays with --fake-responses', () => {
         call('read_file', { file_path: 'notes/hello.txt', start_line: 2, end_line: 2 }),
         call('grep_search', { pattern: 'there', dir_path: 'notes' }),
         call('list_directory', { dir_path: 'notes' }),
+        call('read_mcp_resource', { uri: 'gemini-memory://files' }),
       ]),
       turn([
         call('run_shell_command', { command: 'cp notes/hello.txt notes/copy.txt', dir_path: ws.cwd }),
@@ -86,13 +87,21 @@ describe('a recorded Gemini CLI session replays with --fake-responses', () => {
         'read_file',
         'grep_search',
         'list_directory',
+        'read_mcp_resource',
         'run_shell_command',
         'rm',
         'mcp_ref_write_file',
       ].sort(),
     );
     expect(byId.read_file.output).toMatch(/Showing lines 2-2 of 3[\s\S]*\nsecond\n?$/);
-    for (const id of ['write_file', 'read_file', 'grep_search', 'list_directory', 'run_shell_command'])
+    for (const id of [
+      'write_file',
+      'read_file',
+      'grep_search',
+      'list_directory',
+      'read_mcp_resource',
+      'run_shell_command',
+    ])
       expect(byId[id].status, `${id}: ${JSON.stringify(byId[id])}`).toBe('success');
     expect(byId.rm.status).toBe('error');
     expect(JSON.stringify(byId.rm)).toContain('Removing files is not allowed here.');
