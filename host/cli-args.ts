@@ -36,6 +36,8 @@ export interface CliArgs {
   sandbox: boolean;
   /** `--sandbox-allow-net a,b`: hosts sandboxed commands may reach. */
   sandboxAllowNet?: string[];
+  /** `--policy FILE` (repeatable, or comma-separated): policy files of the user tier. */
+  policyFiles?: string[];
 }
 
 export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
@@ -52,6 +54,7 @@ Options:
       --approval-mode <mode>          default | auto_edit | yolo | plan (read-only tools only)
       --allowed-mcp-server-names <a,b> start only these servers and allow their tools
       --allowed-tools <a,b>           tools that run without confirmation
+      --policy <file>                 load a policy file or folder (.toml [[rule]]s); repeatable
   -o, --output-format <fmt>           text | json | stream-json (headless)
       --include-directories <a,b>     extra workspace directories
       --skip-trust                    trust this folder for this run (workspace servers, .env, modes)
@@ -113,6 +116,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'approval-mode': { type: 'string' },
         'allowed-mcp-server-names': { type: 'string', multiple: true },
         'allowed-tools': { type: 'string', multiple: true },
+        policy: { type: 'string', multiple: true },
         'output-format': { type: 'string', short: 'o' },
         'include-directories': { type: 'string', multiple: true },
         debug: { type: 'boolean', short: 'd', default: false },
@@ -148,6 +152,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     approvalMode: approvalModeOf(v['approval-mode'], v.yolo ?? false),
     allowedMcpServerNames: list(v['allowed-mcp-server-names']),
     allowedTools: list(v['allowed-tools']),
+    policyFiles: list(v.policy),
     outputFormat: format,
     includeDirectories: list(v['include-directories']) ?? [],
     debug: v.debug ?? false,

@@ -94,6 +94,10 @@ function report(
     case 'invalid_stream':
       stats.apiError(model);
       break;
+    case 'agent_execution_stopped':
+    case 'agent_execution_blocked':
+      warn(ev.value.reason);
+      break;
     case 'chat_compressed':
       warn(`Chat history compressed: ${ev.value.originalTokenCount} → ${ev.value.newTokenCount} tokens.`);
       break;
@@ -130,6 +134,7 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
     approvalMode: args.approvalMode,
     allowedMcpServerNames: args.allowedMcpServerNames,
     allowedTools: args.allowedTools,
+    policyFiles: args.policyFiles,
     includeDirectories: args.includeDirectories,
     model: args.model,
     fakeResponses: args.fakeResponses,

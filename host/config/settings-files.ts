@@ -26,7 +26,7 @@ export function workspaceSettingsPath(cwd: string): string {
   return join(resolve(cwd), '.gemini', 'settings.json');
 }
 
-function systemSettingsPath(env: NodeJS.ProcessEnv): string {
+export function systemSettingsPath(env: NodeJS.ProcessEnv): string {
   if (env.GEMINI_CLI_SYSTEM_SETTINGS_PATH) return env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
   switch (platform()) {
     case 'darwin':

@@ -1,3 +1,4 @@
+import { toolFor } from '../tools/builtin-catalogue.js';
 import { randomUUID } from 'node:crypto';
 import type { Part } from '@google/genai';
 import { displayOf, findPassiveCalls, outputOf, parsePassiveArgs, resolvePassiveTool } from '../passive-call.js';
@@ -47,8 +48,7 @@ export function findPathRefs(text: string): { start: number; end: number; path: 
 
 /** The registered read-many tool, found by its tool name so no server alias is assumed. */
 function readManyTool(registry: ToolLookup): string | undefined {
-  const all = registry.list().filter((t) => t.toolName === 'read_many_files');
-  return (all.find((t) => t.serverAlias === 'filesystem') ?? all[0])?.exposedName;
+  return toolFor(registry.list(), 'read_many_files')?.exposedName;
 }
 
 /**

@@ -11,6 +11,9 @@ import { LoopDetector } from './loop-detection.js';
 import { checkNextSpeaker } from './next-speaker.js';
 import { buildSystemPrompt } from './prompts.js';
 import { Turn } from './turn.js';
+import { STOP_EXECUTION } from '../scheduler/hook-steps.js';
+import { afterAgent, beforeAgent } from './agent-hooks.js';
+import { modelHooks } from './model-hooks.js';
 
 /** Model requests caused by one user message, tool continuations included. */
 export const MAX_TURNS = 100;
@@ -47,6 +50,14 @@ export function defaultGenerationConfig(model: string): GenerateContentConfig {
 }
 
 const TERMINAL = new Set(['success', 'error', 'cancelled']);
+/** Stream events after which the message's work ends. */
+const ENDS_TURN = new Set<string>([
+  'error',
+  'invalid_stream',
+  'user_cancelled',
+  'agent_execution_stopped',
+  'agent_execution_blocked',
+]);
 
 /**
  * One answer per requested call, in request order: the scheduler's parts, or an error response for a call
@@ -76,6 +87,9 @@ export class GeminiClient {
     this.compressor = new ChatCompressor(opts.compressionThreshold);
     this.memory = new MemoryContext(opts.runtime.manager, opts.log);
     this.chat = new GeminiChat(opts.generator, opts.model, () => this.requestShape(), opts.retry ?? DEFAULT_RETRY);
+    const { hooks, registry } = opts.runtime;
+    if (hooks && (hooks.has('BeforeModel') || hooks.has('AfterModel') || hooks.has('BeforeToolSelection')))
+      this.chat.modelHooks = modelHooks(hooks, (name) => registry.get(name)?.exposedName);
   }
 
   get model(): string {
@@ -133,32 +147,25 @@ export class GeminiClient {
     signal: AbortSignal,
     promptId: string,
   ): AsyncGenerator<ServerGeminiStreamEvent> {
-    let next = parts;
     const typed = parts
       .map((p) => p.text ?? '')
       .join(' ')
       .trim();
     if (typed) this.hint = typed;
-    const maxSession = this.opts.maxSessionTurns ?? -1;
+    const admitted = yield* this.admit(parts, signal);
+    if (!admitted) return;
+    let next = admitted;
+    let retrying = false;
     // Tool answers not yet sent are still recorded when the loop stops, so no call is left unanswered.
     const stop = (): void => {
       if (next.some((p) => p.functionResponse)) this.chat.addHistory({ role: 'user', parts: next });
     };
     const loops = this.opts.disableLoopDetection ? undefined : new LoopDetector();
     for (let turns = 0; ; turns++) {
-      if (signal.aborted) {
+      const limit = this.limitReached(turns, signal);
+      if (limit) {
         stop();
-        yield { type: 'user_cancelled' };
-        return;
-      }
-      if (turns >= MAX_TURNS) {
-        stop();
-        yield { type: 'max_session_turns', value: { limit: MAX_TURNS, scope: 'message' } };
-        return;
-      }
-      if (maxSession > 0 && this.sessionTurns >= maxSession) {
-        stop();
-        yield { type: 'max_session_turns', value: { limit: maxSession, scope: 'session' } };
+        yield limit;
         return;
       }
       this.sessionTurns++;
@@ -174,32 +181,23 @@ export class GeminiClient {
           return;
         }
         yield ev;
-        if (ev.type === 'error' || ev.type === 'invalid_stream' || ev.type === 'user_cancelled') stopped = true;
+        if (ENDS_TURN.has(ev.type)) stopped = true;
       }
       this.compressor.notePromptTokens(turn.usage?.promptTokenCount);
       if (stopped) return;
 
       if (turn.pendingToolCalls.length) {
-        let calls: ToolCall[];
-        try {
-          await this.checkpointer?.beforeTools(turn.pendingToolCalls, this.chat.getHistory(false));
-          calls = yield* this.runTools(turn.pendingToolCalls, signal);
-        } catch (err) {
-          const message = `Tool execution failed: ${(err as Error)?.message ?? String(err)}`;
-          this.chat.addHistory({ role: 'user', parts: answerAll(turn.pendingToolCalls, [], message) });
-          throw err;
-        }
-        const responseParts = answerAll(turn.pendingToolCalls, calls, 'The tool call did not complete.');
-        // Every call is answered, even when the loop stops here, so the history stays well-formed.
-        if (signal.aborted || calls.every((c) => c.status === 'cancelled')) {
-          this.chat.addHistory({ role: 'user', parts: responseParts });
-          if (signal.aborted) yield { type: 'user_cancelled' };
-          return;
-        }
-        next = responseParts;
+        const answers = yield* this.answerTools(turn.pendingToolCalls, signal);
+        if (!answers) return;
+        next = answers;
         continue;
       }
-
+      const again = yield* this.afterAnswer(typed, turn.text, retrying, signal);
+      if (again) {
+        retrying = true;
+        next = again;
+        continue;
+      }
       if (this.opts.skipNextSpeakerCheck ?? true) return;
       const speaker = await checkNextSpeaker({
         comprehensive: this.chat.getHistory(false),
@@ -212,6 +210,84 @@ export class GeminiClient {
       if (speaker !== 'model' || signal.aborted) return;
       next = [{ text: CONTINUE_TEXT }];
     }
+  }
+
+  /**
+   * The message as it goes to the model after BeforeAgent hooks and any SessionStart context, or undefined
+   * when a hook blocked or stopped it.
+   */
+  private async *admit(
+    parts: Part[],
+    signal: AbortSignal,
+  ): AsyncGenerator<ServerGeminiStreamEvent, Part[] | undefined> {
+    const gate = await beforeAgent(this.opts.runtime.hooks, parts, signal);
+    if (gate.kind === 'stopped') {
+      this.chat.addHistory({ role: 'user', parts });
+      yield { type: 'agent_execution_stopped', value: { reason: gate.reason } };
+      return undefined;
+    }
+    if (gate.kind === 'blocked') {
+      yield { type: 'agent_execution_blocked', value: { reason: gate.reason } };
+      return undefined;
+    }
+    if (!this.startContext) return gate.parts;
+    const context = this.startContext;
+    this.startContext = undefined;
+    return [{ text: `<hook_context>${context}</hook_context>` }, ...gate.parts];
+  }
+
+  /** The event that ends the loop before another model request: a cancel, or a turn limit. */
+  private limitReached(turns: number, signal: AbortSignal): ServerGeminiStreamEvent | undefined {
+    if (signal.aborted) return { type: 'user_cancelled' };
+    if (turns >= MAX_TURNS) return { type: 'max_session_turns', value: { limit: MAX_TURNS, scope: 'message' } };
+    const maxSession = this.opts.maxSessionTurns ?? -1;
+    if (maxSession > 0 && this.sessionTurns >= maxSession)
+      return { type: 'max_session_turns', value: { limit: maxSession, scope: 'session' } };
+    return undefined;
+  }
+
+  /** Runs a turn's calls; the answers to send next, or undefined when the loop ends here. */
+  private async *answerTools(
+    requests: ToolCallRequestInfo[],
+    signal: AbortSignal,
+  ): AsyncGenerator<ServerGeminiStreamEvent, Part[] | undefined> {
+    let calls: ToolCall[];
+    try {
+      await this.checkpointer?.beforeTools(requests, this.chat.getHistory(false));
+      calls = yield* this.runTools(requests, signal);
+    } catch (err) {
+      const message = `Tool execution failed: ${(err as Error)?.message ?? String(err)}`;
+      this.chat.addHistory({ role: 'user', parts: answerAll(requests, [], message) });
+      throw err;
+    }
+    const responseParts = answerAll(requests, calls, 'The tool call did not complete.');
+    const stopped = calls.find((c) => c.response?.errorType === STOP_EXECUTION);
+    // Every call is answered, even when the loop stops here, so the history stays well-formed.
+    if (stopped || signal.aborted || calls.every((c) => c.status === 'cancelled')) {
+      this.chat.addHistory({ role: 'user', parts: responseParts });
+      if (stopped) yield { type: 'agent_execution_stopped', value: { reason: stopped.response!.responseText } };
+      else if (signal.aborted) yield { type: 'user_cancelled' };
+      return undefined;
+    }
+    return responseParts;
+  }
+
+  /** AfterAgent hooks on a final answer: the prompt to send when a hook asked for another answer. */
+  private async *afterAnswer(
+    prompt: string,
+    answer: string,
+    retrying: boolean,
+    signal: AbortSignal,
+  ): AsyncGenerator<ServerGeminiStreamEvent, Part[] | undefined> {
+    const after = await afterAgent(this.opts.runtime.hooks, prompt, answer, retrying, signal);
+    if (after.kind === 'done') return undefined;
+    if (after.clearContext) this.chat.setHistory([], 'hook');
+    yield {
+      type: after.kind === 'stopped' ? 'agent_execution_stopped' : 'agent_execution_blocked',
+      value: { reason: after.reason },
+    };
+    // The hook's reason is the next prompt: the model gets another go at its answer.
+    return after.kind === 'retry' ? [{ text: after.reason }] : undefined;
   }
 
   /**
@@ -273,8 +349,22 @@ export class GeminiClient {
 
   /** Summarises older history now when it passes the threshold, or always with `force` (`/compress`). */
   compress(signal: AbortSignal, force: boolean): Promise<ChatCompressionInfo> {
-    return this.compressor.run(this.chat, this.opts.generator, signal, force);
+    const hooks = this.opts.runtime.hooks;
+    // Fired only when a summary will really be made (Gemini CLI fires it on every check): advisory.
+    const pre = hooks?.has('PreCompress')
+      ? async () =>
+          void (await hooks.fire(
+            'PreCompress',
+            { trigger: force ? 'manual' : 'auto' },
+            { trigger: force ? 'manual' : 'auto' },
+            signal,
+          ))
+      : undefined;
+    return this.compressor.run(this.chat, this.opts.generator, signal, force, pre);
   }
+
+  /** SessionStart's additionalContext: sent with the first message of the session. */
+  startContext?: string;
 
   private retryOptions() {
     const r = this.opts.retry ?? DEFAULT_RETRY;

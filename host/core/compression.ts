@@ -84,6 +84,8 @@ export interface CompressOptions {
   threshold: number;
   /** The prompt size the API last reported; the estimate is used when it is larger. */
   lastPromptTokens?: number;
+  /** Called once compression will happen, before the summary is asked for (the PreCompress hook). */
+  beforeSummary?: () => Promise<void>;
 }
 
 export interface CompressResult {
@@ -108,6 +110,7 @@ export async function compressHistory(opts: CompressOptions): Promise<CompressRe
   if (split === 0) return noop('nothing old enough to summarise');
   const older = curated.slice(0, split);
   const kept = curated.slice(split);
+  await opts.beforeSummary?.();
   let summary: string;
   try {
     const res = await withRequestSignal(opts.signal, (abortSignal) =>
@@ -178,6 +181,7 @@ export class ChatCompressor {
     generator: ContentGenerator,
     signal: AbortSignal,
     force: boolean,
+    beforeSummary?: () => Promise<void>,
   ): Promise<ChatCompressionInfo> {
     if (!force && (this.failed || !(this.threshold > 0))) {
       return { originalTokenCount: this.lastPromptTokens, newTokenCount: this.lastPromptTokens, status: 'noop' };
@@ -190,6 +194,7 @@ export class ChatCompressor {
       force,
       threshold: this.threshold,
       lastPromptTokens: this.lastPromptTokens,
+      beforeSummary,
     });
     if (result.history) {
       chat.setHistory(result.history, 'compress');

@@ -21,6 +21,8 @@ export const GeminiEventType = {
   Usage: 'usage',
   LoopDetected: 'loop_detected',
   ChatCompressed: 'chat_compressed',
+  AgentExecutionStopped: 'agent_execution_stopped',
+  AgentExecutionBlocked: 'agent_execution_blocked',
 } as const;
 
 export interface ThoughtSummary {
@@ -76,7 +78,11 @@ export type ServerGeminiStreamEvent =
   | { type: 'usage'; value: UsageEventValue }
   /** The model repeated itself (same call, same text); the message's turn was stopped. */
   | { type: 'loop_detected'; value: { kind: 'tool_call' | 'content'; message: string } }
-  | { type: 'chat_compressed'; value: ChatCompressionInfo };
+  | { type: 'chat_compressed'; value: ChatCompressionInfo }
+  /** A hook stopped the agent loop (`continue: false`); the message's work ends here. */
+  | { type: 'agent_execution_stopped'; value: { reason: string } }
+  /** A hook blocked the user's message (BeforeAgent) or the model's final answer (AfterAgent, then a retry). */
+  | { type: 'agent_execution_blocked'; value: { reason: string } };
 
 export type CompressionStatus = 'compressed' | 'noop' | 'inflated' | 'empty_summary' | 'failed';
 

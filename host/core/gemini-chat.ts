@@ -9,6 +9,7 @@ import {
   mergeAdjacent,
 } from './history.js';
 import { requestSignal } from './request-signal.js';
+import { HookHalt, type ModelHooks } from './model-hooks.js';
 import { describeError, isRetryable, nextDelay, serverRetryDelayMs, sleep } from './retry.js';
 
 export class InvalidStreamError extends Error {
@@ -105,6 +106,8 @@ export class GeminiChat {
   private history: Content[] = [];
   private queue: Promise<void> = Promise.resolve();
   listener?: ChatHistoryListener;
+  /** BeforeModel / BeforeToolSelection / AfterModel hooks around each request. */
+  modelHooks?: ModelHooks;
 
   constructor(
     private readonly generator: ContentGenerator,
@@ -212,9 +215,13 @@ export class GeminiChat {
       if (shape.systemInstruction) config.systemInstruction = shape.systemInstruction;
       if (shape.tools?.length) config.tools = [{ functionDeclarations: shape.tools }];
       try {
-        return await this.generator.generateContentStream({ model: this.model, contents, config });
+        const hooked = await this.modelHooks?.before({ model: this.model, contents, config }, signal);
+        if (hooked?.response) return single(hooked.response);
+        const request = hooked?.request ?? { model: this.model, contents, config };
+        const stream = await this.generator.generateContentStream(request);
+        return this.modelHooks ? this.modelHooks.after(request, stream, signal) : stream;
       } catch (err) {
-        if (signal.aborted) throw err;
+        if (signal.aborted || err instanceof HookHalt) throw err;
         if (attempt >= this.retry.maxAttempts || !isRetryable(err, this.retry.retryFetchErrors)) throw err;
         const server = serverRetryDelayMs(err);
         if (server !== undefined && server > 300_000) throw err;
@@ -234,4 +241,9 @@ export class GeminiChat {
       }
     }
   }
+}
+
+/** A response a hook gave in place of the model's, as a one-chunk stream. */
+async function* single(response: GenerateContentResponse): AsyncGenerator<GenerateContentResponse> {
+  yield response;
 }

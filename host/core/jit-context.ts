@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { ToolRef } from '../scheduler/types.js';
+import { builtinTool } from '../tools/builtin-catalogue.js';
 
 /** What the JIT loader needs from the manager: the memory server's state and a resource read. */
 export interface JitManager {
@@ -9,17 +10,6 @@ export interface JitManager {
 
 /** This module's view of the one tool type. */
 export type JitTool = Pick<ToolRef, 'serverAlias' | 'toolName' | 'builtIn'>;
-
-/** The built-in file tools that say where the model is working, and where their path argument is. */
-const PATH_ARGS: Record<string, (args: Record<string, unknown>) => unknown[]> = {
-  read_file: (a) => [a.absolute_path],
-  list_directory: (a) => [a.path],
-  write_file: (a) => [a.file_path],
-  replace: (a) => [a.file_path],
-  // Plain paths only (globs name no single directory); a few are enough to find the subdirectories.
-  read_many_files: (a) =>
-    Array.isArray(a.paths) ? a.paths.filter((p) => typeof p === 'string' && !/[*?[{]/.test(p)).slice(0, 5) : [],
-};
 
 export const JIT_HEADER = '\n\n--- Newly Discovered Project Context ---\n';
 export const JIT_FOOTER = '\n--- End Project Context ---';
@@ -42,7 +32,7 @@ export class JitContext {
 
   /** The text to append to a successful call's output ('' when nothing is new). */
   async forCall(tool: JitTool, args: Record<string, unknown>): Promise<string> {
-    const pick = tool.builtIn && tool.serverAlias === 'filesystem' ? PATH_ARGS[tool.toolName] : undefined;
+    const pick = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName)?.pathArgs : undefined;
     if (!pick) return '';
     const memory = this.manager
       .states()

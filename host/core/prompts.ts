@@ -1,4 +1,5 @@
 import type { ToolRef } from '../scheduler/types.js';
+import { BUILTIN_TOOLS } from '../tools/builtin-catalogue.js';
 // The system instruction: a core prompt that names the tools the registry actually holds, then the servers'
 // own instructions, then the memory context. Nothing here knows a server's tool list in advance.
 
@@ -16,30 +17,14 @@ export interface PromptInputs {
   date?: Date;
 }
 
-/** Roles the core prompt can point at when some server offers a tool with that name. */
-const ROLES: { tool: string[]; hint: (name: string) => string }[] = [
-  { tool: ['glob'], hint: (n) => `find files by name pattern with \`${n}\`` },
-  { tool: ['search_file_content', 'grep'], hint: (n) => `search file contents with \`${n}\`` },
-  { tool: ['list_directory'], hint: (n) => `list a directory with \`${n}\`` },
-  { tool: ['read_file'], hint: (n) => `read one file with \`${n}\`` },
-  { tool: ['read_many_files'], hint: (n) => `read several files at once with \`${n}\`` },
-  {
-    tool: ['replace', 'edit'],
-    hint: (n) => `make targeted edits with \`${n}\` (read the file first; match the old text exactly)`,
-  },
-  { tool: ['write_file'], hint: (n) => `create or overwrite whole files with \`${n}\`` },
-  {
-    tool: ['run_shell_command'],
-    hint: (n) => `run commands with \`${n}\` (explain what a command that changes the system does before running it)`,
-  },
-  { tool: ['web_fetch'], hint: (n) => `fetch web pages with \`${n}\`` },
-  { tool: ['google_web_search'], hint: (n) => `search the web with \`${n}\`` },
-  {
-    tool: ['save_memory'],
-    hint: (n) =>
-      `remember a user fact or preference across sessions with \`${n}\` (only when asked or clearly useful later)`,
-  },
-];
+/**
+ * The names a role answers to: the built-in's own and every name the catalogue gives it, so a third-party
+ * server's `grep` or `edit` gets the role's hint when no built-in offers it.
+ */
+const ROLES = BUILTIN_TOOLS.map((row) => ({
+  tool: [row.tool, row.geminiName, ...row.aliases, row.claudeName?.toLowerCase()].filter((n): n is string => !!n),
+  hint: row.hint,
+}));
 
 function toolSection(tools: PromptTool[]): string {
   if (!tools.length) return '# Tools\nNo tools are available in this session; answer from the conversation alone.';

@@ -22,6 +22,20 @@ import { callResourceTool, isResourceTool } from '../tools/resource-tools.js';
 import type { CallExecutor } from '../scheduler/executor.js';
 import type { EditorFiles } from '../../protocol/editor-files.js';
 import { sandboxChoice, type SandboxChoice } from '../config/sandbox.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { geminiHome } from '../config/paths.js';
+import { systemSettingsPath, workspaceSettingsPath } from '../config/settings-files.js';
+import {
+  loadPolicyFiles,
+  standardPolicySources,
+  type LoadedPolicies,
+  type PolicySource,
+} from '../policy/policy-files.js';
+import { type HookSource, loadHooks } from '../hooks/hook-config.js';
+import { HookSystem } from '../hooks/hook-system.js';
+import { toolHooks } from '../hooks/tool-hooks.js';
+import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
 
 export interface HostRuntimeOptions {
   cwd: string;
@@ -51,6 +65,12 @@ export interface HostRuntimeOptions {
   sandbox?: boolean;
   /** `--sandbox-allow-net`: hosts added to `tools.sandboxNetwork`. */
   sandboxAllowNet?: string[];
+  /** `--policy FILE` (repeatable): policy files or folders of the user tier. */
+  policyFiles?: string[];
+  /** More hook sources, e.g. extensions' folders as `{ path, folder: true, source: 'extension:git' }`. */
+  hookSources?: HookSource[];
+  /** More policy folders, e.g. extensions' `policies/` as `{ path, tier: 'extension', source: 'extension:git' }`. */
+  policySources?: PolicySource[];
 }
 
 export interface HostRuntime {
@@ -63,6 +83,10 @@ export interface HostRuntime {
   policy: PolicyEngine;
   roots: string[];
   projectTempDir: string;
+  /** Hooks from settings (and extensions), run by the scheduler and the model loop. */
+  hooks: HookSystem;
+  /** The policy files in force and the ones that did not load (`/policies`). */
+  policies: LoadedPolicies;
   /** What the user must be told at start: skipped untrusted-folder configuration, replaced built-ins. */
   notices: string[];
   /** The sandbox in force (the shell's, and the network it may reach). */
@@ -117,14 +141,10 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     sandbox,
   });
   const byName = serverNameMap(servers);
-  // Registry and policy read the same tool settings: tools.core as Gemini CLI applies it (allow rules
-  // count as listed) and server lists by tool prefix.
-  const toolSettings: Settings = {
-    ...merged,
-    tools: { ...merged.tools, core: effectiveCore(merged.tools?.core, [merged.tools?.allowed, opts.allowedTools]) },
-    mcp: { ...merged.mcp, allowed: byName(merged.mcp?.allowed), excluded: byName(merged.mcp?.excluded) },
-  };
+  const toolSettings = toolSettingsOf(merged, opts.allowedTools, byName);
+  const policies = policiesFor(opts, settings, cwd);
   const policy = new PolicyEngine({
+    fileRules: policies.rules,
     settings: toolSettings,
     approvalMode: opts.approvalMode ?? configured ?? 'default',
     untrustedFolder: !settings.trust.trusted,
@@ -149,7 +169,9 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const executor = hostExecutor(manager, registry);
   // Subdirectory context follows the folder's trust, as Gemini CLI's project memory does.
   const jit = settings.trust.trusted ? new JitContext(manager, cwd, (m) => log.debug(m)) : undefined;
+  const hooks = hooksFor(opts, settings, cwd, opts.notify ?? ((m) => log.warn(m)));
   const scheduler = new ToolScheduler({
+    hooks: toolHooks(hooks.system),
     tools: registry,
     executor,
     policy,
@@ -157,6 +179,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     projectTempDir,
     truncateThreshold: merged.tools?.truncateToolOutputThreshold,
     log: (m) => log.debug(m),
+    normalizeArgs: (tool, args) => acceptForeignArgs(tool, args, roots[0] ?? cwd),
     extraContext: jit ? (tool, args) => jit.forCall(tool, args) : undefined,
     whenReady: async () => {
       await manager.whenReady();
@@ -174,8 +197,11 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     roots,
     projectTempDir,
     sandbox,
+    policies,
+    hooks: hooks.system,
     notices: [
-      untrustedNotice(settings.trust, [...settings.skipped, ...refusedModeNotice(policy.startRefused)]),
+      ...configProblems(hooks.problems, policies.problems),
+      untrustedNotice(settings.trust, skippedConfig(settings, refusedModeNotice(policy.startRefused), cwd)),
       builtinReplacementNotice(servers),
     ].filter((n): n is string => !!n),
     setApprovalMode: (m) => policy.setApprovalMode(m),
@@ -199,6 +225,76 @@ function clientRequestsFor(servers: readonly ResolvedServerConfig[], opts: HostR
 /** The untrusted-folder notice's line for a starting mode policy refused (the flag's, else the settings'). */
 function refusedModeNotice(refused: ApprovalMode | undefined): string[] {
   return refused ? [`approval mode ${refused} (this run stays in default)`] : [];
+}
+
+/**
+ * Registry and policy read the same tool settings: tools.core as Gemini CLI applies it (allow rules count
+ * as listed) and server lists by tool prefix.
+ */
+function toolSettingsOf(
+  merged: Settings,
+  allowedTools: string[] | undefined,
+  byName: (l: string[] | undefined) => string[] | undefined,
+): Settings {
+  return {
+    ...merged,
+    tools: { ...merged.tools, core: effectiveCore(merged.tools?.core, [merged.tools?.allowed, allowedTools]) },
+    mcp: { ...merged.mcp, allowed: byName(merged.mcp?.allowed), excluded: byName(merged.mcp?.excluded) },
+  };
+}
+
+/** What an untrusted folder's configuration would have set and did not: settings, mode, hooks, policy files. */
+function skippedConfig(settings: LoadedSettings, modeSkipped: string[], cwd: string): string[] {
+  const out = [...settings.skipped, ...modeSkipped];
+  if (settings.trust.trusted) return out;
+  const workspace = loadHooks([{ path: workspaceSettingsPath(cwd), source: 'project' }]).hooks;
+  if (workspace.length) out.push(`hooks (${workspace.length})`);
+  const policies = join(cwd, '.gemini', 'policies');
+  if (existsSync(policies)) out.push(`policy files in ${policies}`);
+  return out;
+}
+
+/** Hook and policy files that did not (wholly) load: shown at start, each with its file. */
+function configProblems(hooks: string[], policies: string[]): string[] {
+  return [
+    ...hooks.map((p) => `Hook configuration problem (the rest loaded): ${p}`),
+    ...policies.map((p) => `Policy file problem (the rest loaded): ${p}`),
+  ];
+}
+
+/**
+ * Hooks of the user and system settings, of the workspace settings in a trusted folder only, and of any
+ * extra source (extensions).
+ */
+function hooksFor(
+  opts: HostRuntimeOptions,
+  settings: LoadedSettings,
+  cwd: string,
+  notify: (m: string) => void,
+): { system: HookSystem; problems: string[] } {
+  const sources: HookSource[] = settings.files
+    .filter((f) => f.scope !== 'workspace' || settings.trust.trusted)
+    .map((f) => ({ path: f.path, source: f.scope === 'workspace' ? 'project' : f.scope }));
+  const loaded = loadHooks([...sources, ...(opts.hookSources ?? [])]);
+  const system = new HookSystem({ hooks: loaded.hooks, cwd, env: settings.env, notify });
+  return { system, problems: loaded.problems };
+}
+
+/** The policy files in force: the standard folders, `--policy` files (user tier) and any extra folders. */
+function policiesFor(opts: HostRuntimeOptions, settings: LoadedSettings, cwd: string): LoadedPolicies {
+  const env = settings.env;
+  return loadPolicyFiles([
+    ...standardPolicySources({
+      home: geminiHome(env, opts.homeDir),
+      cwd,
+      trusted: settings.trust.trusted,
+      systemSettingsPath: systemSettingsPath(env),
+    }),
+    ...(opts.policyFiles ?? []).map(
+      (f): PolicySource => ({ path: resolve(cwd, f), tier: 'user', source: 'User (--policy)' }),
+    ),
+    ...(opts.policySources ?? []),
+  ]);
 }
 
 /** Server lists may use the `mcpServers` key as written; policy compares tool prefixes. */

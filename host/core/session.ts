@@ -151,16 +151,26 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
         })
       : undefined;
   client.checkpointer = checkpointer;
+  const sessionId = recorder?.id ?? resumed?.id ?? randomUUID();
+  runtime.hooks.session = { id: sessionId, transcriptPath: recorder?.file ?? '' };
+  const source = resumed ? 'resume' : 'startup';
+  if (runtime.hooks.has('SessionStart')) {
+    const started = await runtime.hooks.fire('SessionStart', { source }, { trigger: source });
+    if (started.context) client.startContext = started.context;
+  }
   return {
     runtime,
     client,
     generator,
     model,
-    sessionId: recorder?.id ?? resumed?.id ?? randomUUID(),
+    sessionId,
     recorder,
     resumed,
     checkpointer,
     close: async () => {
+      // Awaited (Gemini CLI does not wait): the hook gets to run before the process ends, bounded by its timeout.
+      if (runtime.hooks.has('SessionEnd'))
+        await runtime.hooks.fire('SessionEnd', { reason: 'exit' }, { trigger: 'exit' }).catch(() => undefined);
       // `/resume` may have moved the chat to another session's recorder.
       for (const r of new Set([recorder, client.chat.listener as SessionRecorder | undefined])) r?.close();
       client.dispose();

@@ -3,6 +3,7 @@ import type { ToolCallRequestInfo } from '../scheduler/types.js';
 import type { ServerGeminiStreamEvent, ThoughtSummary } from './events.js';
 import { type GeminiChat, InvalidStreamError } from './gemini-chat.js';
 import { apiErrorText } from './api-error-text.js';
+import { HookHalt } from './model-hooks.js';
 import { httpStatusOf } from './retry.js';
 
 /** `subject` is the first `**bold**` span, `description` the rest. */
@@ -79,6 +80,11 @@ export class Turn {
     } catch (err) {
       if (signal.aborted) {
         yield { type: 'user_cancelled' };
+        return;
+      }
+      if (err instanceof HookHalt) {
+        const type = err.kind === 'stopped' ? 'agent_execution_stopped' : 'agent_execution_blocked';
+        yield { type, value: { reason: err.reason } };
         return;
       }
       if (err instanceof InvalidStreamError) {

@@ -6,6 +6,8 @@ import { allPartsMatch, anyPartMatches, rootCommandsOf, shellDecision } from './
 import { classifyTool, type ToolClass } from './tool-class.js';
 import { SessionRules } from './session-rules.js';
 import { modeAllowedUntrusted } from './approval-mode.js';
+import { FileRules } from './file-rules.js';
+import type { FileRule } from './policy-files.js';
 
 /** The settings keys policy reads; the full `Settings` (host/config/settings-schema.ts) is assignable to it. */
 export interface PolicySettings {
@@ -27,6 +29,8 @@ export interface PolicyEngineOptions {
   untrustedFolder?: boolean;
   /** `tools.sandboxAutoApprove`: a shell command that runs sandboxed needs no confirmation. */
   sandboxAutoApprove?: boolean;
+  /** Rules of the policy files (policy-files.ts), every tier. */
+  fileRules?: readonly FileRule[];
 }
 
 export const DENIED_BY_POLICY = 'Tool execution denied by policy.';
@@ -82,8 +86,10 @@ export class PolicyEngine implements Policy {
   /** The starting mode asked for (flag or settings) that an untrusted folder refused; the run is in default. */
   readonly startRefused: ApprovalMode | undefined;
   private readonly sandboxAutoApprove: boolean;
+  readonly files: FileRules;
 
   constructor(opts: PolicyEngineOptions) {
+    this.files = new FileRules(opts.fileRules ?? []);
     const s = opts.settings ?? {};
     this.interactive = opts.interactive;
     this.disableYolo = s.security?.disableYoloMode === true;
@@ -126,18 +132,26 @@ export class PolicyEngine implements Policy {
   async decide(tool: PolicyTool, input: PolicyInput, mode: ApprovalMode = this.mode): Promise<Verdict> {
     const cls = classifyTool(tool);
     const command = cls === 'exec' ? commandOf(input) : undefined;
+    const hook = input.hook;
+    // A blocking hook decides first: its reason is what the model is told, as in Gemini CLI.
+    if (hook?.decision === 'deny')
+      return { decision: 'deny', reason: `hook: ${hook.reason}`, message: `Tool execution blocked: ${hook.reason}` };
     const denied = await this.staticDeny(tool, command);
     if (denied) return { decision: 'deny', reason: denied, message: DENIED_BY_POLICY };
     const shell: ShellStanding =
       cls !== 'exec' || command === undefined ? 'ask' : await shellDecision(command, this.shellAllowances(tool), mode);
+    const args = command !== undefined ? { ...input.args, command } : input.args;
+    const file = await this.files.decide(tool, args, mode, this.interactive);
     const memoryFile = input.detail?.filePath;
-    const verdict = this.rules(
-      tool,
-      cls,
-      mode,
-      shell,
-      memoryFile !== undefined && this.session.hasMemoryFile(memoryFile),
-    );
+    let verdict = file
+      ? this.fileVerdict(file.rule, cls, mode)
+      : this.rules(tool, cls, mode, shell, memoryFile !== undefined && this.session.hasMemoryFile(memoryFile));
+    // A hook's ask turns an allow into a question; Claude Code's explicit allow answers a question. Neither
+    // lifts a deny.
+    if (hook?.decision === 'ask' && verdict.decision === 'allow')
+      verdict = { decision: 'ask', reason: `hook: ${hook.reason}` };
+    if (hook?.decision === 'allow' && verdict.decision === 'ask')
+      verdict = { decision: 'allow', reason: `hook: ${hook.reason}` };
     if (verdict.decision === 'ask' && !this.interactive) {
       return { decision: 'deny', reason: `headless: ${verdict.reason}`, message: headlessDenial(tool.exposedName) };
     }
@@ -155,10 +169,26 @@ export class PolicyEngine implements Policy {
     const cls = classifyTool(tool);
     // A mode that denies whole classes (plan) does so in the chat too: those tools are not declared.
     if (MODE_FIRST[this.mode](cls) === 'deny') return true;
+    const whole = this.files.wholeDecision(tool, this.mode, this.interactive);
+    if (whole) return whole.decision === 'deny' || (whole.decision === 'ask_user' && !this.interactive);
     if (this.interactive) return false;
+    if (this.files.mayAllow(tool, this.mode, this.interactive)) return false;
     if (matchRules(this.allowed, tool).prefixes.length > 0) return false;
     const shell: ShellStanding = this.shellAllowances(tool).length > 0 ? 'some' : 'ask';
     return this.rules(tool, cls, this.mode, shell, false).decision !== 'allow';
+  }
+
+  /**
+   * What a policy file rule decides; a mode that denies a whole class (plan) still denies it, since an
+   * allow written for other modes must not open plan mode.
+   */
+  private fileVerdict(rule: FileRule, cls: ToolClass, mode: ApprovalMode): Verdict {
+    const reason = `policy rule ${rule.origin} (priority ${rule.priority.toFixed(3)})`;
+    if (rule.decision === 'deny') return { decision: 'deny', reason, message: rule.denyMessage ?? DENIED_BY_POLICY };
+    if (MODE_FIRST[mode](cls) === 'deny') {
+      return { decision: 'deny', reason: `${cls} tools are not allowed in ${mode} mode`, message: PLAN_MODE_DENIAL };
+    }
+    return { decision: rule.decision === 'allow' ? 'allow' : 'ask', reason };
   }
 
   /** The allow/ask table after the deny rules; one place for every path. */

@@ -33,7 +33,7 @@ export function parseRules(list: readonly string[] | undefined): ToolRule[] {
   return out;
 }
 
-type Named = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'toolName'>;
+type Named = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'toolName' | 'builtIn'>;
 
 /** Rules naming the tool, split into whole-tool rules and argument (shell prefix) rules. */
 export function matchRules(rules: readonly ToolRule[], tool: Named): { whole: boolean; prefixes: string[] } {

@@ -51,3 +51,9 @@ export async function rootCommandsOf(command: string): Promise<string[]> {
   const parsed = await parseCommand(command);
   return parsed.ok ? parsed.rootCommands : [];
 }
+
+/** The parts of a compound command (`a && b | c` → three), or undefined when it does not parse. */
+export async function commandParts(command: string): Promise<string[] | undefined> {
+  const parsed = await parseCommand(command);
+  return parsed.ok ? parsed.commands.map((c) => c.text) : undefined;
+}

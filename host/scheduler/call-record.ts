@@ -26,6 +26,10 @@ export interface CallRecord {
   progress?: { progress: number; total?: number };
   response?: ToolCallResponseInfo;
   outcome?: ToolCallOutcome;
+  /** The arguments as the model spelled them, before another client's spellings were turned into ours. */
+  argsAsSent?: Record<string, unknown>;
+  /** Argument names a BeforeTool hook rewrote (the model is told). */
+  modifiedByHook?: string[];
 }
 
 export function newRecord(request: ToolCallRequestInfo): CallRecord {

@@ -10,15 +10,18 @@ import type {
   ConfirmationRequest,
   Confirmer,
   Policy,
+  PolicyInput,
   ResultDisplay,
   SchedulerEvent,
   ToolCall,
   ToolCallOutcome,
   ToolCallRequestInfo,
   ToolCallStatus,
+  ToolHooks,
   ToolRef,
 } from './types.js';
 import { ArgumentValidator } from './validate.js';
+import { beforeToolStep, hookNotes, STOP_EXECUTION, stoppedByHook } from './hook-steps.js';
 
 export interface ToolSchedulerOptions {
   tools: ToolLookup;
@@ -33,6 +36,13 @@ export interface ToolSchedulerOptions {
   log?: (msg: string) => void;
   /** Resolves when every server has connected or failed; a name not found yet is looked up again after it. */
   whenReady?: () => Promise<void>;
+  /**
+   * Another client's spellings of a tool's arguments turned into the tool's own (Gemini CLI 0.61's
+   * `file_path` for `absolute_path`, relative paths), before validation.
+   */
+  normalizeArgs?: (tool: ToolRef, args: Record<string, unknown>) => Record<string, unknown>;
+  /** BeforeTool / AfterTool / Notification hooks. */
+  hooks?: ToolHooks;
   /** Text appended to a successful call's output (just-in-time subdirectory context); never fails the call. */
   extraContext?: (tool: ToolRef, args: Record<string, unknown>) => Promise<string>;
 }
@@ -119,9 +129,11 @@ export class ToolScheduler extends EventEmitter {
       return undefined;
     }
     call.tool = tool;
-    const args = { ...call.request.args };
+    const sent = { ...call.request.args };
     const props = (tool.inputSchema?.properties ?? {}) as Record<string, unknown>;
-    if ('wait_for_previous' in args && !('wait_for_previous' in props)) delete args.wait_for_previous;
+    if ('wait_for_previous' in sent && !('wait_for_previous' in props)) delete sent.wait_for_previous;
+    const args = { ...(this.opts.normalizeArgs?.(tool, sent) ?? sent) };
+    call.argsAsSent = sent;
     call.request = { ...call.request, args };
     const invalid = this.validator.validate(tool.inputSchema, args);
     if (invalid) {
@@ -136,8 +148,10 @@ export class ToolScheduler extends EventEmitter {
     // Ended by the user before its turn came: an abort, or a cancel of an earlier call of the batch.
     if (batch.signal.aborted) return this.finishCancelled(call, ABORTED, 'reject');
     if (batch.cancelled) return this.finishCancelled(call, CANCELLED_WAITING, 'reject');
+    const hooked = await this.beforeToolHooks(call, tool, batch);
+    if (!hooked) return;
     const { args, callId } = call.request;
-    const decision = await this.opts.policy.decide(tool, { args });
+    const decision = await this.opts.policy.decide(tool, { args, ...(hooked.hook ? { hook: hooked.hook } : {}) });
     if (decision.decision === 'deny') {
       decide(call, 'reject');
       return this.finishError(call, decision.message, 'policy_denied');
@@ -176,6 +190,28 @@ export class ToolScheduler extends EventEmitter {
     }
     if (batch.signal.aborted) return this.finishCancelled(call, ABORTED, 'reject');
     await this.execute(call, tool, batch, preapproved);
+  }
+
+  /** Runs the call's BeforeTool hooks before policy (see beforeToolStep); undefined when the call ended. */
+  private async beforeToolHooks(
+    call: CallRecord,
+    tool: ToolRef,
+    batch: Batch,
+  ): Promise<{ hook?: PolicyInput['hook'] } | undefined> {
+    const hooks = this.opts.hooks;
+    if (!hooks) return {};
+    const r = await hooks.beforeTool(tool, call.request.args, batch.signal, call.argsAsSent);
+    const step = beforeToolStep(r, tool, this.opts.normalizeArgs, (s, a) => this.validator.validate(s, a));
+    if ('end' in step) {
+      decide(call, 'reject');
+      this.finishError(call, step.end.text, step.end.errorType);
+      return undefined;
+    }
+    if (step.args) {
+      call.request = { ...call.request, args: step.args };
+      call.modifiedByHook = step.modified;
+    }
+    return step.hook ? { hook: step.hook } : {};
   }
 
   private async execute(call: CallRecord, tool: ToolRef, batch: Batch, preapproved: boolean): Promise<void> {
@@ -218,6 +254,21 @@ export class ToolScheduler extends EventEmitter {
       toolName: tool.toolName,
       untrusted: !tool.builtIn && !tool.trusted,
     });
+    const after = await this.opts.hooks?.afterTool(
+      tool,
+      args,
+      {
+        llmContent: converted.text,
+        returnDisplay: converted.display,
+        ...(converted.isError ? { error: converted.text } : {}),
+      },
+      batch.signal,
+      call.argsAsSent,
+    );
+    if (after?.stopped !== undefined) return this.finishError(call, stoppedByHook(after.stopped), STOP_EXECUTION);
+    if (after?.blocked !== undefined)
+      return this.finishError(call, `Tool result blocked: ${after.blocked}`, 'execution_failed');
+    converted.text += hookNotes(call.modifiedByHook, after?.context);
     if (converted.isError) {
       return this.finishError(
         call,
@@ -248,6 +299,7 @@ export class ToolScheduler extends EventEmitter {
   }
 
   private awaiting(call: CallRecord, request: ConfirmationRequest): void {
+    this.opts.hooks?.awaitingApproval?.(request);
     call.confirmation = request;
     this.setStatus(call, 'awaiting_approval');
   }

@@ -86,6 +86,52 @@ export type PolicyTool = Pick<
 export interface PolicyInput {
   args: Record<string, unknown>;
   detail?: ConfirmationDetail;
+  /** What the call's BeforeTool hooks said: they block, ask or (Claude Code's explicit allow) allow. */
+  hook?: { decision: 'deny' | 'ask' | 'allow'; reason: string };
+}
+
+/** What a call's BeforeTool hooks decided (host/hooks), merged over every matching hook. */
+export interface BeforeToolHookResult {
+  blocked?: string;
+  ask?: boolean;
+  allowed?: boolean;
+  /** `continue: false`: the whole agent loop stops. */
+  stopped?: string;
+  /** The complete input as the hooks rewrote it (any spelling the tool accepts), and the names they set. */
+  updatedInput?: Record<string, unknown>;
+  modifiedKeys?: string[];
+}
+
+/** What a call's AfterTool hooks decided. */
+export interface AfterToolHookResult {
+  /** The result is hidden from the model; this reason replaces it. */
+  blocked?: string;
+  stopped?: string;
+  /** Appended to the result for the model. */
+  context?: string;
+}
+
+/**
+ * The tool hooks the scheduler runs (host/hooks implements them); declared here so the scheduler does not
+ * import hooks. BeforeTool runs before policy and feeds its one decision; AfterTool after the server answered.
+ */
+export interface ToolHooks {
+  /** `args` as the tool takes them; `asSent` as the model (or recording) spelled them, which hooks see. */
+  beforeTool(
+    tool: ToolRef,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    asSent?: Record<string, unknown>,
+  ): Promise<BeforeToolHookResult>;
+  afterTool(
+    tool: ToolRef,
+    args: Record<string, unknown>,
+    response: { llmContent: string; returnDisplay?: ResultDisplay; error?: string },
+    signal: AbortSignal,
+    asSent?: Record<string, unknown>,
+  ): Promise<AfterToolHookResult>;
+  /** A call waits for the user's approval (the Notification event); observe only. */
+  awaitingApproval?(request: ConfirmationRequest): void;
 }
 
 /** The one verdict of policy, before a call and for a server's mid-call question alike. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parseToolPattern } from '../config/tool-pattern.js';
+import { builtinByName } from './builtin-catalogue.js';
 
 /** Gemini function names: `[A-Za-z_][A-Za-z0-9_.:-]*`, at most this many characters. */
 export const MAX_NAME_LENGTH = 64;
@@ -26,7 +27,7 @@ export function exposedName(alias: string, tool: string): string {
   return `${name.slice(0, HEAD_LENGTH)}_${hash}`;
 }
 
-type NamedTool = { exposedName: string; serverAlias: string; toolName: string };
+type NamedTool = { exposedName: string; serverAlias: string; toolName: string; builtIn: boolean };
 
 /**
  * Whether a settings entry (tools.core / tools.exclude / tools.allowed style) names this tool: the Gemini
@@ -38,35 +39,20 @@ export function patternNamesTool(pattern: string, tool: NamedTool): boolean {
 }
 
 /**
- * Names other Gemini CLI versions use for our built-in tools: 0.61 calls the content search `grep_search`,
- * and older `tools.core` lists name tools by class (`ShellTool`, `ReadFileTool`, …).
- */
-export const TOOL_NAME_ALIASES: Readonly<Record<string, string>> = {
-  grep_search: 'search_file_content',
-  LSTool: 'list_directory',
-  ReadFileTool: 'read_file',
-  WriteFileTool: 'write_file',
-  EditTool: 'replace',
-  GlobTool: 'glob',
-  GrepTool: 'search_file_content',
-  RipGrepTool: 'search_file_content',
-  ReadManyFilesTool: 'read_many_files',
-  ShellTool: 'run_shell_command',
-  WebFetchTool: 'web_fetch',
-  WebSearchTool: 'google_web_search',
-  MemoryTool: 'save_memory',
-};
-
-/**
- * `patternNamesTool` for a name already taken out of its pattern (policy rules parse once). Also read:
- * Gemini CLI's names for our tools (`TOOL_NAME_ALIASES`) and its MCP form `mcp_<server>_<tool>` /
+ * `patternNamesTool` for a name already taken out of its pattern (policy rules parse once). A bare name
+ * (`write_file`, Gemini CLI's `grep_search`, a legacy class name like `ShellTool`, Claude Code's `Bash`)
+ * covers only the built-in tool it means (see builtin-catalogue), never a third-party server's tool of the
+ * same name: that one is named `server__tool`, `server__*`, or Gemini CLI's `mcp_<server>_<tool>` /
  * `mcp_<server>_*`.
  */
 export function nameCoversTool(name: string, tool: NamedTool): boolean {
   const { serverAlias: server, toolName } = tool;
   if (name === `${server}${SEPARATOR}*` || name === `mcp_${server}_*`) return true;
-  if (name === tool.exposedName || name === toolName || (TOOL_NAME_ALIASES[name] ?? name) === toolName) return true;
-  return name === `${server}${SEPARATOR}${toolName}` || name === `mcp_${server}_${toolName}`;
+  if (name === tool.exposedName) return true;
+  if (name === `${server}${SEPARATOR}${toolName}` || name === `mcp_${server}_${toolName}`) return true;
+  if (!tool.builtIn) return false;
+  const row = builtinByName(name);
+  return row !== undefined && row.server === server && row.tool === toolName;
 }
 
 /**

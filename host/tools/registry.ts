@@ -5,6 +5,7 @@ import type { Settings } from '../config/settings-schema.js';
 import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
 import { META } from '../../protocol/meta.js';
 import { parseToolPattern } from '../config/tool-pattern.js';
+import { builtinByName } from './builtin-catalogue.js';
 import { exposedName, patternNamesTool } from './naming.js';
 import { schemaProblem, toDeclaration } from './declarations.js';
 import { hostToolEntry, type RegisteredTool } from './registered-tool.js';
@@ -52,8 +53,22 @@ export class ToolRegistry extends EventEmitter {
     this.rebuild();
   }
 
-  get(exposed: string): RegisteredTool | undefined {
-    return this.byName.get(exposed);
+  /**
+   * The tool of an exposed name; also found under the names a recording or a person's file uses for it
+   * (Gemini CLI's `read_file` / `grep_search` for a built-in, `mcp_<server>_<tool>` for any server's),
+   * though the model is only ever offered the exposed names.
+   */
+  get(name: string): RegisteredTool | undefined {
+    return this.byName.get(name) ?? this.byForeignName(name);
+  }
+
+  private byForeignName(name: string): RegisteredTool | undefined {
+    const row = builtinByName(name);
+    for (const t of this.byName.values()) {
+      if (row && t.builtIn && t.serverAlias === row.server && t.toolName === row.tool) return t;
+      if (name === `mcp_${t.serverAlias}_${t.toolName}`) return t;
+    }
+    return undefined;
   }
 
   list(): RegisteredTool[] {

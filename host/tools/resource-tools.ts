@@ -33,10 +33,13 @@ const LIST_SCHEMA = {
 const READ_SCHEMA = {
   type: 'object',
   properties: {
-    server: { type: 'string', description: 'The alias of the MCP server that offers the resource.' },
+    server: {
+      type: 'string',
+      description: 'The alias of the MCP server that offers the resource (may be left out when the URI is listed).',
+    },
     uri: { type: 'string', description: 'The resource URI, as listed (or a template filled in).' },
   },
-  required: ['server', 'uri'],
+  required: ['uri'],
 };
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -70,7 +73,7 @@ export async function callResourceTool(
   try {
     return name === LIST_RESOURCES
       ? await listAll(src, args.server)
-      : await readOne(src, String(args.server ?? ''), String(args.uri ?? ''));
+      : await readOne(src, serverOf(src, args), String(args.uri ?? ''));
   } catch (err) {
     return text(`${name} failed: ${(err as Error).message}`, true);
   }
@@ -100,6 +103,17 @@ async function listAll(src: ResourceSource, server: unknown): Promise<CallToolRe
       );
   }
   return text(lines.length ? lines.join('\n') : 'No MCP server offers resources.');
+}
+
+/**
+ * The server to read from: the one named, else (Gemini CLI 0.61 sends only the URI) the connected server
+ * that lists the URI, else the only connected server that offers resources.
+ */
+function serverOf(src: ResourceSource, args: Record<string, unknown>): string {
+  if (typeof args.server === 'string' && args.server) return args.server;
+  const offering = src.states().filter((s) => s.status === 'connected' && (s.resources?.length ?? 0) > 0);
+  const listing = offering.find((s) => s.resources!.some((r) => r.uri === args.uri));
+  return listing?.alias ?? (offering.length === 1 ? offering[0]!.alias : '');
 }
 
 async function readOne(src: ResourceSource, server: string, uri: string): Promise<CallToolResult> {

@@ -18,7 +18,8 @@ export type UiRuntime = Pick<
   | 'setApprovalMode'
   | 'getApprovalMode'
   | 'close'
->;
+> &
+  Partial<Pick<HostRuntime, 'hooks' | 'policies'>>;
 
 export interface UiChatClient {
   sendMessageStream(

@@ -211,6 +211,7 @@ async function startSession(
     includeDirectories: opts.includeDirectories,
     allowedMcpServerNames: opts.allowedMcpServerNames,
     allowedTools: opts.allowedTools,
+    policyFiles: opts.args?.policyFiles,
     skipTrust: opts.args?.skipTrust || trustedThisRun,
     sandbox: opts.args?.sandbox,
     sandboxAllowNet: opts.args?.sandboxAllowNet,

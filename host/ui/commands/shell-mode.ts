@@ -1,3 +1,5 @@
+import { toolFor } from '../../tools/builtin-catalogue.js';
+
 /**
  * `!cmd` runs a shell command directly (through the shell server and its approval rules, nothing sent to
  * the model); `!` alone switches shell mode, where every line is a command until `!` again.
@@ -14,8 +16,7 @@ export function parseShellInput(text: string, shellMode: boolean): ShellInput {
 
 /** The shell tool to use: the built-in server's, else any server's `run_shell_command`. */
 export function shellToolName(
-  tools: { exposedName: string; serverAlias: string; toolName?: string }[],
+  tools: { exposedName: string; serverAlias: string; toolName: string; builtIn: boolean }[],
 ): string | undefined {
-  const own = tools.find((t) => t.exposedName === 'shell__run_shell_command');
-  return (own ?? tools.find((t) => t.exposedName.endsWith('__run_shell_command')))?.exposedName;
+  return toolFor(tools, 'run_shell_command')?.exposedName;
 }

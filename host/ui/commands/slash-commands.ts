@@ -3,6 +3,9 @@ import type { UiRuntime } from '../backend-types.js';
 import type { Palette } from '../text/palette.js';
 import { promptArgs, type SlashInput } from './slash-parse.js';
 import { CHAT_COMMANDS } from './chat-commands.js';
+import { formatHooks, formatPolicies } from './config-commands.js';
+import { toolFor } from '../../tools/builtin-catalogue.js';
+import { exposedName } from '../../tools/naming.js';
 
 export interface SlashContext {
   runtime?: UiRuntime;
@@ -29,6 +32,8 @@ export const BUILTIN_COMMANDS: Record<string, { help: string; subs: string[] }> 
   },
   tools: { help: 'list the tools the model can call', subs: ['desc'] },
   memory: { help: 'memory: show | refresh | add TEXT', subs: ['show', 'refresh', 'add'] },
+  hooks: { help: 'list the hooks in force and where they come from', subs: [] },
+  policies: { help: 'list the policy file rules in force', subs: [] },
   ...Object.fromEntries(Object.entries(CHAT_COMMANDS).map(([name, c]) => [name, { help: c.help, subs: c.subs }])),
   clear: { help: 'clear the screen and start a new conversation view', subs: [] },
   quit: { help: 'exit', subs: [] },
@@ -151,6 +156,32 @@ async function runMcpSlash(args: string[], ctx: SlashContext, rt: NonNullable<Sl
   ctx.print(formatMcp(rt.manager.states(), p, sub === 'desc' || sub === 'descriptions'));
 }
 
+/** `/tools [desc]`: the tools the model can call. */
+function formatTools(rt: UiRuntime, p: Palette, desc: boolean): string {
+  const tools = rt.registry.list();
+  if (!tools.length) return p.gray('No tools yet (servers may still be connecting: see /mcp).');
+  return [
+    p.bold(`Tools (${tools.length})`),
+    ...tools.map((t) => `  ${p.cyan(t.exposedName)}${desc ? p.gray(` — ${firstLine(t.description)}`) : ''}`),
+    ...(tools.some((t) => t.exposedName === 'search_tools')
+      ? [
+          p.gray(
+            '  More tools than fit in one request: each request declares the most relevant, and the model finds the rest with search_tools.',
+          ),
+        ]
+      : []),
+  ].join('\n');
+}
+
+/**
+ * `/memory add`: a passive call of the tool that plays save_memory's part (the built-in's name while the
+ * registry is not there yet; the call then says what is missing).
+ */
+async function rememberFact(ctx: SlashContext, fact: string): Promise<void> {
+  const tool = toolFor(ctx.runtime?.registry.list() ?? [], 'save_memory');
+  await ctx.runTool(tool?.exposedName ?? exposedName('memory', 'save_memory'), { fact });
+}
+
 /** Runs a slash command; false when the name is unknown. */
 export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<boolean> {
   const p = ctx.palette;
@@ -174,33 +205,21 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
       if (!rt) return ctx.error('The host runtime is still starting.'), true;
       await runMcpSlash(input.args, ctx, rt);
       return true;
-    case 'tools': {
+    case 'hooks':
+    case 'policies':
       if (!rt) return ctx.error('The host runtime is still starting.'), true;
-      const tools = rt.registry.list();
-      const desc = input.args[0] === 'desc';
-      ctx.print(
-        tools.length
-          ? [
-              p.bold(`Tools (${tools.length})`),
-              ...tools.map((t) => `  ${p.cyan(t.exposedName)}${desc ? p.gray(` — ${firstLine(t.description)}`) : ''}`),
-              ...(tools.some((t) => t.exposedName === 'search_tools')
-                ? [
-                    p.gray(
-                      '  More tools than fit in one request: each request declares the most relevant, and the model finds the rest with search_tools.',
-                    ),
-                  ]
-                : []),
-            ].join('\n')
-          : p.gray('No tools yet (servers may still be connecting: see /mcp).'),
-      );
+      ctx.print(input.name === 'hooks' ? formatHooks(rt, p) : formatPolicies(rt, p));
       return true;
-    }
+    case 'tools':
+      if (!rt) return ctx.error('The host runtime is still starting.'), true;
+      ctx.print(formatTools(rt, p, input.args[0] === 'desc'));
+      return true;
     case 'memory': {
       const sub = input.args[0] ?? 'show';
       if (sub === 'add') {
         const fact = input.rest.replace(/^add\s*/, '').trim();
         if (!fact) return ctx.error('Usage: /memory add <text to remember>'), true;
-        await ctx.runTool('memory__save_memory', { fact });
+        await rememberFact(ctx, fact);
         return true;
       }
       if (sub === 'show' || sub === 'refresh') {

@@ -20,6 +20,11 @@ export function coreNotice(
   p: Palette,
 ): { kind: 'info' | 'error'; text: string } | undefined {
   if (ev.type === 'loop_detected') return { kind: 'error', text: (ev.value as { message: string }).message };
+  // A hook stopped the loop or blocked a message or an answer: say so, with its reason.
+  if (ev.type === 'agent_execution_stopped' || ev.type === 'agent_execution_blocked') {
+    const verb = ev.type === 'agent_execution_stopped' ? 'stopped' : 'blocked';
+    return { kind: 'error', text: `A hook ${verb} this: ${(ev.value as { reason: string }).reason}` };
+  }
   if (ev.type === 'chat_compressed')
     return { kind: 'info', text: compressionNotice(ev.value as ChatCompressionInfo, p) };
   return undefined;

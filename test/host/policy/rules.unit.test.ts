@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { matchRules, parseRule, parseRules } from '../../../host/policy/rules.js';
 
-const shell = { exposedName: 'shell__run_shell_command', serverAlias: 'shell', toolName: 'run_shell_command' };
+const shell = {
+  exposedName: 'shell__run_shell_command',
+  serverAlias: 'shell',
+  toolName: 'run_shell_command',
+  builtIn: true,
+};
 
 describe('tool rules (tools.allowed, tools.exclude, tools.core, --allowed-tools)', () => {
   it('parses the prefixed, the Gemini CLI and the wildcard forms', () => {
@@ -26,5 +31,11 @@ describe('tool rules (tools.allowed, tools.exclude, tools.core, --allowed-tools)
     // `name()` with nothing inside names the whole tool.
     expect(matchRules(parseRules(['run_shell_command()']), shell).whole).toBe(true);
     expect(matchRules(parseRules(['web__*']), shell)).toEqual({ whole: false, prefixes: [] });
+  });
+
+  it('a bare name covers only the built-in of that name, never a third-party tool', () => {
+    const foreign = { ...shell, exposedName: 'other__run_shell_command', serverAlias: 'other', builtIn: false };
+    expect(matchRules(parseRules(['run_shell_command']), foreign).whole).toBe(false);
+    expect(matchRules(parseRules(['other__*']), foreign).whole).toBe(true);
   });
 });

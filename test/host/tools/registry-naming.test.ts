@@ -63,7 +63,12 @@ describe('naming', () => {
   });
 
   it('matches settings patterns in the Gemini CLI and prefixed forms', () => {
-    const tool = { exposedName: 'shell__run_shell_command', serverAlias: 'shell', toolName: 'run_shell_command' };
+    const tool = {
+      exposedName: 'shell__run_shell_command',
+      serverAlias: 'shell',
+      toolName: 'run_shell_command',
+      builtIn: true,
+    };
     expect(parseToolPattern('run_shell_command(git log)')).toEqual({ name: 'run_shell_command', arg: 'git log' });
     for (const p of [
       'run_shell_command',

@@ -1,0 +1,79 @@
+import type { ConfirmationRequest, ToolHooks, ToolRef } from '../scheduler/types.js';
+import { claudeToolName, geminiToolName, inGeminiSpelling } from '../tools/builtin-catalogue.js';
+import type { HookSystem, HookToolNames } from './hook-system.js';
+
+const names = (tool: ToolRef): HookToolNames => ({
+  gemini: geminiToolName(tool),
+  claude: claudeToolName(tool),
+  exposed: tool.exposedName,
+});
+
+/** Third-party tools carry their server and the server's own tool name, as Gemini CLI's `mcp_context`. */
+const mcpContext = (tool: ToolRef) =>
+  tool.builtIn ? {} : { mcp_context: { server_name: tool.serverAlias, tool_name: tool.toolName } };
+
+/**
+ * The scheduler's tool hooks over the hook system. Hooks see a call's input as the model sent it (as
+ * Gemini CLI shows it); when that was our spelling, a built-in's input is shown in Gemini CLI's
+ * (`file_path` for read_file), as scripts written for Gemini CLI expect. What they rewrite is turned back
+ * into ours by the scheduler's argument normaliser.
+ */
+export function toolHooks(system: HookSystem): ToolHooks {
+  return {
+    async beforeTool(tool, args, signal, asSent) {
+      if (!system.has('BeforeTool')) return {};
+      const sent = asSent ?? args;
+      const input = inGeminiSpelling(tool, sent) ?? sent;
+      const o = await system.fire(
+        'BeforeTool',
+        { tool_input: input, ...mcpContext(tool) },
+        { tool: names(tool) },
+        signal,
+      );
+      return {
+        ...(o.blocked !== undefined ? { blocked: o.blocked } : {}),
+        ...(o.stopped !== undefined ? { stopped: o.stopped } : {}),
+        ...(o.ask ? { ask: true } : {}),
+        ...(o.allowed ? { allowed: true } : {}),
+        ...(o.updatedInput
+          ? { updatedInput: { ...input, ...o.updatedInput }, modifiedKeys: Object.keys(o.updatedInput) }
+          : {}),
+      };
+    },
+    async afterTool(tool, args, response, signal, asSent) {
+      if (!system.has('AfterTool')) return {};
+      const o = await system.fire(
+        'AfterTool',
+        {
+          tool_input: inGeminiSpelling(tool, asSent ?? args) ?? asSent ?? args,
+          tool_response: response,
+          ...mcpContext(tool),
+        },
+        { tool: names(tool) },
+        signal,
+      );
+      return {
+        ...(o.blocked !== undefined ? { blocked: o.blocked } : {}),
+        ...(o.stopped !== undefined ? { stopped: o.stopped } : {}),
+        ...(o.context ? { context: o.context } : {}),
+      };
+    },
+    awaitingApproval(request: ConfirmationRequest) {
+      if (!system.has('Notification')) return;
+      const title = request.tool.title ?? request.tool.exposedName;
+      // Observe only: the dialog does not wait for it.
+      void system.fire(
+        'Notification',
+        {
+          notification_type: 'ToolPermission',
+          message: `Tool ${title} requires confirmation`,
+          details: {
+            tool_name: geminiToolName(request.tool),
+            ...(request.source === 'pre-call' ? { tool_input: request.args } : { detail: request.detail }),
+          },
+        },
+        { trigger: 'ToolPermission' },
+      );
+    },
+  };
+}

@@ -1,0 +1,210 @@
+import { type Dirent, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parse, TomlError } from 'smol-toml';
+import { z } from 'zod';
+import type { ApprovalMode } from '../scheduler/types.js';
+import { builtinByName } from '../tools/builtin-catalogue.js';
+
+/**
+ * Policy files in Gemini CLI's format: `[[rule]]` tables in `*.toml` files. Each folder belongs to a tier;
+ * a rule's final priority is `tier + priority / 1000`, so any rule of a higher tier beats every rule of a
+ * lower one and `priority` orders rules within a tier. Tiers as Gemini CLI numbers them.
+ */
+export const POLICY_TIERS = { default: 1, extension: 2, workspace: 3, user: 4, admin: 5 } as const;
+export type PolicyTier = keyof typeof POLICY_TIERS;
+
+/** A folder (or single file) of policy files and where it comes from, e.g. `{dir, source: 'extension:git'}`. */
+export interface PolicySource {
+  path: string;
+  tier: PolicyTier;
+  /** Shown in `/policies` and in the explanation of a decision; defaults to the tier's name. */
+  source?: string;
+}
+
+export type FileDecision = 'allow' | 'deny' | 'ask_user';
+
+/** One rule, ready to match. A rule naming several tools or prefixes stays one rule. */
+export interface FileRule {
+  /** Names as written (`write_file`, `mcp_github_*`, `*`); absent: any tool (only with `mcpName`). */
+  toolNames?: string[];
+  mcpName?: string;
+  /** `commandPrefix`: matched against each part of a shell command, as the settings' prefix rules are. */
+  commandPrefixes?: string[];
+  /** `argsPattern`, or `commandRegex` as Gemini CLI turns it into one; tested on the stable JSON of the arguments. */
+  argsPattern?: RegExp;
+  decision: FileDecision;
+  /** Final priority: tier + priority / 1000. */
+  priority: number;
+  modes?: ApprovalMode[];
+  interactive?: boolean;
+  denyMessage?: string;
+  allowRedirection?: boolean;
+  /** `User: team.toml:12` — file and line, for explanations and `/policies`. */
+  origin: string;
+}
+
+export interface LoadedPolicies {
+  rules: FileRule[];
+  /** Files or rules that did not load, each with file and line; the rest loaded. */
+  problems: string[];
+}
+
+const MODES: Record<string, ApprovalMode> = {
+  default: 'default',
+  autoEdit: 'autoEdit',
+  auto_edit: 'autoEdit',
+  yolo: 'yolo',
+  plan: 'plan',
+};
+const stringOrList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+const RuleSchema = z
+  .looseObject({
+    toolName: stringOrList.optional(),
+    mcpName: z.string().min(1).optional(),
+    argsPattern: z.string().optional(),
+    commandPrefix: stringOrList.optional(),
+    commandRegex: z.string().optional(),
+    decision: z.enum(['allow', 'deny', 'ask_user']),
+    priority: z.number().int().min(0).max(999),
+    modes: z.array(z.string().refine((m) => m in MODES, { message: 'unknown approval mode' })).optional(),
+    interactive: z.boolean().optional(),
+    allowRedirection: z.boolean().optional(),
+    allow_redirection: z.boolean().optional(),
+    denyMessage: z.string().optional(),
+    deny_message: z.string().optional(),
+  })
+  // A condition we do not check would make the rule match more than it says: refused, not ignored.
+  .refine((r) => r.toolAnnotations === undefined && r.subagent === undefined, {
+    message: 'toolAnnotations and subagent conditions are not supported here; the rule is not loaded',
+  })
+  .refine((r) => r.toolName !== undefined || r.mcpName !== undefined, {
+    message: 'a rule needs toolName or mcpName',
+  })
+  .refine((r) => r.commandPrefix === undefined || r.commandRegex === undefined, {
+    message: 'commandPrefix and commandRegex cannot be used together',
+  })
+  .refine((r) => (r.commandPrefix === undefined && r.commandRegex === undefined) || r.argsPattern === undefined, {
+    message: 'commandPrefix/commandRegex and argsPattern cannot be used together',
+  });
+
+/** The folders Gemini CLI reads, in tier order: system (admin), user, workspace (trusted folders only). */
+export function standardPolicySources(opts: {
+  home: string;
+  cwd: string;
+  trusted: boolean;
+  systemSettingsPath: string;
+}): PolicySource[] {
+  const out: PolicySource[] = [
+    { path: join(dirname(opts.systemSettingsPath), 'policies'), tier: 'admin' },
+    { path: join(opts.home, '.gemini', 'policies'), tier: 'user' },
+  ];
+  const workspace = join(resolve(opts.cwd), '.gemini', 'policies');
+  if (opts.trusted && workspace !== out[1]!.path) out.push({ path: workspace, tier: 'workspace' });
+  return out;
+}
+
+/** Loads every source; a bad file or rule is reported with its file and line and the rest still load. */
+export function loadPolicyFiles(sources: readonly PolicySource[]): LoadedPolicies {
+  const rules: FileRule[] = [];
+  const problems: string[] = [];
+  for (const src of sources) {
+    for (const file of tomlFiles(src.path, problems)) loadFile(file, src, rules, problems);
+  }
+  return { rules, problems };
+}
+
+/** A folder's `*.toml` files (sorted), or the file itself; a missing folder is no problem. */
+function tomlFiles(path: string, problems: string[]): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(path, { withFileTypes: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return [];
+    if (code === 'ENOTDIR') return [path];
+    problems.push(`${path}: cannot read policy folder: ${(err as Error).message}`);
+    return [];
+  }
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.toml'))
+    .map((e) => join(path, e.name))
+    .sort();
+}
+
+function loadFile(file: string, src: PolicySource, rules: FileRule[], problems: string[]): void {
+  let text: string;
+  let doc: Record<string, unknown>;
+  try {
+    text = readFileSync(file, 'utf8');
+    doc = parse(text) as Record<string, unknown>;
+  } catch (err) {
+    const where = err instanceof TomlError ? `${file}:${err.line}` : file;
+    problems.push(`${where}: ${err instanceof TomlError ? err.message.split('\n')[0] : (err as Error).message}`);
+    return;
+  }
+  const raw = doc.rule;
+  if (raw === undefined) return;
+  if (!Array.isArray(raw)) {
+    problems.push(`${file}:1: "rule" must be an array of tables ([[rule]])`);
+    return;
+  }
+  const lines = ruleLines(text);
+  const label = src.source ?? src.tier[0]!.toUpperCase() + src.tier.slice(1);
+  raw.forEach((entry, i) => {
+    const line = lines[i] ?? 1;
+    const rule = toRule(entry, src.tier, `${label}: ${basename(file)}:${line}`);
+    if (typeof rule === 'string') problems.push(`${file}:${line}: rule #${i + 1}: ${rule}`);
+    else rules.push(rule);
+  });
+}
+
+/** The line of each `[[rule]]` header, in order. */
+function ruleLines(text: string): number[] {
+  const out: number[] = [];
+  text.split('\n').forEach((l, i) => {
+    if (/^\s*\[\[\s*rule\s*\]\]/.test(l)) out.push(i + 1);
+  });
+  return out;
+}
+
+/** A checked rule, or why it is refused. */
+function toRule(entry: unknown, tier: PolicyTier, origin: string): FileRule | string {
+  const parsed = RuleSchema.safeParse(entry);
+  if (!parsed.success) {
+    return parsed.error.issues.map((i) => `${i.path.join('.') || 'rule'}: ${i.message}`).join('; ');
+  }
+  const r = parsed.data;
+  const toolNames = r.toolName === undefined ? undefined : [r.toolName].flat();
+  if ((r.commandPrefix !== undefined || r.commandRegex !== undefined) && toolNames?.some((n) => !isShellName(n)))
+    return 'commandPrefix and commandRegex apply to run_shell_command only';
+  let argsPattern: RegExp | undefined;
+  const pattern = r.commandRegex !== undefined ? `"command":"${r.commandRegex}` : r.argsPattern;
+  if (pattern !== undefined) {
+    try {
+      argsPattern = new RegExp(pattern);
+    } catch (err) {
+      return `invalid regular expression: ${(err as Error).message}`;
+    }
+  }
+  return {
+    // A command condition without a tool name means the shell tool, as Gemini CLI reads it.
+    toolNames:
+      toolNames ?? (r.commandPrefix !== undefined || r.commandRegex !== undefined ? ['run_shell_command'] : undefined),
+    ...(r.mcpName !== undefined ? { mcpName: r.mcpName } : {}),
+    ...(r.commandPrefix !== undefined ? { commandPrefixes: [r.commandPrefix].flat() } : {}),
+    ...(argsPattern ? { argsPattern } : {}),
+    decision: r.decision,
+    priority: POLICY_TIERS[tier] + r.priority / 1000,
+    ...(r.modes ? { modes: [...new Set(r.modes.map((m) => MODES[m]!))] } : {}),
+    ...(r.interactive !== undefined ? { interactive: r.interactive } : {}),
+    ...((r.denyMessage ?? r.deny_message) !== undefined ? { denyMessage: r.denyMessage ?? r.deny_message } : {}),
+    ...((r.allowRedirection ?? r.allow_redirection) !== undefined
+      ? { allowRedirection: r.allowRedirection ?? r.allow_redirection }
+      : {}),
+    origin,
+  };
+}
+
+function isShellName(n: string): boolean {
+  return builtinByName(n)?.tool === 'run_shell_command' || n === 'shell__run_shell_command';
+}

@@ -1,0 +1,264 @@
+import { isAbsolute, relative, resolve } from 'node:path';
+
+/**
+ * The one catalogue of built-in tools: which server offers each, how policy classes it, the names other
+ * clients and people's files use for it (Gemini CLI 0.61 and older, Claude Code's hook names), and the
+ * hint the system prompt gives. Policy, naming, prompts, @-commands, hooks and the chat read this table;
+ * a test checks it against the servers' real tool lists. Adding a built-in tool is its tool file plus one
+ * row here.
+ */
+
+/** How policy sees a tool; `memory` is an edit that autoEdit does not cover, `external` a third party's. */
+export type ToolClass = 'read-only' | 'edit' | 'exec' | 'info' | 'memory' | 'external';
+
+export interface BuiltinTool {
+  /** The built-in server's alias. */
+  server: 'filesystem' | 'shell' | 'web' | 'memory';
+  /** The tool's MCP name (and Gemini CLI's name unless `geminiName` says otherwise). */
+  tool: string;
+  cls: ToolClass;
+  /** Gemini CLI 0.61's name when it differs from ours. */
+  geminiName?: string;
+  /** Other names people's files use: legacy Gemini CLI names and class names of old `tools.core` lists. */
+  aliases: readonly string[];
+  /** Claude Code's name for the tool in hook matchers and payloads. */
+  claudeName?: string;
+  /** The system prompt's pointer to the tool's role (`n` is the exposed name). */
+  hint: (n: string) => string;
+  /** Arguments that name the file or directory the call works in (just-in-time context). */
+  pathArgs?: (args: Record<string, unknown>) => unknown[];
+  /**
+   * Gemini CLI 0.61's spellings of the arguments turned into ours (`file_path` → `absolute_path`,
+   * `dir_path` → `path`, relative paths made absolute by `abs`), so a call recorded from Gemini CLI runs.
+   * Our own spellings pass unchanged; a key only Gemini CLI knows and we have no equivalent for is dropped.
+   */
+  /** Our argument names → Gemini CLI's, for policy `argsPattern`s written against Gemini CLI's spelling. */
+  geminiKeys?: Readonly<Record<string, string>>;
+  geminiArgs?: (args: Args, abs: (p: unknown) => unknown, rel: (p: unknown) => unknown) => Args;
+}
+
+type Args = Record<string, unknown>;
+
+/** Renames `from` to `to` when only `from` is given. */
+function rename(a: Args, from: string, to: string): Args {
+  if (!(from in a) || to in a) return a;
+  const { [from]: v, ...rest } = a;
+  return { ...rest, [to]: v };
+}
+
+/** Gemini CLI's `file_filtering_options` object, flattened into our top-level flags. */
+function flattenFiltering(a: Args): Args {
+  const { file_filtering_options: f, ...rest } = a;
+  return f && typeof f === 'object' ? { ...(f as Args), ...rest } : rest;
+}
+
+/** `dir_path` → `path`, made absolute. */
+function dirArgs(a: Args, abs: (p: unknown) => unknown): Args {
+  const r = rename(a, 'dir_path', 'path');
+  return 'path' in r ? { ...r, path: abs(r.path) } : r;
+}
+
+/** A 1-based inclusive `start_line`/`end_line` window as our 0-based `offset` and `limit`. */
+function lineWindow(a: Args): Args {
+  const { start_line: s, end_line: e, ...rest } = a;
+  const out: Args = { ...rest };
+  if (typeof s === 'number' && out.offset === undefined) out.offset = Math.max(0, s - 1);
+  if (typeof e === 'number' && out.limit === undefined)
+    out.limit = Math.max(1, e - (typeof s === 'number' ? s : 1) + 1);
+  return out;
+}
+
+export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
+  {
+    server: 'filesystem',
+    tool: 'glob',
+    geminiKeys: { path: 'dir_path' },
+    geminiArgs: dirArgs,
+    cls: 'read-only',
+    aliases: ['GlobTool'],
+    claudeName: 'Glob',
+    hint: (n) => `find files by name pattern with \`${n}\``,
+  },
+  {
+    server: 'filesystem',
+    tool: 'search_file_content',
+    geminiKeys: { path: 'dir_path', include: 'include_pattern' },
+    geminiArgs: (a, abs) => rename(dirArgs(a, abs), 'include_pattern', 'include'),
+    cls: 'read-only',
+    geminiName: 'grep_search',
+    aliases: ['GrepTool', 'RipGrepTool'],
+    claudeName: 'Grep',
+    hint: (n) => `search file contents with \`${n}\``,
+  },
+  {
+    server: 'filesystem',
+    tool: 'list_directory',
+    geminiKeys: { path: 'dir_path' },
+    geminiArgs: (a, abs) => flattenFiltering(dirArgs(a, abs)),
+    cls: 'read-only',
+    aliases: ['LSTool'],
+    claudeName: 'LS',
+    hint: (n) => `list a directory with \`${n}\``,
+    pathArgs: (a) => [a.path],
+  },
+  {
+    server: 'filesystem',
+    tool: 'read_file',
+    geminiKeys: { absolute_path: 'file_path' },
+    geminiArgs: (a, abs) => {
+      const r = lineWindow(rename(a, 'file_path', 'absolute_path'));
+      return { ...r, absolute_path: abs(r.absolute_path) };
+    },
+    cls: 'read-only',
+    aliases: ['ReadFileTool'],
+    claudeName: 'Read',
+    hint: (n) => `read one file with \`${n}\``,
+    pathArgs: (a) => [a.absolute_path],
+  },
+  {
+    server: 'filesystem',
+    tool: 'read_many_files',
+    geminiKeys: { paths: 'include' },
+    geminiArgs: (a) => flattenFiltering(rename(a, 'include', 'paths')),
+    cls: 'read-only',
+    aliases: ['ReadManyFilesTool'],
+    hint: (n) => `read several files at once with \`${n}\``,
+    // Plain paths only (globs name no single directory); a few are enough to find the subdirectories.
+    pathArgs: (a) =>
+      Array.isArray(a.paths) ? a.paths.filter((p) => typeof p === 'string' && !/[*?[{]/.test(p)).slice(0, 5) : [],
+  },
+  {
+    server: 'filesystem',
+    tool: 'replace',
+    geminiArgs: (a, abs) => ({ ...a, file_path: abs(a.file_path) }),
+    cls: 'edit',
+    aliases: ['EditTool'],
+    claudeName: 'Edit',
+    hint: (n) => `make targeted edits with \`${n}\` (read the file first; match the old text exactly)`,
+    pathArgs: (a) => [a.file_path],
+  },
+  {
+    server: 'filesystem',
+    tool: 'write_file',
+    geminiArgs: (a, abs) => ({ ...a, file_path: abs(a.file_path) }),
+    cls: 'edit',
+    aliases: ['WriteFileTool'],
+    claudeName: 'Write',
+    hint: (n) => `create or overwrite whole files with \`${n}\``,
+    pathArgs: (a) => [a.file_path],
+  },
+  {
+    server: 'shell',
+    tool: 'run_shell_command',
+    geminiKeys: { directory: 'dir_path' },
+    // Our shell takes a directory relative to the workspace; Gemini CLI's may be absolute.
+    geminiArgs: (a, _abs, rel) => {
+      const r = rename(a, 'dir_path', 'directory');
+      return 'directory' in r ? { ...r, directory: rel(r.directory) } : r;
+    },
+    cls: 'exec',
+    aliases: ['ShellTool'],
+    claudeName: 'Bash',
+    hint: (n) => `run commands with \`${n}\` (explain what a command that changes the system does before running it)`,
+  },
+  {
+    server: 'web',
+    tool: 'web_fetch',
+    cls: 'info',
+    aliases: ['WebFetchTool'],
+    claudeName: 'WebFetch',
+    hint: (n) => `fetch web pages with \`${n}\``,
+  },
+  {
+    server: 'web',
+    tool: 'google_web_search',
+    cls: 'read-only',
+    aliases: ['WebSearchTool'],
+    claudeName: 'WebSearch',
+    hint: (n) => `search the web with \`${n}\``,
+  },
+  {
+    server: 'memory',
+    tool: 'save_memory',
+    cls: 'memory',
+    aliases: ['MemoryTool'],
+    hint: (n) =>
+      `remember a user fact or preference across sessions with \`${n}\` (only when asked or clearly useful later)`,
+  },
+];
+
+const byKey = new Map(BUILTIN_TOOLS.map((t) => [`${t.server}/${t.tool}`, t]));
+const byName = new Map<string, BuiltinTool>();
+for (const t of BUILTIN_TOOLS) {
+  for (const n of [t.tool, t.geminiName, ...t.aliases, t.claudeName]) if (n && !byName.has(n)) byName.set(n, t);
+}
+
+/** The catalogue row of a built-in server's tool. */
+export function builtinTool(server: string, tool: string): BuiltinTool | undefined {
+  return byKey.get(`${server}/${tool}`);
+}
+
+/** The built-in a bare name means: ours, Gemini CLI's (current or legacy) or Claude Code's name. */
+export function builtinByName(name: string): BuiltinTool | undefined {
+  return byName.get(name);
+}
+
+/** The name Gemini CLI gives this tool (hooks' `tool_name`, policy rules): built-ins bare, others `mcp_<server>_<tool>`. */
+export function geminiToolName(tool: { serverAlias: string; toolName: string; builtIn: boolean }): string {
+  const row = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName) : undefined;
+  if (row) return row.geminiName ?? row.tool;
+  return `mcp_${tool.serverAlias}_${tool.toolName}`;
+}
+
+/** The name Claude Code gives this tool in hooks: `Bash`, `Write`…, others `mcp__<server>__<tool>`. */
+export function claudeToolName(tool: { serverAlias: string; toolName: string; builtIn: boolean }): string {
+  const row = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName) : undefined;
+  if (row) return row.claudeName ?? row.tool;
+  return `mcp__${tool.serverAlias}__${tool.toolName}`;
+}
+
+/**
+ * A built-in call's arguments in our spelling (see `geminiArgs`), with relative paths taken against the
+ * first workspace root; keys the tool's schema does not know are dropped. Other tools' pass unchanged.
+ */
+export function acceptForeignArgs(
+  tool: { serverAlias: string; toolName: string; builtIn: boolean; inputSchema?: Record<string, unknown> },
+  args: Args,
+  root: string,
+): Args {
+  const row = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName) : undefined;
+  if (!row?.geminiArgs) return args;
+  const abs = (p: unknown) => (typeof p === 'string' && p !== '' && !isAbsolute(p) ? resolve(root, p) : p);
+  const rel = (p: unknown) => {
+    if (typeof p !== 'string' || !isAbsolute(p)) return p;
+    const r = relative(root, p);
+    return r.startsWith('..') || isAbsolute(r) ? p : r || '.';
+  };
+  const out = row.geminiArgs(args, abs, rel);
+  const props = tool.inputSchema?.properties as Record<string, unknown> | undefined;
+  if (!props) return out;
+  return Object.fromEntries(Object.entries(out).filter(([k]) => k in props || k === 'wait_for_previous'));
+}
+
+/** The arguments under Gemini CLI's names (for patterns written against them), or undefined when the same. */
+export function inGeminiSpelling(
+  tool: { serverAlias: string; toolName: string; builtIn: boolean },
+  args: Args,
+): Args | undefined {
+  const keys = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName)?.geminiKeys : undefined;
+  if (!keys || !Object.keys(args).some((k) => k in keys)) return undefined;
+  return Object.fromEntries(Object.entries(args).map(([k, v]) => [keys[k] ?? k, v]));
+}
+
+/**
+ * The registered tool that plays a built-in's part: the built-in server's own, else any server's tool of
+ * that name (a user's replacement server), so callers assume no alias.
+ */
+export function toolFor<T extends { serverAlias: string; toolName: string; builtIn: boolean }>(
+  tools: readonly T[],
+  toolName: string,
+): T | undefined {
+  const row = BUILTIN_TOOLS.find((r) => r.tool === toolName);
+  const own = row && tools.find((t) => t.builtIn && t.serverAlias === row.server && t.toolName === row.tool);
+  return own ?? tools.find((t) => t.toolName === toolName);
+}
