@@ -19,6 +19,13 @@ import type { Settings } from './config/settings-schema.js';
 import { HOST_TOOLS_ALIAS } from './tools/tool-search.js';
 import { callResourceTool, isResourceTool } from './tools/resource-tools.js';
 import type { CallExecutor } from './scheduler/executor.js';
+import { geminiHome } from './config/paths.js';
+import type { LoadedExtension } from './extensions/loader.js';
+import { commandDirs, extensionContext, skillDirs } from './extensions/contributions.js';
+import { type CommandSet, loadCommandFiles } from './commands/custom-commands.js';
+import { BUILTIN_COMMAND_NAMES } from './commands/builtin-names.js';
+import { loadSkills, type Skill } from './skills/skills.js';
+import { activateSkill, activateSkillEntry } from './tools/activate-skill.js';
 
 export interface HostRuntimeOptions {
   cwd: string;
@@ -42,6 +49,8 @@ export interface HostRuntimeOptions {
   notify?: (message: string) => void;
   /** `--skip-trust`: this run treats the folder as trusted (nothing is saved). */
   skipTrust?: boolean;
+  /** `-e/--extensions a,b` (or `none`): only these extensions for this run. */
+  extensions?: string[];
 }
 
 export interface HostRuntime {
@@ -59,6 +68,14 @@ export interface HostRuntime {
   setApprovalMode(m: ApprovalMode): void;
   getApprovalMode(): ApprovalMode;
   close(): Promise<void>;
+  /** Installed extensions (enabled or not) for this folder. */
+  extensions: LoadedExtension[];
+  /** Enabled extensions' context files, marked with their paths (empty when none). */
+  extensionContext: string;
+  /** Custom commands (.toml, Claude Code .md) and the files that did not load. */
+  commands: CommandSet;
+  /** Agent skills offered to the model (activate_skill). */
+  skills: Skill[];
 }
 
 /** Host-provided tools (search_tools, the resource tools) run here; every other call goes to its server. */
@@ -89,7 +106,8 @@ function hostExecutor(manager: McpClientManager, registry: ToolRegistry): CallEx
 export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostRuntime> {
   const cwd = resolve(opts.cwd);
   const settings =
-    opts.settings ?? loadSettings({ cwd, homeDir: opts.homeDir, env: opts.env, skipTrust: opts.skipTrust });
+    opts.settings ??
+    loadSettings({ cwd, homeDir: opts.homeDir, env: opts.env, skipTrust: opts.skipTrust, extensions: opts.extensions });
   const env = settings.env;
   const merged = settings.merged;
   const mode = startingApprovalMode(opts.approvalMode, settings);
@@ -151,8 +169,10 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
       await manager.whenListsFresh();
     },
   });
+  const extra = loadContributions(settings, cwd, geminiHome(env, opts.homeDir), registry, manager, roots);
   manager.start();
   return {
+    ...extra,
     settings,
     manager,
     clientRequests,
@@ -169,6 +189,29 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     getApprovalMode: () => policy.getApprovalMode(),
     close: () => manager.close(),
   };
+}
+
+/** Custom commands and skills for this folder; skills bring the activate_skill host tool. */
+function loadContributions(
+  settings: LoadedSettings,
+  cwd: string,
+  home: string,
+  registry: ToolRegistry,
+  manager: McpClientManager,
+  roots: string[],
+): Pick<HostRuntime, 'extensions' | 'extensionContext' | 'commands' | 'skills'> {
+  // An activated skill's folder joins the workspace (its scripts and references become readable).
+  const addRoot = async (dir: string): Promise<void> => {
+    if (roots.includes(dir)) return;
+    roots.push(dir);
+    await manager.setRoots(roots);
+  };
+  const where = { cwd, home, trusted: settings.trust.trusted, extensions: settings.extensions.extensions };
+  const commands = loadCommandFiles(commandDirs(where), BUILTIN_COMMAND_NAMES);
+  const skills = loadSkills(skillDirs(where));
+  if (skills.length) registry.addHostTool(activateSkillEntry(skills), (args) => activateSkill(skills, args, addRoot));
+  const extensions = settings.extensions.extensions;
+  return { extensions, extensionContext: extensionContext(extensions), commands, skills };
 }
 
 /**

@@ -29,6 +29,10 @@ export interface CliArgs {
   deleteSession?: string;
   /** `--checkpointing`: snapshot the project before approved edits. */
   checkpointing: boolean;
+  /** `-e/--extensions a,b` (or `none`): only these extensions for this run. */
+  extensions?: string[];
+  /** `-l/--list-extensions`: print the installed extensions and exit. */
+  listExtensions: boolean;
 }
 
 /** Bad command-line input: exit code 42. */
@@ -38,6 +42,7 @@ export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
        gemini-mcp mcp <add|remove|list|...>    manage MCP servers
        gemini-mcp tools <list|call|...>        inspect and call tools
        gemini-mcp trust [--parent|--never|--reset] [dir]   trust a folder (or not)
+       gemini-mcp extensions <install|uninstall|list|update|enable|disable|link|new|validate>
 
 Options:
   -p, --prompt <text>                 run one prompt headless (appended to piped stdin)
@@ -54,6 +59,8 @@ Options:
       --list-sessions                 list this project's recorded sessions
       --delete-session <N|ID>         delete a recorded session
       --checkpointing                 snapshot project files before approved edits (/restore)
+  -e, --extensions <a,b|none>         use only these extensions for this run
+  -l, --list-extensions               list the installed extensions and exit
       --record-responses <file>       record model responses as JSONL
       --fake-responses <file>         replay model responses from JSONL (no network)
   -v, --version                       print the version
@@ -121,6 +128,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'list-sessions': { type: 'boolean', default: false },
         'delete-session': { type: 'string' },
         checkpointing: { type: 'boolean', default: false },
+        extensions: { type: 'string', short: 'e', multiple: true },
+        'list-extensions': { type: 'boolean', short: 'l', default: false },
         'skip-trust': { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -155,5 +164,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     listSessions: v['list-sessions'] ?? false,
     deleteSession: v['delete-session'],
     checkpointing: v.checkpointing ?? false,
+    extensions: list(v.extensions),
+    listExtensions: v['list-extensions'] ?? false,
   };
 }

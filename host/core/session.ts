@@ -90,7 +90,13 @@ async function createGenerator(
  */
 export async function createSession(opts: SessionOptions): Promise<Session> {
   const { loadSettings } = await import('../config/settings.js');
-  const settings = loadSettings({ cwd: opts.cwd, homeDir: opts.homeDir, env: opts.env, skipTrust: opts.skipTrust });
+  const settings = loadSettings({
+    cwd: opts.cwd,
+    homeDir: opts.homeDir,
+    env: opts.env,
+    skipTrust: opts.skipTrust,
+    extensions: opts.extensions,
+  });
   // The `.env` file's variables (credentials, model) count like the environment's own.
   const env = settings.env;
   const model = resolveModel(opts.model, env, settings.merged.model?.name);

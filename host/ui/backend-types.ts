@@ -17,6 +17,10 @@ export type UiRuntime = Pick<
   | 'setApprovalMode'
   | 'getApprovalMode'
   | 'close'
+  | 'commands'
+  | 'skills'
+  | 'extensions'
+  | 'policy'
 >;
 
 export interface UiChatClient {

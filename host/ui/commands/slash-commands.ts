@@ -3,6 +3,7 @@ import type { UiRuntime } from '../backend-types.js';
 import type { Palette } from '../text/palette.js';
 import { promptArgs, type SlashInput } from './slash-parse.js';
 import { CHAT_COMMANDS } from './chat-commands.js';
+import { formatExtensions, formatSkills } from '../../extensions/listing.js';
 
 export interface SlashContext {
   runtime?: UiRuntime;
@@ -29,6 +30,8 @@ export const BUILTIN_COMMANDS: Record<string, { help: string; subs: string[] }> 
   },
   tools: { help: 'list the tools the model can call', subs: ['desc'] },
   memory: { help: 'memory: show | refresh | add TEXT', subs: ['show', 'refresh', 'add'] },
+  extensions: { help: 'installed extensions and whether each is enabled here', subs: [] },
+  skills: { help: 'agent skills the model can activate', subs: [] },
   ...Object.fromEntries(Object.entries(CHAT_COMMANDS).map(([name, c]) => [name, { help: c.help, subs: c.subs }])),
   clear: { help: 'clear the screen and start a new conversation view', subs: [] },
   quit: { help: 'exit', subs: [] },
@@ -61,6 +64,7 @@ export function completionTable(runtime: UiRuntime | undefined): Record<string, 
   for (const [name, c] of Object.entries(BUILTIN_COMMANDS)) table[name] = c.subs;
   if (runtime) {
     for (const p of promptCommands(runtime.manager.states())) table[p.command] = [];
+    for (const c of runtime.commands.commands) table[c.name] = [];
     const restart = table.mcp;
     table.mcp = [...restart, ...runtime.manager.states().map((s) => `restart ${s.alias}`)].filter(
       (v, i, a) => a.indexOf(v) === i,
@@ -109,6 +113,11 @@ export function helpText(runtime: UiRuntime | undefined, p: Palette): string {
   const lines = [p.bold('Commands')];
   for (const [name, c] of Object.entries(BUILTIN_COMMANDS))
     if (name !== 'exit') lines.push(`  ${p.cyan('/' + name)}  ${c.help}`);
+  const custom = runtime ? [...runtime.commands.commands].sort((a, b) => a.name.localeCompare(b.name)) : [];
+  if (custom.length) {
+    lines.push(p.bold('Custom commands'));
+    for (const c of custom) lines.push(`  ${p.magenta('/' + c.name)}  ${c.description}`);
+  }
   const prompts = runtime ? promptCommands(runtime.manager.states()) : [];
   if (prompts.length) {
     lines.push(p.bold('MCP prompts'));
@@ -166,6 +175,14 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
       return true;
     case 'clear':
       ctx.clear();
+      return true;
+    case 'extensions':
+      if (!rt) return ctx.error('The host runtime is still starting.'), true;
+      ctx.print(formatExtensions(rt.extensions, input.args[0] === 'desc').trimEnd());
+      return true;
+    case 'skills':
+      if (!rt) return ctx.error('The host runtime is still starting.'), true;
+      ctx.print(formatSkills(rt.skills).trimEnd());
       return true;
     case 'stats':
       ctx.print(ctx.stats());

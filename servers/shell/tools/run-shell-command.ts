@@ -127,7 +127,17 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
       // The display travels in the same message: a huge output shows as the truncated text.
       const display = capDisplay(result.timedOut || file ? text : displayOf(result));
       if (result.error) throw new ToolError(text, 'shell_execute_error', display);
-      return textResult(text, display);
+      const done = textResult(text, display);
+      done._meta = {
+        ...done._meta,
+        [META.shellOutcome]: {
+          output: result.output,
+          exitCode: result.exitCode,
+          signal: result.signal,
+          aborted: result.aborted || result.timedOut,
+        },
+      };
+      return done;
     },
   });
 }
