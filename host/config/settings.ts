@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { SettingsSchema, V1_RENAMES, type Settings } from './settings-schema.js';
 import { expandDeep } from './expand.js';
 import { settingsSyntaxError } from './settings-precheck.js';
@@ -62,10 +63,12 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     homeDir: opts.homeDir,
     skipTrust: opts.skipTrust,
     enabled: folderTrustEnabled(raw.filter((r) => r.ref.scope !== 'workspace').map((r) => r.layer)),
-    hasWorkspaceConfig: !!workspace || !!envFile?.workspace,
+    hasWorkspaceConfig: !!workspace || !!envFile?.workspace || hasProjectContributions(opts.cwd, home),
   });
   const skipped: string[] = [];
   const skippedServers: string[] = [];
+  if (!trust.trusted && hasProjectContributions(opts.cwd, home))
+    skipped.push('project custom commands and skills (.gemini/commands, .gemini/skills, .claude/…)');
   let usedEnvFile = envFile;
   if (!trust.trusted && envFile?.workspace) {
     skipped.push(`.env file ${envFile.path}`);
@@ -155,6 +158,21 @@ function mergeExtensions(
   }
   return from;
 }
+
+/** Project commands or skills are workspace configuration too: a folder that has them must be trusted first. */
+function hasProjectContributions(cwd: string, home: string): boolean {
+  const project = resolve(cwd);
+  if (project === resolve(home)) return false;
+  return PROJECT_CONTRIBUTION_DIRS.some((d) => existsSync(join(project, d)));
+}
+
+const PROJECT_CONTRIBUTION_DIRS = [
+  '.gemini/commands',
+  '.gemini/skills',
+  '.claude/commands',
+  '.claude/skills',
+  '.agents/skills',
+];
 
 /** `security.folderTrust.enabled` from the layers that may set it (default on). */
 function folderTrustEnabled(layers: Array<Record<string, unknown> | SettingsError>): boolean {

@@ -160,6 +160,16 @@ async function runMcpSlash(args: string[], ctx: SlashContext, rt: NonNullable<Sl
   ctx.print(formatMcp(rt.manager.states(), p, sub === 'desc' || sub === 'descriptions'));
 }
 
+/** `/extensions [desc]` and `/skills`. */
+function showContributions(input: SlashInput, ctx: SlashContext): true {
+  const rt = ctx.runtime;
+  if (!rt) return ctx.error('The host runtime is still starting.'), true;
+  const text =
+    input.name === 'skills' ? formatSkills(rt.skills) : formatExtensions(rt.extensions, input.args[0] === 'desc');
+  ctx.print(text.trimEnd());
+  return true;
+}
+
 /** Runs a slash command; false when the name is unknown. */
 export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<boolean> {
   const p = ctx.palette;
@@ -177,13 +187,8 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
       ctx.clear();
       return true;
     case 'extensions':
-      if (!rt) return ctx.error('The host runtime is still starting.'), true;
-      ctx.print(formatExtensions(rt.extensions, input.args[0] === 'desc').trimEnd());
-      return true;
     case 'skills':
-      if (!rt) return ctx.error('The host runtime is still starting.'), true;
-      ctx.print(formatSkills(rt.skills).trimEnd());
-      return true;
+      return showContributions(input, ctx);
     case 'stats':
       ctx.print(ctx.stats());
       return true;

@@ -1,0 +1,120 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { reply } from '../../helpers/scripted-gemini.mjs';
+import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
+
+/** The text of the last user message the model received. */
+function sentText(body: { contents: { role: string; parts: { text?: string }[] }[] }): string {
+  const user = body.contents.filter((c) => c.role === 'user').at(-1)!;
+  return user.parts.map((p) => p.text ?? '').join('');
+}
+
+function put(path: string, text: string): void {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, text);
+}
+
+describe('custom .toml commands in headless -p "/cmd args"', () => {
+  const endpoint = scriptedEndpoints();
+  const ws = workspace();
+  ws.settings({ ...ONLY('filesystem', 'shell') });
+  const userCmds = join(ws.home, '.gemini', 'commands');
+  // Namespaced (git/commit.toml → /git:commit), with every expansion.
+  put(
+    join(userCmds, 'git', 'commit.toml'),
+    [
+      'description = "Write a commit message"',
+      'prompt = """',
+      'Message for: {{args}}',
+      'Notes: @{notes.txt}',
+      'Echo: !{printf "%s" {{args}}}',
+      '"""',
+    ].join('\n'),
+  );
+  put(join(userCmds, 'plain.toml'), 'prompt = "Review the code."\n');
+  put(join(userCmds, 'broken.toml'), 'prompt = \n');
+  put(join(userCmds, 'nodesc.toml'), 'description = "no prompt"\n');
+  ws.file('notes.txt', 'remember the tests');
+
+  it('expands @{file}, !{cmd} with {{args}} shell-quoted, and {{args}} raw elsewhere', async () => {
+    const ep = await endpoint(reply.text('Done.'));
+    const r = await runHost(['-p', '/git:commit fix typo', '--yolo'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const text = sentText(ep.requestsOf('streamGenerateContent')[0]!.body);
+    expect(text).toBe('Message for: fix typo\nNotes: remember the tests\nEcho: fix typo\n');
+  }, 60_000);
+
+  it('a hostile argument inside !{} stays one word: nothing else runs', async () => {
+    const marker = join(ws.cwd, 'pwned');
+    const ep = await endpoint(reply.text('Done.'));
+    const hostile = `"; touch ${marker}"`;
+    const r = await runHost(['-p', `/git:commit ${hostile}`, '--yolo'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    const text = sentText(ep.requestsOf('streamGenerateContent')[0]!.body);
+    expect(text).toContain(`Echo: ${hostile}`);
+    expect(text).toContain(`Message for: ${hostile}`);
+  }, 60_000);
+
+  it('a !{} the user does not approve (headless) stops the run: exit 42, nothing sent', async () => {
+    const ep = await endpoint(reply.text('never'));
+    const r = await runHost(['-p', '/git:commit x'], { ws, url: ep.url });
+    expect(r.code).toBe(42);
+    expect(r.stderr).toContain('/git:commit cannot be run');
+    expect(r.stderr).toContain('Nothing was sent to the model');
+    expect(ep.requestsOf('streamGenerateContent')).toHaveLength(0);
+  }, 60_000);
+
+  it('without {{args}} the invocation is appended after a blank line; bad files are reported, others load', async () => {
+    const ep = await endpoint(reply.text('ok'));
+    const r = await runHost(['-p', '/plain src/a.ts'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(sentText(ep.requestsOf('streamGenerateContent')[0]!.body)).toBe('Review the code.\n\n/plain src/a.ts');
+    expect(r.stderr).toContain(`${join(userCmds, 'broken.toml')}`);
+    expect(r.stderr).toContain(`${join(userCmds, 'nodesc.toml')}: The 'prompt' field is required.`);
+  }, 60_000);
+
+  it('/help lists the custom commands with their descriptions, without calling the model', async () => {
+    const ep = await endpoint();
+    const r = await runHost(['-p', '/help'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('/git:commit  Write a commit message');
+    expect(r.stdout).toContain('/plain  Custom command from plain.toml');
+    expect(ep.requests).toHaveLength(0);
+  }, 60_000);
+});
+
+describe('command sources and conflicts', () => {
+  const endpoint = scriptedEndpoints();
+  const ws = workspace();
+  ws.settings({ ...ONLY(), security: { folderTrust: { enabled: true } } });
+  put(join(ws.home, '.gemini', 'commands', 'x.toml'), 'prompt = "from user"\n');
+  put(join(ws.cwd, '.gemini', 'commands', 'x.toml'), 'prompt = "from workspace"\n');
+  put(join(ws.cwd, '.claude', 'commands', 'fix.md'), '---\ndescription: Fix an issue\n---\nFix issue $ARGUMENTS now.\n');
+
+  it('a name in both scopes keeps both: /user.x and /workspace.x (trusted folder)', async () => {
+    const ep = await endpoint(reply.text('a'), reply.text('b'));
+    const a = await runHost(['-p', '/user.x', '--skip-trust'], { ws, url: ep.url });
+    const b = await runHost(['-p', '/workspace.x', '--skip-trust'], { ws, url: ep.url });
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    const sent = ep.requestsOf('streamGenerateContent').map((q) => sentText(q.body));
+    expect(sent).toEqual(['from user', 'from workspace']);
+  }, 60_000);
+
+  it('Claude Code Markdown commands substitute $ARGUMENTS', async () => {
+    const ep = await endpoint(reply.text('ok'));
+    const r = await runHost(['-p', '/fix 123', '--skip-trust'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(sentText(ep.requestsOf('streamGenerateContent')[0]!.body)).toBe('Fix issue 123 now.');
+  }, 60_000);
+
+  it('an untrusted folder loads no project commands: the user one keeps its name', async () => {
+    const ep = await endpoint(reply.text('u'));
+    const r = await runHost(['-p', '/x'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(sentText(ep.requestsOf('streamGenerateContent')[0]!.body)).toBe('from user');
+    expect(r.stderr).toContain('project custom commands and skills');
+  }, 60_000);
+});
