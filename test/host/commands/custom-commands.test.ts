@@ -91,7 +91,10 @@ describe('command sources and conflicts', () => {
   ws.settings({ ...ONLY(), security: { folderTrust: { enabled: true } } });
   put(join(ws.home, '.gemini', 'commands', 'x.toml'), 'prompt = "from user"\n');
   put(join(ws.cwd, '.gemini', 'commands', 'x.toml'), 'prompt = "from workspace"\n');
-  put(join(ws.cwd, '.claude', 'commands', 'fix.md'), '---\ndescription: Fix an issue\n---\nFix issue $ARGUMENTS now.\n');
+  put(
+    join(ws.cwd, '.claude', 'commands', 'fix.md'),
+    '---\ndescription: Fix an issue\n---\nFix issue $ARGUMENTS now.\n',
+  );
 
   it('a name in both scopes keeps both: /user.x and /workspace.x (trusted folder)', async () => {
     const ep = await endpoint(reply.text('a'), reply.text('b'));
