@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { geminiCliEntry, GEMINI_CLI_VERSION } from '../../helpers/gemini-cli.js';
+import { collect, runHost, workspace } from '../../helpers/run-host.js';
+import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
+
+/**
+ * The same home folder (settings and ~/.gemini/commands) driven through Gemini CLI 0.61 and through
+ * gemini-mcp against the scripted endpoint: the user message of the first model request for a custom
+ * command must carry the same parts. Gemini CLI adds its `<session_context>` part first (not part of the
+ * command) and reports a command that exited normally as "terminated by signal 0" (a bug we do not copy).
+ */
+const upstream = geminiCliEntry();
+const skip = 'error' in upstream;
+if (skip) console.warn(`Gemini CLI ${GEMINI_CLI_VERSION} comparison skipped: ${upstream.error}`);
+
+type Part = { text?: string };
+
+function commandParts(ep: ScriptedGemini, from: number): Part[] {
+  const req = ep.requestsOf('streamGenerateContent').slice(from)[0]!;
+  const user = req.body.contents.filter((c: { role: string }) => c.role === 'user').at(-1) as { parts: Part[] };
+  return user.parts
+    .filter((p) => !p.text?.startsWith('<session_context>'))
+    .map((p) => ({ text: p.text?.replace(/\n\[Shell command '.*' terminated by signal 0\]/g, '') }));
+}
+
+describe.skipIf(skip)(`custom commands: the first request matches Gemini CLI ${GEMINI_CLI_VERSION}`, () => {
+  const ws = workspace();
+  let ep: ScriptedGemini;
+  beforeAll(async () => {
+    ep = await startScriptedGemini([], { responder: () => reply.text('ok') });
+  });
+  afterAll(() => ep?.close());
+  ws.settings({
+    security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    model: { skipNextSpeakerCheck: true },
+    tools: { allowed: ['run_shell_command'] },
+    mcp: { excluded: ['web', 'memory'] },
+  });
+  const cmds = join(ws.home, '.gemini', 'commands');
+  mkdirSync(join(cmds, 'git'), { recursive: true });
+  writeFileSync(
+    join(cmds, 'git', 'commit.toml'),
+    'description = "Commit"\nprompt = """\nMessage for: {{args}}\nNotes: @{notes.txt}\nEcho: !{printf "%s" {{args}}}\n"""\n',
+  );
+  writeFileSync(join(cmds, 'plain.toml'), 'prompt = "Review the code."\n');
+  ws.file('notes.txt', 'remember the tests\n');
+
+  async function upstreamRun(prompt: string): Promise<Part[]> {
+    const from = ep.requestsOf('streamGenerateContent').length;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOME: ws.home,
+      GEMINI_CLI_HOME: ws.home,
+      GEMINI_API_KEY: 'k',
+      GOOGLE_GEMINI_BASE_URL: ep.url,
+      NO_COLOR: '1',
+    };
+    delete env.CI;
+    const child = spawn(process.execPath, [(upstream as { entry: string }).entry, '-p', prompt, '-m', 'gemini-2.5-flash'], {
+      cwd: ws.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const r = await collect(child).done;
+    expect(r.code, r.stderr).toBe(0);
+    return commandParts(ep, from);
+  }
+
+  async function ourRun(prompt: string): Promise<Part[]> {
+    const from = ep.requestsOf('streamGenerateContent').length;
+    const r = await runHost(['-p', prompt, '-m', 'gemini-2.5-flash'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    return commandParts(ep, from);
+  }
+
+  it('@{file}, !{cmd} with {{args}} and {{args}}: the same parts', async () => {
+    const theirs = await upstreamRun('/git:commit fix "the" typo');
+    const ours = await ourRun('/git:commit fix "the" typo');
+    expect(ours).toEqual(theirs);
+    expect(ours.map((p) => p.text).join('')).toBe('Message for: fix "the" typo\nNotes: remember the tests\n\nEcho: fix "the" typo\n');
+  }, 180_000);
+
+  it('no {{args}}: the invocation after a blank line, the same text', async () => {
+    const theirs = await upstreamRun('/plain src/a.ts');
+    const ours = await ourRun('/plain src/a.ts');
+    expect(ours).toEqual(theirs);
+    expect(ours).toEqual([{ text: 'Review the code.\n\n/plain src/a.ts' }]);
+  }, 180_000);
+});
