@@ -19,11 +19,21 @@ export function geminiCliEntry(): { entry: string } | { error: string } {
     mkdirSync(prefix, { recursive: true });
     const r = spawnSync(
       'npm',
-      ['install', '--prefix', prefix, `@google/gemini-cli@${GEMINI_CLI_VERSION}`, '--no-audit', '--no-fund', '--loglevel=error'],
+      [
+        'install',
+        '--prefix',
+        prefix,
+        `@google/gemini-cli@${GEMINI_CLI_VERSION}`,
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+      ],
       { encoding: 'utf8', timeout: 300_000 },
     );
     if (r.status !== 0 || !have())
-      return { error: `npm install @google/gemini-cli@${GEMINI_CLI_VERSION} failed: ${(r.stderr ?? '').trim().slice(-300)}` };
+      return {
+        error: `npm install @google/gemini-cli@${GEMINI_CLI_VERSION} failed: ${(r.stderr ?? '').trim().slice(-300)}`,
+      };
   }
   const pkg = JSON.parse(readFileSync(pkgFile, 'utf8'));
   const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.gemini;

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { geminiCliEntry, GEMINI_CLI_VERSION } from '../../helpers/gemini-cli.js';
 import { collect, runHost, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
+import { tempDir } from '../../helpers/tmp.js';
+import { writeDemoExtension } from '../extensions/extension-fixture.js';
 
 /**
  * The same home folder (settings and ~/.gemini/commands) driven through Gemini CLI 0.61 and through
@@ -62,11 +64,15 @@ describe.skipIf(skip)(`custom commands: the first request matches Gemini CLI ${G
       NO_COLOR: '1',
     };
     delete env.CI;
-    const child = spawn(process.execPath, [(upstream as { entry: string }).entry, '-p', prompt, '-m', 'gemini-2.5-flash'], {
-      cwd: ws.cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [(upstream as { entry: string }).entry, '-p', prompt, '-m', 'gemini-2.5-flash'],
+      {
+        cwd: ws.cwd,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const r = await collect(child).done;
     expect(r.code, r.stderr).toBe(0);
     return commandParts(ep, from);
@@ -83,7 +89,29 @@ describe.skipIf(skip)(`custom commands: the first request matches Gemini CLI ${G
     const theirs = await upstreamRun('/git:commit fix "the" typo');
     const ours = await ourRun('/git:commit fix "the" typo');
     expect(ours).toEqual(theirs);
-    expect(ours.map((p) => p.text).join('')).toBe('Message for: fix "the" typo\nNotes: remember the tests\n\nEcho: fix "the" typo\n');
+    expect(ours.map((p) => p.text).join('')).toBe(
+      'Message for: fix "the" typo\nNotes: remember the tests\n\nEcho: fix "the" typo\n',
+    );
+  }, 180_000);
+
+  it('an extension installed by gemini-mcp: Gemini CLI loads it; skills and its context read the same', async () => {
+    const src = writeDemoExtension(join(tempDir('gmc-parity-ext-'), 'demo-ext'));
+    const inst = await runHost(['extensions', 'install', src, '--consent'], { ws, stdin: 'tok\n' });
+    expect(inst.code, inst.stderr).toBe(0);
+    const from = ep.requestsOf('streamGenerateContent').length;
+    const theirs = await upstreamRun('/demo:hello Ann');
+    const ours = await ourRun('/demo:hello Ann');
+    expect(ours).toEqual(theirs);
+    const [up, me] = ep.requestsOf('streamGenerateContent').slice(from);
+    const everything = (r: typeof up) => JSON.stringify([r!.body.systemInstruction, r!.body.contents]);
+    // Gemini CLI lists two built-in skills of its own too: the extension's entry is compared.
+    const skills = (r: typeof up) =>
+      / {2}<skill>\\n {4}<name>greeter<\/name>[\s\S]*?<\/skill>/.exec(everything(r))?.[0];
+    expect(skills(me)).toBeDefined();
+    expect(skills(me)).toBe(skills(up));
+    const context = `--- Context from: ${join(ws.home, '.gemini', 'extensions', 'demo-ext', 'DEMO.md')} ---\\nAlways answer like a pirate.\\n--- End of Context from:`;
+    expect(everything(up)).toContain(context);
+    expect(everything(me)).toContain(context);
   }, 180_000);
 
   it('no {{args}}: the invocation after a blank line, the same text', async () => {
