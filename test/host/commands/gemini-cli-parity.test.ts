@@ -53,8 +53,7 @@ describe.skipIf(skip)(`custom commands: the first request matches Gemini CLI ${G
   writeFileSync(join(cmds, 'plain.toml'), 'prompt = "Review the code."\n');
   ws.file('notes.txt', 'remember the tests\n');
 
-  async function upstreamRun(prompt: string): Promise<Part[]> {
-    const from = ep.requestsOf('streamGenerateContent').length;
+  function upstreamEnv(): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       HOME: ws.home,
@@ -64,16 +63,23 @@ describe.skipIf(skip)(`custom commands: the first request matches Gemini CLI ${G
       NO_COLOR: '1',
     };
     delete env.CI;
-    const child = spawn(
-      process.execPath,
-      [(upstream as { entry: string }).entry, '-p', prompt, '-m', 'gemini-2.5-flash'],
-      {
-        cwd: ws.cwd,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const r = await collect(child).done;
+    return env;
+  }
+
+  function upstreamCli(args: string[]) {
+    const child = spawn(process.execPath, [(upstream as { entry: string }).entry, ...args], {
+      cwd: ws.cwd,
+      env: upstreamEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // A prompt Gemini CLI could not answer without a terminal would hang the test: bounded.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    return collect(child).done.finally(() => clearTimeout(timer));
+  }
+
+  async function upstreamRun(prompt: string): Promise<Part[]> {
+    const from = ep.requestsOf('streamGenerateContent').length;
+    const r = await upstreamCli(['-p', prompt, '-m', 'gemini-2.5-flash']);
     expect(r.code, r.stderr).toBe(0);
     return commandParts(ep, from);
   }
@@ -112,6 +118,17 @@ describe.skipIf(skip)(`custom commands: the first request matches Gemini CLI ${G
     const context = `--- Context from: ${join(ws.home, '.gemini', 'extensions', 'demo-ext', 'DEMO.md')} ---\\nAlways answer like a pirate.\\n--- End of Context from:`;
     expect(everything(up)).toContain(context);
     expect(everything(me)).toContain(context);
+  }, 180_000);
+
+  it('Gemini CLI disables what we installed, we see it; we enable it again, Gemini CLI sees it', async () => {
+    let r = await upstreamCli(['extensions', 'disable', 'demo-ext', '--scope', 'workspace']);
+    expect(r.code, r.stderr).toBe(0);
+    let ours = await runHost(['extensions', 'list'], { ws });
+    expect(ours.stdout).toContain('✗ demo-ext (1.0.0)');
+    ours = await runHost(['extensions', 'enable', 'demo-ext', '--scope', 'workspace'], { ws });
+    expect(ours.code).toBe(0);
+    r = await upstreamCli(['extensions', 'list']);
+    expect(r.stdout + r.stderr).toMatch(/demo-ext \(1\.0\.0\)[\s\S]*Enabled \(Workspace\): true/);
   }, 180_000);
 
   it('no {{args}}: the invocation after a blank line, the same text', async () => {

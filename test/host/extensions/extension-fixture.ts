@@ -10,7 +10,10 @@ const SDK = (p: string) => pathToFileURL(join(REPO, 'node_modules/@modelcontextp
  * A small extension modelled on published ones: a stdio MCP server started through `${extensionPath}`,
  * a context file, a namespaced command, a skill, an excluded built-in tool and one sensitive setting.
  */
-export function writeDemoExtension(dir: string, opts: { name?: string; version?: string } = {}): string {
+export function writeDemoExtension(
+  dir: string,
+  opts: { name?: string; version?: string; noSettings?: boolean } = {},
+): string {
   const files: Record<string, string> = {
     'gemini-extension.json': JSON.stringify(
       {
