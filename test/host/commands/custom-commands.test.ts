@@ -121,3 +121,29 @@ describe('command sources and conflicts', () => {
     expect(r.stderr).toContain('project custom commands and skills');
   }, 60_000);
 });
+
+describe('built-in slash commands in headless -p', () => {
+  const endpoint = scriptedEndpoints();
+  const ws = workspace();
+  ws.settings({ ...ONLY('filesystem') });
+  put(
+    join(ws.home, '.gemini', 'skills', 'tidy', 'SKILL.md'),
+    '---\nname: tidy\ndescription: Tidies code\n---\nBody.\n',
+  );
+
+  it('/tools, /skills and /extensions print without calling the model; /clear is an input error', async () => {
+    const ep = await endpoint();
+    const tools = await runHost(['-p', '/tools'], { ws, url: ep.url });
+    expect(tools.code, tools.stderr).toBe(0);
+    expect(tools.stdout).toContain('filesystem__read_file');
+    expect(tools.stdout).toContain('activate_skill');
+    const skills = await runHost(['-p', '/skills'], { ws, url: ep.url });
+    expect(skills.stdout).toBe(`tidy: Tidies code\n  ${join(ws.home, '.gemini', 'skills', 'tidy', 'SKILL.md')}\n`);
+    const exts = await runHost(['-p', '/extensions'], { ws, url: ep.url });
+    expect(exts.stdout).toBe('No extensions installed.\n');
+    const clear = await runHost(['-p', '/clear'], { ws, url: ep.url });
+    expect(clear.code).toBe(42);
+    expect(clear.stderr).toContain('/clear is only available in the interactive chat');
+    expect(ep.requests).toHaveLength(0);
+  }, 60_000);
+});
