@@ -28,41 +28,93 @@ export interface ExtensionsCommandOptions {
   stderr?: (s: string) => void;
 }
 
-/** One line from stdin (or the terminal); undefined at end of input. Without echo for secrets on a TTY. */
-function askLine(question: string, hidden: boolean, out: (s: string) => void): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin, output: hidden ? undefined : process.stdout, terminal: false });
-    let answered = false;
-    if (hidden) out(question);
-    const muted = hidden && process.stdin.isTTY;
-    if (muted) process.stdin.setRawMode?.(false);
-    rl.question(hidden ? '' : question, (answer) => {
-      answered = true;
-      rl.close();
-      if (hidden) out('\n');
-      resolve(answer);
+/**
+ * Lines of stdin, one per question: a single reader for the whole command, so answers piped together
+ * ("y\ntoken\n") each reach their question. Undefined at end of input.
+ */
+function lineReader(): () => Promise<string | undefined> {
+  let rl: ReturnType<typeof createInterface> | undefined;
+  const buffered: string[] = [];
+  const waiting: ((l: string | undefined) => void)[] = [];
+  let closed = false;
+  const start = (): void => {
+    rl = createInterface({ input: process.stdin, terminal: false });
+    rl.on('line', (l) => {
+      const w = waiting.shift();
+      if (w) w(l);
+      else buffered.push(l);
     });
     rl.on('close', () => {
-      if (!answered) resolve(undefined);
+      closed = true;
+      for (const w of waiting.splice(0)) w(undefined);
     });
+  };
+  return () => {
+    if (!rl) start();
+    if (buffered.length) return Promise.resolve(buffered.shift());
+    if (closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+}
+
+/** A secret typed at a terminal: raw mode, nothing echoed; from a pipe it is read like any line. */
+function askSecret(
+  question: string,
+  out: (s: string) => void,
+  next: () => Promise<string | undefined>,
+): Promise<string | undefined> {
+  const stdin = process.stdin;
+  out(question);
+  if (!stdin.isTTY) return next();
+  return new Promise((resolve) => {
+    let value = '';
+    stdin.setRawMode(true);
+    stdin.resume();
+    const done = (v: string | undefined): void => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      out('\n');
+      resolve(v);
+    };
+    const onData = (buf: Buffer): void => {
+      for (const ch of buf.toString('utf8')) {
+        if (ch === '\r' || ch === '\n') {
+          done(value);
+          return;
+        }
+        if (ch === '\u0003' || ch === '\u0004') {
+          done(undefined);
+          return;
+        }
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else value += ch;
+      }
+    };
+    stdin.on('data', onData);
   });
 }
 
 function installIo(opts: ExtensionsCommandOptions, out: (s: string) => void): InstallIo {
+  const next = lineReader();
+  const askLine = (q: string, o: (s: string) => void) => {
+    o(q);
+    return next();
+  };
   return {
     cwd: opts.cwd,
     env: opts.env,
     log: out,
     confirm: async (text) => {
       out(`${text}\n`);
-      const a = await askLine('Do you want to continue? [Y/n]: ', false, out);
+      const a = await askLine('Do you want to continue? [Y/n]: ', out);
       if (a === undefined) return false;
       const t = a.trim().toLowerCase();
       return t === '' || t === 'y' || t === 'yes';
     },
     askSetting: async (s: ExtensionSetting) => {
       const label = `${s.name}${s.description ? `\n${s.description}` : ''}\n${s.envVar}${s.sensitive ? ' (hidden)' : ''}: `;
-      const v = await askLine(label, s.sensitive === true, out);
+      const v = s.sensitive && process.stdin.isTTY ? await askSecret(label, out, next) : await askLine(label, out);
       return v?.trim() ? v.trim() : undefined;
     },
   };
@@ -156,7 +208,7 @@ async function runSub(
         const r = await ops.updateExtension(n, io);
         out(
           r.from === r.to
-            ? `Extension "${r.name}" is up to date (${r.to}).\n`
+            ? `Extension "${r.name}" refreshed from its source (version ${r.to}).\n`
             : `Extension "${r.name}" successfully updated: ${r.from} → ${r.to}.\n`,
         );
       }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
@@ -106,7 +106,7 @@ describe('extensions: git installs and failures leave nothing half-installed', (
     expect(json(join(extDir, 'demo-ext', '.gemini-extension-install.json'))).toEqual({ source: url, type: 'git' });
     r = await runHost(['extensions', 'update', 'demo-ext'], { ws });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('is up to date (1.0.0)');
+    expect(r.stdout).toContain('refreshed from its source (version 1.0.0)');
     r = await runHost(['extensions', 'uninstall', 'demo-ext'], { ws });
     expect(r.code).toBe(0);
   }, 60_000);
@@ -129,6 +129,25 @@ describe('extensions: git installs and failures leave nothing half-installed', (
     expect(r.stdout).toContain('This extension will run the following MCP servers:');
     expect(r.stdout).toContain('server.mjs');
     expect(left()).toEqual(before);
+  }, 60_000);
+
+  it('link uses the folder in place; consent and the setting answered on one pipe', async () => {
+    const linked = writeDemoExtension(join(root, 'linked'), { name: 'linked-ext' });
+    let r = await runHost(['extensions', 'link', linked], { ws, stdin: 'y\nsecret value\n' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Do you want to continue? [Y/n]');
+    expect(json(join(extDir, 'linked-ext', '.gemini-extension-install.json'))).toEqual({
+      source: linked,
+      type: 'link',
+    });
+    expect(readFileSync(join(extDir, 'linked-ext', '.env'), 'utf8')).toBe('DEMO_TOKEN="secret value"\n');
+    writeFileSync(join(linked, 'DEMO.md'), 'Changed in place.\n');
+    r = await runHost(['extensions', 'list'], { ws });
+    expect(r.stdout).toContain(`Path: ${linked}`);
+    expect(r.stdout).toContain(join(linked, 'DEMO.md'));
+    r = await runHost(['extensions', 'uninstall', 'linked-ext'], { ws });
+    expect(r.code).toBe(0);
+    expect(existsSync(linked)).toBe(true);
   }, 60_000);
 
   it('new and validate', async () => {
