@@ -18,11 +18,19 @@ export interface CommandRuntime {
   registry: { list(): ToolRef[] };
   policy?: Pick<Policy, 'decide'>;
   roots: string[];
+  /** Servers still starting: a tool not listed yet is looked up again once they are ready. */
+  manager?: { whenReady(): Promise<void> };
 }
 
-function toolNamed(rt: CommandRuntime, toolName: string, alias: string): ToolRef | undefined {
-  const all = rt.registry.list().filter((t) => t.toolName === toolName);
-  return all.find((t) => t.serverAlias === alias) ?? all[0];
+async function toolNamed(rt: CommandRuntime, toolName: string, alias: string): Promise<ToolRef | undefined> {
+  const find = () => {
+    const all = rt.registry.list().filter((t) => t.toolName === toolName);
+    return all.find((t) => t.serverAlias === alias) ?? all[0];
+  };
+  const found = find();
+  if (found || !rt.manager) return found;
+  await rt.manager.whenReady();
+  return find();
 }
 
 async function callOnce(
@@ -51,7 +59,7 @@ export function commandDeps(rt: CommandRuntime, o: RunOptions): ExpandDeps {
   return {
     warn: o.warn,
     readPath: async (path) => {
-      const tool = toolNamed(rt, 'read_file', 'filesystem');
+      const tool = await toolNamed(rt, 'read_file', 'filesystem');
       if (!tool) throw new Error('no read_file tool is registered (is the filesystem server running?)');
       // A relative path is looked for in each workspace directory, first match wins (Gemini CLI's order).
       const abs = isAbsolute(path)
@@ -65,7 +73,7 @@ export function commandDeps(rt: CommandRuntime, o: RunOptions): ExpandDeps {
       throw new Error(error);
     },
     precheckShell: async (commands) => {
-      const tool = toolNamed(rt, 'run_shell_command', 'shell');
+      const tool = await toolNamed(rt, 'run_shell_command', 'shell');
       if (!tool || !rt.policy) return;
       for (const command of commands) {
         const v = await rt.policy.decide(tool, { args: { command } });
@@ -73,7 +81,7 @@ export function commandDeps(rt: CommandRuntime, o: RunOptions): ExpandDeps {
       }
     },
     runShell: async (command): Promise<ShellRun> => {
-      const tool = toolNamed(rt, 'run_shell_command', 'shell');
+      const tool = await toolNamed(rt, 'run_shell_command', 'shell');
       if (!tool) throw new Error('no run_shell_command tool is registered (is the shell server running?)');
       const call = await callOnce(rt, tool, { command }, o.signal, o.promptId);
       o.onCall?.(call);
