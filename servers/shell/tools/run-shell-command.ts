@@ -131,7 +131,11 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
       done._meta = {
         ...done._meta,
         [META.shellOutcome]: {
-          output: result.output,
+          // Bounded: the result already carries the (truncated) text once; a 16 MB copy would double it.
+          output:
+            result.output.length > MAX_OUTCOME_CHARS
+              ? `${result.output.slice(0, MAX_OUTCOME_CHARS)}\n[output cut at ${MAX_OUTCOME_CHARS} characters]`
+              : result.output,
           exitCode: result.exitCode,
           signal: result.signal,
           aborted: result.aborted || result.timedOut,
@@ -143,6 +147,7 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
 }
 
 const MAX_DISPLAY_CHARS = 40_000;
+const MAX_OUTCOME_CHARS = 1_000_000;
 
 function capDisplay(text: string): string {
   return text.length > MAX_DISPLAY_CHARS ? `...${text.slice(text.length - MAX_DISPLAY_CHARS)}` : text;
