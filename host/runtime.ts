@@ -181,14 +181,27 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     policy,
     roots,
     projectTempDir,
-    notices: [
-      untrustedNotice(settings.trust, [...settings.skipped, ...mode.skipped]),
-      builtinReplacementNotice(servers),
-    ].filter((n): n is string => !!n),
+    notices: startupNotices(settings, mode.skipped, servers, extra.commands.errors),
     setApprovalMode: (m) => policy.setApprovalMode(m),
     getApprovalMode: () => policy.getApprovalMode(),
     close: () => manager.close(),
   };
+}
+
+/** What the user must be told at start (headless: stderr; the chat: its first lines). */
+function startupNotices(
+  settings: LoadedSettings,
+  skippedModes: string[],
+  servers: ResolvedServerConfig[],
+  commandErrors: string[],
+): string[] {
+  return [
+    untrustedNotice(settings.trust, [...settings.skipped, ...skippedModes]),
+    builtinReplacementNotice(servers),
+    // Extensions and command files that did not load, each with its path and reason.
+    ...settings.extensions.errors,
+    ...commandErrors,
+  ].filter((n): n is string => !!n);
 }
 
 /** Custom commands and skills for this folder; skills bring the activate_skill host tool. */

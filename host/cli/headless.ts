@@ -155,7 +155,6 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
   for (const w of [...runtime.settings.warnings, ...runtime.registry.warnings()]) ctx.debug?.(w);
   sink.userPrompt(prompt);
 
-  for (const e of [...runtime.settings.extensions.errors, ...runtime.commands.errors]) warn(e);
   const promptId = `${session.sessionId}########0`;
   const { processAtCommands } = await import('../core/at-command.js');
   // `/name args`: a custom command, a built-in that makes sense without a screen, or an MCP prompt.
