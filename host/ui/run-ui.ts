@@ -212,6 +212,7 @@ async function startSession(
     allowedMcpServerNames: opts.allowedMcpServerNames,
     allowedTools: opts.allowedTools,
     skipTrust: opts.args?.skipTrust || trustedThisRun,
+    extensions: opts.args?.extensions,
   };
   let runtime: UiRuntime;
   try {
