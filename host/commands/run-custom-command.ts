@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { Part } from '@google/genai';
 import { META } from '../../protocol/meta.js';
 import type { Policy, ToolCall, ToolCallRequestInfo, ToolRef } from '../scheduler/types.js';
@@ -65,6 +65,7 @@ export function commandDeps(rt: CommandRuntime, o: RunOptions): ExpandDeps {
       const abs = isAbsolute(path)
         ? path
         : (rt.roots.map((r) => resolve(r, path)).find((p) => existsSync(p)) ?? resolve(rt.roots[0] ?? '.', path));
+      if (isDirectory(abs)) return readDirectory(rt, path, abs, o);
       const call = await callOnce(rt, tool, { absolute_path: abs }, o.signal, o.promptId);
       o.onCall?.(call);
       if (call.status === 'success') return [{ text: call.response.responseText }] as Part[];
@@ -101,6 +102,37 @@ export function commandDeps(rt: CommandRuntime, o: RunOptions): ExpandDeps {
       };
     },
   };
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `@{dir}`: every file below it, read with the filesystem server's `read_many_files` (its ignore rules),
+ * framed as Gemini CLI frames a directory.
+ */
+async function readDirectory(rt: CommandRuntime, shown: string, abs: string, o: RunOptions): Promise<Part[]> {
+  const tool = await toolNamed(rt, 'read_many_files', 'filesystem');
+  if (!tool) throw new Error('no read_many_files tool is registered (is the filesystem server running?)');
+  // The tool takes paths relative to the workspace roots; a folder outside them is refused there.
+  const root = rt.roots.find((r) => {
+    const rel = relative(r, abs);
+    return !rel.startsWith('..') && !isAbsolute(rel);
+  });
+  const entry = root ? relative(root, abs) || '.' : abs;
+  const call = await callOnce(rt, tool, { paths: [entry] }, o.signal, o.promptId);
+  o.onCall?.(call);
+  if (call.status !== 'success') throw new Error(call.response?.error ?? 'no content');
+  return [
+    { text: `--- Start of content for directory: ${shown} ---\n` },
+    { text: call.response.responseText.replace(/\n?--- End of content ---\s*$/, '\n') },
+    { text: `--- End of content for directory: ${shown} ---` },
+  ];
 }
 
 /** `/name rest` → the command and its invocation, or undefined when no custom command has that name. */

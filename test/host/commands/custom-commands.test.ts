@@ -75,6 +75,22 @@ describe('custom .toml commands in headless -p "/cmd args"', () => {
     expect(r.stderr).toContain(`${join(userCmds, 'nodesc.toml')}: The 'prompt' field is required.`);
   }, 60_000);
 
+  it('@{dir} reads the folder; a path outside the workspace is refused by the filesystem server', async () => {
+    put(join(userCmds, 'tree.toml'), 'prompt = "Files: @{lib} Secret: @{/etc/hostname}"\n');
+    ws.file('lib/a.txt', 'alpha');
+    ws.file('lib/b.txt', 'beta');
+    const ep = await endpoint(reply.text('ok'));
+    const r = await runHost(['-p', '/tree'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const text = sentText(ep.requestsOf('streamGenerateContent')[0]!.body);
+    expect(text).toMatch(
+      /^Files: --- Start of content for directory: lib ---\n[\s\S]*alpha[\s\S]*beta[\s\S]*--- End of content for directory: lib ---/,
+    );
+    // The placeholder stays and the user is told why, as in Gemini CLI.
+    expect(text).toContain('Secret: @{/etc/hostname}');
+    expect(r.stderr).toContain("Failed to inject content for '@{/etc/hostname}'");
+  }, 60_000);
+
   it('/help lists the custom commands with their descriptions, without calling the model', async () => {
     const ep = await endpoint();
     const r = await runHost(['-p', '/help'], { ws, url: ep.url });
