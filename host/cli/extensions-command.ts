@@ -225,7 +225,7 @@ async function runSub(
     }
     case 'new': {
       if (!arg) return usage('Missing the path of the new extension.');
-      const dir = ops.newExtension(arg, extra, opts.cwd);
+      const dir = (await import('../extensions/templates.js')).newExtension(arg, extra, opts.cwd);
       out(`Successfully created new extension at ${dir}.\n`);
       return 0;
     }
