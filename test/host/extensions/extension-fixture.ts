@@ -57,23 +57,28 @@ export function writeDemoExtension(
   return dir;
 }
 
+function git(dir: string, ...args: string[]): void {
+  const r = spawnSync('git', args, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+  });
+  if (r.status !== 0) throw new Error(r.stderr);
+}
+
 /** The folder as a git repository with one commit (for installs from a git URL). */
 export function gitInit(dir: string): void {
-  const git = (...args: string[]) => {
-    const r = spawnSync('git', args, {
-      cwd: dir,
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 't',
-        GIT_AUTHOR_EMAIL: 't@t',
-        GIT_COMMITTER_NAME: 't',
-        GIT_COMMITTER_EMAIL: 't@t',
-      },
-    });
-    if (r.status !== 0) throw new Error(r.stderr);
-  };
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'v1');
+  git(dir, 'init', '-q', '-b', 'main');
+  commitAll(dir, 'v1');
+}
+
+export function commitAll(dir: string, message: string): void {
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', message);
 }

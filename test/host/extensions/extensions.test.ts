@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { gitInit, writeDemoExtension } from './extension-fixture.js';
+import { autoUpdateExtensions } from '../../../host/extensions/auto-update.js';
+import { commitAll, gitInit, writeDemoExtension } from './extension-fixture.js';
 
 const json = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
 
@@ -158,5 +159,36 @@ describe('extensions: git installs and failures leave nothing half-installed', (
     expect(r2.code, r2.stderr).toBe(0);
     const r3 = await runHost(['extensions', 'validate', join(root, 'nover')], { ws });
     expect(r3.code).toBe(1);
+  }, 60_000);
+});
+
+describe('extensions: --auto-update', () => {
+  const ws = workspace();
+  const root = tempDir('gmc-ext-auto-');
+  const repo = writeDemoExtension(join(root, 'repo'));
+  gitInit(repo);
+
+  it('an extension behind its source is re-installed from it, settings kept; one that is current is left alone', async () => {
+    const url = `file://${repo}`;
+    const r = await runHost(['extensions', 'install', url, '--auto-update', '--consent'], { ws, stdin: 'tok\n' });
+    expect(r.code, r.stderr).toBe(0);
+    const io = {
+      cwd: ws.cwd,
+      env: { ...process.env, GEMINI_CLI_HOME: ws.home },
+      log: () => {},
+      confirm: async () => true,
+      askSetting: async () => undefined,
+    };
+    expect(await autoUpdateExtensions(io)).toEqual([]);
+    const manifest = join(repo, 'gemini-extension.json');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('"1.0.0"', '"1.1.0"'));
+    commitAll(repo, 'v2');
+    expect(await autoUpdateExtensions(io)).toEqual([
+      'Extension "demo-ext" was updated: 1.0.0 → 1.1.0. Restart to use it.',
+    ]);
+    const dir = join(ws.home, '.gemini', 'extensions', 'demo-ext');
+    expect(json(join(dir, 'gemini-extension.json')).version).toBe('1.1.0');
+    expect(readFileSync(join(dir, '.env'), 'utf8')).toBe('DEMO_TOKEN=tok\n');
+    expect(json(join(dir, '.gemini-extension-install.json'))).toEqual({ source: url, type: 'git', autoUpdate: true });
   }, 60_000);
 });
