@@ -38,12 +38,17 @@ export interface CliArgs {
   sandboxAllowNet?: string[];
   /** `--policy FILE` (repeatable, or comma-separated): policy files of the user tier. */
   policyFiles?: string[];
+  /** `-e/--extensions a,b` (or `none`): only these extensions for this run. */
+  extensions?: string[];
+  /** `-l/--list-extensions`: print the installed extensions and exit. */
+  listExtensions: boolean;
 }
 
 export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
        gemini-mcp mcp <add|remove|list|...>    manage MCP servers
        gemini-mcp tools <list|call|...>        inspect and call tools
        gemini-mcp trust [--parent|--never|--reset] [dir]   trust a folder (or not)
+       gemini-mcp extensions <install|uninstall|list|update|enable|disable|link|new|validate>
 
 Options:
   -p, --prompt <text>                 run one prompt headless (appended to piped stdin)
@@ -64,6 +69,8 @@ Options:
       --delete-session <N|ID>         delete a recorded session
       --checkpointing                 snapshot project files before approved edits (/restore)
       --acp                           serve the Agent Client Protocol on stdio (for editors)
+  -e, --extensions <a,b|none>         use only these extensions for this run
+  -l, --list-extensions               list the installed extensions and exit
       --record-responses <file>       record model responses as JSONL
       --fake-responses <file>         replay model responses from JSONL (no network)
   -v, --version                       print the version
@@ -131,6 +138,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'experimental-acp': { type: 'boolean', default: false },
         sandbox: { type: 'boolean', short: 's', default: false },
         'sandbox-allow-net': { type: 'string', multiple: true },
+        extensions: { type: 'string', short: 'e', multiple: true },
+        'list-extensions': { type: 'boolean', short: 'l', default: false },
         'skip-trust': { type: 'boolean', default: false },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -169,5 +178,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     acp: (v.acp ?? false) || (v['experimental-acp'] ?? false),
     sandbox: v.sandbox ?? false,
     sandboxAllowNet: list(v['sandbox-allow-net']),
+    extensions: list(v.extensions),
+    listExtensions: v['list-extensions'] ?? false,
   };
 }

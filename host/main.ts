@@ -37,6 +37,8 @@ async function main(argv: string[]): Promise<number> {
   if (first === 'mcp') return (await import('./cli/mcp-command.js')).runMcpCommand(rest);
   if (first === 'tools') return (await import('./cli/tools-command.js')).runToolsCommand(rest);
   if (first === 'trust') return (await import('./cli/trust-command.js')).runTrustCommand(rest);
+  if (first === 'extensions' || first === 'extension')
+    return (await import('./cli/extensions-command.js')).runExtensionsCommand(rest, { cwd: process.cwd() });
 
   const args = parseCliArgs(argv);
   if (args.help) {
@@ -46,6 +48,11 @@ async function main(argv: string[]): Promise<number> {
   if (args.version) {
     const { VERSION } = await import('../protocol/version.js');
     process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (args.listExtensions) {
+    const { listExtensionsText } = await import('./cli/extensions-command.js');
+    process.stdout.write(listExtensionsText({ cwd: process.cwd(), only: args.extensions }));
     return 0;
   }
   if (args.listSessions || args.deleteSession !== undefined) {

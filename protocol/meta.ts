@@ -29,4 +29,9 @@ export const META = {
    * included); a client may reuse the text without asking again while none of them changed.
    */
   resourceInputs: `${NS}/resourceInputs`,
+  /**
+   * Shell result `_meta`: `{ output, exitCode, signal, aborted }` of the command as run (output untruncated,
+   * unwrapped), for a client that inserts it elsewhere (custom commands' `!{…}`).
+   */
+  shellOutcome: `${NS}/shellOutcome`,
 } as const;

@@ -148,6 +148,7 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
     skipTrust: args.skipTrust,
     sandbox: args.sandbox,
     sandboxAllowNet: args.sandboxAllowNet,
+    extensions: args.extensions,
   });
   ctx.session = session;
   const { runtime, client, model } = session;
@@ -163,6 +164,17 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
 
   const promptId = `${session.sessionId}########0`;
   const { processAtCommands } = await import('../core/at-command.js');
+  // `/name args`: a custom command, a built-in that makes sense without a screen, or an MCP prompt.
+  if (prompt.trimStart().startsWith('/')) {
+    const { runHeadlessSlash } = await import('./headless-commands.js');
+    const slash = await runHeadlessSlash(prompt, { runtime, signal, promptId, warn, onCall: (c) => stats.tool(c) });
+    if (slash?.kind === 'printed') {
+      sink.content(slash.text);
+      sink.messageEnded();
+      return undefined;
+    }
+    if (slash?.kind === 'parts') return sendParts(ctx, slash.parts, promptId);
+  }
   // `/prompt-name arg=value` runs that MCP prompt; its messages are what the model gets.
   const { expandPromptCommand } = await import('../core/mcp-prompt-command.js');
   const mcpPrompt = await expandPromptCommand(runtime.manager, prompt);
@@ -187,6 +199,18 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
       report(ev, sink, stats, model, warn);
       failure = failureOf(ev) ?? failure;
     }
+  }
+  return failure;
+}
+
+/** Sends prepared parts (an expanded custom command) and reports the turn. */
+async function sendParts(ctx: RunContext, parts: import('@google/genai').Part[], promptId: string) {
+  const { sink, stats, signal, warn } = ctx;
+  const { client, model } = ctx.session!;
+  let failure: FatalError | undefined;
+  for await (const ev of client.sendMessageStream(parts, signal, promptId)) {
+    report(ev, sink, stats, model, warn);
+    failure = failureOf(ev) ?? failure;
   }
   return failure;
 }

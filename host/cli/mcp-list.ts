@@ -65,6 +65,7 @@ export async function listServers(
 /** The name as configured; its tool prefix when that differs; whether it took a built-in's place. */
 function label(c: ResolvedServerConfig): string {
   let text = c.name ? `${c.name} [tools: ${c.alias}__*]` : c.alias;
+  if (c.extension) text += ` (from extension ${c.extension})`;
   if (c.replacesBuiltin)
     text +=
       c.replacesBuiltin === 'intended'

@@ -38,6 +38,8 @@ export interface ResolvedServerConfig {
   description?: string;
   /** `lazy`: declared from the tool-list cache and started on first use; `eager`: started with the session. */
   startup?: 'lazy' | 'eager';
+  /** The extension that contributed this server (`gemini-extension.json`), if any. */
+  extension?: string;
   /** The environment variables that can change what the server lists (the listing-cache key); all when absent. */
   listingEnvNames?: readonly string[];
   /** Runs confined: the shell server by its own `--sandbox`, a user stdio server by the host (`sandbox`). */
@@ -128,12 +130,15 @@ export function resolveServerSet(input: Settings | { merged: Settings }, opts: R
       startup: 'lazy',
     });
   }
+  const fromExtension =
+    'extensionServers' in input ? (input as { extensionServers?: Record<string, string> }).extensionServers : undefined;
   const entries = Object.entries(settings.mcpServers ?? {});
   const prefixes = toolPrefixes(entries.map(([name]) => name));
   for (const [name, entry] of entries) {
     const alias = prefixes.get(name)!;
     const server = userServer(alias, entry, opts, env, redaction);
     if (alias !== name) server.name = name;
+    if (fromExtension?.[name]) server.extension = fromExtension[name];
     // A user entry under a built-in's name replaces the built-in in place and keeps working.
     const replaced = ordered.get(alias);
     if (replaced?.builtIn) server.replacesBuiltin = entry.replaceBuiltin === true ? 'intended' : 'silently';

@@ -16,6 +16,8 @@ export interface LoadSettingsOptions {
   env?: NodeJS.ProcessEnv;
   /** `--skip-trust`: treat the folder as trusted for this run without saving anything. */
   skipTrust?: boolean;
+  /** `-e/--extensions a,b` (or `none`): only these extensions for this run. */
+  extensions?: string[];
 }
 
 export function userSettingsPath(home: string): string {

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { SettingsSchema, V1_RENAMES, type Settings } from './settings-schema.js';
 import { expandDeep } from './expand.js';
 import { settingsSyntaxError } from './settings-precheck.js';
@@ -9,6 +10,7 @@ import { findEnvFile, homeEnvFile, withEnvFile } from './env-file.js';
 import { filterUntrustedWorkspace, withoutFolderTrustKey } from './untrusted-workspace.js';
 import { geminiHome } from './paths.js';
 import { settingsFiles, type LoadSettingsOptions, type SettingsFileRef } from './settings-files.js';
+import { loadExtensions, type ExtensionSet } from '../extensions/loader.js';
 
 export type { Settings, McpServerSettings, SettingsScope } from './settings-schema.js';
 export {
@@ -40,6 +42,10 @@ export interface LoadedSettings {
   env: NodeJS.ProcessEnv;
   /** The `.env` file that was read, if any. */
   envFile?: string;
+  /** Installed extensions (enabled or not) and the folders that failed to load. */
+  extensions: ExtensionSet;
+  /** `mcpServers` names that come from an enabled extension → the extension's name. */
+  extensionServers: Record<string, string>;
 }
 
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
@@ -57,10 +63,12 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     homeDir: opts.homeDir,
     skipTrust: opts.skipTrust,
     enabled: folderTrustEnabled(raw.filter((r) => r.ref.scope !== 'workspace').map((r) => r.layer)),
-    hasWorkspaceConfig: !!workspace || !!envFile?.workspace,
+    hasWorkspaceConfig: !!workspace || !!envFile?.workspace || hasProjectContributions(opts.cwd, home),
   });
   const skipped: string[] = [];
   const skippedServers: string[] = [];
+  if (!trust.trusted && hasProjectContributions(opts.cwd, home))
+    skipped.push('project custom commands and skills (.gemini/commands, .gemini/skills, .claude/…)');
   let usedEnvFile = envFile;
   if (!trust.trusted && envFile?.workspace) {
     skipped.push(`.env file ${envFile.path}`);
@@ -98,8 +106,12 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     files.push(ref);
     merged = mergeLayer(merged, valid);
   }
+  const extensions = loadExtensions({ cwd: opts.cwd, env, homeDir: opts.homeDir, only: opts.extensions });
+  const extensionServers = mergeExtensions(merged, extensions, warnings);
   return {
     merged: merged as Settings,
+    extensions,
+    extensionServers,
     files,
     warnings,
     trust,
@@ -109,6 +121,58 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     envFile: usedEnvFile?.path,
   };
 }
+
+/**
+ * Enabled extensions add their MCP servers (a settings.json entry of the same name wins) and their
+ * `excludeTools` (to tools.exclude). Returns which server names came from which extension.
+ */
+function mergeExtensions(
+  merged: Record<string, unknown>,
+  set: ExtensionSet,
+  warnings: string[],
+): Record<string, string> {
+  const from: Record<string, string> = {};
+  const servers = { ...((merged.mcpServers as Record<string, unknown> | undefined) ?? {}) };
+  const exclude: string[] = [];
+  for (const ext of set.extensions) {
+    if (!ext.enabled) continue;
+    for (const [name, server] of Object.entries(ext.mcpServers)) {
+      if (name in servers) {
+        warnings.push(
+          from[name]
+            ? `MCP server "${name}" of extension ${ext.name} is skipped: extension ${from[name]} already defines it`
+            : `MCP server "${name}" of extension ${ext.name} is skipped: settings.json defines a server of that name`,
+        );
+        continue;
+      }
+      servers[name] = server;
+      from[name] = ext.name;
+    }
+    exclude.push(...ext.excludeTools);
+  }
+  if (Object.keys(from).length) merged.mcpServers = servers;
+  if (exclude.length) {
+    const tools = { ...((merged.tools as Record<string, unknown> | undefined) ?? {}) };
+    tools.exclude = [...new Set([...((tools.exclude as string[] | undefined) ?? []), ...exclude])];
+    merged.tools = tools;
+  }
+  return from;
+}
+
+/** Project commands or skills are workspace configuration too: a folder that has them must be trusted first. */
+function hasProjectContributions(cwd: string, home: string): boolean {
+  const project = resolve(cwd);
+  if (project === resolve(home)) return false;
+  return PROJECT_CONTRIBUTION_DIRS.some((d) => existsSync(join(project, d)));
+}
+
+const PROJECT_CONTRIBUTION_DIRS = [
+  '.gemini/commands',
+  '.gemini/skills',
+  '.claude/commands',
+  '.claude/skills',
+  '.agents/skills',
+];
 
 /** `security.folderTrust.enabled` from the layers that may set it (default on). */
 function folderTrustEnabled(layers: Array<Record<string, unknown> | SettingsError>): boolean {

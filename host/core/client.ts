@@ -128,7 +128,8 @@ export class GeminiClient {
       .states()
       .filter((s) => s.status === 'connected' && s.instructions && !hidden.has(s.alias))
       .map((s) => ({ alias: s.alias, text: s.instructions! }));
-    return buildSystemPrompt({ tools, instructions, memory: await this.memory.get(), roots });
+    const { skills, extensionContext } = this.opts.runtime;
+    return buildSystemPrompt({ tools, instructions, memory: await this.memory.get(), roots, skills, extensionContext });
   }
 
   private async requestShape(): Promise<RequestShape> {

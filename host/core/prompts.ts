@@ -13,6 +13,10 @@ export interface PromptInputs {
   /** The memory server's `gemini-memory://context` text (may be empty). */
   memory: string;
   roots: string[];
+  /** Agent skills: listed up front, their instructions come from activate_skill. */
+  skills?: { name: string; description: string; location: string }[];
+  /** Enabled extensions' context files (already marked with their paths). */
+  extensionContext?: string;
   platform?: string;
   date?: Date;
 }
@@ -79,8 +83,28 @@ efficiently, using the tools below.
   for (const i of inp.instructions) {
     if (i.text.trim()) parts.push(`# Instructions from the "${i.alias}" server\n${i.text.trim()}`);
   }
+  if (inp.skills?.length) parts.push(skillsSection(inp.skills));
+  if (inp.extensionContext?.trim())
+    parts.push(`# Extension context\n<extension_context>\n${inp.extensionContext.trim()}\n</extension_context>`);
   if (inp.memory.trim()) parts.push(`# Memory and project context\n${inp.memory.trim()}`);
   return parts.join('\n\n');
+}
+
+/** Gemini CLI's listing of agent skills, word for word, so skills written for it read the same here. */
+function skillsSection(skills: NonNullable<PromptInputs['skills']>): string {
+  const xml = skills
+    .map(
+      (s) =>
+        `  <skill>\n    <name>${s.name}</name>\n    <description>${s.description}</description>\n    <location>${s.location}</location>\n  </skill>`,
+    )
+    .join('\n');
+  return `# Available Agent Skills
+
+You have access to the following specialized skills. To activate a skill and receive its detailed instructions, call the \`activate_skill\` tool with the skill's name.
+
+<available_skills>
+${xml}
+</available_skills>`;
 }
 
 /** The next-speaker question. */

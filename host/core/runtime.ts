@@ -36,6 +36,12 @@ import { type HookSource, loadHooks } from '../hooks/hook-config.js';
 import { HookSystem } from '../hooks/hook-system.js';
 import { toolHooks } from '../hooks/tool-hooks.js';
 import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
+import type { LoadedExtension } from '../extensions/loader.js';
+import { commandDirs, extensionContext, skillDirs } from '../extensions/contributions.js';
+import { type CommandSet, loadCommandFiles } from '../commands/custom-commands.js';
+import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';
+import { loadSkills, type Skill } from '../skills/skills.js';
+import { activateSkill, activateSkillEntry } from '../tools/activate-skill.js';
 
 export interface HostRuntimeOptions {
   cwd: string;
@@ -71,6 +77,8 @@ export interface HostRuntimeOptions {
   hookSources?: HookSource[];
   /** More policy folders, e.g. extensions' `policies/` as `{ path, tier: 'extension', source: 'extension:git' }`. */
   policySources?: PolicySource[];
+  /** `-e/--extensions a,b` (or `none`): only these extensions for this run. */
+  extensions?: string[];
 }
 
 export interface HostRuntime {
@@ -94,6 +102,14 @@ export interface HostRuntime {
   setApprovalMode(m: ApprovalMode): void;
   getApprovalMode(): ApprovalMode;
   close(): Promise<void>;
+  /** Installed extensions (enabled or not) for this folder. */
+  extensions: LoadedExtension[];
+  /** Enabled extensions' context files, marked with their paths (empty when none). */
+  extensionContext: string;
+  /** Custom commands (.toml, Claude Code .md) and the files that did not load. */
+  commands: CommandSet;
+  /** Agent skills offered to the model (activate_skill). */
+  skills: Skill[];
 }
 
 /** Host-provided tools (search_tools, the resource tools) run here; every other call goes to its server. */
@@ -124,10 +140,10 @@ function hostExecutor(manager: McpClientManager, registry: ToolRegistry): CallEx
 export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostRuntime> {
   const cwd = resolve(opts.cwd);
   const settings =
-    opts.settings ?? loadSettings({ cwd, homeDir: opts.homeDir, env: opts.env, skipTrust: opts.skipTrust });
+    opts.settings ??
+    loadSettings({ cwd, homeDir: opts.homeDir, env: opts.env, skipTrust: opts.skipTrust, extensions: opts.extensions });
   const env = settings.env;
   const merged = settings.merged;
-  const configured = parseApprovalMode(settings.merged.general?.defaultApprovalMode);
   const roots = [...new Set([cwd, ...(opts.includeDirectories ?? []).map((d) => resolve(cwd, d))])];
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(cwd, env, opts.homeDir);
   const sandbox = sandboxChoice(merged, { flag: opts.sandbox, allowNet: opts.sandboxAllowNet, env });
@@ -143,16 +159,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const byName = serverNameMap(servers);
   const toolSettings = toolSettingsOf(merged, opts.allowedTools, byName);
   const policies = policiesFor(opts, settings, cwd);
-  const policy = new PolicyEngine({
-    fileRules: policies.rules,
-    settings: toolSettings,
-    approvalMode: opts.approvalMode ?? configured ?? 'default',
-    untrustedFolder: !settings.trust.trusted,
-    interactive: opts.interactive,
-    allowedTools: opts.allowedTools,
-    allowedMcpServerNames: byName(opts.allowedMcpServerNames),
-    sandboxAutoApprove: sandbox.shell && sandbox.autoApprove,
-  });
+  const policy = policyFor(opts, settings, toolSettings, policies, byName, sandbox);
   const log = opts.log ?? silentLogger;
   const clientRequests = clientRequestsFor(servers, opts);
   const listingCache = new ListingCache(listingCacheDir(env, opts.homeDir));
@@ -186,8 +193,10 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
       await manager.whenListsFresh();
     },
   });
+  const extra = loadContributions(settings, cwd, geminiHome(env, opts.homeDir), registry, manager, roots);
   manager.start();
   return {
+    ...extra,
     settings,
     manager,
     clientRequests,
@@ -203,11 +212,35 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
       ...configProblems(hooks.problems, policies.problems),
       untrustedNotice(settings.trust, skippedConfig(settings, refusedModeNotice(policy.startRefused), cwd)),
       builtinReplacementNotice(servers),
+      // Extensions and command files that did not load, each with its path and reason.
+      ...settings.extensions.errors,
+      ...extra.commands.errors,
     ].filter((n): n is string => !!n),
     setApprovalMode: (m) => policy.setApprovalMode(m),
     getApprovalMode: () => policy.getApprovalMode(),
     close: () => manager.close(),
   };
+}
+
+/** The one policy engine of the run: settings rules, policy files, the approval mode and folder trust. */
+function policyFor(
+  opts: HostRuntimeOptions,
+  settings: LoadedSettings,
+  toolSettings: Settings,
+  policies: LoadedPolicies,
+  byName: (l: string[] | undefined) => string[] | undefined,
+  sandbox: SandboxChoice,
+): PolicyEngine {
+  return new PolicyEngine({
+    fileRules: policies.rules,
+    settings: toolSettings,
+    approvalMode: opts.approvalMode ?? parseApprovalMode(settings.merged.general?.defaultApprovalMode) ?? 'default',
+    untrustedFolder: !settings.trust.trusted,
+    interactive: opts.interactive,
+    allowedTools: opts.allowedTools,
+    allowedMcpServerNames: byName(opts.allowedMcpServerNames),
+    sandboxAutoApprove: sandbox.shell && sandbox.autoApprove,
+  });
 }
 
 /** What servers may ask of the host (sampling only for trusted ones, elicitation, an editor's files). */
@@ -275,7 +308,10 @@ function hooksFor(
   const sources: HookSource[] = settings.files
     .filter((f) => f.scope !== 'workspace' || settings.trust.trusted)
     .map((f) => ({ path: f.path, source: f.scope === 'workspace' ? 'project' : f.scope }));
-  const loaded = loadHooks([...sources, ...(opts.hookSources ?? [])]);
+  const extensions = enabledExtensions(settings).map(
+    (e): HookSource => ({ path: e.path, folder: true, source: `extension:${e.name}` }),
+  );
+  const loaded = loadHooks([...sources, ...extensions, ...(opts.hookSources ?? [])]);
   const system = new HookSystem({ hooks: loaded.hooks, cwd, env: settings.env, notify });
   return { system, problems: loaded.problems };
 }
@@ -293,12 +329,43 @@ function policiesFor(opts: HostRuntimeOptions, settings: LoadedSettings, cwd: st
     ...(opts.policyFiles ?? []).map(
       (f): PolicySource => ({ path: resolve(cwd, f), tier: 'user', source: 'User (--policy)' }),
     ),
+    ...enabledExtensions(settings).map(
+      (e): PolicySource => ({ path: join(e.path, 'policies'), tier: 'extension', source: `extension:${e.name}` }),
+    ),
     ...(opts.policySources ?? []),
   ]);
+}
+
+/** Extensions enabled for this folder: their `hooks/hooks.json` and `policies/` apply, as in Gemini CLI. */
+function enabledExtensions(settings: LoadedSettings): LoadedExtension[] {
+  return settings.extensions.extensions.filter((e) => e.enabled);
 }
 
 /** Server lists may use the `mcpServers` key as written; policy compares tool prefixes. */
 function serverNameMap(servers: readonly ResolvedServerConfig[]): (list: string[] | undefined) => string[] | undefined {
   const alias = new Map(servers.filter((s) => s.name).map((s) => [s.name!, s.alias]));
   return (list) => list?.map((n) => alias.get(n) ?? n);
+}
+
+/** Custom commands and skills for this folder; skills bring the activate_skill host tool. */
+function loadContributions(
+  settings: LoadedSettings,
+  cwd: string,
+  home: string,
+  registry: ToolRegistry,
+  manager: McpClientManager,
+  roots: string[],
+): Pick<HostRuntime, 'extensions' | 'extensionContext' | 'commands' | 'skills'> {
+  // An activated skill's folder joins the workspace (its scripts and references become readable).
+  const addRoot = async (dir: string): Promise<void> => {
+    if (roots.includes(dir)) return;
+    roots.push(dir);
+    await manager.setRoots(roots);
+  };
+  const where = { cwd, home, trusted: settings.trust.trusted, extensions: settings.extensions.extensions };
+  const commands = loadCommandFiles(commandDirs(where), BUILTIN_COMMAND_NAMES);
+  const skills = loadSkills(skillDirs(where));
+  if (skills.length) registry.addHostTool(activateSkillEntry(skills), (args) => activateSkill(skills, args, addRoot));
+  const extensions = settings.extensions.extensions;
+  return { extensions, extensionContext: extensionContext(extensions), commands, skills };
 }

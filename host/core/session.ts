@@ -97,6 +97,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       homeDir: opts.homeDir,
       env: opts.env,
       skipTrust: opts.skipTrust,
+      extensions: opts.extensions,
     });
   // The `.env` file's variables (credentials, model) count like the environment's own.
   const env = settings.env;

@@ -294,6 +294,7 @@ export class ToolScheduler extends EventEmitter {
       responseText: cut.text + extra,
       resultDisplay: converted.display,
       ...(cut.file ? { outputFile: cut.file } : {}),
+      ...(result._meta ? { meta: result._meta as Record<string, unknown> } : {}),
     };
     this.finish(call, 'success');
   }

@@ -43,6 +43,8 @@ export interface ToolCallResponseInfo {
   errorType?: string;
   /** Where the full output was saved when the text was truncated. */
   outputFile?: string;
+  /** The result's `_meta` as the server sent it (for a client-initiated call that reads it). */
+  meta?: Record<string, unknown>;
 }
 
 /**

@@ -40,6 +40,11 @@ export class ToolRegistry extends EventEmitter {
   /** Tools found through search_tools or called: declared in every later request. */
   private readonly active = new Set<string>();
   private readonly budget: number;
+  /** Host tools beyond search and resources (activate_skill): always declared, run by their handler. */
+  private readonly extraHostTools = new Map<
+    string,
+    { entry: RegisteredTool; run: (args: Record<string, unknown>) => Promise<CallToolResult> }
+  >();
 
   constructor(
     private readonly manager: McpClientManager,
@@ -87,9 +92,16 @@ export class ToolRegistry extends EventEmitter {
     const out = declared.map((t) => t.declaration);
     for (const t of this.byName.values())
       if (isResourceTool(t.exposedName) && t.serverAlias === HOST_TOOLS_ALIAS) out.push(t.declaration);
+    for (const { entry } of this.extraHostTools.values()) if (!include || include(entry)) out.push(entry.declaration);
     const search = this.byName.get(SEARCH_TOOLS_NAME);
     if (deferred > 0 && search) out.push(search.declaration);
     return out;
+  }
+
+  /** Registers a host tool under its bare name (activate_skill); it is declared in every request. */
+  addHostTool(entry: RegisteredTool, run: (args: Record<string, unknown>) => Promise<CallToolResult>): void {
+    this.extraHostTools.set(entry.exposedName, { entry, run });
+    this.rebuild();
   }
 
   /** A call reached this tool: it stays declared from now on. */
@@ -98,7 +110,9 @@ export class ToolRegistry extends EventEmitter {
   }
 
   /** Runs a host-provided tool (search_tools); the tools it finds stay declared from now on. */
-  callHostTool(toolName: string, args: Record<string, unknown>): CallToolResult {
+  callHostTool(toolName: string, args: Record<string, unknown>): CallToolResult | Promise<CallToolResult> {
+    const extra = this.extraHostTools.get(toolName);
+    if (extra) return extra.run(args);
     if (toolName !== SEARCH_TOOLS_NAME)
       return { isError: true, content: [{ type: 'text', text: `Unknown host tool '${toolName}'.` }] };
     const found = searchTools(
@@ -152,6 +166,8 @@ export class ToolRegistry extends EventEmitter {
     if (this.manager.states().some((s) => s.status === 'connected' && s.resources.length > 0)) {
       for (const t of resourceToolEntries()) if (!map.has(t.exposedName)) map.set(t.exposedName, t);
     }
+    for (const { entry } of this.extraHostTools.values())
+      if (!map.has(entry.exposedName)) map.set(entry.exposedName, entry);
     // Above the budget the model gets search_tools to reach the tools a request leaves out.
     const chars = [...map.values()].reduce((a, t) => a + JSON.stringify(t.declaration).length, 0);
     if (chars > this.budget && !map.has(SEARCH_TOOLS_NAME)) map.set(SEARCH_TOOLS_NAME, searchToolsEntry());

@@ -18,6 +18,10 @@ export type UiRuntime = Pick<
   | 'setApprovalMode'
   | 'getApprovalMode'
   | 'close'
+  | 'commands'
+  | 'skills'
+  | 'extensions'
+  | 'policy'
 > &
   Partial<Pick<HostRuntime, 'hooks' | 'policies'>>;
 

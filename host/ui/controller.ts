@@ -19,6 +19,7 @@ import { formatChatStats, recordStreamStats } from './commands/info-commands.js'
 import { parseShellInput, shellToolName } from './commands/shell-mode.js';
 import { resourceText } from '../mcp/util.js';
 import { refusePathProblems } from './input/path-problems.js';
+import { findCommand, RefusedError, runCustomCommand } from '../commands/run-custom-command.js';
 
 /**
  * Connects the screen to the host: submissions become model turns, slash commands or passive calls;
@@ -149,6 +150,25 @@ export class Controller {
     const shell = parseShellInput(text, this.shellMode);
     if (shell.kind === 'toggle') return this.toggleShellMode();
     if (shell.kind === 'command') return this.runShell(text, shell.command);
+    const custom = text.startsWith('/') && this.runtime ? findCommand(text, this.runtime.commands.commands) : undefined;
+    if (custom && this.runtime) {
+      const rt = this.runtime;
+      this.app.conv.add({ kind: 'user', text });
+      // `@{…}` and `!{…}` run as client-initiated calls: their cards show, a shell command asks as any does.
+      return this.sendToModel(text, async (signal, promptId) => {
+        try {
+          return await runCustomCommand(rt, custom.command, custom.invocation, {
+            signal,
+            promptId,
+            warn: (m) => this.print(p.yellow(m)),
+          });
+        } catch (err) {
+          const why = err instanceof RefusedError ? 'Nothing was sent to the model.' : '';
+          this.error(`/${custom.command.name}: ${(err as Error).message} ${why}`.trim());
+          return undefined;
+        }
+      });
+    }
     const slash = text.startsWith('/') ? parseSlash(text) : undefined;
     if (slash) {
       this.app.conv.add({ kind: 'user', text });
@@ -235,7 +255,11 @@ export class Controller {
    * `@server__tool(...)` passive calls run first and only show their cards; `@path` references are
    * read through the filesystem server; what is left goes to the model (host core's at-commands).
    */
-  async sendToModel(text: string): Promise<void> {
+  /** `prepare`: builds the parts instead (a custom command's expansion); undefined sends nothing. */
+  async sendToModel(
+    text: string,
+    prepare?: (signal: AbortSignal, promptId: string) => Promise<Part[] | undefined>,
+  ): Promise<void> {
     const p = this.app.palette;
     const rt = this.runtime;
     if (!rt) return this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
@@ -245,7 +269,11 @@ export class Controller {
     const promptId = randomUUID().slice(0, 12);
     try {
       let parts: Part[] = [{ text }];
-      if (/(^|\s)@\S/.test(text)) {
+      if (prepare) {
+        const prepared = await prepare(ac.signal, promptId);
+        if (!prepared || ac.signal.aborted) return;
+        parts = prepared;
+      } else if (/(^|\s)@\S/.test(text)) {
         const res = await processAtCommands(text, {
           runtime: rt as unknown as Parameters<typeof processAtCommands>[1]['runtime'],
           signal: ac.signal,

@@ -215,6 +215,7 @@ async function startSession(
     skipTrust: opts.args?.skipTrust || trustedThisRun,
     sandbox: opts.args?.sandbox,
     sandboxAllowNet: opts.args?.sandboxAllowNet,
+    extensions: opts.args?.extensions,
   };
   let runtime: UiRuntime;
   try {
@@ -243,7 +244,23 @@ async function startSession(
   app.status.sandboxed = runtime.sandbox.shell;
   new StartupLine(app, runtime).start();
   for (const notice of runtime.notices) app.conv.add({ kind: 'info', text: app.palette.yellow(notice) });
+  if (runtime.extensions.some((e) => e.installMetadata?.autoUpdate)) void autoUpdate(app, opts.cwd, env);
   const historyFile = InputHistory.fileFor(runtime.projectTempDir);
   if (app.history.file !== historyFile) app.history = new InputHistory(historyFile).load();
   if (opts.initialPrompt?.trim()) void controller.submit(opts.initialPrompt);
+}
+
+/** `--auto-update` extensions are brought up to date in the background; the user is told what changed. */
+async function autoUpdate(app: App, cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const { autoUpdateExtensions } = await import('../extensions/auto-update.js');
+  const lines = await autoUpdateExtensions({
+    cwd,
+    env,
+    log: () => {},
+    // Nobody is asked in the background: consent was given at install, a new setting stays unset.
+    confirm: async () => true,
+    askSetting: async () => undefined,
+  }).catch((err: unknown) => [`Extension auto-update failed: ${(err as Error).message}`]);
+  for (const l of lines) app.conv.add({ kind: 'info', text: app.palette.yellow(l) });
+  if (lines.length) app.requestRender();
 }

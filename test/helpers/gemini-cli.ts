@@ -32,3 +32,11 @@ export function geminiCli(): { entry?: string; why?: string } {
   const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.gemini;
   return bin ? { entry: join(FOLDER, 'node_modules/@google/gemini-cli', bin) } : { why: 'no bin in its package.json' };
 }
+
+export const GEMINI_CLI_VERSION = VERSION;
+
+/** `geminiCli()` as `{ entry }` or `{ error }`. */
+export function geminiCliEntry(): { entry: string } | { error: string } {
+  const { entry, why } = geminiCli();
+  return entry ? { entry } : { error: why ?? 'unknown' };
+}

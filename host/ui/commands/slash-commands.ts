@@ -6,6 +6,7 @@ import { CHAT_COMMANDS } from './chat-commands.js';
 import { formatHooks, formatPolicies } from './config-commands.js';
 import { toolFor } from '../../tools/builtin-catalogue.js';
 import { exposedName } from '../../tools/naming.js';
+import { formatExtensions, formatSkills } from '../../extensions/listing.js';
 
 export interface SlashContext {
   runtime?: UiRuntime;
@@ -34,6 +35,8 @@ export const BUILTIN_COMMANDS: Record<string, { help: string; subs: string[] }> 
   memory: { help: 'memory: show | refresh | add TEXT', subs: ['show', 'refresh', 'add'] },
   hooks: { help: 'list the hooks in force and where they come from', subs: [] },
   policies: { help: 'list the policy file rules in force', subs: [] },
+  extensions: { help: 'installed extensions and whether each is enabled here', subs: [] },
+  skills: { help: 'agent skills the model can activate', subs: [] },
   ...Object.fromEntries(Object.entries(CHAT_COMMANDS).map(([name, c]) => [name, { help: c.help, subs: c.subs }])),
   clear: { help: 'clear the screen and start a new conversation view', subs: [] },
   quit: { help: 'exit', subs: [] },
@@ -66,6 +69,7 @@ export function completionTable(runtime: UiRuntime | undefined): Record<string, 
   for (const [name, c] of Object.entries(BUILTIN_COMMANDS)) table[name] = c.subs;
   if (runtime) {
     for (const p of promptCommands(runtime.manager.states())) table[p.command] = [];
+    for (const c of runtime.commands.commands) table[c.name] = [];
     const restart = table.mcp;
     table.mcp = [...restart, ...runtime.manager.states().map((s) => `restart ${s.alias}`)].filter(
       (v, i, a) => a.indexOf(v) === i,
@@ -114,6 +118,11 @@ export function helpText(runtime: UiRuntime | undefined, p: Palette): string {
   const lines = [p.bold('Commands')];
   for (const [name, c] of Object.entries(BUILTIN_COMMANDS))
     if (name !== 'exit') lines.push(`  ${p.cyan('/' + name)}  ${c.help}`);
+  const custom = runtime ? [...runtime.commands.commands].sort((a, b) => a.name.localeCompare(b.name)) : [];
+  if (custom.length) {
+    lines.push(p.bold('Custom commands'));
+    for (const c of custom) lines.push(`  ${p.magenta('/' + c.name)}  ${c.description}`);
+  }
   const prompts = runtime ? promptCommands(runtime.manager.states()) : [];
   if (prompts.length) {
     lines.push(p.bold('MCP prompts'));
@@ -182,6 +191,16 @@ async function rememberFact(ctx: SlashContext, fact: string): Promise<void> {
   await ctx.runTool(tool?.exposedName ?? exposedName('memory', 'save_memory'), { fact });
 }
 
+/** `/extensions [desc]` and `/skills`. */
+function showContributions(input: SlashInput, ctx: SlashContext): true {
+  const rt = ctx.runtime;
+  if (!rt) return ctx.error('The host runtime is still starting.'), true;
+  const text =
+    input.name === 'skills' ? formatSkills(rt.skills) : formatExtensions(rt.extensions, input.args[0] === 'desc');
+  ctx.print(text.trimEnd());
+  return true;
+}
+
 /** Runs a slash command; false when the name is unknown. */
 export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<boolean> {
   const p = ctx.palette;
@@ -198,6 +217,9 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
     case 'clear':
       ctx.clear();
       return true;
+    case 'extensions':
+    case 'skills':
+      return showContributions(input, ctx);
     case 'stats':
       ctx.print(ctx.stats());
       return true;

@@ -135,12 +135,27 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
       // The display travels in the same message: a huge output shows as the truncated text.
       const display = capDisplay(result.timedOut || file ? text : displayOf(result));
       if (result.error) throw new ToolError(text, 'shell_execute_error', display);
-      return textResult(text, display);
+      const done = textResult(text, display);
+      done._meta = {
+        ...done._meta,
+        [META.shellOutcome]: {
+          // Bounded: the result already carries the (truncated) text once; a 16 MB copy would double it.
+          output:
+            result.output.length > MAX_OUTCOME_CHARS
+              ? `${result.output.slice(0, MAX_OUTCOME_CHARS)}\n[output cut at ${MAX_OUTCOME_CHARS} characters]`
+              : result.output,
+          exitCode: result.exitCode,
+          signal: result.signal,
+          aborted: result.aborted || result.timedOut,
+        },
+      };
+      return done;
     },
   });
 }
 
 const MAX_DISPLAY_CHARS = 40_000;
+const MAX_OUTCOME_CHARS = 1_000_000;
 
 function capDisplay(text: string): string {
   return text.length > MAX_DISPLAY_CHARS ? `...${text.slice(text.length - MAX_DISPLAY_CHARS)}` : text;

@@ -1,0 +1,255 @@
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Enablement } from './enablement.js';
+import {
+  type InstallMetadata,
+  loadExtensions,
+  type LoadedExtension,
+  readInstallMetadata,
+  userScopeFolder,
+} from './loader.js';
+import { type ExtensionSetting, type Manifest, readManifest } from './manifest.js';
+import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from './paths.js';
+import { formatEnv } from './settings-env.js';
+
+/**
+ * Installing, updating, linking and removing extensions, in Gemini CLI's folders and files. Every
+ * install is staged in a hidden folder beside its destination and renamed into place only once the
+ * source was fetched, its manifest validated, consent given and its settings written: a bad name, an
+ * invalid manifest, a failed clone or a refusal leaves nothing behind.
+ */
+
+export interface InstallIo {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  homeDir?: string;
+  /** Shows the text and asks yes/no. */
+  confirm(text: string): Promise<boolean>;
+  /** Asks for one setting's value (sensitive ones without echo); undefined leaves it unset. */
+  askSetting(setting: ExtensionSetting): Promise<string | undefined>;
+  log(text: string): void;
+}
+
+export interface InstallRequest {
+  source: string;
+  ref?: string;
+  autoUpdate?: boolean;
+  /** `--consent`: the user already agreed. */
+  consent?: boolean;
+  link?: boolean;
+}
+
+const GIT_PREFIXES = ['http://', 'https://', 'git@', 'sso://', 'github:', 'gitlab:', 'ssh://', 'file://'];
+
+export function isGitSource(source: string): boolean {
+  return GIT_PREFIXES.some((p) => source.startsWith(p));
+}
+
+function metadataFor(req: InstallRequest, cwd: string): InstallMetadata {
+  if (req.link) return { source: resolve(cwd, req.source), type: 'link' };
+  if (isGitSource(req.source))
+    return {
+      source: req.source,
+      type: 'git',
+      ...(req.ref ? { ref: req.ref } : {}),
+      ...(req.autoUpdate ? { autoUpdate: true } : {}),
+    };
+  if (req.ref || req.autoUpdate) throw new Error('--ref and --auto-update are not applicable for local extensions.');
+  const source = resolve(cwd, req.source);
+  if (!existsSync(source)) throw new Error('Install source not found.');
+  return { source, type: 'local' };
+}
+
+function git(args: string[], cwd?: string): void {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+  if (r.error) throw new Error(`git ${args[0]} failed: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`git ${args[0]} failed: ${(r.stderr || r.stdout).trim()}`);
+}
+
+/** Fills `dir` (which must not exist yet) with the extension's files. */
+function fetchInto(meta: InstallMetadata, dir: string): void {
+  if (meta.type === 'git') {
+    const url = meta.source.startsWith('github:') ? `https://github.com/${meta.source.slice(7)}.git` : meta.source;
+    git(['clone', '--quiet', ...(meta.ref ? [] : ['--depth', '1']), '--', url, dir]);
+    if (meta.ref) git(['checkout', '--quiet', meta.ref], dir);
+  } else if (meta.type === 'local') {
+    if (!statSync(meta.source).isDirectory()) throw new Error(`${meta.source} is not a folder.`);
+    cpSync(meta.source, dir, { recursive: true });
+  } else {
+    mkdirSync(dir);
+  }
+}
+
+/** What the extension will run and add, shown before the user agrees (Gemini CLI's consent text). */
+export function consentText(manifest: Manifest, dir: string, meta: InstallMetadata): string {
+  const lines = [`${meta.type === 'link' ? 'Linking' : 'Installing'} extension "${manifest.name}".`];
+  lines.push(
+    'The extension you are about to install may have been created by a third-party developer and sourced from a public repository. Nobody vets, endorses, or guarantees the functionality or security of extensions. Please carefully inspect any extension and its source code before installing to understand the permissions it requires and the actions it may perform.',
+  );
+  const servers = Object.entries(manifest.mcpServers ?? {});
+  if (servers.length) {
+    lines.push('This extension will run the following MCP servers:');
+    for (const [name, s] of servers) {
+      const what = s.httpUrl ?? s.url ?? [s.command, ...(s.args ?? [])].filter(Boolean).join(' ');
+      lines.push(`  * ${name} (${s.httpUrl || s.url ? 'remote' : 'local'}): ${what}`);
+    }
+  }
+  const hooks = join(dir, 'hooks', 'hooks.json');
+  if (existsSync(hooks))
+    lines.push(`⚠️  This extension contains Hooks which can automatically execute commands (${hooks}).`);
+  const ctx = manifest.contextFileName;
+  if (ctx) lines.push(`This extension will append info to your gemini.md context using ${[ctx].flat().join(', ')}`);
+  if (manifest.excludeTools?.length)
+    lines.push(`This extension will exclude the following core tools: ${manifest.excludeTools.join(', ')}`);
+  if (existsSync(join(dir, 'commands')))
+    lines.push(`This extension adds custom commands from ${join(dir, 'commands')}`);
+  if (existsSync(join(dir, 'skills'))) lines.push(`This extension adds agent skills from ${join(dir, 'skills')}`);
+  return lines.join('\n');
+}
+
+async function askSettings(
+  manifest: Manifest,
+  io: InstallIo,
+  previous: Record<string, string>,
+): Promise<Record<string, string>> {
+  const values: Record<string, string> = {};
+  for (const s of manifest.settings ?? []) {
+    if (previous[s.envVar] !== undefined) {
+      values[s.envVar] = previous[s.envVar]!;
+      continue;
+    }
+    const v = await io.askSetting(s);
+    if (v !== undefined && v !== '') values[s.envVar] = v;
+  }
+  return values;
+}
+
+/** Installs (or links) an extension; returns it as loaded from its new place. */
+export async function installExtension(
+  req: InstallRequest,
+  io: InstallIo,
+  previousEnv: Record<string, string> = {},
+  replacing?: string,
+): Promise<LoadedExtension> {
+  const env = io.env ?? process.env;
+  const root = extensionsDir(env, io.homeDir);
+  mkdirSync(root, { recursive: true });
+  const meta = metadataFor(req, io.cwd);
+  const staging = mkdtempSync(join(root, '.installing-'));
+  rmSync(staging, { recursive: true });
+  try {
+    fetchInto(meta, staging);
+    const filesDir = meta.type === 'link' ? meta.source : staging;
+    const manifest = readManifest(filesDir, io.cwd);
+    const dest = join(root, manifest.name);
+    if (replacing === undefined || replacing !== manifest.name) {
+      const installed = loadExtensions({ cwd: io.cwd, env, homeDir: io.homeDir }).extensions;
+      if (installed.some((e) => e.name === manifest.name))
+        throw new Error(`Extension "${manifest.name}" is already installed. Please uninstall it first.`);
+      if (existsSync(dest))
+        throw new Error(
+          `Cannot install extension "${manifest.name}" because a directory with that name already exists. Please remove it manually.`,
+        );
+    }
+    if (!req.consent && !(await io.confirm(`${consentText(manifest, filesDir, meta)}\n`)))
+      throw new Error('Installation cancelled: consent was not given.');
+    const settings = await askSettings(manifest, io, previousEnv);
+    if (Object.keys(settings).length) {
+      const envFile = join(staging, SETTINGS_ENV_FILE);
+      writeFileSync(envFile, formatEnv(settings), { mode: 0o600 });
+      chmodSync(envFile, 0o600);
+    }
+    writeFileSync(join(staging, INSTALL_METADATA_FILE), JSON.stringify(meta, null, 2));
+    if (replacing === manifest.name) {
+      const old = `${dest}.old-${process.pid}`;
+      renameSync(dest, old);
+      try {
+        renameSync(staging, dest);
+      } catch (err) {
+        renameSync(old, dest);
+        throw err;
+      }
+      rmSync(old, { recursive: true, force: true });
+    } else {
+      renameSync(staging, dest);
+      // Gemini CLI enables a new extension for the user scope (the home folder and below).
+      new Enablement(root).set(manifest.name, userScopeFolder(env, io.homeDir), true);
+    }
+    const loaded = loadExtensions({ cwd: io.cwd, env, homeDir: io.homeDir }).extensions.find(
+      (e) => e.name === manifest.name,
+    );
+    if (!loaded) throw new Error(`Extension "${manifest.name}" was installed but does not load.`);
+    return loaded;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+export function findInstalled(name: string, io: Pick<InstallIo, 'cwd' | 'env' | 'homeDir'>): LoadedExtension {
+  const all = loadExtensions({ cwd: io.cwd, env: io.env, homeDir: io.homeDir }).extensions;
+  const lower = name.toLowerCase();
+  const ext = all.find((e) => e.name.toLowerCase() === lower || e.installMetadata?.source.toLowerCase() === lower);
+  if (!ext) throw new Error(`Extension "${name}" not found.`);
+  return ext;
+}
+
+export function uninstallExtension(name: string, io: Pick<InstallIo, 'cwd' | 'env' | 'homeDir'>): string {
+  const ext = findInstalled(name, io);
+  rmSync(ext.installDir, { recursive: true, force: true });
+  new Enablement(extensionsDir(io.env ?? process.env, io.homeDir)).remove(ext.name);
+  return ext.name;
+}
+
+/** Re-fetches from the recorded source; settings already given are kept. */
+export async function updateExtension(
+  name: string,
+  io: InstallIo,
+): Promise<{ name: string; from: string; to: string }> {
+  const ext = findInstalled(name, io);
+  const meta = ext.installMetadata ?? readInstallMetadata(ext.installDir);
+  if (!meta)
+    throw new Error(`Extension "${ext.name}" has no install metadata (${INSTALL_METADATA_FILE}); reinstall it.`);
+  if (meta.type === 'link') return { name: ext.name, from: ext.version, to: ext.version };
+  const updated = await installExtension(
+    { source: meta.source, ref: meta.ref, autoUpdate: meta.autoUpdate, consent: true },
+    io,
+    ext.settingsEnv,
+    ext.name,
+  );
+  return { name: ext.name, from: ext.version, to: updated.version };
+}
+
+/** `extensions validate <path>`: the manifest and every command file; returns the problems. */
+export function validateExtension(dir: string, cwd: string): string[] {
+  const problems: string[] = [];
+  try {
+    readManifest(resolve(cwd, dir), cwd);
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
+  return problems;
+}
+
+export function enableExtension(
+  name: string,
+  enabled: boolean,
+  scope: 'user' | 'workspace',
+  io: Pick<InstallIo, 'cwd' | 'env' | 'homeDir'>,
+): string {
+  const ext = findInstalled(name, io);
+  const env = io.env ?? process.env;
+  const folder = scope === 'workspace' ? resolve(io.cwd) : userScopeFolder(env, io.homeDir);
+  new Enablement(extensionsDir(env, io.homeDir)).set(ext.name, folder, enabled);
+  return ext.name;
+}

@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { z } from 'zod';
+import { McpServerSettingsSchema } from '../config/settings-schema.js';
+import { EXTENSION_NAME, MANIFEST_FILE } from './paths.js';
+
+/** `gemini-extension.json`, as far as this host reads it; unknown keys (themes, plan, …) pass through. */
+export const ManifestSchema = z.looseObject({
+  name: z.string().min(1),
+  version: z.string().min(1),
+  description: z.string().optional(),
+  mcpServers: z.record(z.string(), McpServerSettingsSchema).optional(),
+  contextFileName: z.union([z.string(), z.array(z.string())]).optional(),
+  excludeTools: z.array(z.string()).optional(),
+  settings: z
+    .array(
+      z.looseObject({
+        name: z.string(),
+        description: z.string().optional().default(''),
+        envVar: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
+        sensitive: z.boolean().optional(),
+      }),
+    )
+    .optional(),
+  migratedTo: z.string().optional(),
+});
+
+export type Manifest = z.infer<typeof ManifestSchema>;
+export type ExtensionSetting = NonNullable<Manifest['settings']>[number];
+
+export class ManifestError extends Error {}
+
+/**
+ * `${extensionPath}`, `${workspacePath}`, `${/}` and `${pathSeparator}` in every string, as Gemini CLI
+ * substitutes them; any other `${…}` is left for the environment expansion that follows.
+ */
+export function hydrate<T>(value: T, vars: Record<string, string>): T {
+  if (typeof value === 'string')
+    return value.replace(/\$\{(.*?)\}/g, (whole, key: string) => (key in vars ? vars[key]! : whole)) as T;
+  if (Array.isArray(value)) return value.map((v) => hydrate(v, vars)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue;
+      out[k] = hydrate(v, vars);
+    }
+    return out as T;
+  }
+  return value;
+}
+
+export function pathVariables(extensionPath: string, workspacePath: string): Record<string, string> {
+  return { extensionPath, workspacePath, '/': sep, pathSeparator: sep };
+}
+
+/** Reads, substitutes and validates `<dir>/gemini-extension.json`; throws ManifestError with the reason. */
+export function readManifest(dir: string, workspacePath: string): Manifest {
+  const file = join(dir, MANIFEST_FILE);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ManifestError(
+      code === 'ENOENT'
+        ? `Configuration file not found at ${file}`
+        : `${file} is not valid JSON: ${(err as Error).message}`,
+    );
+  }
+  const parsed = ManifestSchema.safeParse(hydrate(raw, pathVariables(dir, workspacePath)));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ManifestError(
+      `Invalid ${file}: "${issue.path.map(String).join('.') || '(top level)'}": ${issue.message}`,
+    );
+  }
+  if (!EXTENSION_NAME.test(parsed.data.name)) {
+    throw new ManifestError(
+      `Invalid extension name: "${parsed.data.name}". Only letters (a-z, A-Z), numbers (0-9), and dashes (-) are allowed.`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Context files of an extension: `contextFileName` (one or a list), else GEMINI.md; inside the folder only. */
+export function contextFilePaths(dir: string, manifest: Manifest): string[] {
+  const v = manifest.contextFileName;
+  const names = v === undefined ? ['GEMINI.md'] : typeof v === 'string' ? [v] : v;
+  return names.map((n) => {
+    const p = join(dir, n);
+    const rel = relative(dir, p);
+    if (rel.startsWith('..') || isAbsolute(rel))
+      throw new ManifestError(
+        `Invalid context file path: "${n}". Context files must be within the extension directory.`,
+      );
+    return p;
+  });
+}

@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { splitFrontMatter } from './front-matter.js';
+
+/**
+ * Agent skills, as Gemini CLI reads them: a folder holding `SKILL.md` whose front matter gives `name`
+ * and `description`; the body is the skill's instructions. Looked for as `<dir>/SKILL.md` and
+ * `<dir>/*\/SKILL.md` in each skills folder. A later folder's skill replaces an earlier one's of the
+ * same name (extensions, then user, then workspace).
+ */
+export interface Skill {
+  name: string;
+  description: string;
+  /** Absolute path of its SKILL.md. */
+  location: string;
+  body: string;
+  extension?: string;
+}
+
+export interface SkillDir {
+  path: string;
+  extension?: string;
+}
+
+function readSkill(file: string, extension?: string): Skill | undefined {
+  let text: string;
+  try {
+    if (!statSync(file).isFile()) return undefined;
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const { data, body } = splitFrontMatter(text);
+  const name = data?.name;
+  const description = data?.description;
+  if (typeof name !== 'string' || typeof description !== 'string') return undefined;
+  return { name: name.replace(/[:\\/<>*?"|]/g, '-'), description, location: file, body: body.trim(), extension };
+}
+
+export function loadSkillsFrom(dir: SkillDir): Skill[] {
+  const found: Skill[] = [];
+  const top = readSkill(join(dir.path, 'SKILL.md'), dir.extension);
+  if (top) found.push(top);
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(dir.path).sort();
+  } catch {
+    return found;
+  }
+  for (const e of entries) {
+    if (e === 'node_modules' || e === '.git') continue;
+    const s = readSkill(join(dir.path, e, 'SKILL.md'), dir.extension);
+    if (s) found.push(s);
+  }
+  return found;
+}
+
+/** Skills of every folder in order; a later one replaces an earlier one of the same name. */
+export function loadSkills(dirs: SkillDir[]): Skill[] {
+  const byName = new Map<string, Skill>();
+  for (const d of dirs) for (const s of loadSkillsFrom(d)) byName.set(s.name, s);
+  return [...byName.values()];
+}
