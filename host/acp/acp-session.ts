@@ -115,12 +115,18 @@ export class AcpSession {
     await this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
   }
 
-  /** The prompt as the model gets it: an MCP prompt command, or the text with its `@path` files read. */
+  /**
+   * The prompt as the model gets it: a custom command expanded as the chat and headless expand it, an
+   * MCP prompt command, or the text with its `@path` files read. A string is what to say instead.
+   */
   private async prepare(blocks: acp.ContentBlock[], signal: AbortSignal, promptId: string): Promise<Part[] | string> {
     const { runtime } = this.session;
     const input = promptInput(blocks);
-    const { expandPromptCommand } = await import('../core/mcp-prompt-command.js');
     await runtime.manager.whenReady();
+    const custom = await this.customCommand(input.text, signal, promptId);
+    if (typeof custom === 'string') return custom;
+    if (custom) return [...custom, ...input.extra];
+    const { expandPromptCommand } = await import('../core/mcp-prompt-command.js');
     const mcpPrompt = await expandPromptCommand(runtime.manager, input.text);
     if (mcpPrompt && !mcpPrompt.ok) return mcpPrompt.error;
     if (mcpPrompt?.ok) return [...mcpPrompt.parts, ...input.extra];
@@ -142,6 +148,34 @@ export class AcpSession {
     return [...prepared.parts, ...input.extra];
   }
 
+  /**
+   * `/name args` of a custom command: its `@{…}` reads and `!{…}` commands run as client-initiated calls
+   * (a command asks through session/request_permission like any shell call) and are shown as tool calls;
+   * the chat's warnings (a file left out) are said before the answer.
+   */
+  private async customCommand(
+    text: string,
+    signal: AbortSignal,
+    promptId: string,
+  ): Promise<Part[] | string | undefined> {
+    const { runtime } = this.session;
+    if (!text.startsWith('/') || runtime.commands.commands.length === 0) return undefined;
+    const { expandTypedCommand } = await import('../commands/run-custom-command.js');
+    const calls: ToolCall[] = [];
+    const warnings: string[] = [];
+    const result = await expandTypedCommand(runtime, runtime.commands.commands, text, {
+      signal,
+      promptId,
+      warn: (m) => warnings.push(m),
+      onCall: (call) => calls.push(call),
+    });
+    for (const call of calls) await this.callEnded(call, true);
+    if (!result) return undefined;
+    if (!result.ok) return result.message;
+    if (warnings.length) await this.say(`${warnings.join('\n')}\n\n`);
+    return result.parts;
+  }
+
   private async runTurn(blocks: acp.ContentBlock[], signal: AbortSignal): Promise<acp.StopReason> {
     const promptId = `${this.id}########${this.promptSeq++}`;
     const builtIn = builtInCommand(promptInput(blocks).text);
@@ -152,7 +186,7 @@ export class AcpSession {
     const parts = await this.prepare(blocks, signal, promptId);
     if (typeof parts === 'string') {
       await this.say(parts);
-      return 'end_turn';
+      return signal.aborted ? 'cancelled' : 'end_turn';
     }
     if (signal.aborted) return 'cancelled';
     const outcome = new TurnOutcome();

@@ -1,9 +1,11 @@
 import type * as acp from '@agentclientprotocol/sdk';
+import type { CustomCommand } from '../commands/custom-commands.js';
 import type { Session } from '../core/session.js';
 
 /**
  * Slash commands usable from the editor: the chat's built-ins that make sense without a terminal (their
- * answer is text), and the servers' MCP prompts under the names the prompt expansion accepts.
+ * answer is text), the custom commands (.toml, Claude Code .md) under the names the chat shows, and the
+ * servers' MCP prompts under the names the prompt expansion accepts.
  */
 interface BuiltIn {
   description: string;
@@ -47,19 +49,36 @@ export function builtInCommand(text: string): BuiltIn | undefined {
   return m && Object.hasOwn(BUILT_INS, m[1]!) ? BUILT_INS[m[1]!] : undefined;
 }
 
+/** Whether the command's prompt takes the typed arguments in place (else they are appended). */
+function takesArguments(c: CustomCommand): boolean {
+  return c.format === 'markdown' ? /\$(ARGUMENTS|[1-9])\b/.test(c.prompt) : c.prompt.includes('{{args}}');
+}
+
+function customEntry(c: CustomCommand): acp.AvailableCommand {
+  return {
+    name: c.name,
+    description: c.description,
+    ...(takesArguments(c) ? { input: { hint: 'arguments' } } : {}),
+  };
+}
+
 export function availableCommands(session: Session): acp.AvailableCommand[] {
   const states = session.runtime.manager.states().filter((s) => s.status === 'connected');
+  const custom = session.runtime.commands.commands;
+  const taken = new Set([...Object.keys(BUILT_INS), ...custom.map((c) => c.name)]);
   const counts = new Map<string, number>();
   for (const st of states) for (const p of st.prompts) counts.set(p.name, (counts.get(p.name) ?? 0) + 1);
   const out: acp.AvailableCommand[] = Object.entries(BUILT_INS).map(([name, b]) => ({
     name,
     description: b.description,
   }));
+  // A custom command wins over an MCP prompt of its name, as in the chat (it is matched first).
+  out.push(...[...custom].sort((a, b) => a.name.localeCompare(b.name)).map(customEntry));
   for (const st of states) {
     for (const p of st.prompts) {
       const hint = (p.arguments ?? []).map((a) => `${a.name}=…`).join(' ');
-      // The prompt's own name, or server__name when two servers share it or a built-in has it.
-      const shared = counts.get(p.name)! > 1 || Object.hasOwn(BUILT_INS, p.name);
+      // The prompt's own name, or server__name when two servers share it or a command has it.
+      const shared = counts.get(p.name)! > 1 || taken.has(p.name);
       out.push({
         name: shared ? `${st.alias}__${p.name}` : p.name,
         description: p.description ?? p.title ?? `MCP prompt from ${st.alias}`,

@@ -2,7 +2,7 @@ import type { Part } from '@google/genai';
 import { FatalInputError } from '../errors.js';
 import type { HostRuntime } from '../core/runtime.js';
 import type { ToolCall } from '../scheduler/types.js';
-import { findCommand, RefusedError, runCustomCommand } from '../commands/run-custom-command.js';
+import { expandTypedCommand } from '../commands/run-custom-command.js';
 import { formatExtensions, formatSkills } from '../extensions/listing.js';
 
 /**
@@ -41,22 +41,14 @@ const CHAT_ONLY = new Set([
 
 export async function runHeadlessSlash(text: string, ctx: HeadlessSlashContext): Promise<HeadlessSlash | undefined> {
   const rt = ctx.runtime;
-  const custom = findCommand(text, rt.commands.commands);
-  if (custom) {
-    try {
-      const parts = await runCustomCommand(rt, custom.command, custom.invocation, {
-        signal: ctx.signal,
-        promptId: ctx.promptId,
-        warn: ctx.warn,
-        onCall: ctx.onCall,
-      });
-      return { kind: 'parts', parts };
-    } catch (err) {
-      // Nothing goes to the model when a command of the prompt was refused or the prompt is malformed.
-      const why = err instanceof RefusedError ? `${err.message}. ` : `${(err as Error).message}. `;
-      throw new FatalInputError(`/${custom.command.name} cannot be run: ${why}Nothing was sent to the model.`);
-    }
-  }
+  const custom = await expandTypedCommand(rt, rt.commands.commands, text, {
+    signal: ctx.signal,
+    promptId: ctx.promptId,
+    warn: ctx.warn,
+    onCall: ctx.onCall,
+  });
+  if (custom?.ok) return { kind: 'parts', parts: custom.parts };
+  if (custom) throw new FatalInputError(custom.message);
   const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!m) return undefined;
   const name = m[1]!.toLowerCase();

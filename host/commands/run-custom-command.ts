@@ -159,4 +159,33 @@ export function runCustomCommand(
   return expandCommand(command, invocation, commandDeps(rt, o));
 }
 
+/** What a typed `/name args` of a custom command became: the message for the model, or why nothing was sent. */
+export type TypedCommand =
+  | { ok: true; command: CustomCommand; parts: Part[] }
+  | { ok: false; command: CustomCommand; message: string };
+
+/**
+ * The chat's, headless and the editor's path for a typed custom command: undefined when `text` names
+ * none; a refused `!{…}` (policy or the user) or a malformed prompt sends nothing to the model.
+ */
+export async function expandTypedCommand(
+  rt: CommandRuntime,
+  commands: readonly CustomCommand[],
+  text: string,
+  o: RunOptions,
+): Promise<TypedCommand | undefined> {
+  const found = findCommand(text, commands);
+  if (!found) return undefined;
+  const { command } = found;
+  try {
+    return { ok: true, command, parts: await runCustomCommand(rt, command, found.invocation, o) };
+  } catch (err) {
+    return {
+      ok: false,
+      command,
+      message: `/${command.name} cannot be run: ${(err as Error).message}. Nothing was sent to the model.`,
+    };
+  }
+}
+
 export { RefusedError };
