@@ -5,7 +5,7 @@ import type { Session } from '../core/session.js';
 import type { ApprovalMode, ToolCall } from '../scheduler/types.js';
 import { callStatus, resultContent, toolKind, toolLocations, toolTitle } from './tool-calls.js';
 import { promptInput } from './prompt-blocks.js';
-import { builtInCommand } from './commands.js';
+import { builtInCommand, rescanCustomCommands } from './commands.js';
 import { isAuthStatus } from '../core/api-error-text.js';
 
 export type SendUpdate = (update: acp.SessionUpdate) => Promise<void>;
@@ -62,6 +62,7 @@ export class AcpSession {
   private readonly live = new Map<string, string>();
   private readonly lastStatus = new Map<string, string>();
   private promptSeq = 0;
+  private readonly commandWatchers: (() => void)[] = [];
 
   constructor(
     readonly id: string,
@@ -70,6 +71,11 @@ export class AcpSession {
     private readonly send: SendUpdate,
     private readonly log: (m: string) => void,
   ) {}
+
+  /** Called when the custom commands changed on disk (seen when a prompt starts). */
+  onCommandsChanged(fn: () => void): void {
+    this.commandWatchers.push(fn);
+  }
 
   get busy(): boolean {
     return this.turn !== undefined;
@@ -178,6 +184,11 @@ export class AcpSession {
 
   private async runTurn(blocks: acp.ContentBlock[], signal: AbortSignal): Promise<acp.StopReason> {
     const promptId = `${this.id}########${this.promptSeq++}`;
+    // A command written since the last prompt is usable now, and the editor's list is updated.
+    if (rescanCustomCommands(this.session, this.cwd)) {
+      for (const problem of this.session.runtime.commands.errors) this.log(problem);
+      for (const fn of this.commandWatchers) fn();
+    }
     const builtIn = builtInCommand(promptInput(blocks).text);
     if (builtIn) {
       await this.say(await builtIn.run(this.session, signal));

@@ -1,6 +1,9 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { CustomCommand } from '../commands/custom-commands.js';
+import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';
+import { type CustomCommand, loadCommandFiles } from '../commands/custom-commands.js';
+import { geminiHome } from '../config/paths.js';
 import type { Session } from '../core/session.js';
+import { commandDirs } from '../extensions/contributions.js';
 
 /**
  * Slash commands usable from the editor: the chat's built-ins that make sense without a terminal (their
@@ -87,4 +90,26 @@ export function availableCommands(session: Session): acp.AvailableCommand[] {
     }
   }
   return out;
+}
+
+/**
+ * Reads the command folders again (the session's own folders, as the runtime first read them) and takes
+ * the new list when a command was added, removed or changed: an editor session lives long and the user
+ * writes commands meanwhile. True when the list changed, so the editor is told.
+ */
+export function rescanCustomCommands(session: Session, cwd: string): boolean {
+  const rt = session.runtime;
+  const { settings } = rt;
+  const fresh = loadCommandFiles(
+    commandDirs({
+      cwd,
+      home: geminiHome(settings.env),
+      trusted: settings.trust.trusted,
+      extensions: settings.extensions.extensions,
+    }),
+    BUILTIN_COMMAND_NAMES,
+  );
+  if (JSON.stringify(fresh.commands) === JSON.stringify(rt.commands.commands)) return false;
+  rt.commands = fresh;
+  return true;
 }

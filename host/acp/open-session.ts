@@ -110,8 +110,9 @@ export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, r
 const lastCommands = new WeakMap<AcpSession, string>();
 
 /**
- * `available_commands_update`: built-in commands and the MCP prompts of the session's servers, sent once
- * the servers have started and again whenever the list changes (a server connects, fails or re-lists).
+ * `available_commands_update`: built-in commands, custom commands and the MCP prompts of the session's
+ * servers, sent once the servers have started and again whenever the list changes (a server connects,
+ * fails or re-lists; a command file is added, removed or edited, seen when a prompt starts).
  */
 export async function sessionCommands(s: AcpSession, client: acp.AgentContext): Promise<void> {
   const { manager } = s.session.runtime;
@@ -138,4 +139,5 @@ export async function sessionCommands(s: AcpSession, client: acp.AgentContext): 
   };
   manager.on('prompts_changed', again);
   manager.on('status', again);
+  s.onCommandsChanged(again);
 }

@@ -17,7 +17,10 @@ function put(path: string, text: string): void {
 }
 
 function sentText(body: unknown): string {
-  return (body as Body).contents.at(-1)!.parts.map((p) => p.text ?? '').join('');
+  return (body as Body).contents
+    .at(-1)!
+    .parts.map((p) => p.text ?? '')
+    .join('');
 }
 
 /** Custom commands reach the editor: listed in available_commands_update, expanded as in the chat. */
@@ -40,7 +43,7 @@ describe('ACP custom commands', () => {
   ws.file('notes.txt', 'remember the tests');
 
   it('are listed with description and input hint; /git:commit args reaches the model expanded', async () => {
-    const ep = await endpoint(reply.text('Committed.'));
+    const ep = await endpoint(reply.text('Committed.'), reply.text('Fresh.'));
     const run = startAcp({ ws, url: ep.url, permission: () => 'allow_once' });
     try {
       await run.initialize();
@@ -66,11 +69,28 @@ describe('ACP custom commands', () => {
       expect(sentText(sent[0]!.body)).toBe('Message for: fix typo\nNotes: remember the tests\nEcho: fix typo\n');
       // The !{} asked the editor, with the command as the shell server runs it.
       expect(run.permissions).toHaveLength(1);
-      expect(JSON.stringify(run.permissions[0]!.toolCall)).toContain("printf \\\"%s\\\" 'fix typo'");
+      expect(JSON.stringify(run.permissions[0]!.toolCall)).toContain('printf \\"%s\\" \'fix typo\'');
       // The read and the command show as tool calls, then the model's answer.
       const kinds = run.updatesOf(sessionId, 'tool_call').map((u) => (u.sessionUpdate === 'tool_call' ? u.kind : ''));
       expect(kinds).toEqual(['read', 'execute']);
       expect(messageText(run, sessionId)).toBe('Committed.');
+
+      // A command written while the session is open works at the next prompt and the editor's list grows.
+      const before = run.updatesOf(sessionId, 'available_commands_update').length;
+      put(join(userCmds, 'fresh.toml'), 'description = "Just written"\nprompt = "Fresh: {{args}}"\n');
+      await run.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: '/fresh now' }],
+      });
+      expect(sentText(ep.requestsOf('streamGenerateContent')[1]!.body)).toBe('Fresh: now');
+      await waitFor(
+        () => run.updatesOf(sessionId, 'available_commands_update').length > before,
+        'commands update after a new file',
+      );
+      const after = run.updatesOf(sessionId, 'available_commands_update').at(-1)!;
+      expect(
+        after.sessionUpdate === 'available_commands_update' && after.availableCommands.map((c) => c.name),
+      ).toContain('fresh');
     } finally {
       await run.close();
     }
