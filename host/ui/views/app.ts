@@ -50,7 +50,7 @@ export class App {
   banner?: string;
   /** `> `, or `! ` in shell mode. */
   promptMarker = '> ';
-  busy?: { label: string; start: number };
+  busy?: { label: string; start: number; retry?: { text: string; until: number } };
   private hint?: string;
   private hintTimer?: NodeJS.Timeout;
   readonly layout: ScreenLayout;
@@ -220,7 +220,13 @@ export class App {
       activity: (w) => {
         if (this.dialogText) return p.yellow('Waiting for your answer…');
         if (this.hint) return this.hint;
-        if (this.busy) return formatActivity(this.busy.label, Date.now() - this.busy.start, this.frameNo, p);
+        if (this.busy) {
+          const { retry, start, label } = this.busy;
+          const left = retry ? retry.until - Date.now() : 0;
+          // A retry's wait counts down in the footer; once it is over the turn's own label returns.
+          const text = retry && left > 0 ? `${retry.text} in ${Math.ceil(left / 1000)}s` : label;
+          return formatActivity(text, Date.now() - start, this.frameNo, p);
+        }
         const hint = this.conv.expandTools
           ? ' ctrl+o collapse tool output '
           : this.conv.hasClipped
