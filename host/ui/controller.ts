@@ -19,6 +19,7 @@ import { formatChatStats, recordStreamStats } from './commands/info-commands.js'
 import { parseShellInput, shellToolName } from './commands/shell-mode.js';
 import { resourceText } from '../mcp/util.js';
 import { refusePathProblems } from './input/path-problems.js';
+import { startNewSession } from '../sessions/switch.js';
 
 /**
  * Connects the screen to the host: submissions become model turns, slash commands or passive calls;
@@ -30,6 +31,8 @@ export class Controller {
   /** Why there is no model client (no credentials): shown when the user sends a prompt. */
   noClientReason?: string;
   private running?: AbortController;
+  /** A queued message is being submitted: new submissions join the queue behind it. */
+  private draining = false;
   private modePicked = false;
   private readonly stats = new SessionStats();
   /** Per-model and per-tool figures behind `/stats`. */
@@ -86,6 +89,7 @@ export class Controller {
     this.app.status.serversTotal = states.length;
     this.app.status.serversReady = states.filter((s) => s.status === 'connected').length;
     this.app.status.serversFailed = states.filter((s) => s.status === 'failed').length;
+    this.app.status.serversIdle = states.filter((s) => s.status === 'idle').length;
     this.app.requestRender();
   }
 
@@ -96,6 +100,8 @@ export class Controller {
 
   cancel(): void {
     this.onCancel?.();
+    // A cancelled turn does not send what was queued behind it: it goes back to the input.
+    this.app.takeBackQueued();
     if (!this.running) return;
     this.running.abort(new Error('user pressed Esc'));
     this.app.dialog.cancelAll();
@@ -135,10 +141,12 @@ export class Controller {
     this.app.requestRender();
   }
 
-  async submit(text: string): Promise<void> {
+  async submit(text: string, fromQueue = false): Promise<void> {
     const p = this.app.palette;
-    if (this.running) {
-      this.app.flash(p.yellow('Still working: press Esc to cancel first.'));
+    if (this.running || (this.draining && !fromQueue)) {
+      // As in Gemini CLI: typed during a turn, sent when it ends.
+      this.app.queued.push(text);
+      this.app.requestRender();
       return;
     }
     if (!this.runtime) {
@@ -158,11 +166,7 @@ export class Controller {
         palette: p,
         print: (t) => this.print(t),
         error: (t) => this.error(t),
-        clear: () => {
-          this.app.conv.clear();
-          this.app.banner = undefined;
-          this.app.requestRender();
-        },
+        clear: () => this.clearConversation(),
         exit: () => this.exit(0),
         stats: () => this.formatStats(),
         submitPrompt: (prompt) => void this.sendToModel(prompt),
@@ -178,6 +182,36 @@ export class Controller {
     if (refusePathProblems(text, this.runtime, this.app.editor, (m) => this.error(m))) return;
     this.app.conv.add({ kind: 'user', text });
     await this.sendToModel(text);
+  }
+
+  /** `/clear`: a fresh conversation (the model forgets, a new session is recorded) on a fully repainted screen. */
+  clearConversation(): void {
+    const chat = this.session?.client.chat;
+    const dir = this.runtime?.projectTempDir;
+    if (chat && dir) this.recorder = startNewSession(chat, dir, this.cwd, (m) => this.error(m));
+    this.app.conv.clear();
+    this.app.banner = undefined;
+    // Blessed only redraws cells it thinks changed; a full reallocation leaves nothing of the old screen.
+    this.app.screen.realloc();
+    this.app.renderNow();
+  }
+
+  /**
+   * After a turn: queued plain messages go out together as one message (as Gemini CLI sends them);
+   * a queued command or shell line runs on its own, in order.
+   */
+  private drainQueue(): void {
+    if (this.running || this.draining || !this.app.queued.length) return;
+    const q = this.app.queued;
+    const isCommand = (t: string) => /^\s*[/!]/.test(t) || this.shellMode;
+    const n = isCommand(q[0]!) ? 1 : Math.max(1, q.findIndex(isCommand) < 0 ? q.length : q.findIndex(isCommand));
+    const text = q.splice(0, n).join('\n\n');
+    this.draining = true;
+    this.app.requestRender();
+    void this.submit(text, true).finally(() => {
+      this.draining = false;
+      this.drainQueue();
+    });
   }
 
   private toggleShellMode(): void {
@@ -219,6 +253,7 @@ export class Controller {
       this.error(`${name} failed: ${(err as Error).message}`);
     } finally {
       this.running = undefined;
+      setImmediate(() => this.drainQueue());
       this.app.setBusy(undefined);
     }
   }
@@ -269,6 +304,7 @@ export class Controller {
     } finally {
       this.view.finishModelItem();
       this.running = undefined;
+      setImmediate(() => this.drainQueue());
       this.app.setBusy(undefined);
     }
   }

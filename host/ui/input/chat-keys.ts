@@ -1,4 +1,5 @@
 import type { App } from '../views/app.js';
+import type { Item } from '../views/conversation.js';
 import { showDebugLog } from '../views/debug-log.js';
 import { applyEditKey, isNewlineKey, type KeyInfo } from './edit-keys.js';
 
@@ -7,6 +8,7 @@ const DOUBLE_CTRL_C_MS = 2000;
 /** The chat's keys when no dialog is open: send, cancel, history, completion, scrolling, editing. */
 export class ChatKeys {
   private ctrlCAt = 0;
+  private logView?: Item;
 
   constructor(private readonly app: App) {}
 
@@ -15,7 +17,8 @@ export class ChatKeys {
     const name = key.name ?? '';
     if (key.ctrl && name === 'c') this.ctrlC();
     else if (name === 'escape') {
-      if (app.busy) app.handlers?.cancel();
+      if (app.queued.length) app.takeBackQueued();
+      else if (app.busy) app.handlers?.cancel();
     } else if (name === 'tab' && key.shift) app.handlers?.cycleApprovalMode();
     else if (name === 'tab') this.complete();
     else if (isNewlineKey(key)) this.insert('\n');
@@ -33,7 +36,11 @@ export class ChatKeys {
       app.conv.invalidateAll();
       app.requestRender();
     } else if (name === 'f12') {
-      app.conv.add({ kind: 'info', text: showDebugLog(app.debugLog, app.palette) });
+      // A toggle: the second press closes the view the first one opened.
+      if (!this.logView || !app.conv.remove(this.logView)) {
+        this.logView = { kind: 'info', text: showDebugLog(app.debugLog, app.palette) };
+        app.conv.add(this.logView);
+      } else this.logView = undefined;
       app.requestRender();
     } else if (key.ctrl && name === 'l') {
       app.screen.realloc();
@@ -89,6 +96,7 @@ export class ChatKeys {
   private upDown(dir: -1 | 1): void {
     const { app } = this;
     const ed = app.editor;
+    if (dir < 0 && app.queued.length && ed.text === '') return app.takeBackQueued();
     if (!ed.moveLine(dir)) {
       const entry = dir < 0 ? app.history.prev(ed.text) : app.history.next();
       if (entry !== undefined) ed.set(entry);

@@ -48,6 +48,8 @@ export class App {
   handlers?: AppHandlers;
   status: StatusInfo;
   banner?: string;
+  /** Messages sent while a turn ran: they go out when it ends. */
+  queued: string[] = [];
   /** `> `, or `! ` in shell mode. */
   promptMarker = '> ';
   busy?: { label: string; start: number; retry?: { text: string; until: number } };
@@ -140,6 +142,14 @@ export class App {
   setMarkdown(md: MarkdownRenderer): void {
     this.conv.markdown = md;
     this.conv.invalidateAll();
+    this.requestRender();
+  }
+
+  /** Queued messages come back into the input, unsent, to be edited. */
+  takeBackQueued(): void {
+    if (!this.queued.length) return;
+    const back = this.queued.splice(0).join('\n\n');
+    this.editor.set(this.editor.text ? `${back}\n\n${this.editor.text}` : back);
     this.requestRender();
   }
 
@@ -238,6 +248,7 @@ export class App {
         busy: this.busy !== undefined,
         width: this.layout.width,
         marker: this.promptMarker,
+        queued: this.queued,
       }),
       status: (w) => formatStatusLine(this.status, w, p),
       dialog: this.dialogText,

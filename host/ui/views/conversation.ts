@@ -44,6 +44,16 @@ export class Conversation {
     return this.items.length - 1;
   }
 
+  /** Takes an item out (a toggled view); returns whether it was there. */
+  remove(item: Item): boolean {
+    const at = this.items.findIndex((e) => e.item === item);
+    if (at < 0) return false;
+    this.items.splice(at, 1);
+    this.toolIndex.clear();
+    this.items.forEach((e, i) => e.item.kind === 'tool' && this.toolIndex.set(e.item.call.request.callId, i));
+    return true;
+  }
+
   get(index: number): Item | undefined {
     return this.items[index]?.item;
   }

@@ -8,6 +8,8 @@ export interface StatusInfo {
   serversReady: number;
   serversTotal: number;
   serversFailed: number;
+  /** Configured but not started yet (lazy start): not a problem, unlike a failed one. */
+  serversIdle?: number;
   tokens: number;
   /** Warnings and errors in the debug log not yet looked at (F12). */
   unseenLogs?: number;
@@ -51,10 +53,12 @@ export function formatStatusLine(s: StatusInfo, width: number, p: Palette): stri
   const mode = MODE_LABEL[s.approvalMode];
   const modeStyled =
     s.approvalMode === 'yolo' ? p.red(p.bold(mode)) : s.approvalMode === 'autoEdit' ? p.yellow(mode) : p.gray(mode);
-  const servers = `MCP ${s.serversReady}/${s.serversTotal}${s.serversFailed ? ` (${s.serversFailed} failed)` : ''}`;
+  const idle = s.serversIdle ?? 0;
+  const notes = [idle ? `${idle} idle` : '', s.serversFailed ? `${s.serversFailed} failed` : ''].filter(Boolean);
+  const servers = `MCP ${s.serversReady}/${s.serversTotal}${notes.length ? ` (${notes.join(', ')})` : ''}`;
   const serversStyled = s.serversFailed
     ? p.red(servers)
-    : s.serversReady < s.serversTotal
+    : s.serversReady + idle < s.serversTotal
       ? p.yellow(servers)
       : p.green(servers);
   const logs = s.unseenLogs ? ` · ${s.unseenLogs} log${s.unseenLogs === 1 ? '' : 's'} (F12)` : '';
