@@ -50,7 +50,8 @@ export class Conversation {
     if (at < 0) return false;
     this.items.splice(at, 1);
     this.toolIndex.clear();
-    this.items.forEach((e, i) => e.item.kind === 'tool' && this.toolIndex.set(e.item.call.request.callId, i));
+    for (const [i, e] of this.items.entries())
+      if (e.item.kind === 'tool') this.toolIndex.set(e.item.call.request.callId, i);
     return true;
   }
 
