@@ -17,6 +17,11 @@ export interface ToolCallRequestInfo {
   args: Record<string, unknown>;
   /** True for passive `@tool({...})` calls typed by the user: the result is not sent to the model. */
   isClientInitiated: boolean;
+  /**
+   * A shell command the user typed (`!cmd`): typing it is the consent, so policy's "ask" runs it without a
+   * dialog (a denial still holds); its output is for the user only and is not cut for the model.
+   */
+  typedByUser?: boolean;
   promptId: string;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Part } from '@google/genai';
-import type { ApprovalMode, SchedulerEvent } from '../scheduler/types.js';
+import type { ApprovalMode, SchedulerEvent, ToolCall } from '../scheduler/types.js';
 import type { App } from './views/app.js';
 import type { UiChatClient, UiRuntime } from './backend-types.js';
 import { completeInput } from './input/input-completion.js';
@@ -109,7 +109,7 @@ export class Controller {
   }
 
   private cycleMode(): void {
-    let next: ApprovalMode = nextApprovalMode(this.app.status.approvalMode);
+    let next: ApprovalMode = nextApprovalMode(this.runtime?.getApprovalMode() ?? this.app.status.approvalMode);
     this.modePicked = true;
     // A mode the session forbids (yolo disabled, an untrusted folder) is skipped, not a dead end.
     for (let i = 0; this.runtime && i < 3 && !this.trySetMode(next); i++) next = nextApprovalMode(next);
@@ -170,7 +170,7 @@ export class Controller {
         exit: () => this.exit(0),
         stats: () => this.formatStats(),
         submitPrompt: (prompt) => void this.sendToModel(prompt),
-        runTool: (name, args) => this.runPassive(name, args),
+        runTool: async (name, args) => void (await this.runPassive(name, args)),
         readMemory: () => this.readMemory(),
       }).catch((err: unknown) => {
         this.error(`/${slash.name} failed: ${(err as Error).message}`);
@@ -226,12 +226,24 @@ export class Controller {
     this.app.conv.add({ kind: 'user', text: this.shellMode && !text.trim().startsWith('!') ? `! ${text}` : text });
     const tool = shellToolName(this.runtime?.registry.list() ?? []);
     if (!tool) return this.error('No shell tool is available (is the shell server running? see /mcp).');
-    await this.runPassive(tool, { command });
+    const call = await this.runPassive(tool, { command }, true);
+    if (call?.response?.errorType === 'policy_denied') {
+      // The policy's text is written for the model; the user gets what happened and what to do.
+      const mode = this.runtime?.getApprovalMode();
+      this.error(
+        mode === 'plan'
+          ? 'Plan mode is on: `!` commands do not run in plan mode (nothing changes while planning). Press Shift+Tab to switch mode.'
+          : `Not run: a policy rule denies this command (${command}). See /policies or your policy files.`,
+      );
+    }
   }
 
-  async runPassive(name: string, args: Record<string, unknown>): Promise<void> {
+  async runPassive(name: string, args: Record<string, unknown>, typedByUser = false): Promise<ToolCall | undefined> {
     const rt = this.runtime;
-    if (!rt) return this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
+    if (!rt) {
+      this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
+      return undefined;
+    }
     const ac = new AbortController();
     this.running = ac;
     this.app.setBusy(`Running ${name}`);
@@ -243,12 +255,15 @@ export class Controller {
             name,
             args,
             isClientInitiated: true,
+            typedByUser,
             promptId: `passive-${Date.now()}`,
           },
         ],
         ac.signal,
       );
-      if (call) this.app.conv.upsertTool(call);
+      if (call?.response?.errorType === 'policy_denied' && typedByUser) this.app.conv.removeTool(call.request.callId);
+      else if (call) this.app.conv.upsertTool(call);
+      return call;
     } catch (err) {
       this.error(`${name} failed: ${(err as Error).message}`);
     } finally {
@@ -273,7 +288,10 @@ export class Controller {
   async sendToModel(text: string): Promise<void> {
     const p = this.app.palette;
     const rt = this.runtime;
-    if (!rt) return this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
+    if (!rt) {
+      this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
+      return undefined;
+    }
     const ac = new AbortController();
     this.running = ac;
     this.app.setBusy('Working');
@@ -310,6 +328,9 @@ export class Controller {
   }
 
   private onSchedulerEvent(ev: SchedulerEvent): void {
+    // An answer such as "allow all edits this session" changes the mode inside policy: the footer follows.
+    const mode = this.runtime?.getApprovalMode();
+    if (mode && mode !== this.app.status.approvalMode) this.app.status.approvalMode = mode;
     if (ev.type === 'tool_call_update') {
       this.app.conv.upsertTool(ev.call);
       if (ev.call.status === 'executing') this.app.setBusy(`Running ${ev.call.request.name}`);

@@ -111,6 +111,7 @@ export async function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
       }
       resolve({
         output: capture.finish(),
+        shown: capture.shown(),
         error: spawnError && userFacing(spawnError.message),
         exitCode: exit?.code ?? null,
         signal: exit?.signal ? (constants.signals[exit.signal] ?? null) : null,

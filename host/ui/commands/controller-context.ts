@@ -26,7 +26,7 @@ export function buildCommandContext(c: Controller, app: App, cwd: string): ChatC
       c.recorder = r;
     },
     submitPrompt: (text) => void c.sendToModel(text),
-    runTool: (name, args) => c.runPassive(name, args),
+    runTool: async (name, args) => void (await c.runPassive(name, args)),
     setModelLabel: (model) => {
       app.status.model = model;
       app.requestRender();

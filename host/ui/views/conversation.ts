@@ -55,6 +55,13 @@ export class Conversation {
     return true;
   }
 
+  /** Takes out a tool call's card (a `!cmd` refused before it ran is reported in words instead). */
+  removeTool(callId: string): void {
+    const at = this.toolIndex.get(callId);
+    const item = at === undefined ? undefined : this.items[at]?.item;
+    if (item) this.remove(item);
+  }
+
   get(index: number): Item | undefined {
     return this.items[index]?.item;
   }
