@@ -20,7 +20,7 @@ function attachSession(app: App, controller: Controller, session: Session): void
   app.status.model = session.model;
   const loaded = session.resumed;
   if (!loaded) return;
-  for (const item of historyItems(loaded.history)) app.conv.add(item);
+  for (const item of historyItems(loaded.transcript)) app.conv.add(item);
   app.conv.add({
     kind: 'info',
     text: app.palette.gray(`Resumed session ${loaded.index}: ${loaded.title} [${loaded.id}]`),

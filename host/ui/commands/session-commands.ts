@@ -79,7 +79,7 @@ export const resumeCommand: ChatCommand = async (input, ctx) => {
   }
   const { recorder, loaded } = switchToSession(session.client.chat, dir, ref, (m) => ctx.error(m));
   ctx.setRecorder(recorder);
-  ctx.showHistory(loaded.history);
+  ctx.showHistory(loaded.transcript);
   ctx.print(`Resumed session ${loaded.index}: ${loaded.title} ${p.gray(`[${loaded.id}]`)}`);
 };
 

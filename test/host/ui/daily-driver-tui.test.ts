@@ -105,4 +105,19 @@ describe.skipIf(!hasTmux)('daily driving the chat', () => {
     const screen = await ui.waitFor('Debug log');
     expect(screen.split('Debug log (').length - 1).toBeLessThanOrEqual(1);
   });
+
+  it('after "allow all edits" the footer shows auto-edit and Shift+Tab goes on from there', async () => {
+    const file = join(ws.cwd, 'notes.txt');
+    gemini.push(
+      reply.calls({ id: 'w1', name: 'filesystem__write_file', args: { file_path: file, content: 'hello\n' } }),
+      reply.text('written'),
+    );
+    ui.submit('write the notes');
+    await ui.waitFor('allow all edits');
+    ui.keys('a');
+    await ui.waitFor('written');
+    await ui.waitFor(/· auto-edit ·/);
+    ui.keys('BTab');
+    await ui.waitFor(/· YOLO ·/);
+  });
 });
