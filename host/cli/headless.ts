@@ -172,6 +172,7 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
   const prepared = mcpPrompt?.ok
     ? { parts: mcpPrompt.parts, calls: [], display: '', skipModel: mcpPrompt.parts.length === 0 }
     : await processAtCommands(prompt, { runtime, signal, promptId, onWarning: warn });
+  if ('error' in prepared && prepared.error) throw new FatalInputError(prepared.error);
   for (const call of prepared.calls) stats.tool(call);
   if (prepared.display) sink.display(prepared.display);
   let failure: FatalError | undefined;

@@ -305,6 +305,7 @@ export class Controller {
           promptId,
           onWarning: (m) => this.print(p.yellow(m)),
         });
+        if (res.error) this.error(res.error);
         if (res.calls.length === 0 && res.display.trim()) this.error(res.display);
         if (res.skipModel || ac.signal.aborted) return;
         parts = res.parts;
