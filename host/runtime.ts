@@ -164,6 +164,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     notices: [
       untrustedNotice(settings.trust, [...settings.skipped, ...mode.skipped]),
       builtinReplacementNotice(servers),
+      ...settings.notices,
     ].filter((n): n is string => !!n),
     setApprovalMode: (m) => policy.setApprovalMode(m),
     getApprovalMode: () => policy.getApprovalMode(),

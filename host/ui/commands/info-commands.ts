@@ -1,3 +1,4 @@
+import { closestNames } from '../../scheduler/texts.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { arch, platform, release } from 'node:os';
@@ -71,7 +72,13 @@ export const settingsCommand: ChatCommand = (_input, ctx) => {
   ctx.print(lines.join('\n'));
 };
 
-const KNOWN_MODELS = ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-3-pro-preview'];
+const KNOWN_MODELS = [
+  'gemini-2.5-pro',
+  'gemini-2.5-flash',
+  'gemini-2.5-flash-lite',
+  'gemini-3-pro-preview',
+  'gemini-3-flash-preview',
+];
 
 /** `/model` shows the session's model; `/model NAME` switches to it for the rest of the session. */
 export const modelCommand: ChatCommand = (input, ctx) => {
@@ -85,6 +92,18 @@ export const modelCommand: ChatCommand = (input, ctx) => {
     return ctx.print([p.bold('Model'), ...list, p.gray('/model NAME switches for this session.')].join('\n'));
   }
   if (!/^[A-Za-z0-9._-]+$/.test(name)) return ctx.error(`"${name}" is not a model name.`);
+  const known = [...new Set([session.client.model, ...KNOWN_MODELS])];
+  // A typo would only fail at the next message (404): say so now. A model not listed yet is still usable.
+  if (!known.includes(name) && input.args[1] !== '--force') {
+    const near = closestNames(name, known, 1, Math.max(3, Math.floor(name.length / 3)));
+    return ctx.error(
+      [
+        `"${name}" is not a known model${near.length ? ` (did you mean ${near[0]}?)` : ''}; the model is unchanged.`,
+        `Known models: ${known.join(', ')}.`,
+        `/model ${name} --force uses it anyway.`,
+      ].join('\n'),
+    );
+  }
   session.client.setModel(name);
   ctx.setModelLabel(name);
   ctx.print(`Model switched to ${p.cyan(name)} for this session.`);

@@ -120,4 +120,13 @@ describe.skipIf(!hasTmux)('daily driving the chat', () => {
     ui.keys('BTab');
     await ui.waitFor(/· YOLO ·/);
   });
+
+  it('/model with an unknown name warns, lists the known models and keeps the model', async () => {
+    await ui.waitFor(INPUT_READY);
+    ui.submit('/model gemini-2.5-flsh');
+    const screen = await ui.waitFor('is not a known model');
+    expect(screen).toContain('did you mean gemini-2.5-flash?');
+    expect(screen).toMatch(/Known models: .*gemini-2\.5-pro/);
+    expect(screen).toMatch(/gemini-2\.5-flash · /);
+  });
 });
