@@ -12,6 +12,8 @@ export type Item =
   | { kind: 'info'; text: string }
   | { kind: 'error'; text: string };
 
+const VARIATION_SELECTORS = /[\uFE0E\uFE0F]/g;
+
 interface Cached {
   width: number;
   version: number;
@@ -146,7 +148,10 @@ export class Conversation {
           .join('\n');
       case 'model': {
         // Wrapped here (not by blessed) so continuation rows keep the indent and wide text is not cut.
-        const body = wrapText(this.markdown ? safeRender(this.markdown, item.text, width - 2) : item.text, width - 2);
+        // Variation selectors (⚠️ = ⚠ + U+FE0F) are zero columns to the terminal but a cell to blessed:
+        // dropped, the glyph draws the same and every row keeps its measured width (table borders line up).
+        const text = item.text.replace(VARIATION_SELECTORS, '');
+        const body = wrapText(this.markdown ? safeRender(this.markdown, text, width - 2) : text, width - 2);
         return body
           .split('\n')
           .map((l, i) => (i === 0 ? `${p.accent('✦')} ${l}` : `  ${l}`))
