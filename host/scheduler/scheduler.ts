@@ -281,6 +281,11 @@ export class ToolScheduler extends EventEmitter {
   }
 
   private setStatus(call: CallRecord, status: ToolCallStatus): void {
+    const now = Date.now();
+    if (call.status === 'awaiting_approval' && status !== 'awaiting_approval' && call.waitStart !== undefined) {
+      call.waitedMs = (call.waitedMs ?? 0) + (now - call.waitStart);
+      call.waitStart = undefined;
+    } else if (status === 'awaiting_approval' && call.status !== 'awaiting_approval') call.waitStart = now;
     call.status = status;
     this.emitCall(call);
   }

@@ -123,6 +123,8 @@ interface CallBase {
   startTime: number;
   /** Set once the call was decided; absent when it never came up for a decision (unknown tool, bad args). */
   outcome?: ToolCallOutcome;
+  /** Time spent waiting for the user's answer (dialogs before and during the call): not tool time. */
+  waitedMs?: number;
 }
 
 /** What a running call may carry: streamed progress text (newest last) and the latest progress notification. */

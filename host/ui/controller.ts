@@ -345,7 +345,7 @@ export class Controller {
     }
   }
 
-  formatStats(): string {
-    return formatChatStats(buildCommandContext(this, this.app, this.cwd));
+  formatStats(section?: string): string {
+    return formatChatStats(buildCommandContext(this, this.app, this.cwd), section);
   }
 }

@@ -33,7 +33,11 @@ export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; sub
     help: 'the debug log: server log messages and diagnostics (F12); N lines | clear',
     subs: ['clear'],
   },
-  stats: { run: statsCommand, help: 'session statistics per model and per tool, with success rates', subs: [] },
+  stats: {
+    run: statsCommand,
+    help: 'session statistics per model and per tool, with success rates; /stats model | tools',
+    subs: ['model', 'tools'],
+  },
 };
 
 /** Runs one of CHAT_COMMANDS; false when the name is not one of them. Failures are printed, not thrown. */

@@ -197,22 +197,30 @@ function rate(ok: number, all: number): string {
   return all ? `${((ok / all) * 100).toFixed(1)}%` : '—';
 }
 
-/** `/stats`: session totals, then per model and per tool with success rates. */
-export function formatChatStats(ctx: ChatCommandContext): string {
+/**
+ * `/stats`: session totals, then per model and per tool with success rates; `/stats model` and
+ * `/stats tools` show only that part (Gemini CLI's sub-commands). Tool time leaves out the user's answer.
+ */
+export function formatChatStats(ctx: ChatCommandContext, section?: string): string {
   const p = ctx.palette;
   const s = ctx.stats;
   const secs = Math.floor((Date.now() - ctx.startedAt) / 1000);
   const t = s.tools;
   const requests = Object.values(s.models).reduce((n, m) => n + m.api.totalRequests, 0);
   const tokens = Object.values(s.models).reduce((n, m) => n + m.tokens.total, 0);
-  const lines = [
-    p.bold('Session stats'),
-    `  duration        ${Math.floor(secs / 60)}m ${secs % 60}s`,
-    `  model requests  ${requests} (${formatTokens(tokens)} tokens)`,
-    `  tool calls      ${t.totalCalls} (${p.green(`${t.totalSuccess} ok`)}, ${p.red(`${t.totalFail} failed or cancelled`)}; success rate ${rate(t.totalSuccess, t.totalCalls)})`,
-    `  file changes    +${s.files.totalLinesAdded} -${s.files.totalLinesRemoved} lines`,
-  ];
-  const models = Object.entries(s.models);
+  const lines: string[] = [];
+  if (section && section !== 'model' && section !== 'tools')
+    return p.red(`/stats takes model or tools (or nothing), not "${section}".`);
+  if (!section)
+    lines.push(
+      p.bold('Session stats'),
+      `  duration        ${Math.floor(secs / 60)}m ${secs % 60}s`,
+      `  model requests  ${requests} (${formatTokens(tokens)} tokens)`,
+      `  tool calls      ${t.totalCalls} (${p.green(`${t.totalSuccess} ok`)}, ${p.red(`${t.totalFail} failed or cancelled`)}; success rate ${rate(t.totalSuccess, t.totalCalls)})`,
+      `  file changes    +${s.files.totalLinesAdded} -${s.files.totalLinesRemoved} lines`,
+    );
+  const models = section === 'tools' ? [] : Object.entries(s.models);
+  if (section === 'model' && !models.length) lines.push(p.gray('No model requests yet.'));
   if (models.length)
     lines.push(
       p.bold('Models'),
@@ -225,7 +233,8 @@ export function formatChatStats(ctx: ChatCommandContext): string {
       `  ${name.padEnd(24)} ${String(m.api.totalRequests).padStart(8)} ${String(m.api.totalErrors).padStart(6)} ${rate(ok, m.api.totalRequests).padStart(7)} ${String(avg).padStart(7)} ${formatTokens(m.tokens.prompt).padStart(8)} ${formatTokens(m.tokens.candidates).padStart(8)} ${formatTokens(m.tokens.cached).padStart(7)}`,
     );
   }
-  const tools = Object.entries(t.byName);
+  const tools = section === 'model' ? [] : Object.entries(t.byName);
+  if (section === 'tools' && !tools.length) lines.push(p.gray('No tool calls yet.'));
   if (tools.length)
     lines.push(
       p.bold('Tools'),
@@ -251,4 +260,4 @@ export const debugCommand: ChatCommand = (input, ctx) => {
   ctx.print(showDebugLog(ctx.debugLog, ctx.palette, n));
 };
 
-export const statsCommand: ChatCommand = (_input, ctx) => ctx.print(formatChatStats(ctx));
+export const statsCommand: ChatCommand = (input, ctx) => ctx.print(formatChatStats(ctx, input.args[0]));

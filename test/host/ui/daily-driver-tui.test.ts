@@ -114,11 +114,18 @@ describe.skipIf(!hasTmux)('daily driving the chat', () => {
     );
     ui.submit('write the notes');
     await ui.waitFor('allow all edits');
+    // The user takes a while to answer: that time is not the tool's (checked with /stats below).
+    await new Promise((r) => setTimeout(r, 2000));
     ui.keys('a');
     await ui.waitFor('written');
     await ui.waitFor(/· auto-edit ·/);
     ui.keys('BTab');
     await ui.waitFor(/· YOLO ·/);
+    ui.submit('/stats tools');
+    const stats = await ui.waitFor(/filesystem__write_file +1 +1 +0 +100\.0% +\d+/);
+    const avg = Number(/filesystem__write_file +1 +1 +0 +100\.0% +(\d+)/.exec(stats)![1]);
+    expect(avg).toBeLessThan(1500);
+    expect(stats).not.toContain('Session stats');
   });
 
   it('/model with an unknown name warns, lists the known models and keeps the model', async () => {
