@@ -26,7 +26,11 @@ export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; sub
   about: { run: aboutCommand, help: 'versions, model and session', subs: [] },
   init: { run: initCommand, help: 'ask the model to write a GEMINI.md for this project', subs: [] },
   directory: { run: directoryCommand, help: 'add PATH[,PATH] | show: workspace directories', subs: ['add', 'show'] },
-  settings: { run: settingsCommand, help: 'merged settings and the file each comes from', subs: [] },
+  settings: {
+    run: settingsCommand,
+    help: 'merged settings and the file each comes from; /settings set KEY VALUE [--workspace] changes one',
+    subs: ['set'],
+  },
   model: { run: modelCommand, help: 'show the model; /model NAME switches for this session', subs: [] },
   debug: {
     run: debugCommand,

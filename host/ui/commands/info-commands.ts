@@ -1,4 +1,5 @@
 import { closestNames } from '../../scheduler/texts.js';
+import { SETTINGS_SET_USAGE, settingsSet } from './settings-set.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { arch, platform, release } from 'node:os';
@@ -42,7 +43,8 @@ function hasPath(obj: unknown, path: string): boolean {
 }
 
 /** `/settings`: the merged settings, each key with the file that set it (the last one to define it wins). */
-export const settingsCommand: ChatCommand = (_input, ctx) => {
+export const settingsCommand: ChatCommand = (input, ctx) => {
+  if (input.args[0] === 'set') return settingsSet(input.args.slice(1), ctx);
   const p = ctx.palette;
   const settings = ctx.session?.runtime.settings;
   if (!settings) return ctx.error('Settings are still loading.');
@@ -69,6 +71,7 @@ export const settingsCommand: ChatCommand = (_input, ctx) => {
     lines.push(`  ${p.cyan(key)} = ${shown} ${p.gray(`(${source?.scope ?? 'default'})`)}`);
   }
   if (leaves(settings.merged).length === 0) lines.push(p.gray('  (all defaults)'));
+  lines.push(p.gray(SETTINGS_SET_USAGE.replace('Usage: ', 'Change one: ')));
   ctx.print(lines.join('\n'));
 };
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
@@ -135,5 +135,20 @@ describe.skipIf(!hasTmux)('daily driving the chat', () => {
     expect(screen).toContain('did you mean gemini-2.5-flash?');
     expect(screen).toMatch(/Known models: .*gemini-2\.5-pro/);
     expect(screen).toMatch(/gemini-2\.5-flash · /);
+  });
+
+  it('/settings set writes one setting to the user settings file, keeping its comments; bad input writes nothing', async () => {
+    const file = join(ws.home, '.gemini', 'settings.json');
+    writeFileSync(file, `// kept comment\n${readFileSync(file, 'utf8')}`);
+    ui.submit('/settings set model.maxSessionTurns lots');
+    await ui.waitFor('cannot be "lots"');
+    ui.submit('/settings set modle.name x');
+    await ui.waitFor(/unknown setting "modle" \(did you mean "model"\?\)/);
+    expect(readFileSync(file, 'utf8')).not.toContain('lots');
+    ui.submit('/settings set model.name gemini-2.5-pro');
+    await ui.waitFor('written to the user settings');
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('// kept comment');
+    expect(text).toMatch(/"model": \{\s*"name": "gemini-2.5-pro"/);
   });
 });
