@@ -136,6 +136,7 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
     fakeResponsesNonStrict: args.fakeResponsesNonStrict,
     recordResponses: args.recordResponses,
     resume: args.resume,
+    sessionId: args.sessionId,
     checkpointing: args.checkpointing || undefined,
     log: args.debug ? createHostLogger({ debug: true }) : undefined,
     notify: warn,

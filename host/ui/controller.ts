@@ -34,6 +34,7 @@ export class Controller {
   /** A queued message is being submitted: new submissions join the queue behind it. */
   private draining = false;
   private modePicked = false;
+  private beforeYolo?: ApprovalMode;
   private readonly stats = new SessionStats();
   /** Per-model and per-tool figures behind `/stats`. */
   readonly runStats = new RunStats();
@@ -61,6 +62,7 @@ export class Controller {
       submit: (t) => void this.submit(t),
       cancel: () => this.cancel(),
       cycleApprovalMode: () => this.cycleMode(),
+      toggleYolo: () => this.toggleYolo(),
       complete: (t, c) => this.complete(t, c),
       exit: () => this.exit(0),
     };
@@ -113,6 +115,17 @@ export class Controller {
     this.modePicked = true;
     // A mode the session forbids (yolo disabled, an untrusted folder) is skipped, not a dead end.
     for (let i = 0; this.runtime && i < 3 && !this.trySetMode(next); i++) next = nextApprovalMode(next);
+    this.app.status.approvalMode = this.runtime ? this.runtime.getApprovalMode() : next;
+    this.app.requestRender();
+  }
+
+  /** Ctrl+Y, as in Gemini CLI: yolo on; again, back to the mode it replaced. */
+  private toggleYolo(): void {
+    const current = this.runtime?.getApprovalMode() ?? this.app.status.approvalMode;
+    const next: ApprovalMode = current === 'yolo' ? (this.beforeYolo ?? 'default') : 'yolo';
+    if (current !== 'yolo') this.beforeYolo = current;
+    this.modePicked = true;
+    if (this.runtime && !this.trySetMode(next)) return;
     this.app.status.approvalMode = this.runtime ? this.runtime.getApprovalMode() : next;
     this.app.requestRender();
   }

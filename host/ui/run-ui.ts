@@ -71,7 +71,7 @@ function normalise(o: RunInteractiveOptions): RunInteractiveOptions {
     fakeResponses: o.fakeResponses ?? a.fakeResponses,
     fakeResponsesNonStrict: o.fakeResponsesNonStrict ?? a.fakeResponsesNonStrict,
     recordResponses: o.recordResponses ?? a.recordResponses,
-    initialPrompt: o.initialPrompt ?? a.positional,
+    initialPrompt: o.initialPrompt ?? a.promptInteractive ?? a.positional,
     resume: o.resume ?? a.resume,
     checkpointing: o.checkpointing ?? (a.checkpointing || undefined),
   };
@@ -222,6 +222,7 @@ async function startSession(
       fakeResponsesNonStrict: opts.fakeResponsesNonStrict,
       recordResponses: opts.recordResponses,
       resume: opts.resume,
+      sessionId: opts.args?.sessionId,
       checkpointing: opts.checkpointing,
     });
     closeRef.close = session.close;

@@ -9,7 +9,13 @@ import {
   settingsCommand,
   statsCommand,
 } from './info-commands.js';
-import { chatCommand, compressCommand, restoreCommand, resumeCommand } from './session-commands.js';
+import {
+  chatCommand,
+  compressCommand,
+  exportSessionCommand,
+  restoreCommand,
+  resumeCommand,
+} from './session-commands.js';
 import type { SlashInput } from './slash-parse.js';
 
 /** The chat's session and information commands: handler, help line, sub-commands for Tab. */
@@ -21,6 +27,7 @@ export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; sub
   },
   resume: { run: resumeCommand, help: 'list recorded sessions; /resume N continues one', subs: ['latest'] },
   restore: { run: restoreCommand, help: 'list checkpoints; /restore N puts back files and conversation', subs: [] },
+  'export-session': { run: exportSessionCommand, help: 'FILE: write this session to a JSON file', subs: [] },
   compress: { run: compressCommand, help: 'summarise the conversation now to free context', subs: [] },
   copy: { run: copyCommand, help: 'copy the last answer to the clipboard', subs: [] },
   about: { run: aboutCommand, help: 'versions, model and session', subs: [] },

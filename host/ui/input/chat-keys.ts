@@ -20,6 +20,7 @@ export class ChatKeys {
       if (app.queued.length) app.takeBackQueued();
       else if (app.busy) app.handlers?.cancel();
     } else if (name === 'tab' && key.shift) app.handlers?.cycleApprovalMode();
+    else if (key.ctrl && name === 'y') app.handlers?.toggleYolo();
     else if (name === 'tab') this.complete();
     else if (isNewlineKey(key)) this.insert('\n');
     else if (name === 'return') this.enter();

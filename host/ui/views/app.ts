@@ -25,6 +25,8 @@ export interface AppHandlers {
   submit(text: string): void;
   cancel(): void;
   cycleApprovalMode(): void;
+  /** Ctrl+Y: yolo on, or back to the mode before it. */
+  toggleYolo(): void;
   complete(text: string, cursor: number): { text: string; cursor: number; hint?: string } | undefined;
   exit(): void;
 }

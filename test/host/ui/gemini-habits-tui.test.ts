@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENTRY, requireBuilt } from '../../helpers/paths.js';
+import { ONLY, workspace } from '../../helpers/run-host.js';
+import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
+import { tempDir } from '../../helpers/tmp.js';
+import { hasTmux, TmuxUi } from './tmux.js';
+
+describe.skipIf(!hasTmux)('Gemini CLI habits in the chat', () => {
+  const ws = workspace();
+  let gemini: ScriptedGemini;
+  let ui: TmuxUi;
+
+  beforeAll(async () => {
+    ws.settings(ONLY());
+    gemini = await startScriptedGemini([reply.text('hello back from the model')]);
+    ui = TmuxUi.start({
+      cwd: ws.cwd,
+      scriptDir: tempDir('ui-scripts-'),
+      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
+      argv: [process.execPath, requireBuilt(ENTRY.host), '-i', 'hello from -i', '--session-id', 'habit-run-1'],
+      width: 100,
+      height: 30,
+    });
+  });
+
+  afterAll(async () => {
+    ui?.kill();
+    await gemini?.close();
+  });
+
+  it('-i opens the chat with the prompt already sent', async () => {
+    await ui.waitFor('hello back from the model');
+    expect(ui.capture()).toContain('> hello from -i');
+    expect(JSON.stringify(gemini.requestsOf('streamGenerateContent')[0]!.body)).toContain('hello from -i');
+  });
+
+  it('Ctrl+Y turns yolo on, and again back to the mode before', async () => {
+    ui.keys('C-y');
+    await ui.waitFor(/· YOLO ·/);
+    ui.keys('C-y');
+    await ui.waitFor(/· default ·/);
+  });
+
+  it('/export-session FILE writes the session (named by --session-id) as JSON', async () => {
+    ui.submit('/export-session out/session.json');
+    await ui.waitFor('Session exported to');
+    const data = JSON.parse(readFileSync(join(ws.cwd, 'out', 'session.json'), 'utf8'));
+    expect(data.sessionId).toBe('habit-run-1');
+    expect(JSON.stringify(data.history)).toContain('hello back from the model');
+  });
+});
