@@ -184,7 +184,7 @@ export class Controller {
         stats: () => this.formatStats(),
         submitPrompt: (prompt) => void this.sendToModel(prompt),
         runTool: async (name, args) => void (await this.runPassive(name, args)),
-        readMemory: () => this.readMemory(),
+        readMemory: (uri) => this.readMemory(uri),
       }).catch((err: unknown) => {
         this.error(`/${slash.name} failed: ${(err as Error).message}`);
         return true;
@@ -286,11 +286,11 @@ export class Controller {
     }
   }
 
-  private async readMemory(): Promise<string | undefined> {
+  private async readMemory(uri = 'gemini-memory://context'): Promise<string | undefined> {
     const rt = this.runtime;
-    const alias = rt?.manager.states().find((s) => s.alias === 'memory' && s.status === 'connected')?.alias;
+    const alias = rt?.manager.states().find((s) => s.alias === 'memory' && s.status !== 'failed')?.alias;
     if (!rt || !alias) return undefined;
-    const res = await rt.manager.readResource(alias, 'gemini-memory://context');
+    const res = await rt.manager.readResource(alias, uri);
     return resourceText(res);
   }
 

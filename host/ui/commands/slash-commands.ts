@@ -17,18 +17,21 @@ export interface SlashContext {
   /** Runs a passive tool call (its card shows the result; nothing goes to the model). */
   runTool(name: string, args: Record<string, unknown>): Promise<void>;
   /** Re-reads the memory context (the memory server's resource). */
-  readMemory(): Promise<string | undefined>;
+  readMemory(uri?: string): Promise<string | undefined>;
 }
 
 /** Built-in commands and their sub-commands (also the Tab completion table). */
 export const BUILTIN_COMMANDS: Record<string, { help: string; subs: string[] }> = {
   help: { help: 'show commands and keys', subs: [] },
   mcp: {
-    help: 'MCP servers: status, tools, failures; /mcp restart NAME; /mcp desc',
-    subs: ['list', 'desc', 'restart'],
+    help: 'MCP servers: status, tools, failures; /mcp restart|reload [NAME]; enable|disable NAME (this session); desc',
+    subs: ['list', 'desc', 'restart', 'reload', 'enable', 'disable'],
   },
   tools: { help: 'list the tools the model can call', subs: ['desc'] },
-  memory: { help: 'memory: show | refresh | add TEXT', subs: ['show', 'refresh', 'add'] },
+  memory: {
+    help: 'memory: show | list (context files) | refresh | add TEXT',
+    subs: ['show', 'list', 'refresh', 'add'],
+  },
   ...Object.fromEntries(Object.entries(CHAT_COMMANDS).map(([name, c]) => [name, { help: c.help, subs: c.subs }])),
   clear: { help: 'clear the screen and start a new conversation view', subs: [] },
   quit: { help: 'exit', subs: [] },
@@ -128,7 +131,8 @@ export function helpText(runtime: UiRuntime | undefined, p: Palette): string {
 async function runMcpSlash(args: string[], ctx: SlashContext, rt: NonNullable<SlashContext['runtime']>): Promise<void> {
   const p = ctx.palette;
   const [sub, name] = args;
-  if (sub === 'restart' || sub === 'refresh') {
+  if (sub === 'enable' || sub === 'disable') return mcpEnable(sub === 'enable', name, ctx, rt);
+  if (sub === 'restart' || sub === 'refresh' || sub === 'reload') {
     const targets = name ? [name] : rt.manager.states().map((s) => s.alias);
     for (const alias of targets) {
       if (!rt.manager.states().some((s) => s.alias === alias)) {
@@ -149,6 +153,25 @@ async function runMcpSlash(args: string[], ctx: SlashContext, rt: NonNullable<Sl
     return;
   }
   ctx.print(formatMcp(rt.manager.states(), p, sub === 'desc' || sub === 'descriptions'));
+}
+
+/** `/mcp enable|disable NAME`: for this session only (Gemini CLI's sub-commands); the settings stay as they are. */
+function mcpEnable(
+  enable: boolean,
+  name: string | undefined,
+  ctx: SlashContext,
+  rt: NonNullable<SlashContext['runtime']>,
+): void {
+  const p = ctx.palette;
+  if (!name) return ctx.error(`Usage: /mcp ${enable ? 'enable' : 'disable'} NAME`);
+  if (!rt.manager.states().some((s) => s.alias === name)) return ctx.error(`No MCP server named "${name}".`);
+  rt.registry.setServerEnabled(name, enable);
+  const count = rt.registry.list().filter((t) => t.serverAlias === name).length;
+  ctx.print(
+    enable
+      ? `MCP server ${p.cyan(name)} enabled for this session: ${count} tool${count === 1 ? '' : 's'} back.`
+      : `MCP server ${p.cyan(name)} disabled for this session: its tools are not offered. /mcp enable ${name} brings them back.`,
+  );
 }
 
 /** Runs a slash command; false when the name is unknown. */
@@ -210,7 +233,22 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
         else ctx.print(text.trim() ? `${p.bold('Memory context')}\n${text.trim()}` : p.gray('Memory is empty.'));
         return true;
       }
-      ctx.error('Usage: /memory show | refresh | add <text>');
+      if (sub === 'list') {
+        // The context files in use (Gemini CLI's /memory list), as the memory server reports them.
+        const text = await ctx.readMemory('gemini-memory://files');
+        if (text === undefined) return ctx.error('No memory server is connected.'), true;
+        const files = (JSON.parse(text) as { files?: { path: string; scope?: string }[] }).files ?? [];
+        ctx.print(
+          files.length
+            ? [
+                p.bold(`Context files in use (${files.length})`),
+                ...files.map((f) => `  ${f.path}${f.scope ? p.gray(` (${f.scope})`) : ''}`),
+              ].join('\n')
+            : p.gray('No context files are in use (GEMINI.md in the project or ~/.gemini).'),
+        );
+        return true;
+      }
+      ctx.error('Usage: /memory show | list | refresh | add <text>');
       return true;
     }
     default: {

@@ -13,7 +13,8 @@ describe.skipIf(!hasTmux)('Gemini CLI habits in the chat', () => {
   let ui: TmuxUi;
 
   beforeAll(async () => {
-    ws.settings(ONLY());
+    ws.settings(ONLY('memory'));
+    ws.file('GEMINI.md', 'Project rule: be brief.\n');
     gemini = await startScriptedGemini([reply.text('hello back from the model')]);
     ui = TmuxUi.start({
       cwd: ws.cwd,
@@ -49,5 +50,23 @@ describe.skipIf(!hasTmux)('Gemini CLI habits in the chat', () => {
     const data = JSON.parse(readFileSync(join(ws.cwd, 'out', 'session.json'), 'utf8'));
     expect(data.sessionId).toBe('habit-run-1');
     expect(JSON.stringify(data.history)).toContain('hello back from the model');
+  });
+
+  it('/memory list names the context files in use', async () => {
+    ui.submit('/memory list');
+    await ui.waitFor(/Context files in use \(1\)\n.*GEMINI\.md/);
+  });
+
+  it('/mcp disable NAME takes its tools away for this session, /mcp enable NAME brings them back', async () => {
+    await ui.waitFor('MCP 1/1');
+    ui.submit('/mcp disable memory');
+    await ui.waitFor('disabled for this session');
+    ui.submit('/tools');
+    const off = await ui.waitFor(/No tools yet|Tools \(/);
+    expect(off).not.toContain('memory__save_memory');
+    ui.submit('/mcp enable memory');
+    await ui.waitFor('enabled for this session: 1 tool back');
+    ui.submit('/tools');
+    await ui.waitFor('memory__save_memory');
   });
 });
