@@ -17,6 +17,7 @@ import {
   resumeCommand,
 } from './session-commands.js';
 import type { SlashInput } from './slash-parse.js';
+import { rewindCommand } from './rewind-command.js';
 
 /** The chat's session and information commands: handler, help line, sub-commands for Tab. */
 export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; subs: string[] }> = {
@@ -27,6 +28,16 @@ export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; sub
   },
   resume: { run: resumeCommand, help: 'list recorded sessions; /resume N continues one', subs: ['latest'] },
   restore: { run: restoreCommand, help: 'list checkpoints; /restore N puts back files and conversation', subs: [] },
+  rewind: {
+    run: rewindCommand,
+    help: 'list your messages; /rewind N goes back to just before one (Esc Esc on an empty prompt)',
+    subs: [],
+  },
+  editor: {
+    run: (_input, ctx) => ctx.editInput?.(),
+    help: 'edit the input in $VISUAL / $EDITOR (Ctrl+G)',
+    subs: [],
+  },
   'export-session': { run: exportSessionCommand, help: 'FILE: write this session to a JSON file', subs: [] },
   compress: { run: compressCommand, help: 'summarise the conversation now to free context', subs: [] },
   copy: { run: copyCommand, help: 'copy the last answer to the clipboard', subs: [] },

@@ -32,6 +32,12 @@ export function buildCommandContext(c: Controller, app: App, cwd: string): ChatC
       app.requestRender();
     },
     browseSessions: (sessions, current) => browseSessions(app, sessions, current),
+    editInput: () => app.editInput(),
+    confirm: (question) => app.ask(question),
+    setInput: (text) => {
+      app.editor.set(text);
+      app.requestRender();
+    },
     writeTerminal: (seq) => void app.screen.program.output.write(seq),
     busy: async (label, fn) => {
       const ac = new AbortController();

@@ -4,10 +4,12 @@ import { showDebugLog } from '../views/debug-log.js';
 import { applyEditKey, isNewlineKey, type KeyInfo } from './edit-keys.js';
 
 const DOUBLE_CTRL_C_MS = 2000;
+const DOUBLE_ESC_MS = 800;
 
 /** The chat's keys when no dialog is open: send, cancel, history, completion, scrolling, editing. */
 export class ChatKeys {
   private ctrlCAt = 0;
+  private escAt = 0;
   private logView?: Item;
 
   constructor(private readonly app: App) {}
@@ -19,8 +21,16 @@ export class ChatKeys {
     else if (name === 'escape') {
       if (app.queued.length) app.takeBackQueued();
       else if (app.busy) app.handlers?.cancel();
+      else if (app.editor.text === '') {
+        // Esc Esc on an empty prompt: the rewind list (Gemini CLI's shortcut).
+        if (Date.now() - this.escAt < DOUBLE_ESC_MS) {
+          this.escAt = 0;
+          app.handlers?.submit('/rewind');
+        } else this.escAt = Date.now();
+      }
     } else if (name === 'tab' && key.shift) app.handlers?.cycleApprovalMode();
     else if (key.ctrl && name === 'y') app.handlers?.toggleYolo();
+    else if (key.ctrl && name === 'g') void app.editInput();
     else if (name === 'tab') this.complete();
     else if (isNewlineKey(key)) this.insert('\n');
     else if (name === 'return') this.enter();

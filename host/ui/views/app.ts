@@ -74,7 +74,10 @@ export class App {
   private chunksSeen = 0;
   private destroyed = false;
 
+  private readonly env: NodeJS.ProcessEnv;
+
   constructor(opts: { env: NodeJS.ProcessEnv; status: StatusInfo; traceFile?: string }) {
+    this.env = opts.env;
     patchBlessedWideChars();
     const blessed = loadBlessed();
     this.removePaste = installPasteFilter(process.stdin, (text) => this.onPaste(text));
@@ -145,6 +148,39 @@ export class App {
     this.conv.markdown = md;
     this.conv.invalidateAll();
     this.requestRender();
+  }
+
+  /**
+   * Ctrl+G, `/editor`: the input goes to `$VISUAL`/`$EDITOR` (screen suspended) and what is saved comes
+   * back into the input, not sent, as in Gemini CLI.
+   */
+  async editInput(): Promise<void> {
+    const { openInEditor } = await import('../input/editor.js');
+    const text = await openInEditor(this.screen, this.editor.text, 'prompt.md', this.env);
+    if (text !== undefined) this.editor.set(text.replace(/\n$/, ''));
+    this.screen.realloc();
+    this.renderNow();
+  }
+
+  /** A confirmation step in the conversation: Enter answers yes, Esc (or n) no; other keys are ignored. */
+  ask(question: string): Promise<boolean> {
+    this.conv.add({
+      kind: 'info',
+      text: `${this.palette.yellow(question)}\n${this.palette.gray('Enter to confirm, Esc to cancel.')}`,
+    });
+    this.requestRender();
+    return new Promise((resolve) => {
+      const onKey = (_ch: string | undefined, key: KeyInfo): boolean => {
+        const yes = key.name === 'return' || key.name === 'enter' || key.name === 'y';
+        const no = key.name === 'escape' || key.name === 'n';
+        if (yes || no) {
+          this.interceptors.splice(this.interceptors.indexOf(onKey), 1);
+          resolve(yes);
+        }
+        return true;
+      };
+      this.interceptors.push(onKey);
+    });
   }
 
   /** Queued messages come back into the input, unsent, to be edited. */
