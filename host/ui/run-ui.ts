@@ -6,6 +6,7 @@ import { App } from './views/app.js';
 import type { UiRuntime } from './backend-types.js';
 import { Controller } from './controller.js';
 import { StartupLine } from './views/startup-line.js';
+import { themeOf } from './text/palette.js';
 import { InputHistory } from './input/history-store.js';
 import { preloadTextWidth } from './text/text-width.js';
 import { checkResumeRef, controllerSummary } from './views/exit-summary.js';
@@ -18,6 +19,8 @@ function attachSession(app: App, controller: Controller, session: Session): void
   controller.session = session;
   controller.recorder = session.recorder;
   app.status.model = session.model;
+  const theme = themeOf((session.runtime.settings.merged as { ui?: { theme?: unknown } }).ui?.theme);
+  if (theme && theme !== app.theme) app.setTheme(theme);
   const loaded = session.resumed;
   if (!loaded) return;
   for (const item of historyItems(loaded.transcript)) app.conv.add(item);

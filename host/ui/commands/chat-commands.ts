@@ -18,6 +18,7 @@ import {
 } from './session-commands.js';
 import type { SlashInput } from './slash-parse.js';
 import { rewindCommand } from './rewind-command.js';
+import { themeCommand } from './theme-command.js';
 
 /** The chat's session and information commands: handler, help line, sub-commands for Tab. */
 export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; subs: string[] }> = {
@@ -28,6 +29,7 @@ export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; sub
   },
   resume: { run: resumeCommand, help: 'list recorded sessions; /resume N continues one', subs: ['latest'] },
   restore: { run: restoreCommand, help: 'list checkpoints; /restore N puts back files and conversation', subs: [] },
+  theme: { run: themeCommand, help: 'list themes; /theme dark | light switches', subs: ['dark', 'light'] },
   rewind: {
     run: rewindCommand,
     help: 'list your messages; /rewind N goes back to just before one (Esc Esc on an empty prompt)',

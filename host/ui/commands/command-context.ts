@@ -37,6 +37,8 @@ export interface ChatCommandContext {
   editInput?(): Promise<void>;
   /** `/rewind`: the conversation view replaced, and text put back in the input. */
   setInput?(text: string): void;
+  /** `/theme`: the current theme, and a switch to another. */
+  theme?: { current(): string; set(name: 'dark' | 'light'): void; colour: boolean };
   /** A yes/no question answered with Enter (yes) or Esc (no). */
   confirm?(question: string): Promise<boolean>;
   /** An abort signal tied to Esc for a long command (`/compress`, `/init`). */

@@ -10,7 +10,7 @@ import { InputHistory } from '../input/history-store.js';
 import { formatInput } from './input-view.js';
 import { LineEditor } from '../input/line-editor.js';
 import type { MarkdownRenderer } from '../text/markdown.js';
-import { colorDepth, createPalette, type Palette } from '../text/palette.js';
+import { colorDepth, createPalette, type Palette, type ThemeName } from '../text/palette.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, installPasteFilter } from '../input/paste-filter.js';
 import { type Frame, ScreenLayout } from './screen-layout.js';
 import { formatActivity, formatStatusLine, type StatusInfo } from './status-line.js';
@@ -181,6 +181,17 @@ export class App {
       };
       this.interceptors.push(onKey);
     });
+  }
+
+  theme: ThemeName = 'dark';
+
+  /** `/theme NAME`: every view shares this palette object, so it changes in place and all is redrawn. */
+  setTheme(theme: ThemeName): void {
+    this.theme = theme;
+    Object.assign(this.palette, createPalette(this.palette.depth, theme));
+    this.conv.invalidateAll();
+    this.screen.realloc();
+    this.renderNow();
   }
 
   /** Queued messages come back into the input, unsent, to be edited. */

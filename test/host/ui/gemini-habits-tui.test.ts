@@ -69,4 +69,20 @@ describe.skipIf(!hasTmux)('Gemini CLI habits in the chat', () => {
     ui.submit('/tools');
     await ui.waitFor('memory__save_memory');
   });
+
+  it('/theme lists dark and light; /theme light recolours the screen and is kept in ui.theme', async () => {
+    ui.submit('/theme');
+    await ui.waitFor(/Themes\n.*● dark\n.*light/);
+    // The prompt marker is drawn in the accent colour: 111 on the dark theme, 25 on the light one.
+    const styled = () => ui.tmux('capture-pane', '-e', '-p', '-t', ui.session);
+    expect(styled()).toContain('38;5;111m');
+    ui.submit('/theme light');
+    await ui.waitFor('kept in the user settings');
+    const deadline = Date.now() + 10_000;
+    while (!styled().includes('38;5;25m') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(styled()).toContain('38;5;25m');
+    expect(styled()).not.toContain('38;5;111m');
+    const settings = JSON.parse(readFileSync(join(ws.home, '.gemini', 'settings.json'), 'utf8'));
+    expect(settings.ui.theme).toBe('light');
+  });
 });
