@@ -29,6 +29,16 @@ export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; sub
   },
   resume: { run: resumeCommand, help: 'list recorded sessions; /resume N continues one', subs: ['latest'] },
   restore: { run: restoreCommand, help: 'list checkpoints; /restore N puts back files and conversation', subs: [] },
+  vim: {
+    run: (_input, ctx) =>
+      ctx.print(
+        ctx.toggleVim?.()
+          ? 'Vim mode on: Esc for normal mode (h l w b e 0 $ x dw cw dd cc D C i a I A o, j k history), Enter sends. /vim again turns it off.'
+          : 'Vim mode off.',
+      ),
+    help: 'vi keys in the input on / off',
+    subs: [],
+  },
   theme: { run: themeCommand, help: 'list themes; /theme dark | light switches', subs: ['dark', 'light'] },
   rewind: {
     run: rewindCommand,

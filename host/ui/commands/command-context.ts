@@ -39,6 +39,8 @@ export interface ChatCommandContext {
   setInput?(text: string): void;
   /** `/theme`: the current theme, and a switch to another. */
   theme?: { current(): string; set(name: 'dark' | 'light'): void; colour: boolean };
+  /** `/vim`: vi keys in the input on or off; returns whether they are on. */
+  toggleVim?(): boolean;
   /** A yes/no question answered with Enter (yes) or Esc (no). */
   confirm?(question: string): Promise<boolean>;
   /** An abort signal tied to Esc for a long command (`/compress`, `/init`). */

@@ -34,6 +34,7 @@ export function buildCommandContext(c: Controller, app: App, cwd: string): ChatC
     browseSessions: (sessions, current) => browseSessions(app, sessions, current),
     editInput: () => app.editInput(),
     confirm: (question) => app.ask(question),
+    toggleVim: () => app.toggleVim(),
     theme: { current: () => app.theme, set: (name) => app.setTheme(name), colour: app.palette.depth > 0 },
     setInput: (text) => {
       app.editor.set(text);

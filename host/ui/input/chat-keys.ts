@@ -17,6 +17,12 @@ export class ChatKeys {
   handle(ch: string | undefined, key: KeyInfo): void {
     const app = this.app;
     const name = key.name ?? '';
+    // Vi keys first (when on), except while a turn runs or messages wait: then Esc cancels as usual.
+    if (app.vim && !app.busy && !app.queued.length && app.vim.handle(ch, key)) {
+      app.status.vim = app.vim.mode === 'normal' ? 'NORMAL' : 'INSERT';
+      app.requestRender();
+      return;
+    }
     if (key.ctrl && name === 'c') this.ctrlC();
     else if (name === 'escape') {
       if (app.queued.length) app.takeBackQueued();
@@ -98,13 +104,17 @@ export class ChatKeys {
     const text = ed.text;
     if (text.trim() === '') return;
     ed.clear();
+    if (app.vim) {
+      app.vim.mode = 'insert';
+      app.status.vim = 'INSERT';
+    }
     app.history.add(text);
     app.layout.stickBottom = true;
     app.requestRender();
     app.handlers?.submit(text);
   }
 
-  private upDown(dir: -1 | 1): void {
+  upDown(dir: -1 | 1): void {
     const { app } = this;
     const ed = app.editor;
     if (dir < 0 && app.queued.length && ed.text === '') return app.takeBackQueued();

@@ -6,6 +6,7 @@ import { FormDialog } from './elicitation-form-view.js';
 import { Conversation } from './conversation.js';
 import { ChatKeys } from '../input/chat-keys.js';
 import type { KeyInfo } from '../input/edit-keys.js';
+import { VimKeys } from '../input/vim-keys.js';
 import { InputHistory } from '../input/history-store.js';
 import { formatInput } from './input-view.js';
 import { LineEditor } from '../input/line-editor.js';
@@ -184,6 +185,15 @@ export class App {
   }
 
   theme: ThemeName = 'dark';
+  /** `/vim`: vi keys in the input (off by default). */
+  vim?: VimKeys;
+
+  toggleVim(): boolean {
+    this.vim = this.vim ? undefined : new VimKeys(this.editor, (dir) => this.keys.upDown(dir));
+    this.status.vim = this.vim ? 'INSERT' : undefined;
+    this.requestRender();
+    return !!this.vim;
+  }
 
   /** `/theme NAME`: every view shares this palette object, so it changes in place and all is redrawn. */
   setTheme(theme: ThemeName): void {

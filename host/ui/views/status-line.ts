@@ -11,6 +11,8 @@ export interface StatusInfo {
   /** Configured but not started yet (lazy start): not a problem, unlike a failed one. */
   serversIdle?: number;
   tokens: number;
+  /** `/vim` on: the input's mode. */
+  vim?: 'NORMAL' | 'INSERT';
   /** Warnings and errors in the debug log not yet looked at (F12). */
   unseenLogs?: number;
   cwd: string;
@@ -62,8 +64,9 @@ export function formatStatusLine(s: StatusInfo, width: number, p: Palette): stri
       ? p.yellow(servers)
       : p.green(servers);
   const logs = s.unseenLogs ? ` · ${s.unseenLogs} log${s.unseenLogs === 1 ? '' : 's'} (F12)` : '';
-  const rightPlain = `${s.model} · ${mode} · ${servers} · ${formatTokens(s.tokens)} tokens${logs}`;
-  const right = `${p.cyan(s.model)} · ${modeStyled} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens`)}${p.yellow(logs)}`;
+  const vim = s.vim ? `[${s.vim}] ` : '';
+  const rightPlain = `${vim}${s.model} · ${mode} · ${servers} · ${formatTokens(s.tokens)} tokens${logs}`;
+  const right = `${p.yellow(vim)}${p.cyan(s.model)} · ${modeStyled} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens`)}${p.yellow(logs)}`;
   const room = width - textWidth(rightPlain) - 2;
   if (room < 8) return right;
   const cwd = shortenPath(s.cwd, s.home, room);

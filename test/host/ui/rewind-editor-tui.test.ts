@@ -26,6 +26,7 @@ describe.skipIf(!hasTmux)('/rewind and the external editor', () => {
       reply.text('answer two'),
       reply.text('answer three'),
       reply.text('answer four'),
+      reply.text('answer five'),
     ]);
     ui = TmuxUi.start({
       cwd: ws.cwd,
@@ -85,5 +86,23 @@ describe.skipIf(!hasTmux)('/rewind and the external editor', () => {
     expect(texts(gemini.requestsOf('streamGenerateContent')[3]!.body as Body)).toContain(
       'draft and more from the editor',
     );
+  });
+
+  it('/vim gives vi keys in the input: Esc for normal mode, motions and edits, Enter sends', async () => {
+    await ui.waitFor(INPUT_READY);
+    ui.submit('/vim');
+    await ui.waitFor('[INSERT]');
+    ui.type('hello big world');
+    ui.keys('Escape');
+    await ui.waitFor('[NORMAL]');
+    ui.type('bbdw'); // back two words, delete "big "
+    await ui.waitFor('> hello world');
+    ui.type('D'); // delete to the end: "world"
+    await ui.waitFor((s) => /> hello *\n/.test(s) || /> hello\s*$/m.test(s));
+    ui.type('A');
+    await ui.waitFor('[INSERT]');
+    ui.submit('there');
+    await ui.waitFor('answer five');
+    expect(texts(gemini.requestsOf('streamGenerateContent')[4]!.body as Body)).toContain('hello there');
   });
 });
