@@ -26,7 +26,13 @@ describe.skipIf(!hasTmux)('a markdown table with wide characters', () => {
     ui = TmuxUi.start({
       cwd: ws.cwd,
       scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
+      env: {
+        GEMINI_CLI_HOME: ws.home,
+        GEMINI_API_KEY: 'test-key',
+        GOOGLE_GEMINI_BASE_URL: gemini.url,
+        // Long enough a wait to be seen counting down.
+        GEMINI_MCP_RETRY_DELAY_MS: '4000',
+      },
       argv: [process.execPath, requireBuilt(ENTRY.host)],
       width: 80,
       height: 30,
@@ -59,5 +65,14 @@ describe.skipIf(!hasTmux)('a markdown table with wide characters', () => {
     const ends = rows.map(col);
     expect(new Set(ends).size, rows.join('\n')).toBe(1);
     for (const r of rows) expect(r.trimEnd(), rows.join('\n')).toMatch(/[│┐┤┘]$/);
+  });
+
+  it('a 503 keeps its backoff, the wait counting down in the footer, then the answer comes', async () => {
+    await ui.waitFor(INPUT_READY);
+    gemini.push(reply.error(503, 'The model is overloaded.'), reply.text('after the retry'));
+    ui.submit('try again');
+    const screen = await ui.waitFor(/\[503\] The model is overloaded\.: retry 2\/\d+ in \ds/);
+    expect(screen).not.toContain('after the retry');
+    await ui.waitFor('after the retry', 20_000);
   });
 });
