@@ -23,7 +23,7 @@ function parseValue(text: string): unknown {
  * project's), atomically and keeping the file's comments. A key no version of the settings knows, or a
  * value of the wrong type, is refused with the reason and nothing is written.
  */
-export function settingsSet(args: string[], ctx: ChatCommandContext): void {
+export function settingsSet(args: string[], ctx: ChatCommandContext) {
   const p = ctx.palette;
   const settings = ctx.session?.runtime.settings;
   if (!settings) return ctx.error('Settings are still loading.');

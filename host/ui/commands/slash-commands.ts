@@ -155,13 +155,32 @@ async function runMcpSlash(args: string[], ctx: SlashContext, rt: NonNullable<Sl
   ctx.print(formatMcp(rt.manager.states(), p, sub === 'desc' || sub === 'descriptions'));
 }
 
+/** `/memory list`: the context files in use (Gemini CLI's sub-command), as the memory server reports them. */
+async function memoryList(ctx: SlashContext): Promise<void> {
+  const p = ctx.palette;
+  const text = await ctx.readMemory('gemini-memory://files');
+  if (text === undefined) {
+    ctx.error('No memory server is connected.');
+    return;
+  }
+  const files = (JSON.parse(text) as { files?: { path: string; scope?: string }[] }).files ?? [];
+  ctx.print(
+    files.length
+      ? [
+          p.bold(`Context files in use (${files.length})`),
+          ...files.map((f) => `  ${f.path}${f.scope ? p.gray(` (${f.scope})`) : ''}`),
+        ].join('\n')
+      : p.gray('No context files are in use (GEMINI.md in the project or ~/.gemini).'),
+  );
+}
+
 /** `/mcp enable|disable NAME`: for this session only (Gemini CLI's sub-commands); the settings stay as they are. */
 function mcpEnable(
   enable: boolean,
   name: string | undefined,
   ctx: SlashContext,
   rt: NonNullable<SlashContext['runtime']>,
-): void {
+) {
   const p = ctx.palette;
   if (!name) return ctx.error(`Usage: /mcp ${enable ? 'enable' : 'disable'} NAME`);
   if (!rt.manager.states().some((s) => s.alias === name)) return ctx.error(`No MCP server named "${name}".`);
@@ -234,18 +253,7 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
         return true;
       }
       if (sub === 'list') {
-        // The context files in use (Gemini CLI's /memory list), as the memory server reports them.
-        const text = await ctx.readMemory('gemini-memory://files');
-        if (text === undefined) return ctx.error('No memory server is connected.'), true;
-        const files = (JSON.parse(text) as { files?: { path: string; scope?: string }[] }).files ?? [];
-        ctx.print(
-          files.length
-            ? [
-                p.bold(`Context files in use (${files.length})`),
-                ...files.map((f) => `  ${f.path}${f.scope ? p.gray(` (${f.scope})`) : ''}`),
-              ].join('\n')
-            : p.gray('No context files are in use (GEMINI.md in the project or ~/.gemini).'),
-        );
+        await memoryList(ctx);
         return true;
       }
       ctx.error('Usage: /memory show | list | refresh | add <text>');

@@ -117,7 +117,10 @@ export class ChatKeys {
   upDown(dir: -1 | 1): void {
     const { app } = this;
     const ed = app.editor;
-    if (dir < 0 && app.queued.length && ed.text === '') return app.takeBackQueued();
+    if (dir < 0 && app.queued.length && ed.text === '') {
+      app.takeBackQueued();
+      return;
+    }
     if (!ed.moveLine(dir)) {
       const entry = dir < 0 ? app.history.prev(ed.text) : app.history.next();
       if (entry !== undefined) ed.set(entry);

@@ -16,8 +16,8 @@ type EastAsianWidth = (codePoint: number) => number;
 let eastAsianWidth: EastAsianWidth | undefined;
 let stripAnsi: ((text: string) => string) | undefined;
 
-/** Marks, format characters (ZWJ), variation selectors: drawn on the cell before, no column of their own. */
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\uFE00-\uFE0F]$/u;
+/** Marks (variation selectors are marks), format characters (ZWJ): drawn on the cell before, no column of their own. */
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
 
 /**
  * Columns as a terminal lays them out (wcwidth): one code point at a time, two for East Asian Wide and
