@@ -42,6 +42,10 @@ export interface CliArgs {
   extensions?: string[];
   /** `-l/--list-extensions`: print the installed extensions and exit. */
   listExtensions: boolean;
+  /** `-i/--prompt-interactive`: open the chat with this message already sent. */
+  promptInteractive?: string;
+  /** `--session-id ID`: the id of the new session (an id in use is refused). */
+  sessionId?: string;
 }
 
 export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
@@ -52,6 +56,7 @@ export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
 
 Options:
   -p, --prompt <text>                 run one prompt headless (appended to piped stdin)
+  -i, --prompt-interactive <text>     open the chat with this prompt already sent
   -m, --model <id>                    model (default: GEMINI_MODEL, model.name, gemini-2.5-flash)
   -y, --yolo                          approve every tool call
   -s, --sandbox                       run shell commands in the sandbox (bubblewrap; also GEMINI_SANDBOX=true)
@@ -65,6 +70,7 @@ Options:
       --skip-trust                    trust this folder for this run (workspace servers, .env, modes)
   -d, --debug                         debug logging on stderr
   -r, --resume [latest|N|ID]          continue a recorded session of this project (default: latest)
+      --session-id <id>               start a new session with this id (letters, digits, - and _)
       --list-sessions                 list this project's recorded sessions
       --delete-session <N|ID>         delete a recorded session
       --checkpointing                 snapshot project files before approved edits (/restore)
@@ -118,6 +124,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
       strict: true,
       options: {
         prompt: { type: 'string', short: 'p' },
+        'prompt-interactive': { type: 'string', short: 'i' },
+        'session-id': { type: 'string' },
         model: { type: 'string', short: 'm' },
         yolo: { type: 'boolean', short: 'y', default: false },
         'approval-mode': { type: 'string' },
@@ -154,9 +162,23 @@ export function parseCliArgs(argv: string[]): CliArgs {
     throw new FatalInputError(`Invalid --output-format "${format}". Use one of: text, json, stream-json.`);
   }
   const positional = parsed.positionals.length ? parsed.positionals.join(' ') : undefined;
+  if (v.prompt !== undefined && v['prompt-interactive'] !== undefined)
+    throw new FatalInputError('Cannot use both --prompt (-p) and --prompt-interactive (-i) together');
+  const sessionId = v['session-id']?.trim();
+  if (v['session-id'] !== undefined) {
+    if (!sessionId) throw new FatalInputError('The --session-id option cannot be empty.');
+    if (!/^[a-zA-Z0-9_-]+$/.test(sessionId))
+      throw new FatalInputError(
+        `Invalid session ID "${sessionId}": Only alphanumeric characters, dashes, and underscores are allowed.`,
+      );
+    if (v.resume !== undefined)
+      throw new FatalInputError('The flags --resume and --session-id are mutually exclusive. Please provide only one.');
+  }
   return {
     prompt: v.prompt,
     positional,
+    promptInteractive: v['prompt-interactive'],
+    sessionId,
     model: v.model,
     approvalMode: approvalModeOf(v['approval-mode'], v.yolo ?? false),
     allowedMcpServerNames: list(v['allowed-mcp-server-names']),

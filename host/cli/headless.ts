@@ -141,6 +141,7 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
     fakeResponsesNonStrict: args.fakeResponsesNonStrict,
     recordResponses: args.recordResponses,
     resume: args.resume,
+    sessionId: args.sessionId,
     checkpointing: args.checkpointing || undefined,
     log: args.debug ? createHostLogger({ debug: true }) : undefined,
     notify: warn,
@@ -191,6 +192,7 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
   const prepared = mcpPrompt?.ok
     ? { parts: mcpPrompt.parts, calls: [], display: '', skipModel: mcpPrompt.parts.length === 0 }
     : await processAtCommands(prompt, { runtime, signal, promptId, onWarning: warn });
+  if ('error' in prepared && prepared.error) throw new FatalInputError(prepared.error);
   for (const call of prepared.calls) stats.tool(call);
   if (prepared.display) sink.display(prepared.display);
   let failure: FatalError | undefined;

@@ -73,13 +73,26 @@ export function removeServer(
   const p = parseAddArgs(argv, 1);
   const [name, ...extra] = p.positionals;
   if (!name || extra.length) throw new FatalInputError('mcp remove needs exactly one <name>.');
-  const path = settingsPathFor(p.scope, opts);
-  if (!(name in serversIn(path))) {
-    err.write(`MCP server "${name}" not found in ${p.scope} settings (${path}).\n`);
+  // Without --scope the server is found in whichever scope holds it; in both, the user must say which.
+  const scopes = p.scopeGiven ? [p.scope] : (['project', 'user'] as const);
+  const holding = scopes
+    .map((scope) => ({ scope, path: settingsPathFor(scope, opts) }))
+    .filter((s) => name in serversIn(s.path));
+  if (holding.length === 0) {
+    const where = scopes.map((scope) => `${scope} settings (${settingsPathFor(scope, opts)})`).join(' or ');
+    err.write(`MCP server "${name}" not found in ${where}.\n`);
     return EXIT_ERROR;
   }
+  if (holding.length > 1) {
+    err.write(
+      `MCP server "${name}" is in both project settings (${holding[0]!.path}) and user settings (${holding[1]!.path}): ` +
+        `say which with --scope project or --scope user.\n`,
+    );
+    return EXIT_ERROR;
+  }
+  const { scope, path } = holding[0]!;
   writeServerEntries(path, { [name]: undefined });
-  out.write(`MCP server "${name}" removed from ${p.scope} settings (${path}).\n`);
+  out.write(`MCP server "${name}" removed from ${scope} settings (${path}).\n`);
   return EXIT_OK;
 }
 
@@ -127,6 +140,8 @@ export function namingNote(names: string[], path: string): string {
 
 interface Parsed {
   scope: 'user' | 'project';
+  /** `--scope` was given (else `project` is the default for add and a search for remove). */
+  scopeGiven?: boolean;
   transport: 'stdio' | 'http' | 'sse';
   env: Record<string, string>;
   headers: Record<string, string>;
@@ -199,6 +214,7 @@ function applyOption(p: Parsed, key: string, flag: string, value: string): void 
   switch (key) {
     case 'scope':
       p.scope = parseScope(flag, value);
+      p.scopeGiven = true;
       return;
     case 'transport':
       if (value !== 'stdio' && value !== 'http' && value !== 'sse')

@@ -5,6 +5,7 @@ import { expandDeep } from './expand.js';
 import { settingsSyntaxError } from './settings-precheck.js';
 import { parseJsonc } from './json-location.js';
 import { SettingsError } from './errors.js';
+import { unknownKeyWarnings } from './unknown-settings.js';
 import { decideTrust, type TrustDecision } from './trust.js';
 import { findEnvFile, homeEnvFile, withEnvFile } from './env-file.js';
 import { filterUntrustedWorkspace, withoutFolderTrustKey } from './untrusted-workspace.js';
@@ -32,6 +33,8 @@ export interface LoadedSettings {
   merged: Settings;
   files: SettingsFileRef[];
   warnings: string[];
+  /** Problems the user should see at start (unknown keys, likely typos); warnings above are for -d. */
+  notices: string[];
   /** Whether this folder is trusted, and why. */
   trust: TrustDecision;
   /** What an untrusted folder's workspace settings and `.env` tried to set and did not (empty when trusted). */
@@ -51,9 +54,12 @@ export interface LoadedSettings {
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const baseEnv = opts.env ?? process.env;
   const warnings: string[] = [];
+  const notices: string[] = [];
   const raw = settingsFiles(opts)
     .filter((ref) => existsSync(ref.path))
     .map((ref) => ({ ref, layer: readRawLayer(ref, warnings) }));
+  for (const { ref, layer } of raw)
+    if (!(layer instanceof SettingsError)) notices.push(...unknownKeyWarnings(layer, ref.path));
   const home = geminiHome(baseEnv, opts.homeDir);
   const envFile = findEnvFile(opts.cwd, home);
   const workspace = raw.find((r) => r.ref.scope === 'workspace');
@@ -114,6 +120,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     extensionServers,
     files,
     warnings,
+    notices,
     trust,
     skipped,
     skippedServers,
@@ -212,9 +219,14 @@ function parseFile(path: string): Record<string, unknown> {
 function validateLayer(layer: Record<string, unknown>, path: string, env: NodeJS.ProcessEnv): Settings {
   const parsed = SettingsSchema.safeParse(expandDeep(layer, env));
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const key = issue.path.map(String).join('.');
-    throw new SettingsError(`Invalid settings in ${path}: "${key}": ${issue.message}`, path, key);
+    // Every mistake at once: fixing one per run is a slow way to learn a file is wrong in three places.
+    const issues = parsed.error.issues.map((i) => ({ key: i.path.map(String).join('.'), message: i.message }));
+    const first = issues[0]!;
+    const text =
+      issues.length === 1
+        ? `Invalid settings in ${path}: "${first.key}": ${first.message}`
+        : `Invalid settings in ${path} (${issues.length} problems):\n${issues.map((i) => `  "${i.key}": ${i.message}`).join('\n')}`;
+    throw new SettingsError(text, path, first.key);
   }
   return parsed.data;
 }

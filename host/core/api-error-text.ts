@@ -1,4 +1,4 @@
-import { describeError, httpStatusOf, networkCause } from './retry.js';
+import { describeError, EndpointUnreachableError, httpStatusOf, networkCause } from './retry.js';
 
 /** 401 / 403: the key or project was refused; waiting or retrying will not help. */
 export function isAuthStatus(status: number | undefined): boolean {
@@ -19,6 +19,9 @@ export function apiErrorText(err: unknown, model: string): string {
     return `${base}\nModel "${model}" is not available: choose another with -m, GEMINI_MODEL or the model.name setting.`;
   }
   if (status === 429) return `${base}\nThe quota is exhausted: wait and try again, or use another model or API key.`;
+  if (err instanceof EndpointUnreachableError) {
+    return `${err.message}\nCould not reach the Gemini API: check the network connection, that the endpoint is up and the address is right (GOOGLE_GEMINI_BASE_URL or GOOGLE_VERTEX_BASE_URL if set), and any proxy (HTTPS_PROXY).`;
+  }
   if (status === undefined && networkCause(err)) {
     return `${base}\nCould not reach the Gemini API: check the network connection (and GOOGLE_GEMINI_BASE_URL if set).`;
   }

@@ -6,6 +6,7 @@ import type { ToolLookup } from '../scheduler/executor.js';
 import type { ToolCall } from '../scheduler/types.js';
 import type { LoopScheduler } from './loop-runtime.js';
 import { findResourceRefs } from '../tools/resource-tools.js';
+import { closestNames } from '../scheduler/texts.js';
 
 /** The manager calls `@server:uri` needs. */
 export interface ResourceReader {
@@ -29,6 +30,8 @@ export interface AtCommandResult {
   calls: ToolCall[];
   /** Text shown to the user for the passive calls. */
   display: string;
+  /** Bad input (an `@tool(…)` that names no tool): shown as an error, nothing was run or sent. */
+  error?: string;
 }
 
 const PATH_REF = /(^|\s)@((?:\\\s|[^\s])+)/g;
@@ -44,6 +47,26 @@ export function findPathRefs(text: string): { start: number; end: number; path: 
     refs.push({ start, end: start + 1 + raw.length, path: raw.replace(/\\(\s)/g, '$1') });
   }
   return refs;
+}
+
+/**
+ * `@name(…)` spelled as a tool call (a `server__tool` name, or `()` / `({…})` arguments) that names no
+ * tool: a typo, so the message is not sent (it would go out as a path the model cannot read). The text
+ * names the closest tools.
+ */
+function unknownToolCalls(found: ReturnType<typeof findPassiveCalls>, registry: ToolLookup): string | undefined {
+  const names = registry.list().map((t) => t.exposedName);
+  const lines = found
+    .filter(
+      (p) =>
+        (p.name.includes('__') || p.argText === '' || p.argText.startsWith('{')) &&
+        !resolvePassiveTool(p.name, registry).ok,
+    )
+    .map((p) => {
+      const near = closestNames(p.name, names, 3, Number.POSITIVE_INFINITY);
+      return `@${p.name}(…) is not a tool${near.length ? `. Closest: ${near.join(', ')}` : ' (no tools are available)'}. Nothing was sent.`;
+    });
+  return lines.length ? lines.join('\n') : undefined;
 }
 
 /** The registered read-many tool, found by its tool name so no server alias is assumed. */
@@ -89,6 +112,8 @@ async function expandAt(query: string, deps: AtCommandDeps): Promise<AtCommandRe
   const display: string[] = [];
   let text = query;
 
+  const unknown = unknownToolCalls(findPassiveCalls(text), registry);
+  if (unknown) return { parts: [], skipModel: true, calls, display: '', error: unknown };
   const passive = findPassiveCalls(text).filter((p) => resolvePassiveTool(p.name, registry).ok);
   for (const p of passive) {
     const tool = resolvePassiveTool(p.name, registry);

@@ -11,6 +11,8 @@ export interface ContentGenerator {
   generateContentStream(req: GenerateContentParameters): Promise<AsyncGenerator<GenerateContentResponse>>;
   generateContent(req: GenerateContentParameters): Promise<GenerateContentResponse>;
   countTokens(req: CountTokensParameters): Promise<CountTokensResponse>;
+  /** Where requests go, named in errors when nothing answers there. */
+  readonly endpoint?: string;
 }
 
 /** Missing or unusable credentials: exit code 41. */
@@ -84,7 +86,13 @@ export async function createGenAiContentGenerator(auth: AuthConfig, userAgent: s
           httpOptions,
         })
       : new GoogleGenAI({ vertexai: false, apiKey: auth.apiKey, httpOptions });
+  const endpoint =
+    auth.baseUrl ??
+    (auth.kind === 'vertex-ai'
+      ? `https://${auth.location ?? 'us-central1'}-aiplatform.googleapis.com`
+      : 'https://generativelanguage.googleapis.com');
   return {
+    endpoint,
     generateContentStream: (req) => ai.models.generateContentStream(req),
     generateContent: (req) => ai.models.generateContent(req),
     countTokens: (req) => ai.models.countTokens(req),

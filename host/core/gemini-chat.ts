@@ -10,7 +10,17 @@ import {
 } from './history.js';
 import { requestSignal } from './request-signal.js';
 import { HookHalt, type ModelHooks } from './model-hooks.js';
-import { describeError, isRetryable, nextDelay, serverRetryDelayMs, sleep } from './retry.js';
+import {
+  describeError,
+  EndpointUnreachableError,
+  isRetryable,
+  isUnreachable,
+  nextDelay,
+  serverRetryDelayMs,
+  sleep,
+  UNREACHABLE_ATTEMPTS,
+  unreachableDelay,
+} from './retry.js';
 
 export class InvalidStreamError extends Error {
   constructor(
@@ -222,15 +232,25 @@ export class GeminiChat {
         return this.modelHooks ? this.modelHooks.after(request, stream, signal) : stream;
       } catch (err) {
         if (signal.aborted || err instanceof HookHalt) throw err;
-        if (attempt >= this.retry.maxAttempts || !isRetryable(err, this.retry.retryFetchErrors)) throw err;
+        const unreachable = isUnreachable(err);
+        const maxAttempts = unreachable
+          ? Math.min(UNREACHABLE_ATTEMPTS, this.retry.maxAttempts)
+          : this.retry.maxAttempts;
+        if (attempt >= maxAttempts || !isRetryable(err, this.retry.retryFetchErrors)) {
+          if (isUnreachable(err))
+            throw new EndpointUnreachableError(this.generator.endpoint ?? 'the model endpoint', err);
+          throw err;
+        }
         const server = serverRetryDelayMs(err);
         if (server !== undefined && server > 300_000) throw err;
-        const delayMs = nextDelay(delay, err, this.retry);
+        const delayMs = unreachable
+          ? unreachableDelay(attempt, this.retry.initialDelayMs)
+          : nextDelay(delay, err, this.retry);
         yield {
           type: 'retry',
           value: {
             attempt,
-            maxAttempts: this.retry.maxAttempts,
+            maxAttempts,
             delayMs,
             reason: describeError(err),
             discardPartial: false,

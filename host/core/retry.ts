@@ -32,6 +32,35 @@ const NETWORK_CODES = new Set([
   'UND_ERR_SOCKET',
 ]);
 
+/**
+ * Nothing answers at the endpoint (refused, no route, unknown host): a few quick retries ride out a
+ * restart, but a long backoff would only leave the user watching a spinner for minutes.
+ */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+export const UNREACHABLE_ATTEMPTS = 3;
+const UNREACHABLE_DELAY_MS = 500;
+
+export function isUnreachable(err: unknown): boolean {
+  return httpStatusOf(err) === undefined && errorCodes(err).some((c) => UNREACHABLE_CODES.has(c));
+}
+
+/** The wait before quick retry `attempt` (1-based) of an unreachable endpoint; never above the normal one. */
+export function unreachableDelay(attempt: number, initialDelayMs: number): number {
+  return Math.min(initialDelayMs, UNREACHABLE_DELAY_MS * attempt);
+}
+
+/** The endpoint could not be reached: the message names it and what to check. */
+export class EndpointUnreachableError extends Error {
+  constructor(
+    readonly endpoint: string,
+    cause: unknown,
+  ) {
+    const why = networkCause(cause) ?? (cause as Error)?.message ?? String(cause);
+    super(`Cannot reach the Gemini API at ${endpoint} (${why}).`, { cause });
+    this.name = 'EndpointUnreachableError';
+  }
+}
+
 /** A server delay beyond this, a per-day quota or `limit: 0` will not clear by waiting. */
 const MAX_SERVER_DELAY_MS = 300_000;
 

@@ -76,7 +76,8 @@ export class RunStats {
 
   tool(call: ToolCall): void {
     const ok = call.status === 'success';
-    const ms = (call.endTime ?? Date.now()) - call.startTime;
+    // Time spent waiting for the user's answer is not the tool's.
+    const ms = Math.max(0, (call.endTime ?? Date.now()) - call.startTime - (call.waitedMs ?? 0));
     this.tools.totalCalls++;
     this.tools[ok ? 'totalSuccess' : 'totalFail']++;
     this.tools.totalDurationMs += ms;

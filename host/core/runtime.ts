@@ -212,6 +212,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
       ...configProblems(hooks.problems, policies.problems),
       untrustedNotice(settings.trust, skippedConfig(settings, refusedModeNotice(policy.startRefused), cwd)),
       builtinReplacementNotice(servers),
+      ...settings.notices,
       // Extensions and command files that did not load, each with its path and reason.
       ...settings.extensions.errors,
       ...extra.commands.errors,

@@ -25,3 +25,26 @@ export function switchToSession(
   chat.listener = recorder;
   return { recorder, loaded };
 }
+
+/**
+ * `/clear`: the chat starts a fresh conversation recorded as a new session (as Gemini CLI does); the
+ * session left behind keeps everything it recorded and can still be resumed.
+ */
+export function startNewSession(
+  chat: GeminiChat,
+  projectTempDir: string,
+  cwd: string,
+  onError?: (m: string) => void,
+): SessionRecorder {
+  (chat.listener as { close?: () => void } | undefined)?.close?.();
+  chat.listener = undefined;
+  chat.setHistory([], 'clear');
+  const recorder = new SessionRecorder(
+    chatsDir(projectTempDir),
+    { cwd, model: chat.model, kind: 'chat' },
+    undefined,
+    onError,
+  );
+  chat.listener = recorder;
+  return recorder;
+}

@@ -13,7 +13,7 @@ import {
 import { DEFAULT_RETRY, type RetryConfig } from './gemini-chat.js';
 import { ensureProjectTempDir } from '../config/paths.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
-import { loadSession, type LoadedSession } from '../sessions/store.js';
+import { listSessions, loadSession, SessionNotFoundError, type LoadedSession } from '../sessions/store.js';
 import { Checkpointer } from '../checkpoints/checkpointer.js';
 
 export interface SessionOptions extends HostRuntimeOptions {
@@ -24,6 +24,8 @@ export interface SessionOptions extends HostRuntimeOptions {
   recordResponses?: string;
   /** `--resume`: `latest`, a number from `--list-sessions`, or a session id. */
   resume?: string;
+  /** `--session-id`: the new session's id; one already recorded in this project is refused. */
+  sessionId?: string;
   /** Record the run in the project's session store (default true). */
   recordSession?: boolean;
   /** `--checkpointing` (else `general.checkpointing.enabled`). */
@@ -85,6 +87,24 @@ async function createGenerator(
   return gen;
 }
 
+/** `--checkpointing` or `general.checkpointing.enabled`: file snapshots before a turn's edits. */
+function checkpointerFor(
+  opts: SessionOptions,
+  settings: LoadedSettings,
+  runtime: HostRuntime,
+  client: GeminiClient,
+  projectTempDir: string,
+): Checkpointer | undefined {
+  if ((opts.checkpointing ?? settings.merged.general?.checkpointing?.enabled) !== true) return undefined;
+  return new Checkpointer({
+    projectRoot: runtime.roots[0] ?? opts.cwd,
+    projectTempDir,
+    lookup: (name) => runtime.registry.get(name),
+    sessionId: () => (client.chat.listener as SessionRecorder | undefined)?.id,
+    warn: (m) => opts.log?.warn(m),
+  });
+}
+
 /**
  * Settings → credentials → runtime (servers start, not awaited) → generator → client.
  */
@@ -108,6 +128,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(opts.cwd, env, opts.homeDir);
   // A bad --resume reference fails before any server starts.
   const resumed = opts.resume !== undefined ? loadSession(projectTempDir, opts.resume) : undefined;
+  if (opts.sessionId && listSessions(projectTempDir).some((s) => s.id === opts.sessionId))
+    throw new SessionNotFoundError(
+      `Session id "${opts.sessionId}" is already in use in this project: --resume ${opts.sessionId} continues it.`,
+    );
   const { createHostRuntime } = await import('./runtime.js');
   const runtime = await createHostRuntime({ ...opts, settings, projectTempDir });
   let generator: ContentGenerator;
@@ -139,18 +163,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
           { cwd: opts.cwd, model, kind: opts.interactive ? 'chat' : 'headless' },
           resumed ? { id: resumed.id, file: resumed.file } : undefined,
           (m) => opts.log?.warn(m),
+          opts.sessionId,
         );
   client.chat.listener = recorder;
-  const checkpointer =
-    (opts.checkpointing ?? settings.merged.general?.checkpointing?.enabled) === true
-      ? new Checkpointer({
-          projectRoot: runtime.roots[0] ?? opts.cwd,
-          projectTempDir,
-          lookup: (name) => runtime.registry.get(name),
-          sessionId: () => (client.chat.listener as SessionRecorder | undefined)?.id,
-          warn: (m) => opts.log?.warn(m),
-        })
-      : undefined;
+  const checkpointer = checkpointerFor(opts, settings, runtime, client, projectTempDir);
   client.checkpointer = checkpointer;
   const sessionId = recorder?.id ?? resumed?.id ?? randomUUID();
   runtime.hooks.session = { id: sessionId, transcriptPath: recorder?.file ?? '' };

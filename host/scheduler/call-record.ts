@@ -30,6 +30,9 @@ export interface CallRecord {
   argsAsSent?: Record<string, unknown>;
   /** Argument names a BeforeTool hook rewrote (the model is told). */
   modifiedByHook?: string[];
+  waitedMs?: number;
+  /** When the current wait for the user began. */
+  waitStart?: number;
 }
 
 export function newRecord(request: ToolCallRequestInfo): CallRecord {
@@ -38,7 +41,12 @@ export function newRecord(request: ToolCallRequestInfo): CallRecord {
 
 /** The typed state of a record; a record missing a field its status needs is a scheduler bug. */
 export function snapshot(r: CallRecord): ToolCall {
-  const base = { request: r.request, startTime: r.startTime, ...(r.outcome ? { outcome: r.outcome } : {}) };
+  const base = {
+    request: r.request,
+    startTime: r.startTime,
+    ...(r.outcome ? { outcome: r.outcome } : {}),
+    ...(r.waitedMs ? { waitedMs: r.waitedMs } : {}),
+  };
   const running = {
     ...(r.liveOutput !== undefined ? { liveOutput: r.liveOutput } : {}),
     ...(r.progress ? { progress: r.progress } : {}),

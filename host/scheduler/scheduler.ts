@@ -156,11 +156,11 @@ export class ToolScheduler extends EventEmitter {
       decide(call, 'reject');
       return this.finishError(call, decision.message, 'policy_denied');
     }
-    let preapproved = decision.decision === 'allow';
+    let preapproved = decision.decision === 'allow' || (decision.decision === 'ask' && !!call.request.typedByUser);
     if (preapproved) decide(call, 'auto_accept');
     // Only our own servers are relied on to confirm in-call: an untrusted server that
     // declares it could simply not ask, so its calls get the host's own dialog before they are sent.
-    if (decision.decision === 'ask' && !(tool.confirmsInCall && tool.builtIn)) {
+    if (decision.decision === 'ask' && !preapproved && !(tool.confirmsInCall && tool.builtIn)) {
       let shown = false;
       const outcome = await this.approvals.askBeforeCall(
         tool,
@@ -277,7 +277,10 @@ export class ToolScheduler extends EventEmitter {
         converted.display,
       );
     }
-    const threshold = effectiveThreshold(this.opts.truncateThreshold, tool.maxResultSizeChars);
+    // What the user typed is shown to the user only: nothing to cut for the model.
+    const threshold = call.request.typedByUser
+      ? 0
+      : effectiveThreshold(this.opts.truncateThreshold, tool.maxResultSizeChars);
     const cut = await truncateToolOutput(converted.text, {
       threshold,
       projectTempDir: this.opts.projectTempDir,
@@ -331,6 +334,11 @@ export class ToolScheduler extends EventEmitter {
   }
 
   private setStatus(call: CallRecord, status: ToolCallStatus): void {
+    const now = Date.now();
+    if (call.status === 'awaiting_approval' && status !== 'awaiting_approval' && call.waitStart !== undefined) {
+      call.waitedMs = (call.waitedMs ?? 0) + (now - call.waitStart);
+      call.waitStart = undefined;
+    } else if (status === 'awaiting_approval' && call.status !== 'awaiting_approval') call.waitStart = now;
     call.status = status;
     this.emitCall(call);
   }

@@ -10,16 +10,19 @@ export function notFoundText(name: string, candidates: string[]): string {
     : `Tool "${name}" not found.`;
 }
 
-/** Up to `n` names close to `name`: same bare tool name first, then by edit distance. */
-export function closestNames(name: string, candidates: string[], n: number): string[] {
+/**
+ * Up to `n` names close to `name`: same bare tool name first, then by edit distance (within `limit`
+ * edits; by default a third of the name, at least 3).
+ */
+export function closestNames(name: string, candidates: string[], n: number, limit?: number): string[] {
   const bare = (s: string) => (s.includes('__') ? s.slice(s.indexOf('__') + 2) : s);
   const scored = candidates.map((c) => {
     const d = bare(c) === bare(name) ? 0 : Math.min(distance(name, c), distance(bare(name), bare(c)) + 1);
     return { c, d };
   });
-  const limit = Math.max(3, Math.floor(name.length / 3));
+  const max = limit ?? Math.max(3, Math.floor(name.length / 3));
   return scored
-    .filter((s) => s.d <= limit)
+    .filter((s) => s.d <= max)
     .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
     .slice(0, n)
     .map((s) => s.c);

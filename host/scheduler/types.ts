@@ -17,6 +17,11 @@ export interface ToolCallRequestInfo {
   args: Record<string, unknown>;
   /** True for passive `@tool({...})` calls typed by the user: the result is not sent to the model. */
   isClientInitiated: boolean;
+  /**
+   * A shell command the user typed (`!cmd`): typing it is the consent, so policy's "ask" runs it without a
+   * dialog (a denial still holds); its output is for the user only and is not cut for the model.
+   */
+  typedByUser?: boolean;
   promptId: string;
 }
 
@@ -171,6 +176,8 @@ interface CallBase {
   startTime: number;
   /** Set once the call was decided; absent when it never came up for a decision (unknown tool, bad args). */
   outcome?: ToolCallOutcome;
+  /** Time spent waiting for the user's answer (dialogs before and during the call): not tool time. */
+  waitedMs?: number;
 }
 
 /** What a running call may carry: streamed progress text (newest last) and the latest progress notification. */

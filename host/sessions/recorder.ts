@@ -37,6 +37,8 @@ export class SessionRecorder implements HistoryListener {
     meta: Omit<SessionHeader, 'type' | 'version' | 'id' | 'startTime'>,
     existing?: { id: string; file: string },
     private readonly onError?: (message: string) => void,
+    /** A new session's id chosen by the user (`--session-id`); a random UUID otherwise. */
+    newId?: string,
   ) {
     if (existing) {
       this.id = existing.id;
@@ -44,7 +46,7 @@ export class SessionRecorder implements HistoryListener {
       this.continued = true;
       return;
     }
-    this.id = randomUUID();
+    this.id = newId ?? randomUUID();
     const start = new Date();
     this.file = join(dir, `${SESSION_FILE_PREFIX}${fileStamp(start)}-${this.id.slice(0, 8)}${SESSION_FILE_SUFFIX}`);
     this.header = { type: 'session', version: 1, id: this.id, startTime: start.toISOString(), ...meta };

@@ -48,18 +48,25 @@ export function foldRecords(records: SessionRecord[]): {
   header?: SessionHeader;
   history: Content[];
   firstContents: Content[];
+  transcript: Content[];
 } {
   let header: SessionHeader | undefined;
   let history: Content[] = [];
+  let transcript: Content[] = [];
   const firstContents: Content[] = [];
   for (const r of records) {
     if (r.type === 'session') header ??= r;
     else if (r.type === 'content' && r.content) {
       history.push(r.content);
+      transcript.push(r.content);
       if (firstContents.length < 4) firstContents.push(r.content);
-    } else if (r.type === 'replace' && Array.isArray(r.history)) history = [...r.history];
+    } else if (r.type === 'replace' && Array.isArray(r.history)) {
+      history = [...r.history];
+      // Compression changes what the model is sent, not what the user saw: the screen keeps it all.
+      if (r.reason !== 'compress') transcript = [...r.history];
+    }
   }
-  return { header, history, firstContents };
+  return { header, history, firstContents, transcript };
 }
 
 export const UNFINISHED_CALL_TEXT = 'The session ended before this tool call completed; its result is unknown.';

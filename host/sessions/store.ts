@@ -31,6 +31,8 @@ export interface LoadedSession extends SessionInfo {
   header: SessionHeader;
   /** Ready to send: unanswered calls of a killed run are answered with an error. */
   history: Content[];
+  /** What the chat showed: like `history`, but from before any compression. */
+  transcript: Content[];
 }
 
 /** A `--resume` / `--delete-session` reference that matches nothing: bad input (exit 42). */
@@ -41,15 +43,19 @@ export class SessionNotFoundError extends FatalInputError {
   }
 }
 
-function readSession(file: string): { header: SessionHeader; history: Content[]; title: string } | undefined {
+function readSession(
+  file: string,
+): { header: SessionHeader; history: Content[]; transcript: Content[]; title: string } | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
-  const { header, history, firstContents } = foldRecords(parseRecords(text));
-  return header?.id ? { header, history, title: titleOf(firstContents.length ? firstContents : history) } : undefined;
+  const { header, history, firstContents, transcript } = foldRecords(parseRecords(text));
+  return header?.id
+    ? { header, history, transcript, title: titleOf(firstContents.length ? firstContents : history) }
+    : undefined;
 }
 
 /** Every readable session of the project, oldest activity first. */
@@ -109,7 +115,7 @@ export function loadSession(projectTempDir: string, ref: string): LoadedSession 
   const info = findSession(projectTempDir, ref);
   const s = readSession(info.file);
   if (!s) throw new SessionNotFoundError(`Session ${info.id} can no longer be read.`);
-  return { ...info, header: s.header, history: repairHistory(s.history) };
+  return { ...info, header: s.header, history: repairHistory(s.history), transcript: s.transcript };
 }
 
 export function deleteSession(projectTempDir: string, ref: string): SessionInfo {

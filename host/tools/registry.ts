@@ -138,12 +138,27 @@ export class ToolRegistry extends EventEmitter {
     this.manager.off('status', this.onChange);
   }
 
+  /** Servers turned off for this session (`/mcp disable NAME`): their tools leave the registry. */
+  private readonly disabled = new Set<string>();
+
+  /** `/mcp disable|enable NAME`: the server's tools leave, or come back, at once; settings are untouched. */
+  setServerEnabled(alias: string, enabled: boolean): void {
+    if (enabled) this.disabled.delete(alias);
+    else this.disabled.add(alias);
+    this.rebuild();
+  }
+
+  isServerEnabled(alias: string): boolean {
+    return !this.disabled.has(alias);
+  }
+
   rebuild(): void {
     const map = new Map<string, RegisteredTool>();
     const warnings: string[] = [];
     const core = this.settings.tools?.core;
     const exclude = this.settings.tools?.exclude ?? [];
     for (const state of this.manager.states()) {
+      if (this.disabled.has(state.alias)) continue;
       for (const tool of state.tools) {
         const reg = register(state, tool);
         if (!passesCore(core, reg) || excluded(exclude, reg)) continue;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Part } from '@google/genai';
-import type { ApprovalMode, SchedulerEvent } from '../scheduler/types.js';
+import type { ApprovalMode, SchedulerEvent, ToolCall } from '../scheduler/types.js';
 import type { App } from './views/app.js';
 import type { UiChatClient, UiRuntime } from './backend-types.js';
 import { completeInput } from './input/input-completion.js';
@@ -20,6 +20,7 @@ import { parseShellInput, shellToolName } from './commands/shell-mode.js';
 import { resourceText } from '../mcp/util.js';
 import { refusePathProblems } from './input/path-problems.js';
 import { findCommand, RefusedError, runCustomCommand } from '../commands/run-custom-command.js';
+import { startNewSession } from '../core/session-switch.js';
 
 /**
  * Connects the screen to the host: submissions become model turns, slash commands or passive calls;
@@ -31,7 +32,10 @@ export class Controller {
   /** Why there is no model client (no credentials): shown when the user sends a prompt. */
   noClientReason?: string;
   private running?: AbortController;
+  /** A queued message is being submitted: new submissions join the queue behind it. */
+  private draining = false;
   private modePicked = false;
+  private beforeYolo?: ApprovalMode;
   private readonly stats = new SessionStats();
   /** Per-model and per-tool figures behind `/stats`. */
   readonly runStats = new RunStats();
@@ -59,6 +63,7 @@ export class Controller {
       submit: (t) => void this.submit(t),
       cancel: () => this.cancel(),
       cycleApprovalMode: () => this.cycleMode(),
+      toggleYolo: () => this.toggleYolo(),
       complete: (t, c) => this.complete(t, c),
       exit: () => this.exit(0),
     };
@@ -87,6 +92,7 @@ export class Controller {
     this.app.status.serversTotal = states.length;
     this.app.status.serversReady = states.filter((s) => s.status === 'connected').length;
     this.app.status.serversFailed = states.filter((s) => s.status === 'failed').length;
+    this.app.status.serversIdle = states.filter((s) => s.status === 'idle').length;
     this.app.requestRender();
   }
 
@@ -97,6 +103,8 @@ export class Controller {
 
   cancel(): void {
     this.onCancel?.();
+    // A cancelled turn does not send what was queued behind it: it goes back to the input.
+    this.app.takeBackQueued();
     if (!this.running) return;
     this.running.abort(new Error('user pressed Esc'));
     this.app.dialog.cancelAll();
@@ -104,10 +112,21 @@ export class Controller {
   }
 
   private cycleMode(): void {
-    let next: ApprovalMode = nextApprovalMode(this.app.status.approvalMode);
+    let next: ApprovalMode = nextApprovalMode(this.runtime?.getApprovalMode() ?? this.app.status.approvalMode);
     this.modePicked = true;
     // A mode the session forbids (yolo disabled, an untrusted folder) is skipped, not a dead end.
     for (let i = 0; this.runtime && i < 3 && !this.trySetMode(next); i++) next = nextApprovalMode(next);
+    this.app.status.approvalMode = this.runtime ? this.runtime.getApprovalMode() : next;
+    this.app.requestRender();
+  }
+
+  /** Ctrl+Y, as in Gemini CLI: yolo on; again, back to the mode it replaced. */
+  private toggleYolo(): void {
+    const current = this.runtime?.getApprovalMode() ?? this.app.status.approvalMode;
+    const next: ApprovalMode = current === 'yolo' ? (this.beforeYolo ?? 'default') : 'yolo';
+    if (current !== 'yolo') this.beforeYolo = current;
+    this.modePicked = true;
+    if (this.runtime && !this.trySetMode(next)) return;
     this.app.status.approvalMode = this.runtime ? this.runtime.getApprovalMode() : next;
     this.app.requestRender();
   }
@@ -136,10 +155,12 @@ export class Controller {
     this.app.requestRender();
   }
 
-  async submit(text: string): Promise<void> {
+  async submit(text: string, fromQueue = false): Promise<void> {
     const p = this.app.palette;
-    if (this.running) {
-      this.app.flash(p.yellow('Still working: press Esc to cancel first.'));
+    if (this.running || (this.draining && !fromQueue)) {
+      // As in Gemini CLI: typed during a turn, sent when it ends.
+      this.app.queued.push(text);
+      this.app.requestRender();
       return;
     }
     if (!this.runtime) {
@@ -178,16 +199,12 @@ export class Controller {
         palette: p,
         print: (t) => this.print(t),
         error: (t) => this.error(t),
-        clear: () => {
-          this.app.conv.clear();
-          this.app.banner = undefined;
-          this.app.requestRender();
-        },
+        clear: () => this.clearConversation(),
         exit: () => this.exit(0),
         stats: () => this.formatStats(),
         submitPrompt: (prompt) => void this.sendToModel(prompt),
-        runTool: (name, args) => this.runPassive(name, args),
-        readMemory: () => this.readMemory(),
+        runTool: async (name, args) => void (await this.runPassive(name, args)),
+        readMemory: (uri) => this.readMemory(uri),
       }).catch((err: unknown) => {
         this.error(`/${slash.name} failed: ${(err as Error).message}`);
         return true;
@@ -198,6 +215,36 @@ export class Controller {
     if (refusePathProblems(text, this.runtime, this.app.editor, (m) => this.error(m))) return;
     this.app.conv.add({ kind: 'user', text });
     await this.sendToModel(text);
+  }
+
+  /** `/clear`: a fresh conversation (the model forgets, a new session is recorded) on a fully repainted screen. */
+  clearConversation(): void {
+    const chat = this.session?.client.chat;
+    const dir = this.runtime?.projectTempDir;
+    if (chat && dir) this.recorder = startNewSession(chat, dir, this.cwd, (m) => this.error(m));
+    this.app.conv.clear();
+    this.app.banner = undefined;
+    // Blessed only redraws cells it thinks changed; a full reallocation leaves nothing of the old screen.
+    this.app.screen.realloc();
+    this.app.renderNow();
+  }
+
+  /**
+   * After a turn: queued plain messages go out together as one message (as Gemini CLI sends them);
+   * a queued command or shell line runs on its own, in order.
+   */
+  private drainQueue(): void {
+    if (this.running || this.draining || !this.app.queued.length) return;
+    const q = this.app.queued;
+    const isCommand = (t: string) => /^\s*[/!]/.test(t) || this.shellMode;
+    const n = isCommand(q[0]!) ? 1 : Math.max(1, q.findIndex(isCommand) < 0 ? q.length : q.findIndex(isCommand));
+    const text = q.splice(0, n).join('\n\n');
+    this.draining = true;
+    this.app.requestRender();
+    void this.submit(text, true).finally(() => {
+      this.draining = false;
+      this.drainQueue();
+    });
   }
 
   private toggleShellMode(): void {
@@ -212,12 +259,24 @@ export class Controller {
     this.app.conv.add({ kind: 'user', text: this.shellMode && !text.trim().startsWith('!') ? `! ${text}` : text });
     const tool = shellToolName(this.runtime?.registry.list() ?? []);
     if (!tool) return this.error('No shell tool is available (is the shell server running? see /mcp).');
-    await this.runPassive(tool, { command });
+    const call = await this.runPassive(tool, { command }, true);
+    if (call?.response?.errorType === 'policy_denied') {
+      // The policy's text is written for the model; the user gets what happened and what to do.
+      const mode = this.runtime?.getApprovalMode();
+      this.error(
+        mode === 'plan'
+          ? 'Plan mode is on: `!` commands do not run in plan mode (nothing changes while planning). Press Shift+Tab to switch mode.'
+          : `Not run: a policy rule denies this command (${command}). See /policies or your policy files.`,
+      );
+    }
   }
 
-  async runPassive(name: string, args: Record<string, unknown>): Promise<void> {
+  async runPassive(name: string, args: Record<string, unknown>, typedByUser = false): Promise<ToolCall | undefined> {
     const rt = this.runtime;
-    if (!rt) return this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
+    if (!rt) {
+      this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
+      return undefined;
+    }
     const ac = new AbortController();
     this.running = ac;
     this.app.setBusy(`Running ${name}`);
@@ -229,25 +288,29 @@ export class Controller {
             name,
             args,
             isClientInitiated: true,
+            typedByUser,
             promptId: `passive-${Date.now()}`,
           },
         ],
         ac.signal,
       );
-      if (call) this.app.conv.upsertTool(call);
+      if (call?.response?.errorType === 'policy_denied' && typedByUser) this.app.conv.removeTool(call.request.callId);
+      else if (call) this.app.conv.upsertTool(call);
+      return call;
     } catch (err) {
       this.error(`${name} failed: ${(err as Error).message}`);
     } finally {
       this.running = undefined;
+      setImmediate(() => this.drainQueue());
       this.app.setBusy(undefined);
     }
   }
 
-  private async readMemory(): Promise<string | undefined> {
+  private async readMemory(uri = 'gemini-memory://context'): Promise<string | undefined> {
     const rt = this.runtime;
-    const alias = rt?.manager.states().find((s) => s.alias === 'memory' && s.status === 'connected')?.alias;
+    const alias = rt?.manager.states().find((s) => s.alias === 'memory' && s.status !== 'failed')?.alias;
     if (!rt || !alias) return undefined;
-    const res = await rt.manager.readResource(alias, 'gemini-memory://context');
+    const res = await rt.manager.readResource(alias, uri);
     return resourceText(res);
   }
 
@@ -262,7 +325,10 @@ export class Controller {
   ): Promise<void> {
     const p = this.app.palette;
     const rt = this.runtime;
-    if (!rt) return this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
+    if (!rt) {
+      this.error(this.noClientReason ?? 'The host runtime is still starting; try again in a moment.');
+      return undefined;
+    }
     const ac = new AbortController();
     this.running = ac;
     this.app.setBusy('Working');
@@ -280,6 +346,7 @@ export class Controller {
           promptId,
           onWarning: (m) => this.print(p.yellow(m)),
         });
+        if (res.error) this.error(res.error);
         if (res.calls.length === 0 && res.display.trim()) this.error(res.display);
         if (res.skipModel || ac.signal.aborted) return;
         parts = res.parts;
@@ -297,11 +364,15 @@ export class Controller {
     } finally {
       this.view.finishModelItem();
       this.running = undefined;
+      setImmediate(() => this.drainQueue());
       this.app.setBusy(undefined);
     }
   }
 
   private onSchedulerEvent(ev: SchedulerEvent): void {
+    // An answer such as "allow all edits this session" changes the mode inside policy: the footer follows.
+    const mode = this.runtime?.getApprovalMode();
+    if (mode && mode !== this.app.status.approvalMode) this.app.status.approvalMode = mode;
     if (ev.type === 'tool_call_update') {
       this.app.conv.upsertTool(ev.call);
       if (ev.call.status === 'executing') this.app.setBusy(`Running ${ev.call.request.name}`);
@@ -315,7 +386,7 @@ export class Controller {
     }
   }
 
-  formatStats(): string {
-    return formatChatStats(buildCommandContext(this, this.app, this.cwd));
+  formatStats(section?: string): string {
+    return formatChatStats(buildCommandContext(this, this.app, this.cwd), section);
   }
 }

@@ -6,6 +6,7 @@ import { App } from './views/app.js';
 import type { UiRuntime } from './backend-types.js';
 import { Controller } from './controller.js';
 import { StartupLine } from './views/startup-line.js';
+import { themeOf } from './text/palette.js';
 import { InputHistory } from './input/history-store.js';
 import { preloadTextWidth } from './text/text-width.js';
 import { checkResumeRef, controllerSummary } from './views/exit-summary.js';
@@ -18,9 +19,11 @@ function attachSession(app: App, controller: Controller, session: Session): void
   controller.session = session;
   controller.recorder = session.recorder;
   app.status.model = session.model;
+  const theme = themeOf((session.runtime.settings.merged as { ui?: { theme?: unknown } }).ui?.theme);
+  if (theme && theme !== app.theme) app.setTheme(theme);
   const loaded = session.resumed;
   if (!loaded) return;
-  for (const item of historyItems(loaded.history)) app.conv.add(item);
+  for (const item of historyItems(loaded.transcript)) app.conv.add(item);
   app.conv.add({
     kind: 'info',
     text: app.palette.gray(`Resumed session ${loaded.index}: ${loaded.title} [${loaded.id}]`),
@@ -71,7 +74,7 @@ function normalise(o: RunInteractiveOptions): RunInteractiveOptions {
     fakeResponses: o.fakeResponses ?? a.fakeResponses,
     fakeResponsesNonStrict: o.fakeResponsesNonStrict ?? a.fakeResponsesNonStrict,
     recordResponses: o.recordResponses ?? a.recordResponses,
-    initialPrompt: o.initialPrompt ?? a.positional,
+    initialPrompt: o.initialPrompt ?? a.promptInteractive ?? a.positional,
     resume: o.resume ?? a.resume,
     checkpointing: o.checkpointing ?? (a.checkpointing || undefined),
   };
@@ -226,6 +229,7 @@ async function startSession(
       fakeResponsesNonStrict: opts.fakeResponsesNonStrict,
       recordResponses: opts.recordResponses,
       resume: opts.resume,
+      sessionId: opts.args?.sessionId,
       checkpointing: opts.checkpointing,
     });
     closeRef.close = session.close;

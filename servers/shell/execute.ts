@@ -136,6 +136,7 @@ function run(req: ExecRequest, launch: Launch): Promise<ExecOutcome> {
       }
       resolve({
         output: capture.finish(),
+        shown: capture.shown(),
         error: spawnError && userFacing(spawnError.message),
         exitCode: exit?.code ?? null,
         signal: exit?.signal ? (constants.signals[exit.signal] ?? null) : null,

@@ -43,14 +43,29 @@ export class OutputCapture {
 
   /** The text for the result: ANSI escapes removed, trimmed, the 16 MB warning when it applies. */
   finish(): string {
-    const tail = this.binary ? '' : this.decoder.end();
-    const text = stripAnsi(this.parts.join('') + tail).trim();
+    const text = this.text().trim();
     return this.overflow ? text + CAPTURE_WARNING : text;
   }
+
+  /** The same for the user's display: a first line's own indentation is output, so it stays. */
+  shown(): string {
+    return this.text()
+      .replace(/^(?:[ \t]*\r?\n)+/, '')
+      .trimEnd();
+  }
+
+  private text(): string {
+    this.ended ??= this.binary ? '' : this.decoder.end();
+    return stripAnsi(this.parts.join('') + this.ended);
+  }
+
+  private ended?: string;
 }
 
 export interface ExecOutcome {
   output: string;
+  /** The output as printed, for the user (the model's `output` is trimmed). */
+  shown?: string;
   /** Process-level error (spawn failure). */
   error?: string;
   exitCode: number | null;
@@ -81,7 +96,7 @@ export function formatOutcome(r: ExecOutcome, timeoutMs: number): string {
 
 /** The user-facing summary. */
 export function displayOf(r: ExecOutcome): string {
-  if (r.output) return r.output;
+  if (r.output) return r.shown || r.output;
   if (r.signal !== null) return `Command terminated by signal: ${r.signal}`;
   if (r.error) return `Command failed: ${r.error}`;
   if (r.exitCode !== null && r.exitCode !== 0) return `Command exited with code: ${r.exitCode}`;

@@ -9,8 +9,16 @@ import {
   settingsCommand,
   statsCommand,
 } from './info-commands.js';
-import { chatCommand, compressCommand, restoreCommand, resumeCommand } from './session-commands.js';
+import {
+  chatCommand,
+  compressCommand,
+  exportSessionCommand,
+  restoreCommand,
+  resumeCommand,
+} from './session-commands.js';
 import type { SlashInput } from './slash-parse.js';
+import { rewindCommand } from './rewind-command.js';
+import { themeCommand } from './theme-command.js';
 
 /** The chat's session and information commands: handler, help line, sub-commands for Tab. */
 export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; subs: string[] }> = {
@@ -21,19 +29,49 @@ export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; sub
   },
   resume: { run: resumeCommand, help: 'list recorded sessions; /resume N continues one', subs: ['latest'] },
   restore: { run: restoreCommand, help: 'list checkpoints; /restore N puts back files and conversation', subs: [] },
+  vim: {
+    run: (_input, ctx) =>
+      ctx.print(
+        ctx.toggleVim?.()
+          ? 'Vim mode on: Esc for normal mode (h l w b e 0 $ x dw cw dd cc D C i a I A o, j k history), Enter sends. /vim again turns it off.'
+          : 'Vim mode off.',
+      ),
+    help: 'vi keys in the input on / off',
+    subs: [],
+  },
+  theme: { run: themeCommand, help: 'list themes; /theme dark | light switches', subs: ['dark', 'light'] },
+  rewind: {
+    run: rewindCommand,
+    help: 'list your messages; /rewind N goes back to just before one (Esc Esc on an empty prompt)',
+    subs: [],
+  },
+  editor: {
+    run: (_input, ctx) => ctx.editInput?.(),
+    help: 'edit the input in $VISUAL / $EDITOR (Ctrl+G)',
+    subs: [],
+  },
+  'export-session': { run: exportSessionCommand, help: 'FILE: write this session to a JSON file', subs: [] },
   compress: { run: compressCommand, help: 'summarise the conversation now to free context', subs: [] },
   copy: { run: copyCommand, help: 'copy the last answer to the clipboard', subs: [] },
   about: { run: aboutCommand, help: 'versions, model and session', subs: [] },
   init: { run: initCommand, help: 'ask the model to write a GEMINI.md for this project', subs: [] },
   directory: { run: directoryCommand, help: 'add PATH[,PATH] | show: workspace directories', subs: ['add', 'show'] },
-  settings: { run: settingsCommand, help: 'merged settings and the file each comes from', subs: [] },
+  settings: {
+    run: settingsCommand,
+    help: 'merged settings and the file each comes from; /settings set KEY VALUE [--workspace] changes one',
+    subs: ['set'],
+  },
   model: { run: modelCommand, help: 'show the model; /model NAME switches for this session', subs: [] },
   debug: {
     run: debugCommand,
     help: 'the debug log: server log messages and diagnostics (F12); N lines | clear',
     subs: ['clear'],
   },
-  stats: { run: statsCommand, help: 'session statistics per model and per tool, with success rates', subs: [] },
+  stats: {
+    run: statsCommand,
+    help: 'session statistics per model and per tool, with success rates; /stats model | tools',
+    subs: ['model', 'tools'],
+  },
 };
 
 /** Runs one of CHAT_COMMANDS; false when the name is not one of them. Failures are printed, not thrown. */

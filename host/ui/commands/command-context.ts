@@ -33,6 +33,16 @@ export interface ChatCommandContext {
   writeTerminal(seq: string): void;
   /** Opens the session browser; resolves with the pick, or undefined when closed. */
   browseSessions(sessions: SessionInfo[], current?: string): Promise<SessionInfo | undefined>;
+  /** `/editor`: the input in $EDITOR, the result back in the input. */
+  editInput?(): Promise<void>;
+  /** `/rewind`: the conversation view replaced, and text put back in the input. */
+  setInput?(text: string): void;
+  /** `/theme`: the current theme, and a switch to another. */
+  theme?: { current(): string; set(name: 'dark' | 'light'): void; colour: boolean };
+  /** `/vim`: vi keys in the input on or off; returns whether they are on. */
+  toggleVim?(): boolean;
+  /** A yes/no question answered with Enter (yes) or Esc (no). */
+  confirm?(question: string): Promise<boolean>;
   /** An abort signal tied to Esc for a long command (`/compress`, `/init`). */
   busy<T>(label: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }

@@ -26,12 +26,20 @@ export function buildCommandContext(c: Controller, app: App, cwd: string): ChatC
       c.recorder = r;
     },
     submitPrompt: (text) => void c.sendToModel(text),
-    runTool: (name, args) => c.runPassive(name, args),
+    runTool: async (name, args) => void (await c.runPassive(name, args)),
     setModelLabel: (model) => {
       app.status.model = model;
       app.requestRender();
     },
     browseSessions: (sessions, current) => browseSessions(app, sessions, current),
+    editInput: () => app.editInput(),
+    confirm: (question) => app.ask(question),
+    toggleVim: () => app.toggleVim(),
+    theme: { current: () => app.theme, set: (name) => app.setTheme(name), colour: app.palette.depth > 0 },
+    setInput: (text) => {
+      app.editor.set(text);
+      app.requestRender();
+    },
     writeTerminal: (seq) => void app.screen.program.output.write(seq),
     busy: async (label, fn) => {
       const ac = new AbortController();

@@ -1,3 +1,5 @@
+import { closestNames } from '../../scheduler/texts.js';
+import { SETTINGS_SET_USAGE, settingsSet } from './settings-set.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { arch, platform, release } from 'node:os';
@@ -49,7 +51,8 @@ function hasPath(obj: unknown, path: string): boolean {
 }
 
 /** `/settings`: the merged settings, each key with the file that set it (the last one to define it wins). */
-export const settingsCommand: ChatCommand = (_input, ctx) => {
+export const settingsCommand: ChatCommand = (input, ctx) => {
+  if (input.args[0] === 'set') return settingsSet(input.args.slice(1), ctx);
   const p = ctx.palette;
   const settings = ctx.session?.runtime.settings;
   if (!settings) return ctx.error('Settings are still loading.');
@@ -76,10 +79,17 @@ export const settingsCommand: ChatCommand = (_input, ctx) => {
     lines.push(`  ${p.cyan(key)} = ${shown} ${p.gray(`(${source?.scope ?? 'default'})`)}`);
   }
   if (leaves(settings.merged).length === 0) lines.push(p.gray('  (all defaults)'));
+  lines.push(p.gray(SETTINGS_SET_USAGE.replace('Usage: ', 'Change one: ')));
   ctx.print(lines.join('\n'));
 };
 
-const KNOWN_MODELS = ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-3-pro-preview'];
+const KNOWN_MODELS = [
+  'gemini-2.5-pro',
+  'gemini-2.5-flash',
+  'gemini-2.5-flash-lite',
+  'gemini-3-pro-preview',
+  'gemini-3-flash-preview',
+];
 
 /** `/model` shows the session's model; `/model NAME` switches to it for the rest of the session. */
 export const modelCommand: ChatCommand = (input, ctx) => {
@@ -93,6 +103,18 @@ export const modelCommand: ChatCommand = (input, ctx) => {
     return ctx.print([p.bold('Model'), ...list, p.gray('/model NAME switches for this session.')].join('\n'));
   }
   if (!/^[A-Za-z0-9._-]+$/.test(name)) return ctx.error(`"${name}" is not a model name.`);
+  const known = [...new Set([session.client.model, ...KNOWN_MODELS])];
+  // A typo would only fail at the next message (404): say so now. A model not listed yet is still usable.
+  if (!known.includes(name) && input.args[1] !== '--force') {
+    const near = closestNames(name, known, 1, Math.max(3, Math.floor(name.length / 3)));
+    return ctx.error(
+      [
+        `"${name}" is not a known model${near.length ? ` (did you mean ${near[0]}?)` : ''}; the model is unchanged.`,
+        `Known models: ${known.join(', ')}.`,
+        `/model ${name} --force uses it anyway.`,
+      ].join('\n'),
+    );
+  }
   session.client.setModel(name);
   ctx.setModelLabel(name);
   ctx.print(`Model switched to ${p.cyan(name)} for this session.`);
@@ -186,22 +208,30 @@ function rate(ok: number, all: number): string {
   return all ? `${((ok / all) * 100).toFixed(1)}%` : '—';
 }
 
-/** `/stats`: session totals, then per model and per tool with success rates. */
-export function formatChatStats(ctx: ChatCommandContext): string {
+/**
+ * `/stats`: session totals, then per model and per tool with success rates; `/stats model` and
+ * `/stats tools` show only that part (Gemini CLI's sub-commands). Tool time leaves out the user's answer.
+ */
+export function formatChatStats(ctx: ChatCommandContext, section?: string): string {
   const p = ctx.palette;
   const s = ctx.stats;
   const secs = Math.floor((Date.now() - ctx.startedAt) / 1000);
   const t = s.tools;
   const requests = Object.values(s.models).reduce((n, m) => n + m.api.totalRequests, 0);
   const tokens = Object.values(s.models).reduce((n, m) => n + m.tokens.total, 0);
-  const lines = [
-    p.bold('Session stats'),
-    `  duration        ${Math.floor(secs / 60)}m ${secs % 60}s`,
-    `  model requests  ${requests} (${formatTokens(tokens)} tokens)`,
-    `  tool calls      ${t.totalCalls} (${p.green(`${t.totalSuccess} ok`)}, ${p.red(`${t.totalFail} failed or cancelled`)}; success rate ${rate(t.totalSuccess, t.totalCalls)})`,
-    `  file changes    +${s.files.totalLinesAdded} -${s.files.totalLinesRemoved} lines`,
-  ];
-  const models = Object.entries(s.models);
+  const lines: string[] = [];
+  if (section && section !== 'model' && section !== 'tools')
+    return p.red(`/stats takes model or tools (or nothing), not "${section}".`);
+  if (!section)
+    lines.push(
+      p.bold('Session stats'),
+      `  duration        ${Math.floor(secs / 60)}m ${secs % 60}s`,
+      `  model requests  ${requests} (${formatTokens(tokens)} tokens)`,
+      `  tool calls      ${t.totalCalls} (${p.green(`${t.totalSuccess} ok`)}, ${p.red(`${t.totalFail} failed or cancelled`)}; success rate ${rate(t.totalSuccess, t.totalCalls)})`,
+      `  file changes    +${s.files.totalLinesAdded} -${s.files.totalLinesRemoved} lines`,
+    );
+  const models = section === 'tools' ? [] : Object.entries(s.models);
+  if (section === 'model' && !models.length) lines.push(p.gray('No model requests yet.'));
   if (models.length)
     lines.push(
       p.bold('Models'),
@@ -214,7 +244,8 @@ export function formatChatStats(ctx: ChatCommandContext): string {
       `  ${name.padEnd(24)} ${String(m.api.totalRequests).padStart(8)} ${String(m.api.totalErrors).padStart(6)} ${rate(ok, m.api.totalRequests).padStart(7)} ${String(avg).padStart(7)} ${formatTokens(m.tokens.prompt).padStart(8)} ${formatTokens(m.tokens.candidates).padStart(8)} ${formatTokens(m.tokens.cached).padStart(7)}`,
     );
   }
-  const tools = Object.entries(t.byName);
+  const tools = section === 'model' ? [] : Object.entries(t.byName);
+  if (section === 'tools' && !tools.length) lines.push(p.gray('No tool calls yet.'));
   if (tools.length)
     lines.push(
       p.bold('Tools'),
@@ -240,4 +271,4 @@ export const debugCommand: ChatCommand = (input, ctx) => {
   ctx.print(showDebugLog(ctx.debugLog, ctx.palette, n));
 };
 
-export const statsCommand: ChatCommand = (_input, ctx) => ctx.print(formatChatStats(ctx));
+export const statsCommand: ChatCommand = (input, ctx) => ctx.print(formatChatStats(ctx, input.args[0]));

@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { compressionNotice } from '../views/core-notices.js';
 import { needSession, type ChatCommand, type ChatCommandContext } from './command-context.js';
 import { writeFileAtomic } from '../../atomic-file.js';
@@ -79,7 +80,7 @@ export const resumeCommand: ChatCommand = async (input, ctx) => {
   }
   const { recorder, loaded } = switchToSession(session.client.chat, dir, ref, (m) => ctx.error(m));
   ctx.setRecorder(recorder);
-  ctx.showHistory(loaded.history);
+  ctx.showHistory(loaded.transcript);
   ctx.print(`Resumed session ${loaded.index}: ${loaded.title} ${p.gray(`[${loaded.id}]`)}`);
 };
 
@@ -119,4 +120,27 @@ export const restoreCommand: ChatCommand = async (input, ctx) => {
   ctx.print(
     `Restored checkpoint ${p.cyan(record.id)}: files and conversation are back to before ${record.tool.name}${record.file ? ` ${record.file}` : ''}.`,
   );
+};
+
+/**
+ * `/export-session FILE` (Gemini CLI's name): the current session as one JSON file — its id, start,
+ * folder, model and the conversation — written atomically.
+ */
+export const exportSessionCommand: ChatCommand = (input, ctx) => {
+  const arg = input.rest.trim();
+  if (!arg)
+    return ctx.error('Please provide a file path to export the session to. Example: /export-session ./my-session.json');
+  const session = needSession(ctx);
+  if (!session) return;
+  const file = isAbsolute(arg) ? arg : resolve(ctx.cwd, arg);
+  const data = {
+    sessionId: ctx.recorder()?.id ?? session.sessionId,
+    exportedAt: new Date().toISOString(),
+    cwd: ctx.cwd,
+    model: session.client.model,
+    history: session.client.chat.getHistory(false),
+  };
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
+  ctx.print(`Session exported to ${file}.`);
 };

@@ -21,18 +21,21 @@ export interface SlashContext {
   /** Runs a passive tool call (its card shows the result; nothing goes to the model). */
   runTool(name: string, args: Record<string, unknown>): Promise<void>;
   /** Re-reads the memory context (the memory server's resource). */
-  readMemory(): Promise<string | undefined>;
+  readMemory(uri?: string): Promise<string | undefined>;
 }
 
 /** Built-in commands and their sub-commands (also the Tab completion table). */
 export const BUILTIN_COMMANDS: Record<string, { help: string; subs: string[] }> = {
   help: { help: 'show commands and keys', subs: [] },
   mcp: {
-    help: 'MCP servers: status, tools, failures; /mcp restart NAME; /mcp desc',
-    subs: ['list', 'desc', 'restart'],
+    help: 'MCP servers: status, tools, failures; /mcp restart|reload [NAME]; enable|disable NAME (this session); desc',
+    subs: ['list', 'desc', 'restart', 'reload', 'enable', 'disable'],
   },
   tools: { help: 'list the tools the model can call', subs: ['desc'] },
-  memory: { help: 'memory: show | refresh | add TEXT', subs: ['show', 'refresh', 'add'] },
+  memory: {
+    help: 'memory: show | list (context files) | refresh | add TEXT',
+    subs: ['show', 'list', 'refresh', 'add'],
+  },
   hooks: { help: 'list the hooks in force and where they come from', subs: [] },
   policies: { help: 'list the policy file rules in force', subs: [] },
   extensions: { help: 'installed extensions and whether each is enabled here', subs: [] },
@@ -142,7 +145,8 @@ export function helpText(runtime: UiRuntime | undefined, p: Palette): string {
 async function runMcpSlash(args: string[], ctx: SlashContext, rt: NonNullable<SlashContext['runtime']>): Promise<void> {
   const p = ctx.palette;
   const [sub, name] = args;
-  if (sub === 'restart' || sub === 'refresh') {
+  if (sub === 'enable' || sub === 'disable') return mcpEnable(sub === 'enable', name, ctx, rt);
+  if (sub === 'restart' || sub === 'refresh' || sub === 'reload') {
     const targets = name ? [name] : rt.manager.states().map((s) => s.alias);
     for (const alias of targets) {
       if (!rt.manager.states().some((s) => s.alias === alias)) {
@@ -201,6 +205,44 @@ function showContributions(input: SlashInput, ctx: SlashContext): true {
   return true;
 }
 
+/** `/memory list`: the context files in use (Gemini CLI's sub-command), as the memory server reports them. */
+async function memoryList(ctx: SlashContext): Promise<void> {
+  const p = ctx.palette;
+  const text = await ctx.readMemory('gemini-memory://files');
+  if (text === undefined) {
+    ctx.error('No memory server is connected.');
+    return;
+  }
+  const files = (JSON.parse(text) as { files?: { path: string; scope?: string }[] }).files ?? [];
+  ctx.print(
+    files.length
+      ? [
+          p.bold(`Context files in use (${files.length})`),
+          ...files.map((f) => `  ${f.path}${f.scope ? p.gray(` (${f.scope})`) : ''}`),
+        ].join('\n')
+      : p.gray('No context files are in use (GEMINI.md in the project or ~/.gemini).'),
+  );
+}
+
+/** `/mcp enable|disable NAME`: for this session only (Gemini CLI's sub-commands); the settings stay as they are. */
+function mcpEnable(
+  enable: boolean,
+  name: string | undefined,
+  ctx: SlashContext,
+  rt: NonNullable<SlashContext['runtime']>,
+) {
+  const p = ctx.palette;
+  if (!name) return ctx.error(`Usage: /mcp ${enable ? 'enable' : 'disable'} NAME`);
+  if (!rt.manager.states().some((s) => s.alias === name)) return ctx.error(`No MCP server named "${name}".`);
+  rt.registry.setServerEnabled(name, enable);
+  const count = rt.registry.list().filter((t) => t.serverAlias === name).length;
+  ctx.print(
+    enable
+      ? `MCP server ${p.cyan(name)} enabled for this session: ${count} tool${count === 1 ? '' : 's'} back.`
+      : `MCP server ${p.cyan(name)} disabled for this session: its tools are not offered. /mcp enable ${name} brings them back.`,
+  );
+}
+
 /** Runs a slash command; false when the name is unknown. */
 export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<boolean> {
   const p = ctx.palette;
@@ -251,7 +293,11 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
         else ctx.print(text.trim() ? `${p.bold('Memory context')}\n${text.trim()}` : p.gray('Memory is empty.'));
         return true;
       }
-      ctx.error('Usage: /memory show | refresh | add <text>');
+      if (sub === 'list') {
+        await memoryList(ctx);
+        return true;
+      }
+      ctx.error('Usage: /memory show | list | refresh | add <text>');
       return true;
     }
     default: {

@@ -1,22 +1,42 @@
 import type { App } from '../views/app.js';
+import type { Item } from '../views/conversation.js';
 import { showDebugLog } from '../views/debug-log.js';
 import { applyEditKey, isNewlineKey, type KeyInfo } from './edit-keys.js';
 
 const DOUBLE_CTRL_C_MS = 2000;
+const DOUBLE_ESC_MS = 800;
 
 /** The chat's keys when no dialog is open: send, cancel, history, completion, scrolling, editing. */
 export class ChatKeys {
   private ctrlCAt = 0;
+  private escAt = 0;
+  private logView?: Item;
 
   constructor(private readonly app: App) {}
 
   handle(ch: string | undefined, key: KeyInfo): void {
     const app = this.app;
     const name = key.name ?? '';
+    // Vi keys first (when on), except while a turn runs or messages wait: then Esc cancels as usual.
+    if (app.vim && !app.busy && !app.queued.length && app.vim.handle(ch, key)) {
+      app.status.vim = app.vim.mode === 'normal' ? 'NORMAL' : 'INSERT';
+      app.requestRender();
+      return;
+    }
     if (key.ctrl && name === 'c') this.ctrlC();
     else if (name === 'escape') {
-      if (app.busy) app.handlers?.cancel();
+      if (app.queued.length) app.takeBackQueued();
+      else if (app.busy) app.handlers?.cancel();
+      else if (app.editor.text === '') {
+        // Esc Esc on an empty prompt: the rewind list (Gemini CLI's shortcut).
+        if (Date.now() - this.escAt < DOUBLE_ESC_MS) {
+          this.escAt = 0;
+          app.handlers?.submit('/rewind');
+        } else this.escAt = Date.now();
+      }
     } else if (name === 'tab' && key.shift) app.handlers?.cycleApprovalMode();
+    else if (key.ctrl && name === 'y') app.handlers?.toggleYolo();
+    else if (key.ctrl && name === 'g') void app.editInput();
     else if (name === 'tab') this.complete();
     else if (isNewlineKey(key)) this.insert('\n');
     else if (name === 'return') this.enter();
@@ -33,7 +53,11 @@ export class ChatKeys {
       app.conv.invalidateAll();
       app.requestRender();
     } else if (name === 'f12') {
-      app.conv.add({ kind: 'info', text: showDebugLog(app.debugLog, app.palette) });
+      // A toggle: the second press closes the view the first one opened.
+      if (!this.logView || !app.conv.remove(this.logView)) {
+        this.logView = { kind: 'info', text: showDebugLog(app.debugLog, app.palette) };
+        app.conv.add(this.logView);
+      } else this.logView = undefined;
       app.requestRender();
     } else if (key.ctrl && name === 'l') {
       app.screen.realloc();
@@ -80,15 +104,23 @@ export class ChatKeys {
     const text = ed.text;
     if (text.trim() === '') return;
     ed.clear();
+    if (app.vim) {
+      app.vim.mode = 'insert';
+      app.status.vim = 'INSERT';
+    }
     app.history.add(text);
     app.layout.stickBottom = true;
     app.requestRender();
     app.handlers?.submit(text);
   }
 
-  private upDown(dir: -1 | 1): void {
+  upDown(dir: -1 | 1): void {
     const { app } = this;
     const ed = app.editor;
+    if (dir < 0 && app.queued.length && ed.text === '') {
+      app.takeBackQueued();
+      return;
+    }
     if (!ed.moveLine(dir)) {
       const entry = dir < 0 ? app.history.prev(ed.text) : app.history.next();
       if (entry !== undefined) ed.set(entry);

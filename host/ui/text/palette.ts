@@ -48,7 +48,21 @@ const sgr =
     text === '' ? '' : `\x1b[${open}m${text}\x1b[${close}m`;
 const plain: Style = (text) => text;
 
-export function createPalette(depth: ColorDepth): Palette {
+/** `/theme` names: colours for a dark or a light terminal background (NO_COLOR turns colour off). */
+export type ThemeName = 'dark' | 'light';
+export const THEMES: readonly ThemeName[] = ['dark', 'light'];
+
+/** Gemini CLI's `ui.theme` names ("Default Light", "GitHub Light", "Default", "Dracula") mapped to ours. */
+export function themeOf(name: unknown): ThemeName | undefined {
+  if (typeof name !== 'string' || !name.trim()) return undefined;
+  return /light/i.test(name) ? 'light' : 'dark';
+}
+
+/** 256-colour codes per theme; the light one is darker so text stays readable on white. */
+const LIGHT = { red: 160, green: 28, yellow: 130, blue: 25, magenta: 90, cyan: 30, gray: 242, dim: 246, accent: 25 };
+const DARK = { red: 203, green: 114, yellow: 221, blue: 75, magenta: 176, cyan: 80, gray: 245, dim: 242, accent: 111 };
+
+export function createPalette(depth: ColorDepth, theme: ThemeName = 'dark'): Palette {
   if (depth === 0) {
     return {
       depth,
@@ -71,26 +85,27 @@ export function createPalette(depth: ColorDepth): Palette {
   }
   const c256 = (n: number, fallback: number): Style =>
     depth === 256 ? sgr(`38;5;${n}`, '39') : sgr(String(fallback), '39');
+  const t = theme === 'light' ? LIGHT : DARK;
   return {
     depth,
     bold: sgr('1', '22'),
     // blessed drops SGR 2 (faint), 3 (italic) and 9 (strike): faint is a dark gray where the terminal has
     // one, italic is drawn as underline (the man-page convention), strike-through stays plain.
-    dim: depth === 256 ? sgr('38;5;242', '39') : sgr('2', '22'),
+    dim: depth === 256 ? sgr(`38;5;${t.dim}`, '39') : sgr('2', '22'),
     italic: sgr('4', '24'),
     underline: sgr('4', '24'),
     strike: plain,
-    red: c256(203, 31),
-    green: c256(114, 32),
-    yellow: c256(221, 33),
-    blue: c256(75, 34),
-    magenta: c256(176, 35),
-    cyan: c256(80, 36),
+    red: c256(t.red, 31),
+    green: c256(t.green, 32),
+    yellow: c256(t.yellow, 33),
+    blue: c256(t.blue, 34),
+    magenta: c256(t.magenta, 35),
+    cyan: c256(t.cyan, 36),
     // 8-colour terminals have no gray: use "bright black"-free dim white instead.
-    gray: depth === 256 ? sgr('38;5;245', '39') : sgr('2', '22'),
-    accent: c256(111, 34),
-    added: c256(114, 32),
-    removed: c256(203, 31),
+    gray: depth === 256 ? sgr(`38;5;${t.gray}`, '39') : sgr('2', '22'),
+    accent: c256(t.accent, 34),
+    added: c256(t.green, 32),
+    removed: c256(t.red, 31),
   };
 }
 

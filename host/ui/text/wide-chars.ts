@@ -5,7 +5,7 @@ import { textWidth } from './text-width.js';
  * blessed's Unicode tables predate emoji: it counts 😀 or ✅ as one column while terminals draw two, so
  * rows holding emoji shift, redraws leave stray glyphs and wrapping cuts characters. blessed marks a
  * wide character by putting a filler cell after it (its `chars.all` pattern) and skips that cell when
- * drawing (`charWidth` = 2). Both are replaced here with string-width's answer, so every character a
+ * drawing (`charWidth` = 2). Both are replaced here with the terminal's width (text-width.ts), so every character a
  * terminal draws two columns wide (CJK, emoji, fullwidth forms) gets two cells.
  */
 interface BlessedUnicode {

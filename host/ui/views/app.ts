@@ -6,11 +6,12 @@ import { FormDialog } from './elicitation-form-view.js';
 import { Conversation } from './conversation.js';
 import { ChatKeys } from '../input/chat-keys.js';
 import type { KeyInfo } from '../input/edit-keys.js';
+import { VimKeys } from '../input/vim-keys.js';
 import { InputHistory } from '../input/history-store.js';
 import { formatInput } from './input-view.js';
 import { LineEditor } from '../input/line-editor.js';
 import type { MarkdownRenderer } from '../text/markdown.js';
-import { colorDepth, createPalette, type Palette } from '../text/palette.js';
+import { colorDepth, createPalette, type Palette, type ThemeName } from '../text/palette.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, installPasteFilter } from '../input/paste-filter.js';
 import { type Frame, ScreenLayout } from './screen-layout.js';
 import { formatActivity, formatStatusLine, type StatusInfo } from './status-line.js';
@@ -25,6 +26,8 @@ export interface AppHandlers {
   submit(text: string): void;
   cancel(): void;
   cycleApprovalMode(): void;
+  /** Ctrl+Y: yolo on, or back to the mode before it. */
+  toggleYolo(): void;
   complete(text: string, cursor: number): { text: string; cursor: number; hint?: string } | undefined;
   exit(): void;
 }
@@ -48,9 +51,11 @@ export class App {
   handlers?: AppHandlers;
   status: StatusInfo;
   banner?: string;
+  /** Messages sent while a turn ran: they go out when it ends. */
+  queued: string[] = [];
   /** `> `, or `! ` in shell mode. */
   promptMarker = '> ';
-  busy?: { label: string; start: number };
+  busy?: { label: string; start: number; retry?: { text: string; until: number } };
   private hint?: string;
   private hintTimer?: NodeJS.Timeout;
   readonly layout: ScreenLayout;
@@ -71,7 +76,10 @@ export class App {
   private keysSeen = 0;
   private destroyed = false;
 
+  private readonly env: NodeJS.ProcessEnv;
+
   constructor(opts: { env: NodeJS.ProcessEnv; status: StatusInfo; traceFile?: string }) {
+    this.env = opts.env;
     patchBlessedWideChars();
     const blessed = loadBlessed();
     this.removePaste = installPasteFilter(process.stdin, (text) => this.onPaste(text));
@@ -141,6 +149,67 @@ export class App {
   setMarkdown(md: MarkdownRenderer): void {
     this.conv.markdown = md;
     this.conv.invalidateAll();
+    this.requestRender();
+  }
+
+  /**
+   * Ctrl+G, `/editor`: the input goes to `$VISUAL`/`$EDITOR` (screen suspended) and what is saved comes
+   * back into the input, not sent, as in Gemini CLI.
+   */
+  async editInput(): Promise<void> {
+    const { openInEditor } = await import('../input/editor.js');
+    const text = await openInEditor(this.screen, this.editor.text, 'prompt.md', this.env);
+    if (text !== undefined) this.editor.set(text.replace(/\n$/, ''));
+    this.screen.realloc();
+    this.renderNow();
+  }
+
+  /** A confirmation step in the conversation: Enter answers yes, Esc (or n) no; other keys are ignored. */
+  ask(question: string): Promise<boolean> {
+    this.conv.add({
+      kind: 'info',
+      text: `${this.palette.yellow(question)}\n${this.palette.gray('Enter to confirm, Esc to cancel.')}`,
+    });
+    this.requestRender();
+    return new Promise((resolve) => {
+      const onKey = (_ch: string | undefined, key: KeyInfo): boolean => {
+        const yes = key.name === 'return' || key.name === 'enter' || key.name === 'y';
+        const no = key.name === 'escape' || key.name === 'n';
+        if (yes || no) {
+          this.interceptors.splice(this.interceptors.indexOf(onKey), 1);
+          resolve(yes);
+        }
+        return true;
+      };
+      this.interceptors.push(onKey);
+    });
+  }
+
+  theme: ThemeName = 'dark';
+  /** `/vim`: vi keys in the input (off by default). */
+  vim?: VimKeys;
+
+  toggleVim(): boolean {
+    this.vim = this.vim ? undefined : new VimKeys(this.editor, (dir) => this.keys.upDown(dir));
+    this.status.vim = this.vim ? 'INSERT' : undefined;
+    this.requestRender();
+    return !!this.vim;
+  }
+
+  /** `/theme NAME`: every view shares this palette object, so it changes in place and all is redrawn. */
+  setTheme(theme: ThemeName): void {
+    this.theme = theme;
+    Object.assign(this.palette, createPalette(this.palette.depth, theme));
+    this.conv.invalidateAll();
+    this.screen.realloc();
+    this.renderNow();
+  }
+
+  /** Queued messages come back into the input, unsent, to be edited. */
+  takeBackQueued(): void {
+    if (!this.queued.length) return;
+    const back = this.queued.splice(0).join('\n\n');
+    this.editor.set(this.editor.text ? `${back}\n\n${this.editor.text}` : back);
     this.requestRender();
   }
 
@@ -222,7 +291,13 @@ export class App {
       activity: (w) => {
         if (this.dialogText) return p.yellow('Waiting for your answer…');
         if (this.hint) return this.hint;
-        if (this.busy) return formatActivity(this.busy.label, Date.now() - this.busy.start, this.frameNo, p);
+        if (this.busy) {
+          const { retry, start, label } = this.busy;
+          const left = retry ? retry.until - Date.now() : 0;
+          // A retry's wait counts down in the footer; once it is over the turn's own label returns.
+          const text = retry && left > 0 ? `${retry.text} in ${Math.ceil(left / 1000)}s` : label;
+          return formatActivity(text, Date.now() - start, this.frameNo, p);
+        }
         const hint = this.conv.expandTools
           ? ' ctrl+o collapse tool output '
           : this.conv.hasClipped
@@ -234,6 +309,7 @@ export class App {
         busy: this.busy !== undefined,
         width: this.layout.width,
         marker: this.promptMarker,
+        queued: this.queued,
       }),
       status: (w) => formatStatusLine(this.status, w, p),
       dialog: this.dialogText,

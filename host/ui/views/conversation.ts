@@ -12,6 +12,8 @@ export type Item =
   | { kind: 'info'; text: string }
   | { kind: 'error'; text: string };
 
+const VARIATION_SELECTORS = /[\uFE0E\uFE0F]/g;
+
 interface Cached {
   width: number;
   version: number;
@@ -42,6 +44,24 @@ export class Conversation {
     this.items.push({ item, version: 0 });
     if (item.kind === 'tool') this.toolIndex.set(item.call.request.callId, this.items.length - 1);
     return this.items.length - 1;
+  }
+
+  /** Takes an item out (a toggled view); returns whether it was there. */
+  remove(item: Item): boolean {
+    const at = this.items.findIndex((e) => e.item === item);
+    if (at < 0) return false;
+    this.items.splice(at, 1);
+    this.toolIndex.clear();
+    for (const [i, e] of this.items.entries())
+      if (e.item.kind === 'tool') this.toolIndex.set(e.item.call.request.callId, i);
+    return true;
+  }
+
+  /** Takes out a tool call's card (a `!cmd` refused before it ran is reported in words instead). */
+  removeTool(callId: string): void {
+    const at = this.toolIndex.get(callId);
+    const item = at === undefined ? undefined : this.items[at]?.item;
+    if (item) this.remove(item);
   }
 
   get(index: number): Item | undefined {
@@ -128,7 +148,10 @@ export class Conversation {
           .join('\n');
       case 'model': {
         // Wrapped here (not by blessed) so continuation rows keep the indent and wide text is not cut.
-        const body = wrapText(this.markdown ? safeRender(this.markdown, item.text, width - 2) : item.text, width - 2);
+        // Variation selectors (⚠️ = ⚠ + U+FE0F) are zero columns to the terminal but a cell to blessed:
+        // dropped, the glyph draws the same and every row keeps its measured width (table borders line up).
+        const text = item.text.replace(VARIATION_SELECTORS, '');
+        const body = wrapText(this.markdown ? safeRender(this.markdown, text, width - 2) : text, width - 2);
         return body
           .split('\n')
           .map((l, i) => (i === 0 ? `${p.accent('✦')} ${l}` : `  ${l}`))

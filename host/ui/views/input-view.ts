@@ -14,6 +14,26 @@ export function formatInput(
   text: string,
   cursor: number,
   p: Palette,
+  opts: { busy: boolean; width: number; marker?: string; queued?: readonly string[] },
+): InputView {
+  const view = formatEditor(text, cursor, p, opts);
+  if (!opts.queued?.length) return view;
+  // Messages typed during a turn wait above the prompt until it ends (Up or Esc takes them back to edit).
+  const rows = opts.queued.map((q) => {
+    const line = q.replace(/\s+/g, ' ').trim();
+    const max = Math.max(10, opts.width - 12);
+    return `Queued: ${line.length > max ? `${line.slice(0, max - 1)}…` : line}`;
+  });
+  return {
+    plain: `${rows.join('\n')}\n${view.plain}`,
+    styled: `${rows.map((r) => p.gray(r)).join('\n')}\n${view.styled}`,
+  };
+}
+
+function formatEditor(
+  text: string,
+  cursor: number,
+  p: Palette,
   opts: { busy: boolean; width: number; marker?: string },
 ): InputView {
   const marker = opts.marker ?? '> ';

@@ -8,7 +8,11 @@ export interface StatusInfo {
   serversReady: number;
   serversTotal: number;
   serversFailed: number;
+  /** Configured but not started yet (lazy start): not a problem, unlike a failed one. */
+  serversIdle?: number;
   tokens: number;
+  /** `/vim` on: the input's mode. */
+  vim?: 'NORMAL' | 'INSERT';
   /** Warnings and errors in the debug log not yet looked at (F12). */
   unseenLogs?: number;
   cwd: string;
@@ -53,16 +57,19 @@ export function formatStatusLine(s: StatusInfo, width: number, p: Palette): stri
   const mode = MODE_LABEL[s.approvalMode];
   const modeStyled =
     s.approvalMode === 'yolo' ? p.red(p.bold(mode)) : s.approvalMode === 'autoEdit' ? p.yellow(mode) : p.gray(mode);
-  const servers = `MCP ${s.serversReady}/${s.serversTotal}${s.serversFailed ? ` (${s.serversFailed} failed)` : ''}`;
+  const idle = s.serversIdle ?? 0;
+  const notes = [idle ? `${idle} idle` : '', s.serversFailed ? `${s.serversFailed} failed` : ''].filter(Boolean);
+  const servers = `MCP ${s.serversReady}/${s.serversTotal}${notes.length ? ` (${notes.join(', ')})` : ''}`;
   const serversStyled = s.serversFailed
     ? p.red(servers)
-    : s.serversReady < s.serversTotal
+    : s.serversReady + idle < s.serversTotal
       ? p.yellow(servers)
       : p.green(servers);
   const logs = s.unseenLogs ? ` · ${s.unseenLogs} log${s.unseenLogs === 1 ? '' : 's'} (F12)` : '';
+  const vim = s.vim ? `[${s.vim}] ` : '';
   const sandbox = s.sandboxed ? ' · sandbox' : '';
-  const rightPlain = `${s.model} · ${mode}${sandbox} · ${servers} · ${formatTokens(s.tokens)} tokens${logs}`;
-  const right = `${p.cyan(s.model)} · ${modeStyled}${p.green(sandbox)} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens`)}${p.yellow(logs)}`;
+  const rightPlain = `${vim}${s.model} · ${mode}${sandbox} · ${servers} · ${formatTokens(s.tokens)} tokens${logs}`;
+  const right = `${p.yellow(vim)}${p.cyan(s.model)} · ${modeStyled}${p.green(sandbox)} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens`)}${p.yellow(logs)}`;
   const room = width - textWidth(rightPlain) - 2;
   if (room < 8) return right;
   const cwd = shortenPath(s.cwd, s.home, room);

@@ -43,7 +43,11 @@ export class StreamView {
         break;
       case 'retry':
         if (ev.value.discardPartial) this.replaceText('');
-        app.flash(p.yellow(`Retrying (${ev.value.attempt}/${ev.value.maxAttempts}): ${ev.value.reason}`));
+        if (app.busy)
+          app.busy.retry = {
+            text: p.yellow(`${ev.value.reason}: retry ${ev.value.attempt + 1}/${ev.value.maxAttempts}`),
+            until: Date.now() + ev.value.delayMs,
+          };
         break;
       case 'usage':
         this.stats.addUsage(ev.value.usage);

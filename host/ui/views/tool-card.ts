@@ -3,6 +3,7 @@ import { type FileDiffDisplay, unwrapUntrusted } from '../../../protocol/tool-re
 import { diffStats, renderDiff } from './diff-view.js';
 import type { Palette } from '../text/palette.js';
 import { wrapLine } from '../text/wrap.js';
+import { userShellLines } from './user-shell-card.js';
 
 const ICON: Record<ToolCallStatus, string> = {
   validating: '○',
@@ -142,6 +143,10 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
   }
   const r = call.response;
   if (!r) return lines.join('\n');
+  if (call.request.typedByUser && (status === 'success' || status === 'error')) {
+    lines.push(...userShellLines(call, p, { width: opts.width, max: max * 2, expandHint: EXPAND_HINT }));
+    return lines.join('\n');
+  }
   if (status === 'error' && r.error) {
     lines.push(...clip(indent(unwrapUntrusted(r.error), p.red), max, true, p));
     return lines.join('\n');

@@ -140,6 +140,27 @@ describe('gemini-mcp mcp add / remove', () => {
     const missing = await t.run('remove', 'a');
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('"a" not found in project settings');
+    expect(missing.err).toContain('or user settings');
+  });
+
+  it('remove without --scope finds the server in whichever scope holds it; in both it asks for --scope', async () => {
+    const t = setup();
+    await t.run('add', '-s', 'user', 'only-user', 'cmd');
+    const r = await t.run('remove', 'only-user');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('removed from user settings');
+    expect(t.read(t.userFile).mcpServers).toEqual({});
+
+    await t.run('add', '-s', 'user', 'both', 'cmd-u');
+    await t.run('add', '-s', 'project', 'both', 'cmd-p');
+    const ambiguous = await t.run('remove', 'both');
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.err).toContain('--scope project or --scope user');
+    expect(t.read(t.userFile).mcpServers).toHaveProperty('both');
+    expect(t.read(t.projectFile).mcpServers).toHaveProperty('both');
+    expect((await t.run('remove', '--scope', 'project', 'both')).code).toBe(0);
+    expect(t.read(t.projectFile).mcpServers).toEqual({});
+    expect(t.read(t.userFile).mcpServers).toHaveProperty('both');
   });
 });
 

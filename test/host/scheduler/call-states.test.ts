@@ -15,7 +15,7 @@ const ALLOWED: Record<ToolCall['status'], string[]> = {
   error: ['tool', 'endTime', 'response', 'liveOutput', 'progress'],
   cancelled: ['tool', 'endTime', 'response', 'liveOutput', 'progress'],
 };
-const BASE = ['request', 'startTime', 'outcome', 'status'];
+const BASE = ['request', 'startTime', 'outcome', 'waitedMs', 'status'];
 
 describe('tool-call states carry only their own fields (real scheduler and servers)', () => {
   const dir = tempDir('call-states-');

@@ -1,0 +1,66 @@
+import { resolve } from 'node:path';
+import { editJsoncFile, editJsoncText, readJsoncObject } from '../../config/jsonc-file.js';
+import { geminiHome } from '../../config/paths.js';
+import { userSettingsPath, workspaceSettingsPath } from '../../config/settings-files.js';
+import { SettingsSchema } from '../../config/settings-schema.js';
+import { unknownKeyWarnings } from '../../config/unknown-settings.js';
+import type { ChatCommandContext } from './command-context.js';
+
+export const SETTINGS_SET_USAGE =
+  'Usage: /settings set KEY VALUE [--workspace]   (e.g. /settings set model.name gemini-2.5-pro)';
+
+/** `true`, `12`, `["a"]` are JSON; anything else is the string as typed. */
+function parseValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * `/settings set KEY VALUE [--workspace]`: writes one setting to the user settings file (or the
+ * project's), atomically and keeping the file's comments. A key no version of the settings knows, or a
+ * value of the wrong type, is refused with the reason and nothing is written.
+ */
+export function settingsSet(args: string[], ctx: ChatCommandContext) {
+  const p = ctx.palette;
+  const settings = ctx.session?.runtime.settings;
+  if (!settings) return ctx.error('Settings are still loading.');
+  const workspace = args.includes('--workspace');
+  const [key, ...rest] = args.filter((a) => a !== '--workspace' && a !== '--user');
+  if (!key || !rest.length || !/^[A-Za-z$][\w$]*(\.[A-Za-z$][\w$]*)*$/.test(key)) return ctx.error(SETTINGS_SET_USAGE);
+  const value = parseValue(rest.join(' '));
+  const home = geminiHome(settings.env);
+  const file = workspace ? workspaceSettingsPath(ctx.cwd) : userSettingsPath(home);
+  if (workspace && resolve(file) === resolve(userSettingsPath(home)))
+    return ctx.error('This folder is the home directory: its settings are the user settings (drop --workspace).');
+  const path = key.split('.');
+  const nested = path.reduceRight<unknown>((v, k) => ({ [k]: v }), value) as Record<string, unknown>;
+  const unknown = unknownKeyWarnings(nested, file);
+  if (unknown.length) return ctx.error(`${unknown.join('\n')}\nNothing was written.`);
+  let next: Record<string, unknown>;
+  try {
+    const { text } = readJsoncObject(file);
+    next = readJsoncObjectText(editJsoncText(text, [{ path, value }]));
+  } catch (err) {
+    return ctx.error(`${(err as Error).message}\nNothing was written.`);
+  }
+  const check = SettingsSchema.safeParse(next);
+  if (!check.success) {
+    const issues = check.error.issues.map((i) => `  "${i.path.join('.')}": ${i.message}`);
+    return ctx.error([`${key} cannot be ${JSON.stringify(value)}:`, ...issues, 'Nothing was written.'].join('\n'));
+  }
+  editJsoncFile(file, [{ path, value }]);
+  ctx.print(
+    `${p.cyan(key)} = ${JSON.stringify(value)} written to the ${workspace ? 'workspace' : 'user'} settings (${file}). ` +
+      p.gray('It applies from the next session.'),
+  );
+}
+
+function readJsoncObjectText(text: string): Record<string, unknown> {
+  // Parsed the way the file will be read back.
+  return JSON.parse(JSON.stringify(parseJsonc(text))) as Record<string, unknown>;
+}
+
+import { parse as parseJsonc } from 'jsonc-parser';
