@@ -27,4 +27,11 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'exit',
   'extensions',
   'skills',
+  'hooks',
+  'policies',
+  'vim',
+  'theme',
+  'rewind',
+  'editor',
+  'export-session',
 ];

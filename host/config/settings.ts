@@ -11,7 +11,7 @@ import { findEnvFile, homeEnvFile, withEnvFile } from './env-file.js';
 import { filterUntrustedWorkspace, withoutFolderTrustKey } from './untrusted-workspace.js';
 import { geminiHome } from './paths.js';
 import { settingsFiles, type LoadSettingsOptions, type SettingsFileRef } from './settings-files.js';
-import { loadExtensions, type ExtensionSet } from '../extensions/loader.js';
+import { loadExtensions, type ExtensionSet } from './extensions/loader.js';
 
 export type { Settings, McpServerSettings, SettingsScope } from './settings-schema.js';
 export {

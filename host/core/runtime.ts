@@ -36,7 +36,7 @@ import { type HookSource, loadHooks } from '../hooks/hook-config.js';
 import { HookSystem } from '../hooks/hook-system.js';
 import { toolHooks } from '../hooks/tool-hooks.js';
 import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
-import type { LoadedExtension } from '../extensions/loader.js';
+import type { LoadedExtension } from '../config/extensions/loader.js';
 import { commandDirs, extensionContext, skillDirs } from '../extensions/contributions.js';
 import { type CommandSet, loadCommandFiles } from '../commands/custom-commands.js';
 import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';

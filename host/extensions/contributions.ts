@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CommandDir } from '../commands/custom-commands.js';
 import type { SkillDir } from '../skills/skills.js';
-import type { LoadedExtension } from './loader.js';
+import type { LoadedExtension } from '../config/extensions/loader.js';
 
 /**
  * Where commands and skills come from for one folder: the user's folders, the project's (only when the

@@ -11,16 +11,16 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Enablement } from './enablement.js';
+import { Enablement } from '../config/extensions/enablement.js';
 import {
   type InstallMetadata,
   loadExtensions,
   type LoadedExtension,
   readInstallMetadata,
   userScopeFolder,
-} from './loader.js';
-import { type ExtensionSetting, type Manifest, readManifest } from './manifest.js';
-import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from './paths.js';
+} from '../config/extensions/loader.js';
+import { type ExtensionSetting, type Manifest, readManifest } from '../config/extensions/manifest.js';
+import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from '../config/extensions/paths.js';
 import { formatEnv } from './settings-env.js';
 
 /**

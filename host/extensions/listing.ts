@@ -1,5 +1,5 @@
 import type { Skill } from '../skills/skills.js';
-import type { LoadedExtension } from './loader.js';
+import type { LoadedExtension } from '../config/extensions/loader.js';
 
 /** The text of `/extensions` and `gemini-mcp extensions list`/`-l` (plain; the chat colours nothing here). */
 export function formatExtensions(exts: LoadedExtension[], detail = false): string {

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { readEnvFile } from '../config/env-file.js';
-import { expandDeep } from '../config/expand.js';
-import { geminiHome } from '../config/paths.js';
-import type { McpServerSettings } from '../config/settings-schema.js';
+import { readEnvFile } from '../env-file.js';
+import { expandDeep } from '../expand.js';
+import { geminiHome } from '../paths.js';
+import type { McpServerSettings } from '../settings-schema.js';
 import { Enablement } from './enablement.js';
 import { contextFilePaths, type Manifest, readManifest } from './manifest.js';
 import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from './paths.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { z } from 'zod';
-import { McpServerSettingsSchema } from '../config/settings-schema.js';
+import { McpServerSettingsSchema } from '../settings-schema.js';
 import { EXTENSION_NAME, MANIFEST_FILE } from './paths.js';
 
 /** `gemini-extension.json`, as far as this host reads it; unknown keys (themes, plan, …) pass through. */
