@@ -4,6 +4,8 @@ import type { ResolvedServerConfig } from './config/servers.js';
 import { builtinReplacementNotice } from './config/server-names.js';
 import { ensureProjectTempDir, listingCacheDir } from './config/paths.js';
 import { untrustedNotice } from './config/trust.js';
+import { refusedContextFileNames } from './config/servers.js';
+import { refusedContextFileNamesNotice } from '../protocol/context-file-name.js';
 import { silentLogger, type HostLogger } from './log.js';
 import { McpClientManager } from './mcp/client-manager.js';
 import { ListingCache } from './mcp/listing-cache.js';
@@ -164,6 +166,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     notices: [
       untrustedNotice(settings.trust, [...settings.skipped, ...mode.skipped]),
       builtinReplacementNotice(servers),
+      contextFileNamesNotice(settings.merged),
     ].filter((n): n is string => !!n),
     setApprovalMode: (m) => policy.setApprovalMode(m),
     getApprovalMode: () => policy.getApprovalMode(),
@@ -191,4 +194,10 @@ function startingApprovalMode(
 function serverNameMap(servers: readonly ResolvedServerConfig[]): (list: string[] | undefined) => string[] | undefined {
   const alias = new Map(servers.filter((s) => s.name).map((s) => [s.name!, s.alias]));
   return (list) => list?.map((n) => alias.get(n) ?? n);
+}
+
+/** The start-up notice for context file names that are paths, which are never read. */
+function contextFileNamesNotice(settings: Settings): string | undefined {
+  const refused = refusedContextFileNames(settings);
+  return refused.length ? refusedContextFileNamesNotice(refused) : undefined;
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readConfigFile } from './config-file.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
@@ -8,6 +8,9 @@ import { SettingsError } from './errors.js';
  * Other MCP clients' configuration files, read and mapped to `mcpServers` entries. Everything a client
  * writes that has a meaning here is carried over; the rest is reported, never silently lost.
  */
+
+/** Claude Code's `~/.claude.json` also keeps per-project history, so its files run larger than settings. */
+const IMPORT_FILE_MAX_BYTES = 64 * 1024 * 1024;
 
 export const IMPORT_SOURCES = ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
@@ -47,9 +50,10 @@ export function candidateFiles(source: ImportSource, cwd: string, env: NodeJS.Pr
 
 /** Reads `file` (comments and trailing commas allowed, as these clients accept them) and maps its servers. */
 export function readImportFile(source: ImportSource, file: string, cwd: string): ImportResult {
-  if (!existsSync(file)) throw new SettingsError(`${file} does not exist`, file);
+  const text = readConfigFile(file, IMPORT_FILE_MAX_BYTES);
+  if (text === undefined) throw new SettingsError(`${file} does not exist`, file);
   const errors: ParseError[] = [];
-  const value = parse(readFileSync(file, 'utf8'), errors, { allowTrailingComma: true });
+  const value = parse(text, errors, { allowTrailingComma: true });
   if (errors.length || !value || typeof value !== 'object' || Array.isArray(value)) {
     const why = errors.length
       ? `${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}`

@@ -1,17 +1,8 @@
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
+import { readConfigFile } from './config-file.js';
 import { SettingsError } from './errors.js';
 import { parseJsonc } from './json-location.js';
 import { settingsSyntaxError } from './settings-precheck.js';
@@ -44,8 +35,8 @@ export function parseJsoncObject(text: string, file: string): Record<string, unk
 
 /** The file's text and value; a missing file reads as an empty object. */
 export function readJsoncObject(file: string): { text: string; value: Record<string, unknown> } {
-  if (!existsSync(file)) return { text: '', value: {} };
-  const text = readFileSync(file, 'utf8');
+  const text = readConfigFile(file);
+  if (text === undefined) return { text: '', value: {} };
   return { text, value: parseJsoncObject(text, file) };
 }
 

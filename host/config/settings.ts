@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readConfigFile } from './config-file.js';
 import { SettingsSchema, V1_RENAMES, type Settings } from './settings-schema.js';
 import { expandDeep } from './expand.js';
 import { settingsSyntaxError } from './settings-precheck.js';
@@ -134,9 +135,10 @@ function readRawLayer(ref: SettingsFileRef, warnings: string[]): Record<string, 
 function parseFile(path: string): Record<string, unknown> {
   let raw: unknown;
   try {
-    const text = readFileSync(path, 'utf8');
+    const text = readConfigFile(path) ?? '';
     raw = text.trim() === '' ? {} : parseJsonc(text);
   } catch (err) {
+    if (err instanceof SettingsError) throw err;
     throw settingsSyntaxError(path, err);
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { arch, platform, release } from 'node:os';
 import { resolve } from 'node:path';
 import { VERSION } from '../../../protocol/version.js';
+import { readConfigFile } from '../../config/config-file.js';
 import type { RunStats } from '../../cli/output.js';
 import type { ServerGeminiStreamEvent } from '../../core/events.js';
 import { needSession, type ChatCommand, type ChatCommandContext } from './command-context.js';
@@ -48,7 +49,7 @@ export const settingsCommand: ChatCommand = (_input, ctx) => {
   const files = settings.files.map((f) => {
     let json: unknown;
     try {
-      json = JSON.parse(readFileSync(f.path, 'utf8').replace(/^\s*\/\/.*$/gm, ''));
+      json = JSON.parse((readConfigFile(f.path) ?? '').replace(/^\s*\/\/.*$/gm, ''));
     } catch {
       json = undefined;
     }
