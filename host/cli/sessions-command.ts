@@ -1,11 +1,12 @@
 import { ensureProjectTempDir } from '../config/paths.js';
-import { deleteSession, formatSessionList, listSessions } from '../sessions/store.js';
+import { deleteSession, formatSessionList, listSessions, skippedRecordsNotice } from '../sessions/store.js';
 import type { CliArgs } from './args.js';
 
 export interface SessionsCommandIo {
   cwd: string;
   env?: NodeJS.ProcessEnv;
   stdout?: (s: string) => void;
+  stderr?: (s: string) => void;
 }
 
 /** `--list-sessions` and `--delete-session N|ID`: the project's recorded sessions, no model involved. */
@@ -17,6 +18,12 @@ export function runSessionsCommand(args: CliArgs, io: SessionsCommandIo): number
     out(`Deleted session ${gone.index}: ${gone.title} [${gone.id}]\n`);
     return 0;
   }
-  out(formatSessionList(listSessions(dir)));
+  const warn = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  const sessions = listSessions(dir, (m) => warn(`Warning: ${m}\n`));
+  for (const s of sessions) {
+    const notice = skippedRecordsNotice(s);
+    if (notice) warn(`Warning: ${notice}\n`);
+  }
+  out(formatSessionList(sessions));
   return 0;
 }

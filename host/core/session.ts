@@ -13,7 +13,7 @@ import {
 import { DEFAULT_RETRY, type RetryConfig } from './gemini-chat.js';
 import { ensureProjectTempDir } from '../config/paths.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
-import { loadSession, type LoadedSession } from '../sessions/store.js';
+import { loadSession, skippedRecordsNotice, type LoadedSession } from '../sessions/store.js';
 import { Checkpointer } from '../checkpoints/checkpointer.js';
 
 export interface SessionOptions extends HostRuntimeOptions {
@@ -122,7 +122,11 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   });
   // Servers' sampling requests are answered by the session's model (the one `/model` picks).
   runtime.clientRequests.setModel(generator, () => client.model);
-  if (resumed) client.chat.setHistory(resumed.history);
+  if (resumed) {
+    client.chat.setHistory(resumed.history);
+    const notice = skippedRecordsNotice(resumed);
+    if (notice) runtime.notices.push(notice);
+  }
   const recorder =
     opts.recordSession === false
       ? undefined

@@ -4,7 +4,7 @@ import { needSession, type ChatCommand, type ChatCommandContext } from './comman
 import { writeFileAtomic } from '../../sessions/atomic-write.js';
 import { deleteChat, listChats, loadChat, saveChat } from '../../sessions/tags.js';
 import { shareText } from '../../sessions/share.js';
-import { formatAge, listSessions } from '../../sessions/store.js';
+import { formatAge, listSessions, skippedRecordsNotice } from '../../sessions/store.js';
 import { switchToSession } from '../../sessions/switch.js';
 
 const CHAT_USAGE = 'Usage: /chat save TAG | resume TAG | list | delete TAG | share FILE.md|FILE.json';
@@ -81,6 +81,8 @@ export const resumeCommand: ChatCommand = async (input, ctx) => {
   ctx.setRecorder(recorder);
   ctx.showHistory(loaded.history);
   ctx.print(`Resumed session ${loaded.index}: ${loaded.title} ${p.gray(`[${loaded.id}]`)}`);
+  const notice = skippedRecordsNotice(loaded);
+  if (notice) ctx.print(p.yellow(notice));
 };
 
 /** `/compress`: summarise the history now, whatever its size. */
