@@ -15,6 +15,7 @@ import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
 import type { CliArgs } from './args.js';
 import { createSink, type OutputSink } from './headless-sinks.js';
 import { RunStats } from './output.js';
+import { safeBlock } from '../safe-text.js';
 
 export interface HeadlessIo {
   stdinText: string;
@@ -186,7 +187,10 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
 
 export async function runHeadless(args: CliArgs, io: HeadlessIo): Promise<number> {
   const out = io.stdout ?? ((s: string) => void process.stdout.write(s));
-  const err = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  const rawErr = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  // Everything on stderr (notices, server failures with their stderr tails, tool errors) can carry a
+  // server's words; headless adds no styling, so the whole stream is made safe for the terminal.
+  const err = (s: string) => rawErr(safeBlock(s));
   const sink = createSink(args.outputFormat, { out, err });
   const controller = new AbortController();
   const ctx: RunContext = {

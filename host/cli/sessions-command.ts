@@ -1,6 +1,7 @@
 import { ensureProjectTempDir } from '../config/paths.js';
 import { deleteSession, formatSessionList, listSessions, skippedRecordsNotice } from '../sessions/store.js';
 import type { CliArgs } from './args.js';
+import { safeText } from '../safe-text.js';
 
 export interface SessionsCommandIo {
   cwd: string;
@@ -15,7 +16,7 @@ export function runSessionsCommand(args: CliArgs, io: SessionsCommandIo): number
   const dir = ensureProjectTempDir(io.cwd, io.env ?? process.env);
   if (args.deleteSession !== undefined) {
     const gone = deleteSession(dir, args.deleteSession);
-    out(`Deleted session ${gone.index}: ${gone.title} [${gone.id}]\n`);
+    out(`Deleted session ${gone.index}: ${safeText(gone.title)} [${safeText(gone.id)}]\n`);
     return 0;
   }
   const warn = io.stderr ?? ((s: string) => void process.stderr.write(s));

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { FatalInputError } from '../errors.js';
+import { safeText } from '../safe-text.js';
 import type { Content } from '@google/genai';
 import { chatsDir } from './recorder.js';
 import {
@@ -70,7 +71,7 @@ function readSession(file: string, onUnusable?: (message: string) => void): Read
 export function skippedRecordsNotice(s: Pick<SessionInfo, 'file' | 'skipped'>): string | undefined {
   if (!s.skipped.length) return undefined;
   const n = s.skipped.length;
-  return `${s.file}: ${n} record${n === 1 ? '' : 's'} of the wrong shape skipped, the rest is usable: ${s.skipped.join('; ')}`;
+  return `${s.file}: ${n} record${n === 1 ? '' : 's'} of the wrong shape skipped, the rest is usable: ${safeText(s.skipped.join('; '))}`;
 }
 
 /**
@@ -164,6 +165,7 @@ export function formatAge(from: Date, now = new Date()): string {
 export function formatSessionList(sessions: SessionInfo[], now = new Date()): string {
   if (sessions.length === 0) return 'No saved sessions for this project yet.\n';
   const lines = [`Sessions for this project (${sessions.length}):`];
-  for (const s of sessions) lines.push(`  ${s.index}. ${s.title} (${formatAge(s.updated, now)}) [${s.id}]`);
+  for (const s of sessions)
+    lines.push(`  ${s.index}. ${safeText(s.title)} (${formatAge(s.updated, now)}) [${safeText(s.id)}]`);
   return `${lines.join('\n')}\n`;
 }

@@ -11,6 +11,7 @@ import { preloadTextWidth } from './text/text-width.js';
 import { checkResumeRef, controllerSummary } from './views/exit-summary.js';
 import { historyItems } from './views/history-view.js';
 import type { Session } from '../core/session.js';
+import { safeBlock, safeText } from '../safe-text.js';
 
 /** The model session goes to the controller; a resumed session's conversation is shown before anything new. */
 function attachSession(app: App, controller: Controller, session: Session): void {
@@ -23,7 +24,7 @@ function attachSession(app: App, controller: Controller, session: Session): void
   for (const item of historyItems(loaded.history)) app.conv.add(item);
   app.conv.add({
     kind: 'info',
-    text: app.palette.gray(`Resumed session ${loaded.index}: ${loaded.title} [${loaded.id}]`),
+    text: app.palette.gray(`Resumed session ${loaded.index}: ${safeText(loaded.title)} [${loaded.id}]`),
   });
   app.requestRender();
 }
@@ -238,7 +239,7 @@ async function startSession(
   }
   controller.attachRuntime(runtime);
   new StartupLine(app, runtime).start();
-  for (const notice of runtime.notices) app.conv.add({ kind: 'info', text: app.palette.yellow(notice) });
+  for (const notice of runtime.notices) app.conv.add({ kind: 'info', text: app.palette.yellow(safeBlock(notice)) });
   const historyFile = InputHistory.fileFor(runtime.projectTempDir);
   if (app.history.file !== historyFile) app.history = new InputHistory(historyFile).load();
   if (opts.initialPrompt?.trim()) void controller.submit(opts.initialPrompt);

@@ -6,6 +6,7 @@ import { deleteChat, listChats, loadChat, saveChat } from '../../sessions/tags.j
 import { shareText } from '../../sessions/share.js';
 import { formatAge, listSessions, skippedRecordsNotice } from '../../sessions/store.js';
 import { switchToSession } from '../../sessions/switch.js';
+import { safeText } from '../../safe-text.js';
 
 const CHAT_USAGE = 'Usage: /chat save TAG | resume TAG | list | delete TAG | share FILE.md|FILE.json';
 
@@ -80,7 +81,7 @@ export const resumeCommand: ChatCommand = async (input, ctx) => {
   const { recorder, loaded } = switchToSession(session.client.chat, dir, ref, (m) => ctx.error(m));
   ctx.setRecorder(recorder);
   ctx.showHistory(loaded.history);
-  ctx.print(`Resumed session ${loaded.index}: ${loaded.title} ${p.gray(`[${loaded.id}]`)}`);
+  ctx.print(`Resumed session ${loaded.index}: ${safeText(loaded.title)} ${p.gray(`[${loaded.id}]`)}`);
   const notice = skippedRecordsNotice(loaded);
   if (notice) ctx.print(p.yellow(notice));
 };
