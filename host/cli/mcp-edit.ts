@@ -1,6 +1,6 @@
 import { SettingsError } from '../config/errors.js';
 import { loadSettings } from '../config/settings.js';
-import { editJsoncFile, readJsoncObject } from '../config/jsonc-file.js';
+import { editJsoncMembers, readJsoncObject } from '../config/jsonc-file.js';
 import { BUILTIN_ALIASES, toolPrefixes } from '../config/server-names.js';
 import { EXIT_ERROR, EXIT_OK, parseScope, settingsPathFor, UsageError, type McpCommandOptions } from './mcp-shared.js';
 
@@ -39,8 +39,8 @@ export function addServer(
   if (p.excludeTools) entry.excludeTools = p.excludeTools;
 
   const path = settingsPathFor(p.scope, opts);
-  const existed = name in serversIn(path);
-  writeServerEntries(path, { [name]: entry });
+  const existed = serversIn(path).has(name);
+  writeServerEntries(path, new Map([[name, entry]]));
   out.write(
     `MCP server "${name}" ${existed ? 'updated in' : 'added to'} ${p.scope} settings (${path}), transport ${p.transport}.\n`,
   );
@@ -73,20 +73,23 @@ export function removeServer(
   const [name, ...extra] = p.positionals;
   if (!name || extra.length) throw new UsageError('mcp remove needs exactly one <name>.');
   const path = settingsPathFor(p.scope, opts);
-  if (!(name in serversIn(path))) {
+  if (!serversIn(path).has(name)) {
     err.write(`MCP server "${name}" not found in ${p.scope} settings (${path}).\n`);
     return EXIT_ERROR;
   }
-  writeServerEntries(path, { [name]: undefined });
+  writeServerEntries(path, new Map([[name, undefined]]));
   out.write(`MCP server "${name}" removed from ${p.scope} settings (${path}).\n`);
   return EXIT_OK;
 }
 
-/** The file's `mcpServers`; a file that does not parse, or a non-object `mcpServers`, is never rewritten. */
-export function serversIn(path: string): Record<string, unknown> {
+/**
+ * The file's `mcpServers`, as a Map so that names like `constructor` or `__proto__` are names and nothing
+ * else; a file that does not parse, or a non-object `mcpServers`, is never rewritten.
+ */
+export function serversIn(path: string): Map<string, unknown> {
   const { value } = readJsoncObject(path);
-  const s = value.mcpServers;
-  if (s === undefined) return {};
+  const s = Object.hasOwn(value, 'mcpServers') ? value.mcpServers : undefined;
+  if (s === undefined) return new Map();
   if (!s || typeof s !== 'object' || Array.isArray(s)) {
     throw new SettingsError(
       `Invalid settings in ${path}: "mcpServers" must be an object (left unchanged)`,
@@ -94,21 +97,21 @@ export function serversIn(path: string): Record<string, unknown> {
       'mcpServers',
     );
   }
-  return s as Record<string, unknown>;
+  return new Map(Object.entries(s));
 }
 
-/** Sets (or, with undefined, removes) entries under `mcpServers`, preserving the file's comments and layout. */
-export function writeServerEntries(path: string, entries: Record<string, unknown>): void {
+/**
+ * Sets (or, with undefined, removes) entries under `mcpServers`, preserving the file's comments and layout,
+ * in one pass however many there are.
+ */
+export function writeServerEntries(path: string, entries: ReadonlyMap<string, unknown>): void {
   serversIn(path);
-  editJsoncFile(
-    path,
-    Object.entries(entries).map(([name, value]) => ({ path: ['mcpServers', name], value })),
-  );
+  editJsoncMembers(path, ['mcpServers'], entries);
 }
 
 /** Tells the user when a name is not used as-is for tool names, or takes a built-in's place. */
 export function namingNote(names: string[], path: string): string {
-  const all = Object.keys(serversIn(path));
+  const all = [...serversIn(path).keys()];
   const prefixes = toolPrefixes(all);
   const lines: string[] = [];
   for (const name of names) {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { readConfigFile } from './config-file.js';
+import { setMembersText } from './jsonc-members.js';
 import { SettingsError } from './errors.js';
 import { parseJsonc } from './json-location.js';
 import { settingsSyntaxError } from './settings-precheck.js';
@@ -64,6 +65,18 @@ export function editJsoncFile(file: string, edits: readonly JsoncEdit[]): void {
   const next = editJsoncText(text, edits);
   parseJsoncObject(next, target);
   writeFileAtomic(target, next);
+}
+
+/**
+ * Sets (undefined: removes) many members of the object at `parent` in one pass, atomically; see
+ * setMembersText. Like editJsoncFile, a file that does not parse is never rewritten.
+ */
+export function editJsoncMembers(file: string, parent: string[], members: ReadonlyMap<string, unknown>): void {
+  const target = existsSync(file) && lstatSync(file).isSymbolicLink() ? realpathSync(file) : file;
+  const { text } = readJsoncObject(target);
+  const next = setMembersText(text, parent, members);
+  parseJsoncObject(next.endsWith('\n') ? next : `${next}\n`, target);
+  writeFileAtomic(target, next.endsWith('\n') ? next : `${next}\n`);
 }
 
 /** Write to a sibling temp file, then rename: readers see the old or the new file, never half of one. */
