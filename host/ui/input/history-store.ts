@@ -81,9 +81,10 @@ export class InputHistory {
   private save(): void {
     if (!this.file) return;
     try {
-      mkdirSync(dirname(this.file), { recursive: true });
+      // What the user typed is private: 0600 in a 0700 folder, whatever the umask.
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
       const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify(this.entries));
+      writeFileSync(tmp, JSON.stringify(this.entries), { mode: 0o600 });
       renameSync(tmp, this.file);
     } catch {
       // History is a convenience; a read-only home must not break the chat.
