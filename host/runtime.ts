@@ -170,7 +170,10 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     ].filter((n): n is string => !!n),
     setApprovalMode: (m) => policy.setApprovalMode(m),
     getApprovalMode: () => policy.getApprovalMode(),
-    close: () => manager.close(),
+    close: () => {
+      clientRequests.flushNotices();
+      return manager.close();
+    },
   };
 }
 

@@ -110,7 +110,11 @@ export async function runToolsCommand(
       includeDirectories: list(values['include-directories']),
       skipTrust: values['skip-trust'] === true,
       log: createHostLogger({ debug: values.debug, write: (l) => void err.write(l) }),
+      // What servers asked and the host declined (elicitation with no terminal, sampling) is said on
+      // stderr, as `-p` does.
+      notify: (m) => void err.write(`${safeBlock(m)}\n`),
     });
+    if (sub === 'call') (await import('../core/session.js')).attachSamplingModel(runtime);
     for (const notice of runtime.notices) err.write(`${safeBlock(notice)}\n`);
     // `list` and `describe` show live state (every server starts); `call` starts only the server it needs.
     if (sub === 'call') await runtime.manager.whenSettled();
