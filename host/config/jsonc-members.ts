@@ -8,17 +8,19 @@ import { applyEdits, type Edit, findNodeAtLocation, modify, type Node, parseTree
  * outside the replaced values are kept. Names are used exactly as given (`__proto__`, `constructor`).
  */
 export function setMembersText(text: string, parent: string[], members: ReadonlyMap<string, unknown>): string {
-  const src = text.trim() ? text : '{}\n';
+  let src = text.trim() ? text : '{}\n';
   const unit = /\n(\t| +)"/.exec(src)?.[1] ?? '  ';
   const eol = src.includes('\r\n') ? '\r\n' : '\n';
-  const root = parseTree(src, [], { allowTrailingComma: true });
-  const node = root && findNodeAtLocation(root, parent);
-  if (!node || node.type !== 'object') {
-    // No such object yet: one `modify` creates it with every member.
-    const value: Record<string, unknown> = Object.create(null);
-    for (const [k, v] of members) if (v !== undefined) value[k] = v;
-    const formattingOptions = { insertSpaces: unit !== '\t', tabSize: unit === '\t' ? 1 : unit.length, eol };
-    return applyEdits(src, modify(src, parent, value, { formattingOptions }));
+  const formattingOptions = { insertSpaces: unit !== '\t', tabSize: unit === '\t' ? 1 : unit.length, eol };
+  let root = parseTree(src, [], { allowTrailingComma: true });
+  let node = root && findNodeAtLocation(root, parent);
+  if (node?.type !== 'object') {
+    // No such object yet: an empty one is made with one small `modify` (a `modify` carrying thousands of
+    // members formats them far more slowly than the insertion below), then filled like an existing one.
+    src = applyEdits(src, modify(src, parent, {}, { formattingOptions }));
+    root = parseTree(src, [], { allowTrailingComma: true });
+    node = root && findNodeAtLocation(root, parent);
+    if (node?.type !== 'object') throw new Error(`cannot create the object at ${parent.join('.')}`);
   }
   const indent = unit.repeat(parent.length + 1);
   const render = (v: unknown) => JSON.stringify(v, null, unit).split('\n').join(`${eol}${indent}`);

@@ -104,6 +104,13 @@ describe('mcp import with a hostile source file', () => {
     expect(Object.keys(parsed.mcpServers)).toHaveLength(8001);
     expect(parsed.mcpServers.s7999!.args).toEqual(['server-7999.js']);
     expect(seconds).toBeLessThan(10); // was 81 s: one reparse of the growing file per entry
+    // And into a settings file that does not exist yet (no mcpServers object to add to).
+    const fresh = Date.now();
+    const user = await t.run('import', '--from', 'claude-code', '--scope', 'user', '--dry-run');
+    expect(user.out).toContain('8000 servers would be imported.');
+    const r2 = await t.run('import', '--from', 'claude-code', '--scope', 'user');
+    expect(r2.code, r2.err).toBe(0);
+    expect((Date.now() - fresh) / 1000).toBeLessThan(10);
   });
 
   it('setMembersText replaces existing members in place and adds new ones in one insertion', () => {
