@@ -94,6 +94,21 @@ describe('context.fileName is a plain name', () => {
 });
 
 describe('configuration files are read only when regular and small, never blocking', () => {
+  it("a context file's @import of a FIFO fails that import at once; the rest of the context loads", async () => {
+    const home = tempDir('gmc-ctxfifo-');
+    const root = join(home, 'proj');
+    mkdirSync(join(home, '.gemini'), { recursive: true });
+    mkdirSync(root, { recursive: true });
+    mkfifo(join(root, 'pipe.md'));
+    writeFileSync(join(root, 'GEMINI.md'), 'before\n@./pipe.md\nafter');
+    const s = await startMemory(home, root);
+    const r = await s.client.readResource({ uri: 'gemini-memory://context' });
+    const text = (r.contents[0] as { text: string }).text;
+    expect(text).toContain('before');
+    expect(text).toContain('<!-- Import failed: ./pipe.md - not a regular file -->');
+    expect(text).toContain('after');
+  });
+
   it('readConfigFile refuses a FIFO, a directory, /dev/zero and an oversized file, naming each', () => {
     const dir = tempDir('gmc-cfgread-');
     const fifo = join(dir, 'fifo.json');
