@@ -193,17 +193,21 @@ export function mergeLayer(
   prefix = '',
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
+  // Keys are the files' own (a server may be named `__proto__` or `constructor`): read and set as own
+  // properties only, never through the prototype.
+  const set = (key: string, value: unknown) =>
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   for (const [key, value] of Object.entries(over)) {
     const path = prefix ? `${prefix}.${key}` : key;
-    const prev = out[key];
+    const prev = Object.hasOwn(out, key) ? out[key] : undefined;
     if (path === 'mcpServers' && isPlainObject(prev) && isPlainObject(value)) {
-      out[key] = { ...prev, ...value };
+      set(key, { ...prev, ...value });
     } else if (UNION_ARRAYS.has(path) && Array.isArray(prev) && Array.isArray(value)) {
-      out[key] = [...new Set([...prev, ...value])];
+      set(key, [...new Set([...prev, ...value])]);
     } else if (isPlainObject(prev) && isPlainObject(value)) {
-      out[key] = mergeLayer(prev, value, path);
+      set(key, mergeLayer(prev, value, path));
     } else {
-      out[key] = value;
+      set(key, value);
     }
   }
   return out;

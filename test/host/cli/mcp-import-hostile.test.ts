@@ -67,6 +67,10 @@ describe('mcp import with a hostile source file', () => {
     expect(text).toContain('"__proto__": {');
     const servers = (parseJsonc(text) as { mcpServers: Record<string, unknown> }).mcpServers;
     expect(Object.keys(servers).sort()).toEqual(['__proto__', 'constructor', 'hasOwnProperty', 'toString']);
+    // The settings loader keeps them too (zod's record would drop "__proto__"): mcp list shows all four.
+    const list = await t.run('list', '--skip-trust');
+    for (const n of ['__proto__', 'constructor', 'toString', 'hasOwnProperty'])
+      expect(list.out).toMatch(new RegExp(`${n}( \\[tools: [^\\]]+\\])? \\(stdio: c\\d`));
     // Importing again: now each really is configured already.
     const again = await t.run('import', '--from', 'claude-code');
     expect(again.out.match(/already configured/g)?.length).toBe(4);
