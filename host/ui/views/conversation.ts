@@ -3,6 +3,7 @@ import type { MarkdownRenderer } from '../text/markdown.js';
 import type { Palette } from '../text/palette.js';
 import { EXPAND_HINT, formatToolCard } from './tool-card.js';
 import { wrapText } from '../text/wrap.js';
+import { safeBlock, safeText } from '../../safe-text.js';
 
 export type Item =
   | { kind: 'user'; text: string }
@@ -121,24 +122,26 @@ export class Conversation {
   private renderItem(item: Item, width: number, now: number): string {
     const p = this.palette;
     switch (item.kind) {
+      // Text from the model, a resumed session file or a server is made safe first; our styling comes after.
       case 'user':
-        return wrapText(item.text, width - 2)
+        return wrapText(safeBlock(item.text), width - 2)
           .split('\n')
           .map((l, i) => (i === 0 ? `${p.accent(p.bold('>'))} ${p.bold(l)}` : `  ${p.bold(l)}`))
           .join('\n');
       case 'model': {
         // Wrapped here (not by blessed) so continuation rows keep the indent and wide text is not cut.
-        const body = wrapText(this.markdown ? safeRender(this.markdown, item.text, width - 2) : item.text, width - 2);
+        const text = safeBlock(item.text);
+        const body = wrapText(this.markdown ? safeRender(this.markdown, text, width - 2) : text, width - 2);
         return body
           .split('\n')
           .map((l, i) => (i === 0 ? `${p.accent('✦')} ${l}` : `  ${l}`))
           .join('\n');
       }
       case 'thought': {
-        const head = p.dim(`∴ ${item.subject || 'Thinking'}`);
+        const head = p.dim(`∴ ${safeText(item.subject || 'Thinking')}`);
         if (!this.showThoughts || !item.description.trim())
           return head + (item.description.trim() && !this.showThoughts ? p.gray(' (ctrl-t to expand)') : '');
-        return `${head}\n${item.description
+        return `${head}\n${safeBlock(item.description)
           .trim()
           .split('\n')
           .map((l) => `  ${p.dim(l)}`)

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeBlock, safeText } from '../../../host/safe-text.js';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, runHost, workspace } from '../../helpers/run-host.js';
-import { type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
+import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { tempDir } from '../../helpers/tmp.js';
 import { INPUT_READY, hasTmux, TmuxUi } from './tmux.js';
 
@@ -77,7 +77,10 @@ describe.skipIf(!hasTmux)('hostile server text in the chat', () => {
   let ui: TmuxUi;
 
   beforeAll(async () => {
-    gemini = await startScriptedGemini([]);
+    gemini = await startScriptedGemini([
+      reply.calls({ id: 'e1', name: 'hostile__echo_evil', args: {} }),
+      reply.text('model says \u001b[8mSECRET\u001b[0m plainly'),
+    ]);
     ui = TmuxUi.start({
       cwd: ws.cwd,
       scriptDir: tempDir('ui-scripts-'),
@@ -103,5 +106,12 @@ describe.skipIf(!hasTmux)('hostile server text in the chat', () => {
     expect(screen).toContain('fatal \\x1b[8mHIDDEN');
     // Nothing was concealed or overwritten: the text after the conceal sequence is on screen.
     expect(screen).toContain('evil\\rOVERWRITE');
+  });
+
+  it("a tool's output and the model's text show their escapes as text in the conversation", async () => {
+    ui.submit('go');
+    const screen = await ui.waitFor('plainly', 30_000).catch(() => ui.capture());
+    expect(screen).toContain('model says \\x1b[8mSECRET\\x1b[0m plainly');
+    expect(screen).toContain('result \\x1b[8mHIDDEN');
   });
 });
