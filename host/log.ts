@@ -1,3 +1,5 @@
+import { safeBlock } from './safe-text.js';
+
 /** The host's logger. The terminal UI owns stdout, so nothing here ever writes there. */
 export interface HostLogger {
   debug(msg: string): void;
@@ -15,7 +17,8 @@ export interface HostLoggerOptions {
 export function createHostLogger(opts: HostLoggerOptions = {}): HostLogger {
   const write = opts.write ?? ((line: string) => void process.stderr.write(line));
   const emit = (level: string) => (msg: string) => {
-    if (opts.debug) write(`[gemini-mcp] ${level}: ${msg}\n`);
+    // Debug lines carry servers' own words (stderr, errors): made safe for the terminal.
+    if (opts.debug) write(`[gemini-mcp] ${level}: ${safeBlock(msg)}\n`);
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }

@@ -32,7 +32,30 @@ async function readStdin(idleMs: number | undefined): Promise<string> {
   });
 }
 
+/**
+ * A reader that goes away (`gemini-mcp -p … | head -c 5`) ends the run quietly, as a command killed by
+ * SIGPIPE would (exit 141), instead of an uncaught EPIPE stack trace; whatever was being written has nowhere
+ * to go. The same for stderr, which may be piped too. Every output format and subcommand writes through
+ * these two streams, so this one place covers them all.
+ */
+const CLOSED_PIPE_EXIT = 141;
+
+const isClosedPipe = (err: unknown) => {
+  const code = (err as NodeJS.ErrnoException | null | undefined)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
+};
+
+function endQuietlyOnClosedPipe(): void {
+  const onError = (err: NodeJS.ErrnoException) => {
+    if (isClosedPipe(err)) process.exit(CLOSED_PIPE_EXIT);
+    throw err;
+  };
+  process.stdout.on('error', onError);
+  process.stderr.on('error', onError);
+}
+
 async function main(argv: string[]): Promise<number> {
+  endQuietlyOnClosedPipe();
   const [first, ...rest] = argv;
   if (first === 'mcp') return (await import('./cli/mcp-command.js')).runMcpCommand(rest);
   if (first === 'tools') return (await import('./cli/tools-command.js')).runToolsCommand(rest);
@@ -72,12 +95,13 @@ main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
     // Servers and sockets may hold the loop open; once the command is done the process is done.
-    process.stdout.write('', () => process.exit(code));
+    process.stdout.write('', (err) => process.exit(isClosedPipe(err) ? CLOSED_PIPE_EXIT : code));
   },
   (err: unknown) => {
     const fatal = asFatal(err);
     const code = fatal.exitCode;
+    if (isClosedPipe(err)) process.exit(CLOSED_PIPE_EXIT);
     process.stderr.write(`gemini-mcp: ${fatal.message}\n`);
-    process.stdout.write('', () => process.exit(code));
+    process.stdout.write('', (e) => process.exit(isClosedPipe(e) ? CLOSED_PIPE_EXIT : code));
   },
 );

@@ -34,9 +34,10 @@ export async function truncateWithFile(
   const threshold = opts.threshold ?? DEFAULT_TRUNCATE_THRESHOLD;
   if (threshold <= 0 || text.length <= threshold) return { text };
   const outDir = join(opts.dir, 'tool-outputs');
-  await mkdir(outDir, { recursive: true });
+  // Saved outputs can hold anything a command printed: private (0600 in 0700 folders) whatever the umask.
+  await mkdir(outDir, { recursive: true, mode: 0o700 });
   const safeLabel = opts.label.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
   const file = join(outDir, opts.fileName ?? `${safeLabel}-${Date.now()}-${randomBytes(3).toString('hex')}.txt`);
-  await writeFile(file, text, 'utf8');
+  await writeFile(file, text, { encoding: 'utf8', mode: 0o600 });
   return { text: formatTruncated(text, threshold, file), file };
 }

@@ -34,8 +34,11 @@ export class ShadowGit {
   private async ensure(): Promise<void> {
     if (existsSync(join(this.gitDir, 'HEAD'))) return;
     mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
-    writeFileSync(join(this.gitDir, 'shadow-gitconfig'), '');
-    await this.run(['init', '--quiet']);
+    writeFileSync(join(this.gitDir, 'shadow-gitconfig'), '', { mode: 0o600 });
+    // --shared=0600: git itself writes every object and ref 0600 in 0700 folders, whatever the umask.
+    await this.run(['init', '--quiet', '--shared=0600']);
+    // The one file git writes outside that rule; it keeps an existing file's mode when it rewrites it.
+    writeFileSync(join(this.gitDir, 'COMMIT_EDITMSG'), '', { mode: 0o600 });
     for (const [k, v] of [
       ['user.name', 'gemini-mcp checkpoints'],
       ['user.email', 'checkpoints@gemini-mcp.invalid'],

@@ -15,6 +15,7 @@ import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
 import type { CliArgs } from '../cli-args.js';
 import { createSink, type OutputSink } from './headless-sinks.js';
 import { RunStats } from '../core/run-stats.js';
+import { safeBlock } from '../safe-text.js';
 
 export interface HeadlessIo {
   stdinText: string;
@@ -153,6 +154,7 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
   });
   ctx.session = session;
   const { runtime, client, model } = session;
+  ctx.stats.sampling = () => runtime.clientRequests.sampling.json() as Record<string, unknown>;
   // Notices go to stderr in every output format: stdout stays the answer a script parses.
   for (const notice of runtime.notices) ctx.err(`${notice}\n`);
   sink.init(session.sessionId, model);
@@ -219,7 +221,10 @@ async function sendParts(ctx: RunContext, parts: import('@google/genai').Part[],
 
 export async function runHeadless(args: CliArgs, io: HeadlessIo): Promise<number> {
   const out = io.stdout ?? ((s: string) => void process.stdout.write(s));
-  const err = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  const rawErr = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  // Everything on stderr (notices, server failures with their stderr tails, tool errors) can carry a
+  // server's words; headless adds no styling, so the whole stream is made safe for the terminal.
+  const err = (s: string) => rawErr(safeBlock(s));
   const sink = createSink(args.outputFormat, { out, err });
   const controller = new AbortController();
   const ctx: RunContext = {

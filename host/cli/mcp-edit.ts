@@ -1,7 +1,7 @@
 import { FatalInputError } from '../errors.js';
 import { SettingsError } from '../config/errors.js';
 import { loadSettings } from '../config/settings.js';
-import { editJsoncFile, readJsoncObject } from '../config/jsonc-file.js';
+import { editJsoncMembers, readJsoncObject } from '../config/jsonc-file.js';
 import { BUILTIN_ALIASES, toolPrefixes } from '../config/server-names.js';
 import { EXIT_ERROR, EXIT_OK, parseScope, settingsPathFor, type McpCommandOptions } from './mcp-shared.js';
 
@@ -40,8 +40,8 @@ export function addServer(
   if (p.excludeTools) entry.excludeTools = p.excludeTools;
 
   const path = settingsPathFor(p.scope, opts);
-  const existed = name in serversIn(path);
-  writeServerEntries(path, { [name]: entry });
+  const existed = serversIn(path).has(name);
+  writeServerEntries(path, new Map([[name, entry]]));
   out.write(
     `MCP server "${name}" ${existed ? 'updated in' : 'added to'} ${p.scope} settings (${path}), transport ${p.transport}.\n`,
   );
@@ -77,7 +77,7 @@ export function removeServer(
   const scopes = p.scopeGiven ? [p.scope] : (['project', 'user'] as const);
   const holding = scopes
     .map((scope) => ({ scope, path: settingsPathFor(scope, opts) }))
-    .filter((s) => name in serversIn(s.path));
+    .filter((s) => serversIn(s.path).has(name));
   if (holding.length === 0) {
     const where = scopes.map((scope) => `${scope} settings (${settingsPathFor(scope, opts)})`).join(' or ');
     err.write(`MCP server "${name}" not found in ${where}.\n`);
@@ -91,16 +91,19 @@ export function removeServer(
     return EXIT_ERROR;
   }
   const { scope, path } = holding[0]!;
-  writeServerEntries(path, { [name]: undefined });
+  writeServerEntries(path, new Map([[name, undefined]]));
   out.write(`MCP server "${name}" removed from ${scope} settings (${path}).\n`);
   return EXIT_OK;
 }
 
-/** The file's `mcpServers`; a file that does not parse, or a non-object `mcpServers`, is never rewritten. */
-export function serversIn(path: string): Record<string, unknown> {
+/**
+ * The file's `mcpServers`, as a Map so that names like `constructor` or `__proto__` are names and nothing
+ * else; a file that does not parse, or a non-object `mcpServers`, is never rewritten.
+ */
+export function serversIn(path: string): Map<string, unknown> {
   const { value } = readJsoncObject(path);
-  const s = value.mcpServers;
-  if (s === undefined) return {};
+  const s = Object.hasOwn(value, 'mcpServers') ? value.mcpServers : undefined;
+  if (s === undefined) return new Map();
   if (!s || typeof s !== 'object' || Array.isArray(s)) {
     throw new SettingsError(
       `Invalid settings in ${path}: "mcpServers" must be an object (left unchanged)`,
@@ -108,21 +111,21 @@ export function serversIn(path: string): Record<string, unknown> {
       'mcpServers',
     );
   }
-  return s as Record<string, unknown>;
+  return new Map(Object.entries(s));
 }
 
-/** Sets (or, with undefined, removes) entries under `mcpServers`, preserving the file's comments and layout. */
-export function writeServerEntries(path: string, entries: Record<string, unknown>): void {
+/**
+ * Sets (or, with undefined, removes) entries under `mcpServers`, preserving the file's comments and layout,
+ * in one pass however many there are.
+ */
+export function writeServerEntries(path: string, entries: ReadonlyMap<string, unknown>): void {
   serversIn(path);
-  editJsoncFile(
-    path,
-    Object.entries(entries).map(([name, value]) => ({ path: ['mcpServers', name], value })),
-  );
+  editJsoncMembers(path, ['mcpServers'], entries);
 }
 
 /** Tells the user when a name is not used as-is for tool names, or takes a built-in's place. */
 export function namingNote(names: string[], path: string): string {
-  const all = Object.keys(serversIn(path));
+  const all = [...serversIn(path).keys()];
   const prefixes = toolPrefixes(all);
   const lines: string[] = [];
   for (const name of names) {

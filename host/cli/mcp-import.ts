@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { candidateFiles, IMPORT_SOURCES, readImportFile, type ImportSource } from '../config/import-sources.js';
+import { safeText } from '../safe-text.js';
 import { namingNote, serversIn, untrustedProjectNote, writeServerEntries } from './mcp-edit.js';
 import { EXIT_OK, parseScope, settingsPathFor, type McpCommandOptions, type Scope } from './mcp-shared.js';
 
@@ -30,24 +31,29 @@ export function importServers(
   const scope: Scope = o.scope ?? (source === 'claude-desktop' ? 'user' : 'project');
   const target = settingsPathFor(scope, opts);
   const existing = serversIn(target);
-  const chosen: Record<string, unknown> = {};
+  const chosen = new Map<string, unknown>();
   out.write(
     `Importing from ${file} into ${scope} settings (${target})${o.dryRun ? ' — dry run, nothing written' : ''}:\n`,
   );
+  // Names and commands come from another program's file: shown through the sanitiser, collected in one
+  // string (one write, not thousands).
+  const lines: string[] = [];
   for (const s of found.servers) {
-    if (s.name in existing && !o.overwrite) {
-      out.write(`  = ${s.name}: already configured, kept as it is (--overwrite replaces it)\n`);
+    const shown = safeText(s.name);
+    if (existing.has(s.name) && !o.overwrite) {
+      lines.push(`  = ${shown}: already configured, kept as it is (--overwrite replaces it)`);
       continue;
     }
-    chosen[s.name] = s.entry;
-    out.write(`  + ${s.name}: ${summary(s.entry)}${s.name in existing ? ' (replaces your entry)' : ''}\n`);
-    for (const n of s.notes) out.write(`      ${n}\n`);
+    chosen.set(s.name, s.entry);
+    lines.push(`  + ${shown}: ${safeText(summary(s.entry))}${existing.has(s.name) ? ' (replaces your entry)' : ''}`);
+    for (const n of s.notes) lines.push(`      ${safeText(n)}`);
   }
-  for (const r of found.rejected) out.write(`  ! ${r.name}: skipped, ${r.reason}\n`);
-  const names = Object.keys(chosen);
+  for (const r of found.rejected) lines.push(`  ! ${safeText(r.name)}: skipped, ${safeText(r.reason)}`);
+  if (lines.length) out.write(`${lines.join('\n')}\n`);
+  const names = [...chosen.keys()];
   if (!o.dryRun && names.length) {
     writeServerEntries(target, chosen);
-    out.write(namingNote(names, target));
+    out.write(safeText(namingNote(names, target), { multiline: true }));
   }
   out.write(`${names.length} server${names.length === 1 ? '' : 's'} ${o.dryRun ? 'would be ' : ''}imported.\n`);
   if (scope === 'project' && names.length && !o.dryRun) out.write(untrustedProjectNote(opts));

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { defaultProjectTempDir, loadSettings } from '../config/settings.js';
 import { resolveServerSet } from '../config/servers.js';
 import type { McpClientManager } from '../mcp/client-manager.js';
+import { safeBlock, safeText } from '../safe-text.js';
 import { EXIT_ERROR, EXIT_OK, type McpCommandOptions } from './mcp-shared.js';
 
 /**
@@ -48,10 +49,11 @@ export async function listResources(
       ]);
       if (!resources.length && !templates.length) continue;
       any = true;
-      out.write(`${s.alias}:\n`);
+      out.write(`${safeText(s.alias)}:\n`);
       for (const r of resources)
-        out.write(`  ${r.uri}${r.name ? `  ${r.name}` : ''}${r.mimeType ? `  [${r.mimeType}]` : ''}\n`);
-      for (const t of templates) out.write(`  ${t.uriTemplate}  (template${t.name ? `: ${t.name}` : ''})\n`);
+        out.write(safeText(`  ${r.uri}${r.name ? `  ${r.name}` : ''}${r.mimeType ? `  [${r.mimeType}]` : ''}`) + '\n');
+      for (const t of templates)
+        out.write(`${safeText(`  ${t.uriTemplate}  (template${t.name ? `: ${t.name}` : ''})`)}\n`);
     }
     if (!any) out.write('No MCP server offers resources.\n');
     return EXIT_OK;
@@ -69,13 +71,16 @@ export async function readResource(
   return withManager(server, opts, async (m) => {
     const state = m.states()[0]!;
     if (state.status !== 'connected') {
-      err.write(`MCP server "${server}" is not connected: ${state.error ?? state.status}\n`);
+      err.write(`MCP server "${safeText(server)}" is not connected: ${safeBlock(state.error ?? state.status)}\n`);
       return EXIT_ERROR;
     }
     const res = await m.readResource(state.alias, uri);
     for (const c of res.contents) {
-      if ('text' in c && typeof c.text === 'string') out.write(c.text.endsWith('\n') ? c.text : `${c.text}\n`);
-      else if ('blob' in c && typeof c.blob === 'string') out.write(Buffer.from(c.blob, 'base64'));
+      if ('text' in c && typeof c.text === 'string') {
+        // The resource is the command's output: raw into a pipe, made safe on a terminal.
+        const text = (out as { isTTY?: boolean }).isTTY ? safeBlock(c.text) : c.text;
+        out.write(text.endsWith('\n') ? text : `${text}\n`);
+      } else if ('blob' in c && typeof c.blob === 'string') out.write(Buffer.from(c.blob, 'base64'));
     }
     return EXIT_OK;
   });
@@ -91,10 +96,12 @@ export async function listPrompts(
     const withPrompts = m.states().filter((s) => s.status === 'connected' && s.prompts.length);
     if (!withPrompts.length) out.write('No MCP server offers prompts.\n');
     for (const s of withPrompts) {
-      out.write(`${s.alias}:\n`);
+      out.write(`${safeText(s.alias)}:\n`);
       for (const p of s.prompts) {
         const args = (p.arguments ?? []).map((a) => (a.required ? `${a.name}=…` : `[${a.name}=…]`)).join(' ');
-        out.write(`  /${p.name}${args ? ` ${args}` : ''}${p.description ? `  — ${p.description}` : ''}\n`);
+        out.write(
+          `${safeText(`  /${p.name}${args ? ` ${args}` : ''}${p.description ? `  — ${p.description}` : ''}`)}\n`,
+        );
       }
     }
     return EXIT_OK;

@@ -8,6 +8,7 @@ import { sandboxChoice } from '../config/sandbox.js';
 import { builtinReplacementNotice } from '../config/server-names.js';
 import { untrustedNotice } from '../config/trust.js';
 import type { ServerState } from '../mcp/client-manager.js';
+import { safeBlock, safeText } from '../safe-text.js';
 import { EXIT_OK, type McpCommandOptions } from './mcp-shared.js';
 
 /** `mcp list`: every configured server, connected once to report status, tools and failures. */
@@ -36,7 +37,7 @@ export async function listServers(
     env,
     sandbox: sandboxChoice(loaded.merged, { env }),
   });
-  for (const w of loaded.warnings) out.write(`Warning: ${w}\n`);
+  for (const w of loaded.warnings) out.write(`Warning: ${safeText(w)}\n`);
   for (const notice of [untrustedNotice(loaded.trust, loaded.skipped), builtinReplacementNotice(servers)]) {
     if (notice) err.write(`${notice}\n`);
   }
@@ -53,9 +54,9 @@ export async function listServers(
     await manager.connectAll(opts.settleTimeoutMs ?? 35_000);
     out.write('Configured MCP servers:\n\n');
     for (const s of manager.states()) out.write(describe(s));
-    for (const b of blocked) out.write(`- ${b.name ?? b.alias} - Blocked: ${b.reason}\n`);
+    for (const b of blocked) out.write(`- ${safeText(b.name ?? b.alias)} - Blocked: ${safeText(b.reason)}\n`);
     for (const name of loaded.skippedServers)
-      out.write(`- ${name} (workspace) - Skipped: this folder is not trusted\n`);
+      out.write(`- ${safeText(name)} (workspace) - Skipped: this folder is not trusted\n`);
   } finally {
     await manager.close();
   }
@@ -64,8 +65,8 @@ export async function listServers(
 
 /** The name as configured; its tool prefix when that differs; whether it took a built-in's place. */
 function label(c: ResolvedServerConfig): string {
-  let text = c.name ? `${c.name} [tools: ${c.alias}__*]` : c.alias;
-  if (c.extension) text += ` (from extension ${c.extension})`;
+  let text = c.name ? `${safeText(c.name)} [tools: ${safeText(c.alias)}__*]` : safeText(c.alias);
+  if (c.extension) text += ` (from extension ${safeText(c.extension)})`;
   if (c.replacesBuiltin)
     text +=
       c.replacesBuiltin === 'intended'
@@ -81,8 +82,8 @@ function where(c: ResolvedServerConfig): string {
 
 function whereUnconfined(c: ResolvedServerConfig): string {
   if (c.builtIn) return 'built-in, stdio';
-  if (c.url) return `${c.transport === 'auto' ? 'http/sse' : c.transport}: ${c.url}`;
-  return `stdio: ${[c.command, ...(c.args ?? [])].join(' ')}`;
+  if (c.url) return `${c.transport === 'auto' ? 'http/sse' : c.transport}: ${safeText(c.url)}`;
+  return `stdio: ${safeText([c.command, ...(c.args ?? [])].join(' '))}`;
 }
 
 function describe(s: ServerState): string {
@@ -105,6 +106,6 @@ function describe(s: ServerState): string {
     case 'idle':
       return `○ ${head} - Not started (${s.tools.length} tools from the cache)\n`;
     default:
-      return `✗ ${head} - ${s.status === 'failed' ? 'Failed' : 'Disconnected'}: ${s.error ? `\n${indent(s.error)}` : 'unknown reason'}\n`;
+      return `✗ ${head} - ${s.status === 'failed' ? 'Failed' : 'Disconnected'}: ${s.error ? `\n${indent(safeBlock(s.error))}` : 'unknown reason'}\n`;
   }
 }

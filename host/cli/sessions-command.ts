@@ -1,11 +1,13 @@
 import { ensureProjectTempDir } from '../config/paths.js';
-import { deleteSession, formatSessionList, listSessions } from '../sessions/store.js';
+import { deleteSession, formatSessionList, listSessions, skippedRecordsNotice } from '../sessions/store.js';
 import type { CliArgs } from '../cli-args.js';
+import { safeText } from '../safe-text.js';
 
 export interface SessionsCommandIo {
   cwd: string;
   env?: NodeJS.ProcessEnv;
   stdout?: (s: string) => void;
+  stderr?: (s: string) => void;
 }
 
 /** `--list-sessions` and `--delete-session N|ID`: the project's recorded sessions, no model involved. */
@@ -14,9 +16,15 @@ export function runSessionsCommand(args: CliArgs, io: SessionsCommandIo): number
   const dir = ensureProjectTempDir(io.cwd, io.env ?? process.env);
   if (args.deleteSession !== undefined) {
     const gone = deleteSession(dir, args.deleteSession);
-    out(`Deleted session ${gone.index}: ${gone.title} [${gone.id}]\n`);
+    out(`Deleted session ${gone.index}: ${safeText(gone.title)} [${safeText(gone.id)}]\n`);
     return 0;
   }
-  out(formatSessionList(listSessions(dir)));
+  const warn = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  const sessions = listSessions(dir, (m) => warn(`Warning: ${m}\n`));
+  for (const s of sessions) {
+    const notice = skippedRecordsNotice(s);
+    if (notice) warn(`Warning: ${notice}\n`);
+  }
+  out(formatSessionList(sessions));
   return 0;
 }

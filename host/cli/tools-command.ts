@@ -7,6 +7,7 @@ import { createHostRuntime, type HostRuntime } from '../core/runtime.js';
 import { APPROVAL_MODE_CHOICES, parseApprovalMode } from '../policy/approval-mode.js';
 import { isParseArgsError, parseArgsMessage } from '../cli-parse-error.js';
 import { describeTool, listTools } from './tools-list.js';
+import { safeBlock } from '../safe-text.js';
 
 export interface ToolsCommandOptions {
   cwd: string;
@@ -103,8 +104,12 @@ export async function runToolsCommand(
       includeDirectories: list(values['include-directories']),
       skipTrust: values['skip-trust'] === true,
       log: createHostLogger({ debug: values.debug, write: (l) => void err.write(l) }),
+      // What servers asked and the host declined (elicitation with no terminal, sampling) is said on
+      // stderr, as `-p` does.
+      notify: (m) => void err.write(`${safeBlock(m)}\n`),
     });
-    for (const notice of runtime.notices) err.write(`${notice}\n`);
+    if (sub === 'call') (await import('../core/session.js')).attachSamplingModel(runtime);
+    for (const notice of runtime.notices) err.write(`${safeBlock(notice)}\n`);
     // `list` and `describe` show live state (every server starts); `call` starts only the server it needs.
     if (sub === 'call') await runtime.manager.whenSettled();
     else await runtime.manager.connectAll();
@@ -151,9 +156,10 @@ async function callTool(
   const tool = resolvePassiveTool(name, rt.registry);
   if (!tool.ok) {
     const down = rt.manager.states().filter((s) => s.status !== 'connected' && name.startsWith(`${s.alias}__`));
-    err.write(
-      `${tool.error}${down.length ? ` (server ${down[0].alias} is ${down[0].status}${down[0].error ? `: ${down[0].error}` : ''})` : ''}\n`,
-    );
+    const why = down.length
+      ? ` (server ${down[0].alias} is ${down[0].status}${down[0].error ? `: ${down[0].error}` : ''})`
+      : '';
+    err.write(`${safeBlock(`${tool.error}${why}`)}\n`);
     return EXIT.error;
   }
   const exposed = tool.value.exposedName;
@@ -178,10 +184,12 @@ async function callTool(
       };
       out.write(`${JSON.stringify(refused ? { ...body, hint: refusedHint(exposed) } : body, null, 2)}\n`);
     } else if (call.status === 'success') {
-      const text = outputOf(call) ?? displayOf(call);
+      const raw = outputOf(call) ?? displayOf(call);
+      // The tool's output is the command's result: raw into a pipe, made safe on a terminal.
+      const text = (out as { isTTY?: boolean }).isTTY ? safeBlock(raw) : raw;
       out.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
     } else {
-      err.write(`${call.status === 'cancelled' ? 'Cancelled' : 'Error'}: ${displayOf(call)}\n`);
+      err.write(`${call.status === 'cancelled' ? 'Cancelled' : 'Error'}: ${safeBlock(displayOf(call))}\n`);
       if (refused) err.write(`${refusedHint(exposed)}\n`);
     }
     if (call.status === 'cancelled' && ac.signal.aborted) return EXIT.cancelled;

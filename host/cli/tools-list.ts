@@ -2,6 +2,7 @@ import { EXIT } from '../errors.js';
 import { resolvePassiveTool } from '../passive-call.js';
 import type { HostRuntime } from '../core/runtime.js';
 import type { RegisteredTool } from '../tools/registry.js';
+import { safeBlock, safeText } from '../safe-text.js';
 
 type Out = NodeJS.WritableStream;
 
@@ -44,9 +45,9 @@ function columns(out: Out): number {
 function reportServers(rt: HostRuntime, err: Out): void {
   for (const s of rt.manager.states()) {
     if (s.status === 'failed' || s.status === 'disconnected')
-      err.write(`${s.alias}: ${s.status}${s.error ? `: ${s.error}` : ''}\n`);
+      err.write(`${safeText(s.alias)}: ${s.status}${s.error ? `: ${safeBlock(s.error)}` : ''}\n`);
   }
-  for (const w of rt.registry.warnings()) err.write(`warning: ${w}\n`);
+  for (const w of rt.registry.warnings()) err.write(`warning: ${safeText(w)}\n`);
 }
 
 /** `tools list`: every server with its tools and their whole descriptions, wrapped. */
@@ -59,10 +60,10 @@ export function listTools(rt: HostRuntime, json: boolean, out: Out, err: Out): n
     const width = columns(out);
     for (const s of rt.manager.states()) {
       const mine = tools.filter((t) => t.serverAlias === s.alias);
-      out.write(`${s.alias} (${s.status}, ${mine.length} tool${mine.length === 1 ? '' : 's'})\n`);
+      out.write(`${safeText(s.alias)} (${s.status}, ${mine.length} tool${mine.length === 1 ? '' : 's'})\n`);
       for (const t of mine) {
-        out.write(`  ${t.exposedName}\n`);
-        const rows = wrapWords(t.description || '(no description)', width, 6);
+        out.write(`  ${safeText(t.exposedName)}\n`);
+        const rows = wrapWords(safeBlock(t.description || '(no description)'), width, 6);
         out.write(`${rows.join('\n')}\n`);
       }
     }
@@ -75,7 +76,7 @@ export function listTools(rt: HostRuntime, json: boolean, out: Out, err: Out): n
 export function describeTool(rt: HostRuntime, name: string, json: boolean, out: Out, err: Out): number {
   const found = resolvePassiveTool(name, rt.registry);
   if (!found.ok) {
-    err.write(`${found.error}\n`);
+    err.write(`${safeText(found.error)}\n`);
     reportServers(rt, err);
     return EXIT.error;
   }
@@ -89,8 +90,10 @@ export function describeTool(rt: HostRuntime, name: string, json: boolean, out: 
     t.builtIn ? 'built-in' : t.trusted ? 'trusted server' : 'untrusted server',
   ];
   if (t.confirmsInCall) traits.push('asks for confirmation itself');
-  out.write(`${t.exposedName}  (server ${t.serverAlias}, tool ${t.toolName}; ${traits.join(', ')})\n\n`);
-  out.write(`${wrapWords(t.description || '(no description)', columns(out), 2).join('\n')}\n\n`);
+  out.write(
+    `${safeText(t.exposedName)}  (server ${safeText(t.serverAlias)}, tool ${safeText(t.toolName)}; ${traits.join(', ')})\n\n`,
+  );
+  out.write(`${wrapWords(safeBlock(t.description || '(no description)'), columns(out), 2).join('\n')}\n\n`);
   out.write(`Input schema:\n${JSON.stringify(t.inputSchema, null, 2)}\n`);
   return EXIT.ok;
 }

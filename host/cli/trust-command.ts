@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { SettingsError } from '../config/errors.js';
 import { EXIT, FatalInputError } from '../errors.js';
 import { isParseArgsError } from '../cli-parse-error.js';
+import { safeText } from '../safe-text.js';
 import { decideTrust, forgetTrust, saveTrust, trustedFoldersPath, type TrustLevel } from '../config/trust.js';
 
 export interface TrustCommandOptions {
@@ -49,19 +50,21 @@ export async function runTrustCommand(
     const dir = resolve(opts.cwd, positionals[0] ?? '.');
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new FatalInputError(`${dir} is not a directory.`);
     const file = trustedFoldersPath(env);
+    // A folder's own name (a cloned repository's) may carry escape sequences: shown made safe.
+    const shown = safeText(dir);
     switch (picked[0]) {
       case 'show': {
         const d = decideTrust({ cwd: dir, env, enabled: true, hasWorkspaceConfig: true });
         out.write(
-          `${dir}: ${d.trusted ? 'trusted' : 'not trusted'}${d.rule ? ` (rule ${d.rule.level} for ${d.rule.path} in ${file})` : d.source === 'env' ? ' (GEMINI_CLI_TRUST_WORKSPACE)' : ' (no rule saved)'}\n`,
+          `${shown}: ${d.trusted ? 'trusted' : 'not trusted'}${d.rule ? ` (rule ${d.rule.level} for ${safeText(d.rule.path)} in ${file})` : d.source === 'env' ? ' (GEMINI_CLI_TRUST_WORKSPACE)' : ' (no rule saved)'}\n`,
         );
         return EXIT.ok;
       }
       case 'reset':
         out.write(
           forgetTrust(dir, env)
-            ? `Forgot the trust rule for ${dir} in ${file}.\n`
-            : `No rule for exactly ${dir} in ${file}.\n`,
+            ? `Forgot the trust rule for ${shown} in ${file}.\n`
+            : `No rule for exactly ${shown} in ${file}.\n`,
         );
         return EXIT.ok;
       default: {
@@ -70,10 +73,10 @@ export async function runTrustCommand(
         saveTrust(dir, level, env);
         const what =
           level === 'TRUST_PARENT'
-            ? `${dirname(dir)} and every folder below it is`
+            ? `${safeText(dirname(dir))} and every folder below it is`
             : level === 'DO_NOT_TRUST'
-              ? `${dir} is not`
-              : `${dir} is`;
+              ? `${shown} is not`
+              : `${shown} is`;
         out.write(`${what} trusted now (saved in ${file}).\n`);
         return EXIT.ok;
       }

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { ConfigFileError, readConfigFile } from './config-file.js';
 import { dirname, join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 
@@ -36,11 +37,15 @@ export function findEnvFile(cwd: string, home: string): EnvFile | undefined {
   }
 }
 
-/** The file's variables; an unreadable file contributes nothing (Gemini CLI ignores it quietly too). */
+/**
+ * The file's variables; an unreadable file contributes nothing (Gemini CLI ignores it quietly too), but
+ * one that is not a regular file or is oversized is refused with an error naming it (ConfigFileError).
+ */
 export function readEnvFile(path: string): Record<string, string> {
   try {
-    return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>;
-  } catch {
+    return parseEnv(readConfigFile(path) ?? '') as Record<string, string>;
+  } catch (e) {
+    if (e instanceof ConfigFileError && e.reason === 'refused') throw e;
     return {};
   }
 }

@@ -21,9 +21,8 @@ export function expandDeep(value: unknown, env: NodeJS.ProcessEnv): unknown {
   if (typeof value === 'string') return expandString(value, env);
   if (Array.isArray(value)) return value.map((v) => expandDeep(v, env));
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = expandDeep(v, env);
-    return out;
+    // fromEntries defines own properties: a server named `__proto__` stays a key, never the prototype.
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandDeep(v, env)]));
   }
   return value;
 }

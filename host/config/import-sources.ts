@@ -1,13 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readConfigFile } from './config-file.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { type Node, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { SettingsError } from './errors.js';
 
 /**
  * Other MCP clients' configuration files, read and mapped to `mcpServers` entries. Everything a client
  * writes that has a meaning here is carried over; the rest is reported, never silently lost.
  */
+
+/** Claude Code's `~/.claude.json` also keeps per-project history, so its files run larger than settings. */
+const IMPORT_FILE_MAX_BYTES = 64 * 1024 * 1024;
 
 export const IMPORT_SOURCES = ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
@@ -47,9 +50,11 @@ export function candidateFiles(source: ImportSource, cwd: string, env: NodeJS.Pr
 
 /** Reads `file` (comments and trailing commas allowed, as these clients accept them) and maps its servers. */
 export function readImportFile(source: ImportSource, file: string, cwd: string): ImportResult {
-  if (!existsSync(file)) throw new SettingsError(`${file} does not exist`, file);
+  const text = readConfigFile(file, IMPORT_FILE_MAX_BYTES);
+  if (text === undefined) throw new SettingsError(`${file} does not exist`, file);
   const errors: ParseError[] = [];
-  const value = parse(readFileSync(file, 'utf8'), errors, { allowTrailingComma: true });
+  const tree = parseTree(text, errors, { allowTrailingComma: true });
+  const value = tree && plainValue(tree);
   if (errors.length || !value || typeof value !== 'object' || Array.isArray(value)) {
     const why = errors.length
       ? `${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}`
@@ -57,10 +62,14 @@ export function readImportFile(source: ImportSource, file: string, cwd: string):
     throw new SettingsError(`Cannot read ${file}: ${why}`, file);
   }
   const doc = value as Record<string, unknown>;
+  // Null-prototype objects throughout: `__proto__` or `constructor` is only ever a key of the file.
   const block = source === 'vscode' ? (doc.servers ?? doc.mcpServers) : doc.mcpServers;
   if (!isObject(block))
     throw new SettingsError(`${file} has no "${source === 'vscode' ? 'servers' : 'mcpServers'}" object`, file);
-  const inputs = source === 'vscode' && Array.isArray(doc.inputs) ? (doc.inputs as Record<string, unknown>[]) : [];
+  const inputList = source === 'vscode' && Array.isArray(doc.inputs) ? (doc.inputs as unknown[]) : [];
+  // Looked up by id once per variable: a Map keeps thousands of entries linear.
+  const inputs = new Map<unknown, Record<string, unknown>>();
+  for (const i of inputList) if (isObject(i) && !inputs.has(i.id)) inputs.set(i.id, i);
   const result: ImportResult = { file, servers: [], rejected: [] };
   for (const [name, raw] of Object.entries(block)) {
     if (!isObject(raw)) {
@@ -74,6 +83,28 @@ export function readImportFile(source: ImportSource, file: string, cwd: string):
   return result;
 }
 
+/**
+ * A parsed JSON value with every object built without a prototype, so a key named `__proto__` is kept as
+ * a key (JSON.parse-style assignment would set the prototype instead, dropping the entry and letting a
+ * top-level `"__proto__": {"mcpServers": …}` block show through as if it were the file's own).
+ */
+function plainValue(node: Node): unknown {
+  switch (node.type) {
+    case 'object': {
+      const obj: Record<string, unknown> = Object.create(null);
+      for (const prop of node.children ?? []) {
+        const [key, value] = prop.children ?? [];
+        if (key && value) obj[String(key.value)] = plainValue(value);
+      }
+      return obj;
+    }
+    case 'array':
+      return (node.children ?? []).map(plainValue);
+    default:
+      return node.value;
+  }
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** Fields that carry over unchanged; anything else on an entry is reported as dropped. */
@@ -81,7 +112,7 @@ const KNOWN = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers'
 
 interface MapContext {
   cwd: string;
-  inputs: Record<string, unknown>[];
+  inputs: ReadonlyMap<unknown, Record<string, unknown>>;
 }
 
 function mapEntry(
@@ -135,7 +166,7 @@ function rewriteVariables(text: string, ctx: MapContext, notes: Set<string>): st
       if (folder === 'userHome') return homedir();
       if (kind === 'env') return `\${${id}}`;
       const name = id.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase();
-      const input = ctx.inputs.find((i) => i.id === id);
+      const input = ctx.inputs.get(id);
       const what = typeof input?.description === 'string' ? ` (VS Code asked: "${input.description}")` : '';
       notes.add(`set ${name} in your environment${what}: the input \${input:${id}} now reads \${${name}}`);
       return `\${${name}}`;

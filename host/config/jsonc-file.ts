@@ -1,5 +1,7 @@
 import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
+import { readConfigFile } from './config-file.js';
+import { setMembersText } from './jsonc-members.js';
 import { SettingsError } from './errors.js';
 import { parseJsonc } from './json-location.js';
 import { settingsSyntaxError } from './settings-precheck.js';
@@ -33,8 +35,8 @@ export function parseJsoncObject(text: string, file: string): Record<string, unk
 
 /** The file's text and value; a missing file reads as an empty object. */
 export function readJsoncObject(file: string): { text: string; value: Record<string, unknown> } {
-  if (!existsSync(file)) return { text: '', value: {} };
-  const text = readFileSync(file, 'utf8');
+  const text = readConfigFile(file);
+  if (text === undefined) return { text: '', value: {} };
   return { text, value: parseJsoncObject(text, file) };
 }
 
@@ -62,4 +64,16 @@ export function editJsoncFile(file: string, edits: readonly JsoncEdit[]): void {
   const next = editJsoncText(text, edits);
   parseJsoncObject(next, target);
   writeFileAtomic(target, next);
+}
+
+/**
+ * Sets (undefined: removes) many members of the object at `parent` in one pass, atomically; see
+ * setMembersText. Like editJsoncFile, a file that does not parse is never rewritten.
+ */
+export function editJsoncMembers(file: string, parent: string[], members: ReadonlyMap<string, unknown>): void {
+  const target = existsSync(file) && lstatSync(file).isSymbolicLink() ? realpathSync(file) : file;
+  const { text } = readJsoncObject(target);
+  const next = setMembersText(text, parent, members);
+  parseJsoncObject(next.endsWith('\n') ? next : `${next}\n`, target);
+  writeFileAtomic(target, next.endsWith('\n') ? next : `${next}\n`);
 }

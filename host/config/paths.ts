@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -30,15 +30,25 @@ export function defaultProjectTempDir(cwd: string, env: NodeJS.ProcessEnv = proc
   return join(geminiHome(env, homeDir), '.gemini', 'tmp', projectHash(cwd));
 }
 
-/** The project temp dir, created; under the OS temp dir when the home is not writable. */
+/**
+ * The project temp dir, created private (0700, whatever the umask; one made by an earlier version is made
+ * private too): it holds sessions, saved tool outputs, checkpoints and input history. Under the OS temp
+ * dir when the home is not writable.
+ */
 export function ensureProjectTempDir(cwd: string, env: NodeJS.ProcessEnv = process.env, homeDir?: string): string {
   const preferred = defaultProjectTempDir(cwd, env, homeDir);
   try {
-    mkdirSync(preferred, { recursive: true });
+    makePrivateDir(preferred);
     return preferred;
   } catch {
     const fallback = join(tmpdir(), 'gemini-mcp', projectHash(cwd));
-    mkdirSync(fallback, { recursive: true });
+    makePrivateDir(join(tmpdir(), 'gemini-mcp'));
+    makePrivateDir(fallback);
     return fallback;
   }
+}
+
+function makePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import shellQuote from 'shell-quote';
+import { splitContextFileNames } from '../../protocol/context-file-name.js';
 import { SettingsError } from './errors.js';
 import { oauthFor, type OAuthServerConfig } from './server-oauth.js';
 import { BUILTIN_ALIASES, DISCOVERY_ALIAS, toolPrefixes } from './server-names.js';
@@ -192,8 +193,20 @@ const BUILTIN_DESCRIPTIONS: Record<string, string> = {
   [DISCOVERY_ALIAS]: 'Built-in: tools from tools.discoveryCommand',
 };
 
-/** `context.fileName`: one name or a list (Gemini CLI accepts both); empty means the default GEMINI.md. */
+/**
+ * `context.fileName`: one name or a list (Gemini CLI accepts both); empty means the default GEMINI.md.
+ * Only plain file names are used; a path (`../.ssh/id_rsa`) is refused — see refusedContextFileNames.
+ */
 export function contextFileNames(settings: Settings): string[] {
+  return splitContextFileNames(configuredContextFileNames(settings)).names;
+}
+
+/** The configured context file names that are paths rather than plain names, for the start-up notice. */
+export function refusedContextFileNames(settings: Settings): string[] {
+  return splitContextFileNames(configuredContextFileNames(settings)).refused;
+}
+
+function configuredContextFileNames(settings: Settings): string[] {
   const v = settings.context?.fileName;
   const names = typeof v === 'string' ? [v] : (v ?? []);
   return names.map((n) => n.trim()).filter(Boolean);

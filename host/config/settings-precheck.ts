@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readConfigFile } from './config-file.js';
 import { SettingsError } from './errors.js';
 import { JsonSyntaxError, parseJsonc } from './json-location.js';
 import { type LoadSettingsOptions, settingsFiles } from './settings-files.js';
@@ -21,10 +22,10 @@ export function unparsableSettingsFiles(opts: LoadSettingsOptions): SettingsErro
   for (const ref of settingsFiles(opts)) {
     if (!existsSync(ref.path)) continue;
     try {
-      const text = readFileSync(ref.path, 'utf8');
+      const text = readConfigFile(ref.path) ?? '';
       if (text.trim() !== '') parseJsonc(text);
     } catch (err) {
-      bad.push(settingsSyntaxError(ref.path, err));
+      bad.push(err instanceof SettingsError ? err : settingsSyntaxError(ref.path, err));
     }
   }
   return bad;

@@ -45,8 +45,33 @@ export const McpServerSettingsSchema = z.looseObject({
     .optional(),
 });
 
+/**
+ * A record whose keys are whatever the file says: zod's own record drops a `__proto__` key silently, and a
+ * server of that name (or `constructor`) is still a server. Each value is checked with `value`; the keys
+ * are set as own properties.
+ */
+function ownRecord<T extends z.ZodType>(value: T) {
+  return z
+    .custom<Record<string, unknown>>((v) => !!v && typeof v === 'object' && !Array.isArray(v), {
+      message: 'expected an object',
+    })
+    .transform((obj, ctx) => {
+      const out: Record<string, z.output<T>> = {};
+      for (const [key, v] of Object.entries(obj)) {
+        const r = value.safeParse(v);
+        if (!r.success) {
+          for (const issue of r.error.issues)
+            ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path] });
+          continue;
+        }
+        Object.defineProperty(out, key, { value: r.data, enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    });
+}
+
 export const SettingsSchema = z.looseObject({
-  mcpServers: z.record(z.string(), McpServerSettingsSchema).optional(),
+  mcpServers: ownRecord(McpServerSettingsSchema).optional(),
   mcp: z
     .looseObject({
       serverCommand: z.string().optional(),

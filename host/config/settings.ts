@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readConfigFile } from './config-file.js';
 import { SettingsSchema, V1_RENAMES, type Settings } from './settings-schema.js';
 import { expandDeep } from './expand.js';
 import { settingsSyntaxError } from './settings-precheck.js';
@@ -205,9 +206,10 @@ function readRawLayer(ref: SettingsFileRef, warnings: string[]): Record<string, 
 function parseFile(path: string): Record<string, unknown> {
   let raw: unknown;
   try {
-    const text = readFileSync(path, 'utf8');
+    const text = readConfigFile(path) ?? '';
     raw = text.trim() === '' ? {} : parseJsonc(text);
   } catch (err) {
+    if (err instanceof SettingsError) throw err;
     throw settingsSyntaxError(path, err);
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -267,17 +269,21 @@ export function mergeLayer(
   prefix = '',
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
+  // Keys are the files' own (a server may be named `__proto__` or `constructor`): read and set as own
+  // properties only, never through the prototype.
+  const set = (key: string, value: unknown) =>
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   for (const [key, value] of Object.entries(over)) {
     const path = prefix ? `${prefix}.${key}` : key;
-    const prev = out[key];
+    const prev = Object.hasOwn(out, key) ? out[key] : undefined;
     if (path === 'mcpServers' && isPlainObject(prev) && isPlainObject(value)) {
-      out[key] = { ...prev, ...value };
+      set(key, { ...prev, ...value });
     } else if (UNION_ARRAYS.has(path) && Array.isArray(prev) && Array.isArray(value)) {
-      out[key] = [...new Set([...prev, ...value])];
+      set(key, [...new Set([...prev, ...value])]);
     } else if (isPlainObject(prev) && isPlainObject(value)) {
-      out[key] = mergeLayer(prev, value, path);
+      set(key, mergeLayer(prev, value, path));
     } else {
-      out[key] = value;
+      set(key, value);
     }
   }
   return out;

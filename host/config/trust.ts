@@ -6,8 +6,10 @@ import { geminiHome } from './paths.js';
 
 /**
  * Folder trust, in Gemini CLI's file format: `trustedFolders.json` maps a folder to TRUST_FOLDER,
- * TRUST_PARENT (the rule's parent folder and everything below it) or DO_NOT_TRUST; the rule whose
- * folder path is longest among those covering a directory decides. The file sits beside the user's
+ * TRUST_PARENT (the rule's parent folder and everything below it) or DO_NOT_TRUST. The rule whose
+ * covered folder is deepest decides, and at equal depth distrust wins — not the longest stored key, which
+ * let a TRUST_PARENT saved from a long-named sibling outrank a DO_NOT_TRUST on the folder itself. The
+ * file sits beside the user's
  * settings (`GEMINI_CLI_TRUSTED_FOLDERS_PATH` moves it), never in a workspace: a folder cannot vouch for
  * itself.
  */
@@ -63,19 +65,28 @@ function canonical(p: string): string {
 const covers = (folder: string, dir: string) =>
   dir === folder || dir.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 
-/** The rule that decides for `dir`: the longest rule path among those whose folder covers it. */
+const depthOf = (folder: string) => folder.split(sep).filter(Boolean).length;
+
+/**
+ * The rule that decides for `dir`: among the rules whose folder covers it, the one whose folder is deepest
+ * (most specific); at equal depth DO_NOT_TRUST beats a trusting rule, so a doubt is never resolved
+ * towards trust.
+ */
 export function ruleFor(
   rules: Record<string, TrustLevel>,
   dir: string,
 ): { path: string; level: TrustLevel } | undefined {
   const location = canonical(dir);
-  let best: { path: string; level: TrustLevel } | undefined;
+  let best: { path: string; level: TrustLevel; depth: number } | undefined;
   for (const [path, level] of Object.entries(rules)) {
     const folder = canonical(level === 'TRUST_PARENT' ? dirname(path) : path);
     if (!covers(folder, location)) continue;
-    if (!best || path.length > best.path.length) best = { path, level };
+    const depth = depthOf(folder);
+    const wins =
+      !best || depth > best.depth || (depth === best.depth && level === 'DO_NOT_TRUST' && best.level !== level);
+    if (wins) best = { path, level, depth };
   }
-  return best;
+  return best && { path: best.path, level: best.level };
 }
 
 export interface DecideTrustOptions {

@@ -104,8 +104,17 @@ export class RunStats {
     }
   }
 
+  /** Per-server sampling (requests, denials, tokens), from the session's client requests once it has one. */
+  sampling?: () => Record<string, unknown>;
+
+  private samplingJson(): Record<string, unknown> | undefined {
+    const s = this.sampling?.();
+    return s && Object.keys(s).length ? s : undefined;
+  }
+
   json(): Record<string, unknown> {
-    return { models: this.models, tools: this.tools, files: this.files };
+    const sampling = this.samplingJson();
+    return { models: this.models, tools: this.tools, files: this.files, ...(sampling ? { sampling } : {}) };
   }
 
   /** stream-json's `result.stats`: snake_case totals and the same five counters per model. */
@@ -123,6 +132,13 @@ export class RunStats {
       models[name] = one;
       for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += one[k];
     }
-    return { ...sum, duration_ms: Date.now() - this.started, tool_calls: this.tools.totalCalls, models };
+    const sampling = this.samplingJson();
+    return {
+      ...sum,
+      duration_ms: Date.now() - this.started,
+      tool_calls: this.tools.totalCalls,
+      models,
+      ...(sampling ? { sampling } : {}),
+    };
   }
 }

@@ -4,6 +4,8 @@ import type { ResolvedServerConfig } from '../config/servers.js';
 import { builtinReplacementNotice } from '../config/server-names.js';
 import { ensureProjectTempDir, listingCacheDir } from '../config/paths.js';
 import { untrustedNotice } from '../config/trust.js';
+import { refusedContextFileNames } from '../config/servers.js';
+import { refusedContextFileNamesNotice } from '../../protocol/context-file-name.js';
 import { silentLogger, type HostLogger } from '../log.js';
 import { McpClientManager } from '../mcp/client-manager.js';
 import { ListingCache } from '../mcp/listing-cache.js';
@@ -208,19 +210,46 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     sandbox,
     policies,
     hooks: hooks.system,
-    notices: [
-      ...configProblems(hooks.problems, policies.problems),
-      untrustedNotice(settings.trust, skippedConfig(settings, refusedModeNotice(policy.startRefused), cwd)),
-      builtinReplacementNotice(servers),
-      ...settings.notices,
-      // Extensions and command files that did not load, each with its path and reason.
-      ...settings.extensions.errors,
-      ...extra.commands.errors,
-    ].filter((n): n is string => !!n),
+    notices: startupNotices(
+      settings,
+      servers,
+      policy,
+      { hooks: hooks.problems, policies: policies.problems, commands: extra.commands.errors },
+      cwd,
+    ),
     setApprovalMode: (m) => policy.setApprovalMode(m),
     getApprovalMode: () => policy.getApprovalMode(),
-    close: () => manager.close(),
+    close: () => {
+      clientRequests.flushNotices();
+      return manager.close();
+    },
   };
+}
+
+/** What the user is told at start (headless: stderr; the chat: its first lines). */
+function startupNotices(
+  settings: LoadedSettings,
+  servers: readonly ResolvedServerConfig[],
+  policy: PolicyEngine,
+  problems: { hooks: string[]; policies: string[]; commands: string[] },
+  cwd: string,
+): string[] {
+  return [
+    ...configProblems(problems.hooks, problems.policies),
+    untrustedNotice(settings.trust, skippedConfig(settings, refusedModeNotice(policy.startRefused), cwd)),
+    builtinReplacementNotice([...servers]),
+    contextFileNamesNotice(settings.merged),
+    ...settings.notices,
+    // Extensions and command files that did not load, each with its path and reason.
+    ...settings.extensions.errors,
+    ...problems.commands,
+  ].filter((n): n is string => !!n);
+}
+
+/** The start-up notice for context file names that are paths, which are never read. */
+function contextFileNamesNotice(settings: Settings): string | undefined {
+  const refused = refusedContextFileNames(settings);
+  return refused.length ? refusedContextFileNamesNotice(refused) : undefined;
 }
 
 /** The one policy engine of the run: settings rules, policy files, the approval mode and folder trust. */

@@ -13,7 +13,13 @@ import {
 import { DEFAULT_RETRY, type RetryConfig } from './gemini-chat.js';
 import { ensureProjectTempDir } from '../config/paths.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
-import { listSessions, loadSession, SessionNotFoundError, type LoadedSession } from '../sessions/store.js';
+import {
+  listSessions,
+  loadSession,
+  SessionNotFoundError,
+  skippedRecordsNotice,
+  type LoadedSession,
+} from '../sessions/store.js';
 import { Checkpointer } from '../checkpoints/checkpointer.js';
 
 export interface SessionOptions extends HostRuntimeOptions {
@@ -154,7 +160,11 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   });
   // Servers' sampling requests are answered by the session's model (the one `/model` picks).
   runtime.clientRequests.setModel(generator, () => client.model);
-  if (resumed) client.chat.setHistory(resumed.history);
+  if (resumed) {
+    client.chat.setHistory(resumed.history);
+    const notice = skippedRecordsNotice(resumed);
+    if (notice) runtime.notices.push(notice);
+  }
   const recorder =
     opts.recordSession === false
       ? undefined
@@ -197,3 +207,30 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
 }
 
 export { AuthError };
+
+/**
+ * Gives a runtime without a chat (`tools call`) the configured model for servers' sampling, under the same
+ * approval rules as `-p` (trusted servers only, headless). The SDK is loaded only if a server asks.
+ * Without credentials nothing is attached, and a sampling request is told there is no model.
+ */
+export function attachSamplingModel(runtime: HostRuntime, requested?: string): void {
+  const env = runtime.settings.env;
+  let auth: AuthConfig;
+  try {
+    auth = resolveAuth(env, runtime.settings.merged.security?.auth?.selectedType);
+  } catch (err) {
+    if (err instanceof AuthError) return;
+    throw err;
+  }
+  const model = resolveModel(requested, env, runtime.settings.merged.model?.name);
+  let gen: Promise<ContentGenerator> | undefined;
+  runtime.clientRequests.setModel(
+    {
+      generateContent: async (req) => {
+        gen ??= createGenerator({ cwd: runtime.roots[0] ?? process.cwd(), interactive: false }, auth, model);
+        return (await gen).generateContent(req);
+      },
+    },
+    () => model,
+  );
+}

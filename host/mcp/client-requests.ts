@@ -8,6 +8,7 @@ import {
   type FormElicitor,
   type FormRequest,
 } from './elicitation-form.js';
+import { NoticeLimiter, SamplingStats } from './sampling-stats.js';
 import { describeSampling, sample, SamplingRequestError, type SamplingModel, type SamplingParams } from './sampling.js';
 
 /** What the user is shown before a server may use the model. */
@@ -46,8 +47,18 @@ export class ClientRequests {
   private asker?: ClientAsker;
   private model?: { gen: SamplingModel; name: () => string };
   private readonly alwaysSample = new Set<string>();
+  /** Per-server sampling counts and tokens, for /stats and headless JSON stats. */
+  readonly sampling = new SamplingStats();
+  private readonly notices: NoticeLimiter;
 
-  constructor(private readonly opts: ClientRequestsOptions) {}
+  constructor(private readonly opts: ClientRequestsOptions) {
+    this.notices = new NoticeLimiter((m) => this.opts.notify?.(m));
+  }
+
+  /** Says the counts of repeated notices still pending (at the end of a run). */
+  flushNotices(): void {
+    this.notices.flush();
+  }
 
   get editorFiles(): EditorFiles | undefined {
     return this.opts.editorFiles;
@@ -88,14 +99,21 @@ export class ClientRequests {
     // A server is connected when it asks, so the SDK is loaded already; the host does not load it at start.
     const { McpError } = await import('@modelcontextprotocol/sdk/types.js');
     const model = this.model;
-    if (!model)
+    this.sampling.asked(alias);
+    if (!model) {
+      this.sampling.denied(alias);
       throw new McpError(USER_REJECTED, 'Sampling is unavailable: this session has no model (no Gemini credentials).');
+    }
     if (!(await this.approved(alias, params, model.name(), signal))) {
+      this.sampling.denied(alias);
       throw new McpError(USER_REJECTED, `The user rejected the sampling request from "${alias}".`);
     }
     try {
-      return await sample(model.gen, params, model.name(), signal);
+      const { result, usage } = await sample(model.gen, params, model.name(), signal);
+      this.sampling.answered(alias, usage);
+      return result;
     } catch (err) {
+      this.sampling.failed(alias);
       if (err instanceof SamplingRequestError) throw new McpError(-32602, `Invalid sampling request: ${err.message}`);
       throw new McpError(-32603, `Sampling failed: ${(err as Error).message}`);
     }
@@ -104,8 +122,11 @@ export class ClientRequests {
   private async approved(alias: string, params: SamplingParams, model: string, signal: AbortSignal): Promise<boolean> {
     if (this.opts.trusted(alias) || this.alwaysSample.has(alias)) return true;
     if (!this.asker) {
-      this.opts.notify?.(
+      // A server denied in a loop gets one line, then one line with the count, not a flood.
+      this.notices.notice(
+        `sampling:${alias}`,
         `MCP server "${alias}" asked to use the model (sampling); denied: a headless run allows sampling only for trusted servers ("trust": true).`,
+        (n) => `MCP server "${alias}" asked to use the model (sampling) ${n} more time${n === 1 ? '' : 's'}; denied.`,
       );
       return false;
     }

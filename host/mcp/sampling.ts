@@ -92,18 +92,18 @@ export function toResult(resp: GenerateContentResponse, model: string): CreateMe
   return { role: 'assistant', model: resp.modelVersion ?? model, stopReason: stopReason(cand?.finishReason), content };
 }
 
-/** Runs one sampling request against the model. */
+/** Runs one sampling request against the model; the usage is what the stats count for the server. */
 export async function sample(
   gen: SamplingModel,
   params: SamplingParams,
   configuredModel: string,
   signal?: AbortSignal,
-): Promise<CreateMessageResult> {
+): Promise<{ result: CreateMessageResult; usage: GenerateContentResponse['usageMetadata'] }> {
   const model = pickModel(params, configuredModel);
   const req = toRequest(params, model);
   if (signal) req.config = { ...req.config, abortSignal: signal };
   const resp = await gen.generateContent(req);
-  return toResult(resp, model);
+  return { result: toResult(resp, model), usage: resp.usageMetadata };
 }
 
 /** A one-paragraph description of a request for the approval prompt. */

@@ -1,4 +1,5 @@
 import type { Content, Part } from '@google/genai';
+import { z } from 'zod';
 
 /**
  * One session file is JSON Lines, append-only: a header, then one record per change of the conversation.
@@ -26,18 +27,63 @@ export type SessionRecord =
 export const SESSION_FILE_PREFIX = 'session-';
 export const SESSION_FILE_SUFFIX = '.jsonl';
 
-export function parseRecords(text: string): SessionRecord[] {
-  const out: SessionRecord[] = [];
-  for (const line of text.split('\n')) {
+/*
+ * What a record must look like to be replayed. A record of the wrong shape (hand-edited, written by another
+ * tool, or corrupted) is skipped and named, never allowed to break listing or resuming the session. Fields
+ * we do not use pass through, so records from a newer version still replay.
+ */
+const PartSchema = z.looseObject({
+  text: z.string().optional(),
+  thought: z.boolean().optional(),
+  functionCall: z.looseObject({ name: z.string(), id: z.string().optional() }).optional(),
+  functionResponse: z.looseObject({ name: z.string().optional(), id: z.string().optional() }).optional(),
+});
+const ContentSchema = z.looseObject({ role: z.string().optional(), parts: z.array(PartSchema).optional() });
+const RecordSchema = z.discriminatedUnion('type', [
+  z.looseObject({
+    type: z.literal('session'),
+    version: z.number(),
+    id: z.string().min(1),
+    startTime: z.string(),
+    cwd: z.string(),
+    model: z.string(),
+    kind: z.enum(['chat', 'headless']).catch('chat'),
+  }),
+  z.looseObject({ type: z.literal('content'), time: z.string(), content: ContentSchema }),
+  z.looseObject({ type: z.literal('replace'), time: z.string(), reason: z.string(), history: z.array(ContentSchema) }),
+]);
+
+/** Why a record was skipped: its line and, briefly, what is wrong with it. */
+function problemOf(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'wrong shape';
+  const at = issue.path.length ? `"${issue.path.join('.')}": ` : '';
+  return `${at}${issue.message}`;
+}
+
+/**
+ * The records that replay, and one line per line skipped because it has the wrong shape. A line that
+ * does not parse as JSON is the last one a killed run was writing: skipped quietly.
+ */
+export function parseRecords(text: string): { records: SessionRecord[]; skipped: string[] } {
+  const records: SessionRecord[] = [];
+  const skipped: string[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
     if (!line.trim()) continue;
+    let value: unknown;
     try {
-      const rec = JSON.parse(line) as SessionRecord;
-      if (rec && typeof rec === 'object' && typeof rec.type === 'string') out.push(rec);
+      value = JSON.parse(line);
     } catch {
       // A torn line: the process died while writing it.
+      continue;
     }
+    const parsed = RecordSchema.safeParse(value);
+    if (parsed.success) records.push(parsed.data as SessionRecord);
+    else skipped.push(`line ${i + 1} (${problemOf(parsed.error)})`);
   }
-  return out;
+  return { records, skipped };
 }
 
 /**
@@ -56,7 +102,7 @@ export function foldRecords(records: SessionRecord[]): {
   const firstContents: Content[] = [];
   for (const r of records) {
     if (r.type === 'session') header ??= r;
-    else if (r.type === 'content' && r.content) {
+    else if (r.type === 'content') {
       history.push(r.content);
       transcript.push(r.content);
       if (firstContents.length < 4) firstContents.push(r.content);

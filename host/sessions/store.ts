@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { FatalInputError } from '../errors.js';
+import { safeText } from '../safe-text.js';
 import type { Content } from '@google/genai';
 import { chatsDir } from './recorder.js';
 import {
@@ -25,6 +26,8 @@ export interface SessionInfo {
   updated: Date;
   messages: number;
   kind: SessionHeader['kind'];
+  /** Records skipped because of their shape, each named by line ("line 3 (...)"); the rest is usable. */
+  skipped: string[];
 }
 
 export interface LoadedSession extends SessionInfo {
@@ -43,23 +46,43 @@ export class SessionNotFoundError extends FatalInputError {
   }
 }
 
-function readSession(
-  file: string,
-): { header: SessionHeader; history: Content[]; transcript: Content[]; title: string } | undefined {
+interface ReadSession {
+  header: SessionHeader;
+  history: Content[];
+  /** What the screen showed (compression left out): a resumed chat looks as it did. */
+  transcript: Content[];
+  title: string;
+  skipped: string[];
+}
+
+function readSession(file: string, onUnusable?: (message: string) => void): ReadSession | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
-  const { header, history, firstContents, transcript } = foldRecords(parseRecords(text));
-  return header?.id
-    ? { header, history, transcript, title: titleOf(firstContents.length ? firstContents : history) }
-    : undefined;
+  const { records, skipped } = parseRecords(text);
+  const { header, history, firstContents, transcript } = foldRecords(records);
+  if (!header) {
+    if (skipped.length) onUnusable?.(`${file}: no usable session header, skipped (${skipped.join('; ')})`);
+    return undefined;
+  }
+  return { header, history, transcript, title: titleOf(firstContents.length ? firstContents : history), skipped };
 }
 
-/** Every readable session of the project, oldest activity first. */
-export function listSessions(projectTempDir: string): SessionInfo[] {
+/** The warning for a session some of whose records were skipped. */
+export function skippedRecordsNotice(s: Pick<SessionInfo, 'file' | 'skipped'>): string | undefined {
+  if (!s.skipped.length) return undefined;
+  const n = s.skipped.length;
+  return `${s.file}: ${n} record${n === 1 ? '' : 's'} of the wrong shape skipped, the rest is usable: ${safeText(s.skipped.join('; '))}`;
+}
+
+/**
+ * Every readable session of the project, oldest activity first. `onUnusable` hears of session files that
+ * have no usable header at all (the ones with only some bad records are listed, with `skipped`).
+ */
+export function listSessions(projectTempDir: string, onUnusable?: (message: string) => void): SessionInfo[] {
   const dir = chatsDir(projectTempDir);
   let names: string[];
   try {
@@ -70,7 +93,7 @@ export function listSessions(projectTempDir: string): SessionInfo[] {
   const out: Omit<SessionInfo, 'index'>[] = [];
   for (const name of names) {
     const file = join(dir, name);
-    const s = readSession(file);
+    const s = readSession(file, onUnusable);
     if (!s) continue;
     let updated: Date;
     try {
@@ -86,6 +109,7 @@ export function listSessions(projectTempDir: string): SessionInfo[] {
       updated,
       messages: messageCount(s.history),
       kind: s.header.kind,
+      skipped: s.skipped,
     });
   }
   out.sort((a, b) => a.updated.getTime() - b.updated.getTime() || a.startTime.localeCompare(b.startTime));
@@ -93,8 +117,8 @@ export function listSessions(projectTempDir: string): SessionInfo[] {
 }
 
 /** `latest`, a 1-based number from the list, or a session id (a unique prefix of one is enough). */
-export function findSession(projectTempDir: string, ref: string): SessionInfo {
-  const all = listSessions(projectTempDir);
+export function findSession(projectTempDir: string, ref: string, onUnusable?: (message: string) => void): SessionInfo {
+  const all = listSessions(projectTempDir, onUnusable);
   if (all.length === 0) throw new SessionNotFoundError('No saved sessions for this project yet.');
   const r = ref.trim();
   if (r === '' || r === 'latest') return all[all.length - 1]!;
@@ -115,7 +139,7 @@ export function loadSession(projectTempDir: string, ref: string): LoadedSession 
   const info = findSession(projectTempDir, ref);
   const s = readSession(info.file);
   if (!s) throw new SessionNotFoundError(`Session ${info.id} can no longer be read.`);
-  return { ...info, header: s.header, history: repairHistory(s.history), transcript: s.transcript };
+  return { ...info, header: s.header, history: repairHistory(s.history), transcript: s.transcript, skipped: s.skipped };
 }
 
 export function deleteSession(projectTempDir: string, ref: string): SessionInfo {
@@ -145,6 +169,7 @@ export function formatAge(from: Date, now = new Date()): string {
 export function formatSessionList(sessions: SessionInfo[], now = new Date()): string {
   if (sessions.length === 0) return 'No saved sessions for this project yet.\n';
   const lines = [`Sessions for this project (${sessions.length}):`];
-  for (const s of sessions) lines.push(`  ${s.index}. ${s.title} (${formatAge(s.updated, now)}) [${s.id}]`);
+  for (const s of sessions)
+    lines.push(`  ${s.index}. ${safeText(s.title)} (${formatAge(s.updated, now)}) [${safeText(s.id)}]`);
   return `${lines.join('\n')}\n`;
 }

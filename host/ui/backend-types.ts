@@ -9,6 +9,7 @@ import type { HostRuntime } from '../core/runtime.js';
 export type UiRuntime = Pick<
   HostRuntime,
   | 'manager'
+  | 'clientRequests'
   | 'registry'
   | 'scheduler'
   | 'roots'

@@ -12,6 +12,7 @@ import { preloadTextWidth } from './text/text-width.js';
 import { checkResumeRef, controllerSummary } from './views/exit-summary.js';
 import { historyItems } from './views/history-view.js';
 import type { Session } from '../core/session.js';
+import { safeBlock, safeText } from '../safe-text.js';
 
 /** The model session goes to the controller; a resumed session's conversation is shown before anything new. */
 function attachSession(app: App, controller: Controller, session: Session): void {
@@ -26,7 +27,7 @@ function attachSession(app: App, controller: Controller, session: Session): void
   for (const item of historyItems(loaded.transcript)) app.conv.add(item);
   app.conv.add({
     kind: 'info',
-    text: app.palette.gray(`Resumed session ${loaded.index}: ${loaded.title} [${loaded.id}]`),
+    text: app.palette.gray(`Resumed session ${loaded.index}: ${safeText(loaded.title)} [${loaded.id}]`),
   });
   app.requestRender();
 }
@@ -247,7 +248,7 @@ async function startSession(
   controller.attachRuntime(runtime);
   app.status.sandboxed = runtime.sandbox.shell;
   new StartupLine(app, runtime).start();
-  for (const notice of runtime.notices) app.conv.add({ kind: 'info', text: app.palette.yellow(notice) });
+  for (const notice of runtime.notices) app.conv.add({ kind: 'info', text: app.palette.yellow(safeBlock(notice)) });
   if (runtime.extensions.some((e) => e.installMetadata?.autoUpdate)) void autoUpdate(app, opts.cwd, env);
   const historyFile = InputHistory.fileFor(runtime.projectTempDir);
   if (app.history.file !== historyFile) app.history = new InputHistory(historyFile).load();

@@ -6,6 +6,7 @@ import { createKitServer, type KitServer } from '../common/create-server.js';
 import type { Logger } from '../common/logger.js';
 import { VERSION } from '../../protocol/version.js';
 import { META } from '../../protocol/meta.js';
+import { refusedContextFileNamesNotice, splitContextFileNames } from '../../protocol/context-file-name.js';
 import { candidateDirs, contextInputs, type DiscoveryOptions } from './context/discovery.js';
 import { loadContext } from './context/render.js';
 import { subdirectoryContext } from './context/jit.js';
@@ -32,7 +33,10 @@ export interface MemoryServerDeps {
 }
 
 export function createMemoryServer(deps: MemoryServerDeps): KitServer {
-  const fileNames = deps.contextFileNames?.length ? deps.contextFileNames : ['GEMINI.md'];
+  // A context file name is a plain name looked up in a folder, never a path out of it.
+  const { names: plain, refused } = splitContextFileNames(deps.contextFileNames ?? []);
+  if (refused.length) deps.log.warn(refusedContextFileNamesNotice(refused));
+  const fileNames = plain.length ? plain : ['GEMINI.md'];
   const paths = resolveMemoryPaths({ memoryFile: deps.memoryFile, fileNames, env: deps.env ?? process.env });
   const writer = new MemoryFileWriter(paths.memoryFile);
   const subscriptions = new Set<string>();

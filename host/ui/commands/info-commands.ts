@@ -1,10 +1,12 @@
 import { closestNames } from '../../scheduler/texts.js';
 import { SETTINGS_SET_USAGE, settingsSet } from './settings-set.js';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { arch, platform, release } from 'node:os';
 import { resolve } from 'node:path';
 import { VERSION } from '../../../protocol/version.js';
+import { readConfigFile } from '../../config/config-file.js';
+import { safeText } from '../../safe-text.js';
 import type { RunStats } from '../../core/run-stats.js';
 import type { ServerGeminiStreamEvent } from '../../core/events.js';
 import { needSession, type ChatCommand, type ChatCommandContext } from './command-context.js';
@@ -59,7 +61,7 @@ export const settingsCommand: ChatCommand = (input, ctx) => {
   const files = settings.files.map((f) => {
     let json: unknown;
     try {
-      json = JSON.parse(readFileSync(f.path, 'utf8').replace(/^\s*\/\/.*$/gm, ''));
+      json = JSON.parse((readConfigFile(f.path) ?? '').replace(/^\s*\/\/.*$/gm, ''));
     } catch {
       json = undefined;
     }
@@ -244,6 +246,17 @@ export function formatChatStats(ctx: ChatCommandContext, section?: string): stri
       `  ${name.padEnd(24)} ${String(m.api.totalRequests).padStart(8)} ${String(m.api.totalErrors).padStart(6)} ${rate(ok, m.api.totalRequests).padStart(7)} ${String(avg).padStart(7)} ${formatTokens(m.tokens.prompt).padStart(8)} ${formatTokens(m.tokens.candidates).padStart(8)} ${formatTokens(m.tokens.cached).padStart(7)}`,
     );
   }
+  // Sampling runs on the user's model and tokens even when no prompt asked (a trusted server): shown here.
+  const sampling = ctx.runtime?.clientRequests?.sampling.entries() ?? [];
+  if (sampling.length && section !== 'tools')
+    lines.push(
+      p.bold('Sampling (servers using the model)'),
+      `  ${'server'.padEnd(24)} ${'asked'.padStart(6)} ${'ran'.padStart(5)} ${'denied'.padStart(6)} ${'failed'.padStart(6)} ${'prompt'.padStart(8)} ${'output'.padStart(8)}`,
+      ...sampling.map(
+        ([alias, s]) =>
+          `  ${safeText(alias).padEnd(24)} ${String(s.requests).padStart(6)} ${String(s.approved).padStart(5)} ${String(s.denied).padStart(6)} ${String(s.failed).padStart(6)} ${formatTokens(s.promptTokens).padStart(8)} ${formatTokens(s.outputTokens).padStart(8)}`,
+      ),
+    );
   const tools = section === 'model' ? [] : Object.entries(t.byName);
   if (section === 'tools' && !tools.length) lines.push(p.gray('No tool calls yet.'));
   if (tools.length)

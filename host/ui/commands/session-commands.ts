@@ -5,8 +5,9 @@ import { needSession, type ChatCommand, type ChatCommandContext } from './comman
 import { writeFileAtomic } from '../../atomic-file.js';
 import { deleteChat, listChats, loadChat, saveChat } from '../../sessions/tags.js';
 import { shareText } from '../../sessions/share.js';
-import { formatAge, listSessions } from '../../sessions/store.js';
+import { formatAge, listSessions, skippedRecordsNotice } from '../../sessions/store.js';
 import { switchToSession } from '../../core/session-switch.js';
+import { safeText } from '../../safe-text.js';
 
 const CHAT_USAGE = 'Usage: /chat save TAG | resume TAG | list | delete TAG | share FILE.md|FILE.json';
 
@@ -81,7 +82,9 @@ export const resumeCommand: ChatCommand = async (input, ctx) => {
   const { recorder, loaded } = switchToSession(session.client.chat, dir, ref, (m) => ctx.error(m));
   ctx.setRecorder(recorder);
   ctx.showHistory(loaded.transcript);
-  ctx.print(`Resumed session ${loaded.index}: ${loaded.title} ${p.gray(`[${loaded.id}]`)}`);
+  ctx.print(`Resumed session ${loaded.index}: ${safeText(loaded.title)} ${p.gray(`[${loaded.id}]`)}`);
+  const notice = skippedRecordsNotice(loaded);
+  if (notice) ctx.print(p.yellow(notice));
 };
 
 /** `/compress`: summarise the history now, whatever its size. */

@@ -7,6 +7,7 @@ import { formatHooks, formatPolicies } from './config-commands.js';
 import { toolFor } from '../../tools/builtin-catalogue.js';
 import { exposedName } from '../../tools/naming.js';
 import { formatExtensions, formatSkills } from '../../extensions/listing.js';
+import { safeBlock, safeText } from '../../safe-text.js';
 
 export interface SlashContext {
   runtime?: UiRuntime;
@@ -97,17 +98,27 @@ export function formatMcp(states: ServerState[], p: Palette, withDescriptions: b
         )
       : '';
     const lazy = s.status === 'idle' ? p.gray(' (not started: tools from the cache; starts on first use)') : '';
-    lines.push(`${colour(icon)} ${p.bold(s.alias)}${kind} ${colour(s.status)}${counts}${lazy}`);
-    if (s.error) lines.push(...s.error.split('\n').map((l) => `    ${p.red(l)}`));
+    lines.push(`${colour(icon)} ${p.bold(safeText(s.alias))}${kind} ${colour(s.status)}${counts}${lazy}`);
+    // A server's error and stderr are its own words: made safe before our colours.
+    const error = s.error ? safeBlock(s.error) : undefined;
+    if (error) lines.push(...error.split('\n').map((l) => `    ${p.red(l)}`));
     // The failure reason usually quotes the server's stderr already: show only lines it does not have.
-    const tail = s.status === 'failed' ? (s.stderrTail ?? '').trim().split('\n').slice(-5) : [];
-    for (const l of tail) if (l.trim() && !s.error?.includes(l.trim())) lines.push(`    ${p.gray(l)}`);
+    const tail =
+      s.status === 'failed'
+        ? safeBlock(s.stderrTail ?? '')
+            .trim()
+            .split('\n')
+            .slice(-5)
+        : [];
+    for (const l of tail) if (l.trim() && !error?.includes(l.trim())) lines.push(`    ${p.gray(l)}`);
     for (const t of s.tools) {
-      const desc = withDescriptions && t.description ? p.gray(` — ${firstLine(t.description)}`) : '';
-      lines.push(`    ${p.cyan(t.name)}${desc}`);
+      const desc = withDescriptions && t.description ? p.gray(` — ${safeText(firstLine(t.description))}`) : '';
+      lines.push(`    ${p.cyan(safeText(t.name))}${desc}`);
     }
     for (const pr of s.prompts)
-      lines.push(`    ${p.magenta('/' + pr.name)}${pr.description ? p.gray(` — ${firstLine(pr.description)}`) : ''}`);
+      lines.push(
+        `    ${p.magenta(`/${safeText(pr.name)}`)}${pr.description ? p.gray(` — ${safeText(firstLine(pr.description))}`) : ''}`,
+      );
   }
   return lines.join('\n');
 }
@@ -130,7 +141,9 @@ export function helpText(runtime: UiRuntime | undefined, p: Palette): string {
   if (prompts.length) {
     lines.push(p.bold('MCP prompts'));
     for (const pc of prompts)
-      lines.push(`  ${p.magenta('/' + pc.command)}  ${pc.prompt.description ?? ''} ${p.gray(`(${pc.alias})`)}`);
+      lines.push(
+        `  ${p.magenta(`/${safeText(pc.command)}`)}  ${safeText(pc.prompt.description ?? '')} ${p.gray(`(${safeText(pc.alias)})`)}`,
+      );
   }
   lines.push(
     p.bold('Input'),
@@ -158,7 +171,7 @@ async function runMcpSlash(args: string[], ctx: SlashContext, rt: NonNullable<Sl
         await rt.manager.restart(alias);
         const st = rt.manager.states().find((s) => s.alias === alias);
         ctx.print(
-          `${alias}: ${st?.status === 'connected' ? p.green('connected') : p.red(st?.status ?? 'unknown')}${st?.error ? ` ${p.red(st.error)}` : ''}`,
+          `${safeText(alias)}: ${st?.status === 'connected' ? p.green('connected') : p.red(st?.status ?? 'unknown')}${st?.error ? ` ${p.red(safeBlock(st.error))}` : ''}`,
         );
       } catch (err) {
         ctx.error(`Restart of ${alias} failed: ${(err as Error).message}`);
@@ -175,7 +188,9 @@ function formatTools(rt: UiRuntime, p: Palette, desc: boolean): string {
   if (!tools.length) return p.gray('No tools yet (servers may still be connecting: see /mcp).');
   return [
     p.bold(`Tools (${tools.length})`),
-    ...tools.map((t) => `  ${p.cyan(t.exposedName)}${desc ? p.gray(` — ${firstLine(t.description)}`) : ''}`),
+    ...tools.map(
+      (t) => `  ${p.cyan(safeText(t.exposedName))}${desc ? p.gray(` — ${safeText(firstLine(t.description))}`) : ''}`,
+    ),
     ...(tools.some((t) => t.exposedName === 'search_tools')
       ? [
           p.gray(

@@ -82,7 +82,8 @@ export class InputHistory {
   private save(): void {
     if (!this.file) return;
     try {
-      writeFileAtomic(this.file, JSON.stringify(this.entries));
+      // What the user typed is private: 0600 in a 0700 folder, whatever the umask.
+      writeFileAtomic(this.file, JSON.stringify(this.entries), { mode: 0o600, dirMode: 0o700 });
     } catch {
       // History is a convenience; a read-only home must not break the chat.
     }

@@ -3,6 +3,7 @@ import type { MarkdownRenderer } from '../text/markdown.js';
 import type { Palette } from '../text/palette.js';
 import { EXPAND_HINT, formatToolCard } from './tool-card.js';
 import { wrapText } from '../text/wrap.js';
+import { safeBlock, safeText } from '../../safe-text.js';
 
 export type Item =
   | { kind: 'user'; text: string }
@@ -141,8 +142,9 @@ export class Conversation {
   private renderItem(item: Item, width: number, now: number): string {
     const p = this.palette;
     switch (item.kind) {
+      // Text from the model, a resumed session file or a server is made safe first; our styling comes after.
       case 'user':
-        return wrapText(item.text, width - 2)
+        return wrapText(safeBlock(item.text), width - 2)
           .split('\n')
           .map((l, i) => (i === 0 ? `${p.accent(p.bold('>'))} ${p.bold(l)}` : `  ${p.bold(l)}`))
           .join('\n');
@@ -150,7 +152,7 @@ export class Conversation {
         // Wrapped here (not by blessed) so continuation rows keep the indent and wide text is not cut.
         // Variation selectors (⚠️ = ⚠ + U+FE0F) are zero columns to the terminal but a cell to blessed:
         // dropped, the glyph draws the same and every row keeps its measured width (table borders line up).
-        const text = item.text.replace(VARIATION_SELECTORS, '');
+        const text = safeBlock(item.text).replace(VARIATION_SELECTORS, '');
         const body = wrapText(this.markdown ? safeRender(this.markdown, text, width - 2) : text, width - 2);
         return body
           .split('\n')
@@ -158,10 +160,10 @@ export class Conversation {
           .join('\n');
       }
       case 'thought': {
-        const head = p.dim(`∴ ${item.subject || 'Thinking'}`);
+        const head = p.dim(`∴ ${safeText(item.subject || 'Thinking')}`);
         if (!this.showThoughts || !item.description.trim())
           return head + (item.description.trim() && !this.showThoughts ? p.gray(' (ctrl-t to expand)') : '');
-        return `${head}\n${item.description
+        return `${head}\n${safeBlock(item.description)
           .trim()
           .split('\n')
           .map((l) => `  ${p.dim(l)}`)

@@ -1,5 +1,6 @@
 import type { HostLogger } from '../../log.js';
 import type { Palette } from '../text/palette.js';
+import { safeBlock } from '../../safe-text.js';
 
 export type DebugLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -50,7 +51,8 @@ export class DebugLog implements HostLogger {
   }
 
   private add(level: DebugLevel, text: string): void {
-    this.lines.push({ at: Date.now(), level, text });
+    // Log lines quote servers (stderr, errors, messages): made safe before the view colours them.
+    this.lines.push({ at: Date.now(), level, text: safeBlock(text) });
     if (this.lines.length > MAX_LINES) this.lines.splice(0, this.lines.length - MAX_LINES);
     if (level === 'warn' || level === 'error') this.unseen++;
     this.onChange?.();

@@ -8,6 +8,7 @@ import {
   type FormRequest,
 } from '../../mcp/elicitation-form.js';
 import type { Palette } from '../text/palette.js';
+import { safeBlock, safeText } from '../../safe-text.js';
 
 export interface FormDialogHost {
   /** Shows the dialog text (or hides it with undefined) and redraws. */
@@ -188,19 +189,23 @@ export class FormDialog implements ClientAsker {
     const p = this.palette;
     if (cur.kind === 'sampling') {
       const r = cur.request;
-      const body = [p.yellow(`MCP server ${p.bold(r.server)} asks to use the model (${r.model})`), '', r.summary].join(
-        '\n',
-      );
+      // The server's name and messages are its own words: made safe before our styling.
+      const server = safeText(r.server);
+      const body = [
+        p.yellow(`MCP server ${p.bold(server)} asks to use the model (${r.model})`),
+        '',
+        safeBlock(r.summary),
+      ].join('\n');
       this.host.show(
         body,
-        `${p.bold('[y]')} allow once  ${p.bold('[a]')} always for ${r.server}  ${p.bold('[n]')} deny (esc)`,
+        `${p.bold('[y]')} allow once  ${p.bold('[a]')} always for ${server}  ${p.bold('[n]')} deny (esc)`,
       );
       return;
     }
     const { request } = cur;
-    const head = [p.yellow(`MCP server ${p.bold(request.server)} asks:`), request.form.message];
+    const head = [p.yellow(`MCP server ${p.bold(safeText(request.server))} asks:`), safeBlock(request.form.message)];
     if (request.url) {
-      const body = [...head, '', `${p.gray('open:')} ${p.blue(request.url)}`].join('\n');
+      const body = [...head, '', `${p.gray('open:')} ${p.blue(safeText(request.url))}`].join('\n');
       this.host.show(body, `${p.bold('[y]')} I opened it  ${p.bold('[n]')} decline  ${p.bold('[esc]')} cancel`);
       return;
     }
@@ -237,11 +242,13 @@ export function fieldLines(
   error: string | undefined,
   p: Palette,
 ): string[] {
-  const label = `${focused ? p.accent('›') : ' '} ${p.bold(f.label)}${f.required ? p.red('*') : ''} ${p.gray(`(${hintOf(f)})`)}`;
-  const value = `    ${text}${focused ? p.accent('▏') : ''}`;
+  const name = safeText(f.label);
+  const label = `${focused ? p.accent('›') : ' '} ${p.bold(name)}${f.required ? p.red('*') : ''} ${p.gray(`(${safeText(hintOf(f))})`)}`;
+  const value = `    ${safeText(text)}${focused ? p.accent('▏') : ''}`;
   const out = [label, value];
-  if (f.options?.length) out.push(p.gray(`    ${f.options.map((o, i) => `${i + 1}) ${o.label}`).join('  ')}`));
-  if (focused && f.description) out.push(p.gray(`    ${f.description}`));
-  if (error) out.push(p.red(`    ${f.label} ${error}`));
+  if (f.options?.length)
+    out.push(p.gray(`    ${f.options.map((o, i) => `${i + 1}) ${safeText(o.label)}`).join('  ')}`));
+  if (focused && f.description) out.push(p.gray(`    ${safeText(f.description)}`));
+  if (error) out.push(p.red(`    ${name} ${safeText(error)}`));
   return out;
 }

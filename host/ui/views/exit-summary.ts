@@ -2,6 +2,7 @@ import type { Content } from '@google/genai';
 import type { RunStats } from '../../core/run-stats.js';
 import { ensureProjectTempDir } from '../../config/paths.js';
 import { messageCount, titleOf } from '../../sessions/records.js';
+import { safeText } from '../../safe-text.js';
 import { findSession, listSessions } from '../../sessions/store.js';
 import type { Controller } from '../controller.js';
 
@@ -23,7 +24,7 @@ export function exitSummary(opts: {
   const requests = Object.values(stats.models).reduce((n, m) => n + m.api.totalRequests, 0);
   const t = stats.tools;
   return [
-    `Session: ${opts.title ?? titleOf(history)}`,
+    `Session: ${safeText(opts.title ?? titleOf(history))}`,
     `  ${messageCount(history)} messages · ${requests} model requests · ${tokens} tokens · ${t.totalCalls} tool calls (${t.totalSuccess} ok, ${t.totalFail} failed) · ${Math.floor(secs / 60)}m ${secs % 60}s`,
     `  Resume it with: gemini-mcp --resume ${opts.sessionId}`,
     '',

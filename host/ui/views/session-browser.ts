@@ -2,6 +2,7 @@ import type { SessionInfo } from '../../sessions/store.js';
 import { formatAge } from '../../sessions/store.js';
 import type { KeyInfo } from './app.js';
 import type { Palette } from '../text/palette.js';
+import { safeText } from '../../safe-text.js';
 
 export interface BrowserHost {
   palette: Palette;
@@ -21,7 +22,7 @@ export function browserText(
   const rows = sessions.slice(start, start + VISIBLE).map((s, i) => {
     const mark = start + i === state.selected ? p.accent('❯ ') : '  ';
     const here = s.id === state.current ? p.green(' (this session)') : '';
-    const line = `${String(s.index).padStart(3)}. ${s.title} ${p.gray(`· ${s.messages} messages · ${formatAge(s.updated)} · ${s.id.slice(0, 8)}`)}${here}`;
+    const line = `${String(s.index).padStart(3)}. ${safeText(s.title)} ${p.gray(`· ${s.messages} messages · ${formatAge(s.updated)} · ${s.id.slice(0, 8)}`)}${here}`;
     return mark + (start + i === state.selected ? p.bold(line) : line);
   });
   const head = p.bold(`Resume a session (${sessions.length}${state.filter ? ` matching "${state.filter}"` : ''})`);

@@ -3,6 +3,7 @@ import type { ServerState } from '../../mcp/types.js';
 import type { UiRuntime } from '../backend-types.js';
 import { formatElapsed } from './tool-card.js';
 import { resourceText } from '../../mcp/util.js';
+import { safeText } from '../../safe-text.js';
 
 const FILES_URI = 'gemini-memory://files';
 /** A server still connecting after this long is called out as slow. */
@@ -28,14 +29,16 @@ export function formatStartup(
   const ready = states.filter((s) => s.status === 'connected' || s.status === 'idle');
   if (connecting.length > 0) {
     const slow = sinceMs >= SLOW_MS;
-    const names = connecting.map((s) => (slow ? p.yellow(`${s.alias} (${formatElapsed(sinceMs)})`) : s.alias));
+    const names = connecting.map((s) =>
+      slow ? p.yellow(`${safeText(s.alias)} (${formatElapsed(sinceMs)})`) : safeText(s.alias),
+    );
     parts.push(
-      `MCP connecting: ${names.join(', ')}${ready.length ? p.gray(` · ready: ${ready.map((s) => s.alias).join(', ')}`) : ''}`,
+      `MCP connecting: ${names.join(', ')}${ready.length ? p.gray(` · ready: ${ready.map((s) => safeText(s.alias)).join(', ')}`) : ''}`,
     );
   } else {
-    parts.push(ready.length ? `MCP ready: ${ready.map((s) => s.alias).join(', ')}` : 'no MCP server ready');
+    parts.push(ready.length ? `MCP ready: ${ready.map((s) => safeText(s.alias)).join(', ')}` : 'no MCP server ready');
   }
-  if (failed.length) parts.push(p.red(`failed: ${failed.map((s) => s.alias).join(', ')} (/mcp for why)`));
+  if (failed.length) parts.push(p.red(`failed: ${failed.map((s) => safeText(s.alias)).join(', ')} (/mcp for why)`));
   return p.gray('ℹ ') + parts.join(p.gray(' · '));
 }
 

@@ -4,6 +4,7 @@ import { diffStats, renderDiff } from './diff-view.js';
 import type { Palette } from '../text/palette.js';
 import { wrapLine } from '../text/wrap.js';
 import { userShellLines } from './user-shell-card.js';
+import { safeBlock, safeText } from '../../safe-text.js';
 
 const ICON: Record<ToolCallStatus, string> = {
   validating: '○',
@@ -121,8 +122,10 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
             ? p.yellow
             : p.cyan;
   const passive = call.request.isClientInitiated ? p.gray(' (passive)') : '';
-  const desc = describeArgs(call.request.name, call.request.args);
-  const head = `${colour(ICON[status])} ${p.bold(call.request.name)}${passive} ${p.gray(oneLine(desc, Math.max(10, opts.width - call.request.name.length - 20)))}`;
+  // Names, arguments and output come from the model and the server: made safe before our styling.
+  const name = safeText(call.request.name);
+  const desc = safeText(describeArgs(call.request.name, call.request.args));
+  const head = `${colour(ICON[status])} ${p.bold(name)}${passive} ${p.gray(oneLine(desc, Math.max(10, opts.width - name.length - 20)))}`;
   let statusText = LABEL[status];
   const begun = Math.max(call.startTime, opts.execStart ?? 0);
   if (status === 'executing')
@@ -138,7 +141,7 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
       .map((l) => `  ${p.gray('│')} ${style(l)}`);
 
   if (status === 'executing' && call.liveOutput) {
-    lines.push(...clip(indent(call.liveOutput.replace(/\n$/, '')), max, true, p));
+    lines.push(...clip(indent(safeBlock(call.liveOutput.replace(/\n$/, ''))), max, true, p));
     return lines.join('\n');
   }
   const r = call.response;
@@ -148,12 +151,12 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
     return lines.join('\n');
   }
   if (status === 'error' && r.error) {
-    lines.push(...clip(indent(unwrapUntrusted(r.error), p.red), max, true, p));
+    lines.push(...clip(indent(safeBlock(unwrapUntrusted(r.error)), p.red), max, true, p));
     return lines.join('\n');
   }
   if (status === 'cancelled' && call.liveOutput) {
     // What streamed before Ctrl-C / Esc stays, and the card says it was cut short.
-    lines.push(...clip(indent(call.liveOutput.replace(/\n$/, '')), max, true, p));
+    lines.push(...clip(indent(safeBlock(call.liveOutput.replace(/\n$/, ''))), max, true, p));
     lines.push(`  ${p.gray('│')} ${p.yellow('^C cancelled')}`);
     return lines.join('\n');
   }
@@ -168,22 +171,21 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
     // Passive calls exist to show the user the result: the full output, not the one-line summary.
     if (typeof d === 'string' && d.trim() && !output.includes(d.trim())) {
       lines.push(
-        ...d
-          .trim()
+        ...safeBlock(d.trim())
           .split('\n')
           .flatMap((l) => wrapLine(l, opts.width - 2))
           .map((l) => `  ${p.gray(l)}`),
       );
     }
-    lines.push(...clip(indent(output.replace(/\n$/, '')), max * 2, true, p));
+    lines.push(...clip(indent(safeBlock(output.replace(/\n$/, ''))), max * 2, true, p));
   } else if (isDiff(d)) {
     const st = diffStats(d.fileDiff);
     lines.push(
-      `  ${d.isNewFile ? 'new file ' : ''}${p.bold(d.fileName)} ${p.green(`+${st.added}`)} ${p.red(`-${st.removed}`)}`,
+      `  ${d.isNewFile ? 'new file ' : ''}${p.bold(safeText(d.fileName))} ${p.green(`+${st.added}`)} ${p.red(`-${st.removed}`)}`,
     );
-    lines.push(...clip(indent(renderDiff(d.fileDiff, p)), max * 2, false, p));
+    lines.push(...clip(indent(renderDiff(safeBlock(d.fileDiff), p)), max * 2, false, p));
   } else if (typeof d === 'string' && d.trim() !== '') {
-    const text = unwrapUntrusted(d.replace(/\n$/, ''));
+    const text = safeBlock(unwrapUntrusted(d.replace(/\n$/, '')));
     lines.push(...clip(indent(text, status === 'cancelled' ? p.gray : undefined), max, true, p));
   }
   if (r.outputFile) lines.push(p.gray(`  full output: ${r.outputFile}`));
