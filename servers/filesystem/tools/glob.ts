@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
@@ -9,6 +9,7 @@ import { CORE_EXCLUDE_DIRS, CORE_EXCLUDE_GLOBS, IgnoreRules } from '../lib/ignor
 import { walkGlob } from '../lib/glob-walk.js';
 import { confinedReaddir, realDirChecker } from '../lib/confined-glob-fs.js';
 import { loadFastGlob } from '../lib/lazy.js';
+import type { MtimeReader } from '../lib/mtime-reader.js';
 import { rootOf, toPosix } from '../lib/paths.js';
 
 const RECENCY_MS = 24 * 60 * 60 * 1000;
@@ -32,84 +33,97 @@ const inputSchema = z.object({
     .describe('Optional: whether to respect .geminiignore patterns. Defaults to true.'),
 });
 
-export const glob = defineTool({
-  name: 'glob',
-  title: 'FindFiles',
-  description:
-    "Efficiently finds files matching a glob pattern (e.g. 'src/**/*.ts', '**/*.md') and returns their absolute paths, " +
-    'sorted with recently modified files (last 24 hours) first, newest first. Matching is case-insensitive by default. ' +
-    '.gitignore and .geminiignore rules are respected.',
-  inputSchema,
-  annotations: READ_ONLY,
-  handler: async (args, ctx) => {
-    if (!ctx.roots.primary) return errorResult('No workspace roots are configured.', 'path_not_in_workspace');
-    const target = guardPath(args.path ?? ctx.roots.primary, ctx.roots);
-    const abs = target.resolved;
-    let isDir: boolean;
-    try {
-      isDir = (await stat(target.real)).isDirectory();
-    } catch {
-      return errorResult(`Search path does not exist ${abs}`, 'invalid_tool_params');
-    }
-    if (!isDir) return errorResult(`Search path is not a directory: ${abs}`, 'invalid_tool_params');
-    if (args.pattern.trim() === '')
-      return errorResult("The 'pattern' parameter cannot be empty.", 'invalid_tool_params');
+export interface GlobDeps {
+  /** The server instance's mtime reader (its worker thread is closed with the server). */
+  mtimes: MtimeReader;
+}
 
-    const dirs = args.path !== undefined ? [target.real] : [...ctx.roots.list];
-    const opts = { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true };
-    const found: string[] = [];
-    let ignored = 0;
-    try {
-      const fg = await loadFastGlob();
-      for (const dir of dirs) {
-        // A name such as `[id].ts` that exists literally is meant literally.
-        const pattern = existsSync(resolve(dir, args.pattern)) ? fg.escapePath(args.pattern) : args.pattern;
-        // `../**` or `/elsewhere/**` would walk outside the scope (up to the whole disk) to find nothing in it.
-        if (!isWithin(dir, staticBase(dir, pattern))) continue;
-        const located = rootOf(dir, ctx.roots);
-        const rules = located ? new IgnoreRules(located.root, opts) : undefined;
-        // The walk collects names only (fast-glob's own `stats` would lstat every file it reads, not
-        // just the matches); mtimes are read once the matches are known.
-        const walked = walkGlob(dir, pattern, {
-          nocase: !(args.case_sensitive ?? false),
-          excludeDirs: CORE_EXCLUDE_DIRS,
-          inScope: (real) => isWithin(dir, real),
-        });
-        const entries =
-          walked ??
-          (await fg(pattern, {
-            cwd: dir,
-            onlyFiles: true,
-            dot: true,
-            followSymbolicLinks: false,
-            caseSensitiveMatch: args.case_sensitive ?? false,
-            ignore: CORE_EXCLUDE_GLOBS,
-            suppressErrors: true,
-            fs: { readdir: confinedReaddir((real) => isWithin(dir, real)) as never },
-          }));
-        ignored += keepEntries(dir, entries, walked !== undefined, located?.rel ? `${located.rel}/` : '', rules, found);
-        if (ctx.signal.aborted) throw new Error('cancelled');
+export const createGlobTool = (deps: GlobDeps) =>
+  defineTool({
+    name: 'glob',
+    title: 'FindFiles',
+    description:
+      "Efficiently finds files matching a glob pattern (e.g. 'src/**/*.ts', '**/*.md') and returns their absolute paths, " +
+      'sorted with recently modified files (last 24 hours) first, newest first. Matching is case-insensitive by default. ' +
+      '.gitignore and .geminiignore rules are respected.',
+    inputSchema,
+    annotations: READ_ONLY,
+    handler: async (args, ctx) => {
+      if (!ctx.roots.primary) return errorResult('No workspace roots are configured.', 'path_not_in_workspace');
+      const target = guardPath(args.path ?? ctx.roots.primary, ctx.roots);
+      const abs = target.resolved;
+      let isDir: boolean;
+      try {
+        isDir = (await stat(target.real)).isDirectory();
+      } catch {
+        return errorResult(`Search path does not exist ${abs}`, 'invalid_tool_params');
       }
-    } catch (err) {
-      return errorResult(`Error during glob search operation: ${(err as Error).message}`, 'glob_execution_error');
-    }
+      if (!isDir) return errorResult(`Search path is not a directory: ${abs}`, 'invalid_tool_params');
+      if (args.pattern.trim() === '')
+        return errorResult("The 'pattern' parameter cannot be empty.", 'invalid_tool_params');
 
-    const where = dirs.length > 1 ? ` across ${dirs.length} workspace directories` : ` within ${abs}`;
-    if (found.length === 0) {
-      const scope = dirs.length > 1 ? `${dirs.length} workspace directories` : abs;
+      const dirs = args.path !== undefined ? [target.real] : [...ctx.roots.list];
+      const opts = { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true };
+      const found: string[] = [];
+      let ignored = 0;
+      try {
+        const fg = await loadFastGlob();
+        for (const dir of dirs) {
+          // A name such as `[id].ts` that exists literally is meant literally.
+          const pattern = existsSync(resolve(dir, args.pattern)) ? fg.escapePath(args.pattern) : args.pattern;
+          // `../**` or `/elsewhere/**` would walk outside the scope (up to the whole disk) to find nothing in it.
+          if (!isWithin(dir, staticBase(dir, pattern))) continue;
+          const located = rootOf(dir, ctx.roots);
+          const rules = located ? new IgnoreRules(located.root, opts) : undefined;
+          // The walk collects names only (fast-glob's own `stats` would lstat every file it reads, not
+          // just the matches); mtimes are read once the matches are known.
+          const walked = walkGlob(dir, pattern, {
+            nocase: !(args.case_sensitive ?? false),
+            excludeDirs: CORE_EXCLUDE_DIRS,
+            inScope: (real) => isWithin(dir, real),
+          });
+          const entries =
+            walked ??
+            (await fg(pattern, {
+              cwd: dir,
+              onlyFiles: true,
+              dot: true,
+              followSymbolicLinks: false,
+              caseSensitiveMatch: args.case_sensitive ?? false,
+              ignore: CORE_EXCLUDE_GLOBS,
+              suppressErrors: true,
+              fs: { readdir: confinedReaddir((real) => isWithin(dir, real)) as never },
+            }));
+          ignored += keepEntries(
+            dir,
+            entries,
+            walked !== undefined,
+            located?.rel ? `${located.rel}/` : '',
+            rules,
+            found,
+          );
+          if (ctx.signal.aborted) throw new Error('cancelled');
+        }
+      } catch (err) {
+        return errorResult(`Error during glob search operation: ${(err as Error).message}`, 'glob_execution_error');
+      }
+
+      const where = dirs.length > 1 ? ` across ${dirs.length} workspace directories` : ` within ${abs}`;
+      if (found.length === 0) {
+        const scope = dirs.length > 1 ? `${dirs.length} workspace directories` : abs;
+        return textResult(
+          `No files found matching pattern "${args.pattern}" within ${scope}${ignored > 0 ? ` (${ignored} files were ignored)` : ''}`,
+          'No files found',
+        );
+      }
+      const sorted = sortByRecency(found, await deps.mtimes.read(found), Date.now());
+      const ignoredNote = ignored > 0 ? ` (${ignored} additional files were ignored)` : '';
       return textResult(
-        `No files found matching pattern "${args.pattern}" within ${scope}${ignored > 0 ? ` (${ignored} files were ignored)` : ''}`,
-        'No files found',
+        `Found ${sorted.length} file(s) matching "${args.pattern}"${where}${ignoredNote}, sorted by modification time (newest first):\n${sorted.join('\n')}`,
+        `Found ${sorted.length} matching file(s)`,
       );
-    }
-    const sorted = sortByRecency(found, mtimesOf(found), Date.now());
-    const ignoredNote = ignored > 0 ? ` (${ignored} additional files were ignored)` : '';
-    return textResult(
-      `Found ${sorted.length} file(s) matching "${args.pattern}"${where}${ignoredNote}, sorted by modification time (newest first):\n${sorted.join('\n')}`,
-      `Found ${sorted.length} matching file(s)`,
-    );
-  },
-});
+    },
+  });
 
 /**
  * Appends to `found` the absolute paths of `entries` (relative to `dir`) that lie in the scope and that the
@@ -182,13 +196,6 @@ function isPlainEntry(name: string): boolean {
     !name.endsWith('/.') &&
     !name.endsWith('/')
   );
-}
-
-/** Each file's mtime (ms), 0 for a file that vanished since the walk (it sorts with the old files). */
-function mtimesOf(files: readonly string[]): Float64Array {
-  const out = new Float64Array(files.length);
-  for (let i = 0; i < files.length; i++) out[i] = statSync(files[i], { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  return out;
 }
 
 /**
