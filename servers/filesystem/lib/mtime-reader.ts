@@ -3,9 +3,9 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /**
- * From this many files on, half of them are stat'ed on a worker thread while this thread stats the other
- * half. Below it the worker's round trip (and its ~10 MB, paid once) is not worth it: small globs, such as
- * an agent session's usual ones, never start it.
+ * From this many files on, part of them are stat'ed on a worker thread while this thread stats the rest.
+ * Below it the worker's round trip (and its ~10 MB, paid once) is not worth it: small globs, such as an
+ * agent session's usual ones, never start it.
  */
 export const PARALLEL_FROM = 4096;
 
@@ -22,10 +22,21 @@ parentPort.on('message', ({ id, files }) => {
 
 /** Reads files' mtimes for the glob tool's recency ordering; owned by one server instance. */
 export interface MtimeReader {
+  /**
+   * Starts reading `files[from..to)` on the worker while the caller goes on (a walk still listing). Only
+   * a later `read` of that same, append-only array uses the answer; ranges must be given in order.
+   */
+  prefetch(files: readonly string[], from: number, to: number): void;
   /** Each file's mtime in ms, 0 for a file that no longer exists (it then sorts with the old files). */
   read(files: readonly string[]): Promise<Float64Array>;
   /** Ends the worker, if one was started; later reads stat on the calling thread. */
   close(): Promise<void>;
+}
+
+interface Range {
+  from: number;
+  to: number;
+  answer: Promise<Float64Array | undefined>;
 }
 
 function statInto(files: readonly string[], from: number, to: number, out: Float64Array): void {
@@ -34,16 +45,18 @@ function statInto(files: readonly string[], from: number, to: number, out: Float
 
 /**
  * One stat per matched file was about half of a `glob **\/*.ts` over 50,000 files (~125 of ~240 ms), most of
- * it in the kernel: split across two threads, the stats take about half the wall time on two free cores.
- * The libuv pool (callback `fs.lstat`, 16–256 in flight) was measured at 2–3× the CPU and wall time of a
- * synchronous loop on the same 50,000 files, hence a worker of our own doing synchronous stats in bulk.
- * A worker that fails or exits is not restarted: its share is stat'ed on the calling thread.
+ * it in the kernel: split across two threads, the stats take about half the wall time on two free cores,
+ * and prefetched batches overlap the walk. The libuv pool (callback `fs.lstat`, 16–256 in flight) was
+ * measured at 2–3× the CPU and wall time of a synchronous loop on the same files, hence a worker of our
+ * own doing synchronous stats in bulk. A worker that fails or exits is not restarted: its share is then
+ * stat'ed on the calling thread.
  */
 export function createMtimeReader(parallel = availableParallelism() > 1): MtimeReader {
   let worker: Worker | undefined;
   let usable = parallel;
   let nextId = 0;
   const pending = new Map<number, (out: Float64Array | undefined) => void>();
+  const prefetched = new WeakMap<readonly string[], Range[]>();
   const settleAll = () => {
     for (const resolve of pending.values()) resolve(undefined);
     pending.clear();
@@ -72,24 +85,38 @@ export function createMtimeReader(parallel = availableParallelism() > 1): MtimeR
     w.on('exit', lost);
     return w;
   };
+  const ask = (w: Worker, files: readonly string[], from: number, to: number): Range => {
+    const id = nextId++;
+    const answer = new Promise<Float64Array | undefined>((resolve) => pending.set(id, resolve));
+    // Referenced while a reply is due, so that the process waits for it.
+    w.ref();
+    w.postMessage({ id, files: files.slice(from, to) });
+    return { from, to, answer };
+  };
   return {
+    prefetch(files, from, to) {
+      const w = to - from > 0 ? start() : undefined;
+      if (!w) return;
+      const ranges = prefetched.get(files) ?? [];
+      ranges.push(ask(w, files, from, to));
+      prefetched.set(files, ranges);
+    },
     async read(files) {
       const out = new Float64Array(files.length);
-      const w = files.length >= PARALLEL_FROM ? start() : undefined;
-      if (!w) {
-        statInto(files, 0, files.length, out);
-        return out;
+      const ranges = prefetched.get(files) ?? [];
+      prefetched.delete(files);
+      const covered = ranges.at(-1)?.to ?? 0;
+      const rest = files.length - covered;
+      const w = ranges.length > 0 || files.length >= PARALLEL_FROM ? start() : undefined;
+      // The worker's share of the rest evens out both threads' totals (nothing when it already has more).
+      const share = w && rest > covered ? (rest - covered) >> 1 : 0;
+      if (w && share > 0) ranges.push(ask(w, files, files.length - share, files.length));
+      statInto(files, covered, files.length - share, out);
+      for (const r of ranges) {
+        const got = await r.answer;
+        if (got && got.length === r.to - r.from) out.set(got, r.from);
+        else statInto(files, r.from, r.to, out);
       }
-      const split = files.length >> 1;
-      const id = nextId++;
-      const tail = new Promise<Float64Array | undefined>((resolve) => pending.set(id, resolve));
-      // Referenced while a reply is due, so that the process waits for it.
-      w.ref();
-      w.postMessage({ id, files: files.slice(split) });
-      statInto(files, 0, split, out);
-      const got = await tail;
-      if (got && got.length === files.length - split) out.set(got, split);
-      else statInto(files, split, files.length, out);
       return out;
     },
     async close() {

@@ -4,15 +4,17 @@ import { relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { guardPath, isWithin } from '../../common/path-guard.js';
 import { errorResult, textResult } from '../../common/result.js';
-import { defineTool, READ_ONLY } from '../../common/tool.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../../common/tool.js';
 import { CORE_EXCLUDE_DIRS, CORE_EXCLUDE_GLOBS, IgnoreRules } from '../lib/ignore-rules.js';
 import { walkGlob } from '../lib/glob-walk.js';
 import { confinedReaddir, realDirChecker } from '../lib/confined-glob-fs.js';
 import { loadFastGlob } from '../lib/lazy.js';
-import type { MtimeReader } from '../lib/mtime-reader.js';
+import { type MtimeReader, PARALLEL_FROM } from '../lib/mtime-reader.js';
 import { rootOf, toPosix } from '../lib/paths.js';
 
 const RECENCY_MS = 24 * 60 * 60 * 1000;
+/** Files handed to the mtime reader's worker at a time while a big walk goes on. */
+const PREFETCH_BATCH = 2048;
 
 const inputSchema = z.object({
   pattern: z.string().describe("The glob pattern to match against, e.g. '**/*.py' or 'docs/*.md'."),
@@ -63,45 +65,12 @@ export const createGlobTool = (deps: GlobDeps) =>
         return errorResult("The 'pattern' parameter cannot be empty.", 'invalid_tool_params');
 
       const dirs = args.path !== undefined ? [target.real] : [...ctx.roots.list];
-      const opts = { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true };
-      const found: string[] = [];
+      const found = new Matches(deps.mtimes);
       let ignored = 0;
       try {
         const fg = await loadFastGlob();
         for (const dir of dirs) {
-          // A name such as `[id].ts` that exists literally is meant literally.
-          const pattern = existsSync(resolve(dir, args.pattern)) ? fg.escapePath(args.pattern) : args.pattern;
-          // `../**` or `/elsewhere/**` would walk outside the scope (up to the whole disk) to find nothing in it.
-          if (!isWithin(dir, staticBase(dir, pattern))) continue;
-          const located = rootOf(dir, ctx.roots);
-          const rules = located ? new IgnoreRules(located.root, opts) : undefined;
-          // The walk collects names only (fast-glob's own `stats` would lstat every file it reads, not
-          // just the matches); mtimes are read once the matches are known.
-          const walked = walkGlob(dir, pattern, {
-            nocase: !(args.case_sensitive ?? false),
-            excludeDirs: CORE_EXCLUDE_DIRS,
-            inScope: (real) => isWithin(dir, real),
-          });
-          const entries =
-            walked ??
-            (await fg(pattern, {
-              cwd: dir,
-              onlyFiles: true,
-              dot: true,
-              followSymbolicLinks: false,
-              caseSensitiveMatch: args.case_sensitive ?? false,
-              ignore: CORE_EXCLUDE_GLOBS,
-              suppressErrors: true,
-              fs: { readdir: confinedReaddir((real) => isWithin(dir, real)) as never },
-            }));
-          ignored += keepEntries(
-            dir,
-            entries,
-            walked !== undefined,
-            located?.rel ? `${located.rel}/` : '',
-            rules,
-            found,
-          );
+          ignored += await globDir(dir, args, ctx, fg, found);
           if (ctx.signal.aborted) throw new Error('cancelled');
         }
       } catch (err) {
@@ -109,14 +78,14 @@ export const createGlobTool = (deps: GlobDeps) =>
       }
 
       const where = dirs.length > 1 ? ` across ${dirs.length} workspace directories` : ` within ${abs}`;
-      if (found.length === 0) {
+      if (found.files.length === 0) {
         const scope = dirs.length > 1 ? `${dirs.length} workspace directories` : abs;
         return textResult(
           `No files found matching pattern "${args.pattern}" within ${scope}${ignored > 0 ? ` (${ignored} files were ignored)` : ''}`,
           'No files found',
         );
       }
-      const sorted = sortByRecency(found, await deps.mtimes.read(found), Date.now());
+      const sorted = sortByRecency(found.files, await deps.mtimes.read(found.files), Date.now());
       const ignoredNote = ignored > 0 ? ` (${ignored} additional files were ignored)` : '';
       return textResult(
         `Found ${sorted.length} file(s) matching "${args.pattern}"${where}${ignoredNote}, sorted by modification time (newest first):\n${sorted.join('\n')}`,
@@ -126,12 +95,84 @@ export const createGlobTool = (deps: GlobDeps) =>
   });
 
 /**
- * Appends to `found` the absolute paths of `entries` (relative to `dir`) that lie in the scope and that the
+ * The matches of every scope, in order. Big batches are handed to the mtime reader as they come, so that a
+ * worker stats them while the walk goes on (the reader wants its ranges contiguous from the start).
+ */
+class Matches {
+  readonly files: string[] = [];
+  private sent = 0;
+  constructor(private readonly mtimes: MtimeReader) {}
+
+  /** Called as files are added: starts once the walk is known to be big, then every batch. */
+  added(): void {
+    if (this.files.length - this.sent < (this.sent === 0 ? PARALLEL_FROM : PREFETCH_BATCH)) return;
+    this.mtimes.prefetch(this.files, this.sent, this.files.length);
+    this.sent = this.files.length;
+  }
+}
+
+type GlobArgs = z.infer<typeof inputSchema>;
+
+/** Adds the files under `dir` that the pattern matches and the ignore rules keep; returns how many they dropped. */
+async function globDir(
+  dir: string,
+  args: GlobArgs,
+  ctx: ToolContext,
+  fg: Awaited<ReturnType<typeof loadFastGlob>>,
+  found: Matches,
+): Promise<number> {
+  // A name such as `[id].ts` that exists literally is meant literally.
+  const pattern = existsSync(resolve(dir, args.pattern)) ? fg.escapePath(args.pattern) : args.pattern;
+  // `../**` or `/elsewhere/**` would walk outside the scope (up to the whole disk) to find nothing in it.
+  if (!isWithin(dir, staticBase(dir, pattern))) return 0;
+  const located = rootOf(dir, ctx.roots);
+  const opts = { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true };
+  const rules = located ? new IgnoreRules(located.root, opts) : undefined;
+  const prefix = located?.rel ? `${located.rel}/` : '';
+  let ignored = 0;
+  // The walk's files are kept directory by directory as it goes, so that the mtime reader can start on them
+  // (on the 50,000-file tree the stats then overlap the listing).
+  let kept = 0;
+  const keepWalked = (names: readonly string[]) => {
+    ignored += keepEntries(dir, names, kept, true, prefix, rules, found.files);
+    kept = names.length;
+    found.added();
+  };
+  // The walk collects names only (fast-glob's own `stats` would lstat every file it reads, not
+  // just the matches); mtimes are read once the matches are known.
+  const walked = walkGlob(dir, pattern, {
+    nocase: !(args.case_sensitive ?? false),
+    excludeDirs: CORE_EXCLUDE_DIRS,
+    inScope: (real) => isWithin(dir, real),
+    onDir: keepWalked,
+  });
+  if (walked) {
+    keepWalked(walked);
+    return ignored;
+  }
+  const entries = await fg(pattern, {
+    cwd: dir,
+    onlyFiles: true,
+    dot: true,
+    followSymbolicLinks: false,
+    caseSensitiveMatch: args.case_sensitive ?? false,
+    ignore: CORE_EXCLUDE_GLOBS,
+    suppressErrors: true,
+    fs: { readdir: confinedReaddir((real) => isWithin(dir, real)) as never },
+  });
+  ignored += keepEntries(dir, entries, 0, false, prefix, rules, found.files);
+  found.added();
+  return ignored;
+}
+
+/**
+ * Appends to `found` the absolute paths of `entries[from..]` (relative to `dir`) that lie in the scope and that the
  * ignore rules keep; returns how many the rules dropped.
  */
 function keepEntries(
   dir: string,
   entries: readonly string[],
+  from: number,
   walked: boolean,
   prefix: string,
   rules: IgnoreRules | undefined,
@@ -141,7 +182,8 @@ function keepEntries(
   const inRealDir = walked ? () => true : realDirChecker(dir);
   const checkRules = rules !== undefined && !rules.isEmpty;
   let ignored = 0;
-  for (const name of entries) {
+  for (let i = from; i < entries.length; i++) {
+    const name = entries[i];
     let file: string;
     let rel: string;
     if (walked) {

@@ -43,6 +43,19 @@ describe('mtime reader', () => {
     expect(want[list.length - 3]).toBe(0);
   });
 
+  it('uses ranges prefetched while the list grew, and stats the rest', async () => {
+    const all = files(PARALLEL_FROM + 3000);
+    reader = createMtimeReader(true);
+    const growing: string[] = all.slice(0, PARALLEL_FROM);
+    reader.prefetch(growing, 0, growing.length);
+    growing.push(...all.slice(PARALLEL_FROM, PARALLEL_FROM + 2048));
+    reader.prefetch(growing, PARALLEL_FROM, growing.length);
+    growing.push(...all.slice(PARALLEL_FROM + 2048));
+    expect(Array.from(await reader.read(growing))).toEqual(expected(all));
+    // A prefetch is used once: a second read of the same array stats it again, with the same answer.
+    expect(Array.from(await reader.read(growing))).toEqual(expected(all));
+  });
+
   it('reads small lists, single-core machines and reads after close on the calling thread', async () => {
     const list = files(PARALLEL_FROM + 1);
     reader = createMtimeReader(false);
