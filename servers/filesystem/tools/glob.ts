@@ -160,8 +160,8 @@ async function globDir(
     suppressErrors: true,
     fs: { readdir: confinedReaddir((real) => isWithin(dir, real)) as never },
   });
+  // Not handed over here: with the walk over, `read` splits what is left between both threads.
   ignored += keepEntries(dir, entries, 0, false, prefix, rules, found.files);
-  found.added();
   return ignored;
 }
 
