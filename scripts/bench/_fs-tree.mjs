@@ -32,6 +32,35 @@ export function makeBigTree(root) {
   }
 }
 
+export const WIDE_DIRS = 500;
+export const WIDE_FILES_PER_DIR = 100;
+const WIDE_LINES = 60;
+/** One `TODO` line every this many lines of the wide tree, counted across files: ≈ 6,061 matches. */
+const WIDE_TODO_EVERY = 495;
+
+/**
+ * The issue's wide tree: 500 folders `dir{d}` × 100 files `file{f}.ts` × 60 lines (50,000 files, all `.ts`,
+ * so `glob **\/*.ts` lists every one), `TODO` on one line in every 495 (6,061 matches).
+ */
+export function makeWideTree(root) {
+  let line = 0;
+  for (let d = 0; d < WIDE_DIRS; d++) {
+    const dir = join(root, `dir${d}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < WIDE_FILES_PER_DIR; f++) {
+      const lines = [];
+      for (let l = 0; l < WIDE_LINES; l++, line++) {
+        lines.push(
+          line % WIDE_TODO_EVERY === 0
+            ? `  // TODO: revisit step ${line} of dir${d}/file${f}`
+            : `export const v${l} = computeValue(${d}, ${f}, ${l}); // plain line`,
+        );
+      }
+      writeFileSync(join(dir, `file${f}.ts`), `${lines.join('\n')}\n`);
+    }
+  }
+}
+
 /** `file:line` of rg's matches sorted by path, the first `max`: what our output must list. */
 export function rgSortedFirst(root, pattern, max) {
   const r = spawnSync('rg', ['-n', '-i', '--hidden', '--no-heading', '--sort', 'path', '--', pattern, '.'], {

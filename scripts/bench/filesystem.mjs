@@ -11,14 +11,16 @@ import fg from 'fast-glob';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { measureRewrite } from './_fs-edit.mjs';
-import { FILES, findRun, makeBigTree, ourMatches, rgRun, rgSortedFirst } from './_fs-tree.mjs';
+import { FILES, findRun, makeBigTree, makeWideTree, ourMatches, rgRun, rgSortedFirst } from './_fs-tree.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 // The bundle users run (npm run build).
 const ENTRY = join(REPO, 'dist/bin/gemini-mcp-filesystem.mjs');
 const REPS = 5;
 const SPAWNS = 10;
-const TARGETS = { grep: 1.0, glob: 1.5, logs: 1.0, spawnMs: 300, rewriteConfirmMs: 1000, pingMs: 50 };
+// The wide tree's figures swing most with the load of a shared machine: more interleaved runs.
+const WIDE_REPS = 9;
+const TARGETS = { grep: 1.0, glob: 1.5, logs: 1.0, manyGrep: 0.5, spawnMs: 300, rewriteConfirmMs: 1000, pingMs: 50 };
 const REWRITE_BYTES = 6 * 1024 * 1024;
 const CORE = ['**/node_modules/**', '**/.git/**', '**/bower_components/**', '**/.svn/**', '**/.hg/**'];
 
@@ -55,10 +57,71 @@ async function connect(root, entry = ENTRY) {
 
 const verdict = (ratio, target) => (ratio <= target ? 'PASS' : 'MISS');
 
+// Interleaved so that load drifting on a shared machine hits both sides alike.
+async function compare(label, ours, theirs, theirName, target, reps = REPS) {
+  const a = { times: [], last: undefined };
+  const b = { times: [] };
+  for (let i = 0; i < reps; i++) {
+    let s0 = performance.now();
+    a.last = await ours();
+    a.times.push(performance.now() - s0);
+    s0 = performance.now();
+    theirs();
+    b.times.push(performance.now() - s0);
+  }
+  a.ms = median(a.times);
+  b.ms = median(b.times);
+  const ratio = a.ms / b.ms;
+  console.log(
+    `${label}: ${fmt(a.ms)} vs ${theirName} ${fmt(b.ms)} → ${ratio.toFixed(2)}× (target ≤ ${target}×) ${verdict(ratio, target)}`,
+  );
+  return a.last;
+}
+
+/**
+ * The issue's tree: 500 folders × 100 `.ts` files × 60 lines, `TODO` on 6,061 lines. `glob **\/*.ts` lists
+ * (and so stats) all 50,000 files; the many-match search returns its first 100 matches while rg prints all.
+ */
+async function wideTree() {
+  const t0 = performance.now();
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'gmc-bench-wide-')));
+  try {
+    makeWideTree(root);
+    console.log(`wide tree: 500 folders × 100 files generated in ${fmt(performance.now() - t0)}`);
+    const client = await connect(root);
+    const call = (name, args) => () => client.callTool({ name, arguments: args });
+    await call('glob', { pattern: '**/*.ts' })();
+    rgRun(root, 'warm')();
+    const listed = await compare(
+      'wide tree: glob **/*.ts (50,000 files)',
+      call('glob', { pattern: '**/*.ts' }),
+      findRun(root, '*.ts'),
+      "find -printf '%T@ %p'",
+      TARGETS.glob,
+      WIDE_REPS,
+    );
+    const n = String(listed.content[0].text).split('\n').length - 1;
+    if (n !== 50_000) console.log(`wide tree: glob listed ${n} files, not 50,000`);
+    if (onPath('rg')) {
+      await compare(
+        'wide tree: search_file_content TODO (first 100 of 6,061 matches)',
+        call('search_file_content', { pattern: 'TODO' }),
+        rgRun(root, 'TODO'),
+        'rg -n (all)',
+        TARGETS.manyGrep,
+        WIDE_REPS,
+      );
+    }
+    await client.close();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 // Edit diffs: a full rewrite of a 6 MB file (every line changed), and pings sent while it runs.
-// FS_BENCH_ONLY=tree (or edit) runs one part.
+// FS_BENCH_ONLY=tree (or edit, or wide) runs one part.
 const only = process.env.FS_BENCH_ONLY;
-if (only !== 'tree') {
+if (only !== 'tree' && only !== 'wide') {
   const r = await measureRewrite(ENTRY, REWRITE_BYTES, 120_000);
   const ok = (v, t) => (v !== null && v <= t ? 'PASS' : 'MISS');
   const ms = (v) => (v === null ? 'over 120 s' : fmt(v));
@@ -69,6 +132,10 @@ if (only !== 'tree') {
 }
 
 if (only === 'edit') process.exit(0);
+if (only === 'wide') {
+  await wideTree();
+  process.exit(0);
+}
 const t0 = performance.now();
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'gmc-bench-fs-')));
 makeBigTree(root);
@@ -80,26 +147,6 @@ try {
   await call('glob', { pattern: '**/*.md' })();
   rgRun(root, 'warm')();
   const hasRg = onPath('rg');
-  // Interleaved so that load drifting on a shared machine hits both sides alike.
-  const compare = async (label, ours, theirs, theirName, target) => {
-    const a = { times: [], last: undefined };
-    const b = { times: [] };
-    for (let i = 0; i < REPS; i++) {
-      let s0 = performance.now();
-      a.last = await ours();
-      a.times.push(performance.now() - s0);
-      s0 = performance.now();
-      theirs();
-      b.times.push(performance.now() - s0);
-    }
-    a.ms = median(a.times);
-    b.ms = median(b.times);
-    const ratio = a.ms / b.ms;
-    console.log(
-      `${label}: ${fmt(a.ms)} vs ${theirName} ${fmt(b.ms)} → ${ratio.toFixed(2)}× (target ≤ ${target}×) ${verdict(ratio, target)}`,
-    );
-    return a.last;
-  };
   if (hasRg) {
     const found = await compare(
       'search_file_content (100 of 252 matches)',
@@ -149,6 +196,8 @@ try {
     `reference: raw fast-glob ${fmt(raw.ms)} (${raw.last.length} files; glob listed ${String(globbed.content[0].text).split('\n').length - 1})`,
   );
   await client.close();
+
+  await wideTree();
 
   const spawns = [];
   const timeSpawn = async (entry, into) => {

@@ -1,6 +1,7 @@
 import { createKitServer, type KitServer } from '../common/create-server.js';
 import type { Logger } from '../common/logger.js';
 import { VERSION } from '../../protocol/version.js';
+import { createMtimeReader } from './lib/mtime-reader.js';
 import { cleanStaleTemps } from './lib/temp-cleanup.js';
 import { filesystemTools } from './tools/index.js';
 
@@ -23,15 +24,18 @@ export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
       );
     }
   };
+  // Owned by this instance (an HTTP session's server, say) and closed with it.
+  const mtimes = createMtimeReader();
   const kit = createKitServer({
     name: 'gemini-mcp-filesystem',
     version: VERSION,
     instructions: 'File tools confined to the workspace roots. Paths may be absolute or relative to the first root.',
-    tools: filesystemTools,
+    tools: filesystemTools({ mtimes }),
     log: deps.log,
     roots: deps.roots,
     projectTempDir: deps.projectTempDir,
     onRootsChanged: () => deps.cleanStaleTemps && clean(kit.roots.list),
+    onClose: () => mtimes.close(),
   });
   if (deps.cleanStaleTemps) setImmediate(() => clean(kit.roots.list));
   return kit;

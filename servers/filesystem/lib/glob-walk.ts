@@ -12,6 +12,8 @@ export interface GlobWalkOptions {
   excludeDirs: readonly string[];
   /** Whether a real directory path is inside the search scope. */
   inScope: (real: string) => boolean;
+  /** Called after each directory's files were added to `found` (the array `walkGlob` returns). */
+  onDir?: (found: readonly string[]) => void;
 }
 
 /**
@@ -53,6 +55,7 @@ export function walkGlob(dir: string, pattern: string, o: GlobWalkOptions): stri
         if (res.some((re) => re.test(childRel))) out.push(childRel);
       }
     }
+    o.onDir?.(out);
   };
   if (base.some((s) => excluded.has(o.nocase ? s.toLowerCase() : s))) return out;
   walk(base.length ? `${dir}${sep}${base.join(sep)}` : dir, base.join('/'), base.length);

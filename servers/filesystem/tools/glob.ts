@@ -1,17 +1,20 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { guardPath, isWithin } from '../../common/path-guard.js';
 import { errorResult, textResult } from '../../common/result.js';
-import { defineTool, READ_ONLY } from '../../common/tool.js';
+import { defineTool, READ_ONLY, type ToolContext } from '../../common/tool.js';
 import { CORE_EXCLUDE_DIRS, CORE_EXCLUDE_GLOBS, IgnoreRules } from '../lib/ignore-rules.js';
 import { walkGlob } from '../lib/glob-walk.js';
 import { confinedReaddir, realDirChecker } from '../lib/confined-glob-fs.js';
 import { loadFastGlob } from '../lib/lazy.js';
+import { type MtimeReader, PARALLEL_FROM } from '../lib/mtime-reader.js';
 import { rootOf, toPosix } from '../lib/paths.js';
 
 const RECENCY_MS = 24 * 60 * 60 * 1000;
+/** Files handed to the mtime reader's worker at a time while a big walk goes on. */
+const PREFETCH_BATCH = 2048;
 
 const inputSchema = z.object({
   pattern: z.string().describe("The glob pattern to match against, e.g. '**/*.py' or 'docs/*.md'."),
@@ -32,108 +35,182 @@ const inputSchema = z.object({
     .describe('Optional: whether to respect .geminiignore patterns. Defaults to true.'),
 });
 
-export const glob = defineTool({
-  name: 'glob',
-  title: 'FindFiles',
-  description:
-    "Efficiently finds files matching a glob pattern (e.g. 'src/**/*.ts', '**/*.md') and returns their absolute paths, " +
-    'sorted with recently modified files (last 24 hours) first, newest first. Matching is case-insensitive by default. ' +
-    '.gitignore and .geminiignore rules are respected.',
-  inputSchema,
-  annotations: READ_ONLY,
-  handler: async (args, ctx) => {
-    if (!ctx.roots.primary) return errorResult('No workspace roots are configured.', 'path_not_in_workspace');
-    const target = guardPath(args.path ?? ctx.roots.primary, ctx.roots);
-    const abs = target.resolved;
-    let isDir: boolean;
-    try {
-      isDir = (await stat(target.real)).isDirectory();
-    } catch {
-      return errorResult(`Search path does not exist ${abs}`, 'invalid_tool_params');
-    }
-    if (!isDir) return errorResult(`Search path is not a directory: ${abs}`, 'invalid_tool_params');
-    if (args.pattern.trim() === '')
-      return errorResult("The 'pattern' parameter cannot be empty.", 'invalid_tool_params');
+export interface GlobDeps {
+  /** The server instance's mtime reader (its worker thread is closed with the server). */
+  mtimes: MtimeReader;
+}
 
-    const dirs = args.path !== undefined ? [target.real] : [...ctx.roots.list];
-    const opts = { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true };
-    const found: { file: string; mtime: number }[] = [];
-    let ignored = 0;
-    try {
-      const fg = await loadFastGlob();
-      for (const dir of dirs) {
-        // A name such as `[id].ts` that exists literally is meant literally.
-        const pattern = existsSync(resolve(dir, args.pattern)) ? fg.escapePath(args.pattern) : args.pattern;
-        // `../**` or `/elsewhere/**` would walk outside the scope (up to the whole disk) to find nothing in it.
-        if (!isWithin(dir, staticBase(dir, pattern))) continue;
-        const located = rootOf(dir, ctx.roots);
-        const rules = located ? new IgnoreRules(located.root, opts) : undefined;
-        // The walk collects names only (fast-glob's own `stats` would lstat every file it reads, not
-        // just the matches); a synchronous stat per match costs a few microseconds, a thread-pool
-        // round trip per match several times that.
-        const walked = walkGlob(dir, pattern, {
-          nocase: !(args.case_sensitive ?? false),
-          excludeDirs: CORE_EXCLUDE_DIRS,
-          inScope: (real) => isWithin(dir, real),
-        });
-        const entries =
-          walked ??
-          (await fg(pattern, {
-            cwd: dir,
-            onlyFiles: true,
-            dot: true,
-            followSymbolicLinks: false,
-            caseSensitiveMatch: args.case_sensitive ?? false,
-            ignore: CORE_EXCLUDE_GLOBS,
-            suppressErrors: true,
-            fs: { readdir: confinedReaddir((real) => isWithin(dir, real)) as never },
-          }));
-        // The walk listed only directories it had verified by descriptor; fast-glob's results are judged here.
-        const inRealDir = walked ? () => true : realDirChecker(dir);
-        const prefix = located?.rel ? `${located.rel}/` : '';
-        const checkRules = rules !== undefined && !rules.isEmpty;
-        for (const name of entries) {
-          let file: string;
-          let rel: string;
-          if (isPlainEntry(name)) {
-            file = dir === sep ? `${sep}${name}` : `${dir}${sep}${name}`;
-            rel = name;
-          } else {
-            // Absolute patterns yield absolute entries and `../` patterns climb out: the scope is `dir`.
-            file = resolve(dir, name);
-            if (!isWithin(dir, file) || file === dir) continue;
-            rel = toPosix(relative(dir, file));
-          }
-          // Every result lies in a real directory of the scope: none is reached through a symlink.
-          if (!inRealDir(file)) continue;
-          if (checkRules && rules.isIgnored(prefix + rel)) {
-            ignored++;
-            continue;
-          }
-          found.push({ file, mtime: mtimeOf(file) });
-        }
-        if (ctx.signal.aborted) throw new Error('cancelled');
+export const createGlobTool = (deps: GlobDeps) =>
+  defineTool({
+    name: 'glob',
+    title: 'FindFiles',
+    description:
+      "Efficiently finds files matching a glob pattern (e.g. 'src/**/*.ts', '**/*.md') and returns their absolute paths, " +
+      'sorted with recently modified files (last 24 hours) first, newest first. Matching is case-insensitive by default. ' +
+      '.gitignore and .geminiignore rules are respected.',
+    inputSchema,
+    annotations: READ_ONLY,
+    handler: async (args, ctx) => {
+      if (!ctx.roots.primary) return errorResult('No workspace roots are configured.', 'path_not_in_workspace');
+      const target = guardPath(args.path ?? ctx.roots.primary, ctx.roots);
+      const abs = target.resolved;
+      let isDir: boolean;
+      try {
+        isDir = (await stat(target.real)).isDirectory();
+      } catch {
+        return errorResult(`Search path does not exist ${abs}`, 'invalid_tool_params');
       }
-    } catch (err) {
-      return errorResult(`Error during glob search operation: ${(err as Error).message}`, 'glob_execution_error');
-    }
+      if (!isDir) return errorResult(`Search path is not a directory: ${abs}`, 'invalid_tool_params');
+      if (args.pattern.trim() === '')
+        return errorResult("The 'pattern' parameter cannot be empty.", 'invalid_tool_params');
 
-    const where = dirs.length > 1 ? ` across ${dirs.length} workspace directories` : ` within ${abs}`;
-    if (found.length === 0) {
-      const scope = dirs.length > 1 ? `${dirs.length} workspace directories` : abs;
+      const dirs = args.path !== undefined ? [target.real] : [...ctx.roots.list];
+      const found = new Matches(deps.mtimes);
+      let ignored = 0;
+      try {
+        const fg = await loadFastGlob();
+        for (const dir of dirs) {
+          ignored += await globDir(dir, args, ctx, fg, found);
+          if (ctx.signal.aborted) throw new Error('cancelled');
+        }
+      } catch (err) {
+        return errorResult(`Error during glob search operation: ${(err as Error).message}`, 'glob_execution_error');
+      }
+
+      const where = dirs.length > 1 ? ` across ${dirs.length} workspace directories` : ` within ${abs}`;
+      if (found.files.length === 0) {
+        const scope = dirs.length > 1 ? `${dirs.length} workspace directories` : abs;
+        return textResult(
+          `No files found matching pattern "${args.pattern}" within ${scope}${ignored > 0 ? ` (${ignored} files were ignored)` : ''}`,
+          'No files found',
+        );
+      }
+      const sorted = sortByRecency(found.files, await deps.mtimes.read(found.files), Date.now());
+      const ignoredNote = ignored > 0 ? ` (${ignored} additional files were ignored)` : '';
       return textResult(
-        `No files found matching pattern "${args.pattern}" within ${scope}${ignored > 0 ? ` (${ignored} files were ignored)` : ''}`,
-        'No files found',
+        `Found ${sorted.length} file(s) matching "${args.pattern}"${where}${ignoredNote}, sorted by modification time (newest first):\n${sorted.join('\n')}`,
+        `Found ${sorted.length} matching file(s)`,
       );
+    },
+  });
+
+/**
+ * The matches of every scope, in order. Big batches are handed to the mtime reader as they come, so that a
+ * worker stats them while the walk goes on (the reader wants its ranges contiguous from the start).
+ */
+class Matches {
+  readonly files: string[] = [];
+  private sent = 0;
+  constructor(private readonly mtimes: MtimeReader) {}
+
+  /** Called as files are added: starts once the walk is known to be big, then every batch. */
+  added(): void {
+    if (this.files.length - this.sent < (this.sent === 0 ? PARALLEL_FROM : PREFETCH_BATCH)) return;
+    this.mtimes.prefetch(this.files, this.sent, this.files.length);
+    this.sent = this.files.length;
+  }
+}
+
+type GlobArgs = z.infer<typeof inputSchema>;
+
+/** Adds the files under `dir` that the pattern matches and the ignore rules keep; returns how many they dropped. */
+async function globDir(
+  dir: string,
+  args: GlobArgs,
+  ctx: ToolContext,
+  fg: Awaited<ReturnType<typeof loadFastGlob>>,
+  found: Matches,
+): Promise<number> {
+  // A name such as `[id].ts` that exists literally is meant literally.
+  const pattern = existsSync(resolve(dir, args.pattern)) ? fg.escapePath(args.pattern) : args.pattern;
+  // `../**` or `/elsewhere/**` would walk outside the scope (up to the whole disk) to find nothing in it.
+  if (!isWithin(dir, staticBase(dir, pattern))) return 0;
+  const located = rootOf(dir, ctx.roots);
+  const opts = { git: args.respect_git_ignore ?? true, gemini: args.respect_gemini_ignore ?? true };
+  const rules = located ? new IgnoreRules(located.root, opts) : undefined;
+  const prefix = located?.rel ? `${located.rel}/` : '';
+  let ignored = 0;
+  // The walk's files are kept directory by directory as it goes, so that the mtime reader can start on them
+  // (on the 50,000-file tree the stats then overlap the listing).
+  let kept = 0;
+  const keepWalked = (names: readonly string[]) => {
+    ignored += keepEntries(dir, names, kept, true, prefix, rules, found.files);
+    kept = names.length;
+    found.added();
+  };
+  // The walk collects names only (fast-glob's own `stats` would lstat every file it reads, not
+  // just the matches); mtimes are read once the matches are known.
+  const walked = walkGlob(dir, pattern, {
+    nocase: !(args.case_sensitive ?? false),
+    excludeDirs: CORE_EXCLUDE_DIRS,
+    inScope: (real) => isWithin(dir, real),
+    onDir: keepWalked,
+  });
+  if (walked) {
+    keepWalked(walked);
+    return ignored;
+  }
+  const entries = await fg(pattern, {
+    cwd: dir,
+    onlyFiles: true,
+    dot: true,
+    followSymbolicLinks: false,
+    caseSensitiveMatch: args.case_sensitive ?? false,
+    ignore: CORE_EXCLUDE_GLOBS,
+    suppressErrors: true,
+    fs: { readdir: confinedReaddir((real) => isWithin(dir, real)) as never },
+  });
+  // Not handed over here: with the walk over, `read` splits what is left between both threads.
+  ignored += keepEntries(dir, entries, 0, false, prefix, rules, found.files);
+  return ignored;
+}
+
+/**
+ * Appends to `found` the absolute paths of `entries[from..]` (relative to `dir`) that lie in the scope and that the
+ * ignore rules keep; returns how many the rules dropped.
+ */
+function keepEntries(
+  dir: string,
+  entries: readonly string[],
+  from: number,
+  walked: boolean,
+  prefix: string,
+  rules: IgnoreRules | undefined,
+  found: string[],
+): number {
+  // The walk listed only directories it had verified by descriptor; fast-glob's results are judged here.
+  const inRealDir = walked ? () => true : realDirChecker(dir);
+  const checkRules = rules !== undefined && !rules.isEmpty;
+  let ignored = 0;
+  for (let i = from; i < entries.length; i++) {
+    const name = entries[i];
+    let file: string;
+    let rel: string;
+    if (walked) {
+      // The walk built `name` from directory entries (never `.`, `..` or containing `/`) in directories it
+      // verified: the joined path is already resolved and inside the scope (skipping the checks below
+      // for each of 50,000 entries saved ~5% of the call's CPU on the bench's wide tree).
+      file = dir === sep ? `${sep}${name}` : `${dir}${sep}${name}`;
+      rel = name;
+    } else if (isPlainEntry(name)) {
+      file = dir === sep ? `${sep}${name}` : `${dir}${sep}${name}`;
+      rel = name;
+    } else {
+      // Absolute patterns yield absolute entries and `../` patterns climb out: the scope is `dir`.
+      file = resolve(dir, name);
+      if (!isWithin(dir, file) || file === dir) continue;
+      rel = toPosix(relative(dir, file));
     }
-    const sorted = sortByRecency(found, Date.now());
-    const ignoredNote = ignored > 0 ? ` (${ignored} additional files were ignored)` : '';
-    return textResult(
-      `Found ${sorted.length} file(s) matching "${args.pattern}"${where}${ignoredNote}, sorted by modification time (newest first):\n${sorted.join('\n')}`,
-      `Found ${sorted.length} matching file(s)`,
-    );
-  },
-});
+    // Every result lies in a real directory of the scope: none is reached through a symlink.
+    if (!inRealDir(file)) continue;
+    if (checkRules && rules.isIgnored(prefix + rel)) {
+      ignored++;
+      continue;
+    }
+    found.push(file);
+  }
+  return ignored;
+}
 
 /** Where a pattern's walk starts: its leading directory segments free of glob syntax. */
 function staticBase(dir: string, pattern: string): string {
@@ -163,20 +240,21 @@ function isPlainEntry(name: string): boolean {
   );
 }
 
-function mtimeOf(file: string): number {
-  // A file that vanished since the walk sorts with the old files.
-  return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-}
-
-/** Files changed in the last 24 hours first, newest first; all others by path. */
-export function sortByRecency(files: { file: string; mtime: number }[], now: number): string[] {
-  const recent: { file: string; mtime: number }[] = [];
+/**
+ * Files changed in the last 24 hours first, newest first; all others by path. The recent ones are sorted as
+ * indices into `mtimes` rather than as `{ file, mtime }` objects (50,000 fewer objects for the GC per call).
+ */
+export function sortByRecency(files: readonly string[], mtimes: Float64Array, now: number): string[] {
+  const recent: number[] = [];
   const old: string[] = [];
-  for (const f of files) {
-    if (now - f.mtime < RECENCY_MS) recent.push(f);
-    else old.push(f.file);
+  for (let i = 0; i < files.length; i++) {
+    if (now - mtimes[i] < RECENCY_MS) recent.push(i);
+    else old.push(files[i]);
   }
-  recent.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : 1));
+  recent.sort((a, b) => mtimes[b] - mtimes[a] || (files[a] < files[b] ? -1 : 1));
   old.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return [...recent.map((r) => r.file), ...old];
+  const out = new Array<string>(files.length);
+  for (let i = 0; i < recent.length; i++) out[i] = files[recent[i]];
+  for (let i = 0; i < old.length; i++) out[recent.length + i] = old[i];
+  return out;
 }

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '../../common/tool.js';
-import { glob } from './glob.js';
+import { createGlobTool, type GlobDeps } from './glob.js';
 import { listDirectory } from './list-directory.js';
 import { readFile } from './read-file.js';
 import { readManyFiles } from './read-many-files.js';
@@ -7,12 +7,13 @@ import { replace } from './replace.js';
 import { searchFileContent } from './search-file-content.js';
 import { writeFile } from './write-file.js';
 
-export const filesystemTools: ToolDefinition[] = [
+/** The server's tools; `deps` are the resources one server instance owns. */
+export const filesystemTools = (deps: GlobDeps): ToolDefinition[] => [
   listDirectory,
   readFile,
   writeFile,
   replace,
   searchFileContent,
-  glob,
+  createGlobTool(deps),
   readManyFiles,
 ];

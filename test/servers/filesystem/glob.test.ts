@@ -108,3 +108,38 @@ describe('glob', () => {
     expect(listed(await fs.text('glob', { pattern: `${root}/sub/*.md` }))).toEqual([join(root, 'sub/y.md')]);
   });
 });
+
+describe('glob over thousands of files (mtimes read on two threads, prefetched during the walk)', () => {
+  it('orders exactly as for a small tree: recent newest first, then the rest by path; ignored folders left out', async () => {
+    const root = tempDir();
+    const now = Date.now() / 1000;
+    const want: { file: string; t: number }[] = [];
+    writeFileSync(join(root, '.geminiignore'), 'skip/\n');
+    mkdirSync(join(root, 'skip'));
+    writeFileSync(join(root, 'skip', 'x.ts'), '');
+    for (let d = 0; d < 55; d++) {
+      mkdirSync(join(root, `d${d}`));
+      for (let f = 0; f < 100; f++) {
+        const file = join(root, `d${d}`, `f${f}.ts`);
+        // Every 37th file recent (at distinct times, spread over the whole walk), the others two days old.
+        const n = d * 100 + f;
+        const t = n % 37 === 0 ? now - 100 - ((n * 7919) % 5000) : now - 2 * DAY;
+        writeFileSync(file, '');
+        utimesSync(file, t, t);
+        want.push({ file, t });
+      }
+    }
+    const recent = want.filter((w) => now - w.t < DAY).sort((a, b) => b.t - a.t);
+    const old = want.filter((w) => now - w.t >= DAY).map((w) => w.file);
+    old.sort((a, b) => (a < b ? -1 : 1));
+    const fs = await connectFs({ roots: [root] });
+    const text = await fs.text('glob', { pattern: '**/*.ts' });
+    const lines = text.split('\n');
+    expect(lines[0]).toBe(
+      `Found 5500 file(s) matching "**/*.ts" within ${root} (1 additional files were ignored), sorted by modification time (newest first):`,
+    );
+    expect(lines.slice(1)).toEqual([...recent.map((r) => r.file), ...old]);
+    // Closing ends the server and with it the mtime reader's worker.
+    await fs.client.close();
+  });
+});
