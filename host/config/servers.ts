@@ -139,7 +139,7 @@ export function resolveServerSet(input: Settings | { merged: Settings }, opts: R
     const alias = prefixes.get(name)!;
     const server = userServer(alias, entry, opts, env, redaction);
     if (alias !== name) server.name = name;
-    if (fromExtension?.[name]) server.extension = fromExtension[name];
+    if (fromExtension && Object.hasOwn(fromExtension, name)) server.extension = fromExtension[name];
     // A user entry under a built-in's name replaces the built-in in place and keeps working.
     const replaced = ordered.get(alias);
     if (replaced?.builtIn) server.replacesBuiltin = entry.replaceBuiltin === true ? 'intended' : 'silently';

@@ -139,15 +139,19 @@ function mergeExtensions(
   set: ExtensionSet,
   warnings: string[],
 ): Record<string, string> {
-  const from: Record<string, string> = {};
-  const servers = { ...((merged.mcpServers as Record<string, unknown> | undefined) ?? {}) };
+  // Null-prototype objects: server names such as `constructor` or `__proto__` are plain names here.
+  const from: Record<string, string> = Object.create(null);
+  const servers: Record<string, unknown> = Object.assign(
+    Object.create(null),
+    (merged.mcpServers as Record<string, unknown> | undefined) ?? {},
+  );
   const exclude: string[] = [];
   for (const ext of set.extensions) {
     if (!ext.enabled) continue;
     for (const [name, server] of Object.entries(ext.mcpServers)) {
-      if (name in servers) {
+      if (Object.hasOwn(servers, name)) {
         warnings.push(
-          from[name]
+          Object.hasOwn(from, name)
             ? `MCP server "${name}" of extension ${ext.name} is skipped: extension ${from[name]} already defines it`
             : `MCP server "${name}" of extension ${ext.name} is skipped: settings.json defines a server of that name`,
         );

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, workspace, type Workspace, scriptedEndpoints } from '../../helpers/run-host.js';
 
-// Reference 4.4: a headless run declares no tool whose every call policy would deny.
+// A headless run declares no tool whose every call policy would deny.
 const ASKING = [
   'filesystem__write_file',
   'filesystem__replace',
