@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { readConfigFile } from './config-file.js';
 import { setMembersText } from './jsonc-members.js';

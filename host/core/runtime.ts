@@ -1,11 +1,7 @@
 import { resolve } from 'node:path';
 import { loadSettings, resolveServers, type LoadedSettings } from '../config/settings.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
-import { builtinReplacementNotice } from '../config/server-names.js';
 import { ensureProjectTempDir, listingCacheDir } from '../config/paths.js';
-import { untrustedNotice } from '../config/trust.js';
-import { refusedContextFileNames } from '../config/servers.js';
-import { refusedContextFileNamesNotice } from '../../protocol/context-file-name.js';
 import { silentLogger, type HostLogger } from '../log.js';
 import { McpClientManager } from '../mcp/client-manager.js';
 import { ListingCache } from '../mcp/listing-cache.js';
@@ -22,28 +18,18 @@ import type { Settings } from '../config/settings-schema.js';
 import { HOST_TOOLS_ALIAS } from '../tools/tool-search.js';
 import { callResourceTool, isResourceTool } from '../tools/resource-tools.js';
 import type { CallExecutor } from '../scheduler/executor.js';
+import { hooksFor, loadContributions, policiesFor, startupNotices } from './runtime-config.js';
 import type { EditorFiles } from '../../protocol/editor-files.js';
 import { sandboxChoice, type SandboxChoice } from '../config/sandbox.js';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { geminiHome } from '../config/paths.js';
-import { systemSettingsPath, workspaceSettingsPath } from '../config/settings-files.js';
-import {
-  loadPolicyFiles,
-  standardPolicySources,
-  type LoadedPolicies,
-  type PolicySource,
-} from '../policy/policy-files.js';
-import { type HookSource, loadHooks } from '../hooks/hook-config.js';
-import { HookSystem } from '../hooks/hook-system.js';
+import type { LoadedPolicies, PolicySource } from '../policy/policy-files.js';
+import type { HookSource } from '../hooks/hook-config.js';
+import type { HookSystem } from '../hooks/hook-system.js';
 import { toolHooks } from '../hooks/tool-hooks.js';
 import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
 import type { LoadedExtension } from '../config/extensions/loader.js';
-import { commandDirs, extensionContext, skillDirs } from '../extensions/contributions.js';
-import { type CommandSet, loadCommandFiles } from '../commands/custom-commands.js';
-import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';
-import { loadSkills, type Skill } from '../skills/skills.js';
-import { activateSkill, activateSkillEntry } from '../tools/activate-skill.js';
+import type { CommandSet } from '../commands/custom-commands.js';
+import type { Skill } from '../skills/skills.js';
 
 export interface HostRuntimeOptions {
   cwd: string;
@@ -226,32 +212,6 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   };
 }
 
-/** What the user is told at start (headless: stderr; the chat: its first lines). */
-function startupNotices(
-  settings: LoadedSettings,
-  servers: readonly ResolvedServerConfig[],
-  policy: PolicyEngine,
-  problems: { hooks: string[]; policies: string[]; commands: string[] },
-  cwd: string,
-): string[] {
-  return [
-    ...configProblems(problems.hooks, problems.policies),
-    untrustedNotice(settings.trust, skippedConfig(settings, refusedModeNotice(policy.startRefused), cwd)),
-    builtinReplacementNotice([...servers]),
-    contextFileNamesNotice(settings.merged),
-    ...settings.notices,
-    // Extensions and command files that did not load, each with its path and reason.
-    ...settings.extensions.errors,
-    ...problems.commands,
-  ].filter((n): n is string => !!n);
-}
-
-/** The start-up notice for context file names that are paths, which are never read. */
-function contextFileNamesNotice(settings: Settings): string | undefined {
-  const refused = refusedContextFileNames(settings);
-  return refused.length ? refusedContextFileNamesNotice(refused) : undefined;
-}
-
 /** The one policy engine of the run: settings rules, policy files, the approval mode and folder trust. */
 function policyFor(
   opts: HostRuntimeOptions,
@@ -285,11 +245,6 @@ function clientRequestsFor(servers: readonly ResolvedServerConfig[], opts: HostR
   return clientRequests;
 }
 
-/** The untrusted-folder notice's line for a starting mode policy refused (the flag's, else the settings'). */
-function refusedModeNotice(refused: ApprovalMode | undefined): string[] {
-  return refused ? [`approval mode ${refused} (this run stays in default)`] : [];
-}
-
 /**
  * Registry and policy read the same tool settings: tools.core as Gemini CLI applies it (allow rules count
  * as listed) and server lists by tool prefix.
@@ -306,96 +261,8 @@ function toolSettingsOf(
   };
 }
 
-/** What an untrusted folder's configuration would have set and did not: settings, mode, hooks, policy files. */
-function skippedConfig(settings: LoadedSettings, modeSkipped: string[], cwd: string): string[] {
-  const out = [...settings.skipped, ...modeSkipped];
-  if (settings.trust.trusted) return out;
-  const workspace = loadHooks([{ path: workspaceSettingsPath(cwd), source: 'project' }]).hooks;
-  if (workspace.length) out.push(`hooks (${workspace.length})`);
-  const policies = join(cwd, '.gemini', 'policies');
-  if (existsSync(policies)) out.push(`policy files in ${policies}`);
-  return out;
-}
-
-/** Hook and policy files that did not (wholly) load: shown at start, each with its file. */
-function configProblems(hooks: string[], policies: string[]): string[] {
-  return [
-    ...hooks.map((p) => `Hook configuration problem (the rest loaded): ${p}`),
-    ...policies.map((p) => `Policy file problem (the rest loaded): ${p}`),
-  ];
-}
-
-/**
- * Hooks of the user and system settings, of the workspace settings in a trusted folder only, and of any
- * extra source (extensions).
- */
-function hooksFor(
-  opts: HostRuntimeOptions,
-  settings: LoadedSettings,
-  cwd: string,
-  notify: (m: string) => void,
-): { system: HookSystem; problems: string[] } {
-  const sources: HookSource[] = settings.files
-    .filter((f) => f.scope !== 'workspace' || settings.trust.trusted)
-    .map((f) => ({ path: f.path, source: f.scope === 'workspace' ? 'project' : f.scope }));
-  const extensions = enabledExtensions(settings).map(
-    (e): HookSource => ({ path: e.path, folder: true, source: `extension:${e.name}` }),
-  );
-  const loaded = loadHooks([...sources, ...extensions, ...(opts.hookSources ?? [])]);
-  const system = new HookSystem({ hooks: loaded.hooks, cwd, env: settings.env, notify });
-  return { system, problems: loaded.problems };
-}
-
-/** The policy files in force: the standard folders, `--policy` files (user tier) and any extra folders. */
-function policiesFor(opts: HostRuntimeOptions, settings: LoadedSettings, cwd: string): LoadedPolicies {
-  const env = settings.env;
-  return loadPolicyFiles([
-    ...standardPolicySources({
-      home: geminiHome(env, opts.homeDir),
-      cwd,
-      trusted: settings.trust.trusted,
-      systemSettingsPath: systemSettingsPath(env),
-    }),
-    ...(opts.policyFiles ?? []).map(
-      (f): PolicySource => ({ path: resolve(cwd, f), tier: 'user', source: 'User (--policy)' }),
-    ),
-    ...enabledExtensions(settings).map(
-      (e): PolicySource => ({ path: join(e.path, 'policies'), tier: 'extension', source: `extension:${e.name}` }),
-    ),
-    ...(opts.policySources ?? []),
-  ]);
-}
-
-/** Extensions enabled for this folder: their `hooks/hooks.json` and `policies/` apply, as in Gemini CLI. */
-function enabledExtensions(settings: LoadedSettings): LoadedExtension[] {
-  return settings.extensions.extensions.filter((e) => e.enabled);
-}
-
 /** Server lists may use the `mcpServers` key as written; policy compares tool prefixes. */
 function serverNameMap(servers: readonly ResolvedServerConfig[]): (list: string[] | undefined) => string[] | undefined {
   const alias = new Map(servers.filter((s) => s.name).map((s) => [s.name!, s.alias]));
   return (list) => list?.map((n) => alias.get(n) ?? n);
-}
-
-/** Custom commands and skills for this folder; skills bring the activate_skill host tool. */
-function loadContributions(
-  settings: LoadedSettings,
-  cwd: string,
-  home: string,
-  registry: ToolRegistry,
-  manager: McpClientManager,
-  roots: string[],
-): Pick<HostRuntime, 'extensions' | 'extensionContext' | 'commands' | 'skills'> {
-  // An activated skill's folder joins the workspace (its scripts and references become readable).
-  const addRoot = async (dir: string): Promise<void> => {
-    if (roots.includes(dir)) return;
-    roots.push(dir);
-    await manager.setRoots(roots);
-  };
-  const where = { cwd, home, trusted: settings.trust.trusted, extensions: settings.extensions.extensions };
-  const commands = loadCommandFiles(commandDirs(where), BUILTIN_COMMAND_NAMES);
-  const skills = loadSkills(skillDirs(where));
-  if (skills.length) registry.addHostTool(activateSkillEntry(skills), (args) => activateSkill(skills, args, addRoot));
-  const extensions = settings.extensions.extensions;
-  return { extensions, extensionContext: extensionContext(extensions), commands, skills };
 }

@@ -5,13 +5,14 @@
 // waits for its servers at exit, Gemini CLI for its relaunched child.
 // Peak RSS is the largest sum over the process tree seen by sampling `ps` every 20 ms while a run lasts.
 // Targets: our median ≤ 0.15 × Gemini CLI's median for wall time and for CPU; peak tree RSS ≤ 0.30 × its.
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reply, startScriptedGemini } from '../scripted-gemini.mjs';
 import { benchEnv } from './_bench-env.mjs';
+import { samplePeakRss } from './_tree-rss.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BUNDLE = join(REPO, 'dist/bin/gemini-mcp.mjs');
@@ -75,16 +76,9 @@ function runOnce(cmd, args, home) {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    let peakKib = 0;
-    let sampling = true;
-    const sample = () =>
-      execFile('ps', ['-e', '-o', 'pid=,ppid=,rss='], (e, stdout) => {
-        if (!e) peakKib = Math.max(peakKib, treeRssKib(stdout, child.pid));
-        if (sampling) setTimeout(sample, 20);
-      });
-    sample();
+    const rss = samplePeakRss(child.pid);
     child.on('close', (code) => {
-      sampling = false;
+      const peakKib = rss.stop();
       clearTimeout(timer);
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       const turns = ep.requestsOf('streamGenerateContent').length - before;
@@ -100,23 +94,6 @@ function runOnce(cmd, args, home) {
       });
     });
   });
-}
-
-/** RSS (KiB) of `root` and every process below it, from `ps -o pid=,ppid=,rss=` output. */
-function treeRssKib(psOut, root) {
-  const rows = psOut
-    .trim()
-    .split('\n')
-    .map((l) => l.trim().split(/\s+/).map(Number));
-  let sum = 0;
-  const walk = (pid) => {
-    for (const [p, pp, rss] of rows) {
-      if (p === pid) sum += rss;
-      if (pp === pid) walk(p);
-    }
-  };
-  walk(root);
-  return sum;
 }
 
 /** The last line of bash's `times`: user and system time of the waited-for children, e.g. `0m1.234s 0m0.210s`. */

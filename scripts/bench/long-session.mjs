@@ -6,13 +6,14 @@
 // No target: a figure to watch. A heap snapshot at the end of the long run shows ~18 MB live in the host;
 // the rest of its growth (~1.3 MB a turn) is garbage V8 has not collected yet, mostly the request bodies
 // the SDK serialises whole each turn (the history is resent every turn).
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reply, startScriptedGemini } from '../scripted-gemini.mjs';
 import { benchEnv } from './_bench-env.mjs';
+import { samplePeakRss } from './_tree-rss.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const HOST = join(REPO, 'dist/bin/gemini-mcp.mjs');
@@ -48,22 +49,6 @@ const ep = await startScriptedGemini([], {
   },
 });
 
-function treeRssKib(psOut, root) {
-  const rows = psOut
-    .trim()
-    .split('\n')
-    .map((l) => l.trim().split(/\s+/).map(Number));
-  let sum = 0;
-  const walk = (pid) => {
-    for (const [p, pp, rss] of rows) {
-      if (p === pid) sum += rss;
-      if (pp === pid) walk(p);
-    }
-  };
-  walk(root);
-  return sum;
-}
-
 /** One run of `n` tool turns; resolves its peak tree RSS in MiB. */
 function run(n) {
   turns = n;
@@ -77,18 +62,11 @@ function run(n) {
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
-    let peak = 0;
-    let sampling = true;
-    const sample = () =>
-      execFile('ps', ['-e', '-o', 'pid=,ppid=,rss='], (e, stdout) => {
-        if (!e) peak = Math.max(peak, treeRssKib(stdout, child.pid));
-        if (sampling) setTimeout(sample, 20);
-      });
-    sample();
+    const rss = samplePeakRss(child.pid);
     child.on('close', (code) => {
-      sampling = false;
+      const peakKib = rss.stop();
       if (code !== 0 || !out.includes(ANSWER)) return reject(new Error(`run failed: exit ${code} ${err.slice(-400)}`));
-      resolve(peak / 1024);
+      resolve(peakKib / 1024);
     });
   });
 }

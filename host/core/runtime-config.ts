@@ -1,0 +1,166 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { refusedContextFileNamesNotice } from '../../protocol/context-file-name.js';
+import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';
+import { type CommandSet, loadCommandFiles } from '../commands/custom-commands.js';
+import type { LoadedExtension } from '../config/extensions/loader.js';
+import { geminiHome } from '../config/paths.js';
+import { builtinReplacementNotice } from '../config/server-names.js';
+import { refusedContextFileNames, type ResolvedServerConfig } from '../config/servers.js';
+import { systemSettingsPath, workspaceSettingsPath } from '../config/settings-files.js';
+import type { Settings } from '../config/settings-schema.js';
+import type { LoadedSettings } from '../config/settings.js';
+import { untrustedNotice } from '../config/trust.js';
+import { commandDirs, extensionContext, skillDirs } from '../extensions/contributions.js';
+import { type HookSource, loadHooks } from '../hooks/hook-config.js';
+import { HookSystem } from '../hooks/hook-system.js';
+import type { McpClientManager } from '../mcp/client-manager.js';
+import type { PolicyEngine } from '../policy/policy-engine.js';
+import {
+  type LoadedPolicies,
+  loadPolicyFiles,
+  type PolicySource,
+  standardPolicySources,
+} from '../policy/policy-files.js';
+import type { ApprovalMode } from '../scheduler/types.js';
+import { loadSkills, type Skill } from '../skills/skills.js';
+import { activateSkill, activateSkillEntry } from '../tools/activate-skill.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { HostRuntimeOptions } from './runtime.js';
+
+/**
+ * What a run loads from the user's configuration besides its servers: hook and policy files (settings,
+ * extensions, `--policy`), custom commands and skills, and the notices about what did not load or was
+ * skipped in an untrusted folder. createHostRuntime (runtime.ts) wires them in.
+ */
+
+/** Extensions, their context, custom commands and skills: what HostRuntime carries for the chat and ACP. */
+export interface Contributions {
+  extensions: LoadedExtension[];
+  extensionContext: string;
+  commands: CommandSet;
+  skills: Skill[];
+}
+
+/** What the user is told at start (headless: stderr; the chat: its first lines). */
+export function startupNotices(
+  settings: LoadedSettings,
+  servers: readonly ResolvedServerConfig[],
+  policy: PolicyEngine,
+  problems: { hooks: string[]; policies: string[]; commands: string[] },
+  cwd: string,
+): string[] {
+  return [
+    ...configProblems(problems.hooks, problems.policies),
+    untrustedNotice(settings.trust, skippedConfig(settings, refusedModeNotice(policy.startRefused), cwd)),
+    builtinReplacementNotice([...servers]),
+    contextFileNamesNotice(settings.merged),
+    ...settings.notices,
+    // Extensions and command files that did not load, each with its path and reason.
+    ...settings.extensions.errors,
+    ...problems.commands,
+  ].filter((n): n is string => !!n);
+}
+
+/** The start-up notice for context file names that are paths, which are never read. */
+function contextFileNamesNotice(settings: Settings): string | undefined {
+  const refused = refusedContextFileNames(settings);
+  return refused.length ? refusedContextFileNamesNotice(refused) : undefined;
+}
+
+/** The untrusted-folder notice's line for a starting mode policy refused (the flag's, else the settings'). */
+function refusedModeNotice(refused: ApprovalMode | undefined): string[] {
+  return refused ? [`approval mode ${refused} (this run stays in default)`] : [];
+}
+
+/** What an untrusted folder's configuration would have set and did not: settings, mode, hooks, policy files. */
+function skippedConfig(settings: LoadedSettings, modeSkipped: string[], cwd: string): string[] {
+  const out = [...settings.skipped, ...modeSkipped];
+  if (settings.trust.trusted) return out;
+  const workspace = loadHooks([{ path: workspaceSettingsPath(cwd), source: 'project' }]).hooks;
+  if (workspace.length) out.push(`hooks (${workspace.length})`);
+  const policies = join(cwd, '.gemini', 'policies');
+  if (existsSync(policies)) out.push(`policy files in ${policies}`);
+  return out;
+}
+
+/** Hook and policy files that did not (wholly) load: shown at start, each with its file. */
+function configProblems(hooks: string[], policies: string[]): string[] {
+  return [
+    ...hooks.map((p) => `Hook configuration problem (the rest loaded): ${p}`),
+    ...policies.map((p) => `Policy file problem (the rest loaded): ${p}`),
+  ];
+}
+
+/**
+ * Hooks of the user and system settings, of the workspace settings in a trusted folder only, and of any
+ * extra source (extensions).
+ */
+export function hooksFor(
+  opts: Pick<HostRuntimeOptions, 'hookSources'>,
+  settings: LoadedSettings,
+  cwd: string,
+  notify: (m: string) => void,
+): { system: HookSystem; problems: string[] } {
+  const sources: HookSource[] = settings.files
+    .filter((f) => f.scope !== 'workspace' || settings.trust.trusted)
+    .map((f) => ({ path: f.path, source: f.scope === 'workspace' ? 'project' : f.scope }));
+  const extensions = enabledExtensions(settings).map(
+    (e): HookSource => ({ path: e.path, folder: true, source: `extension:${e.name}` }),
+  );
+  const loaded = loadHooks([...sources, ...extensions, ...(opts.hookSources ?? [])]);
+  const system = new HookSystem({ hooks: loaded.hooks, cwd, env: settings.env, notify });
+  return { system, problems: loaded.problems };
+}
+
+/** The policy files in force: the standard folders, `--policy` files (user tier) and any extra folders. */
+export function policiesFor(
+  opts: Pick<HostRuntimeOptions, 'homeDir' | 'policyFiles' | 'policySources'>,
+  settings: LoadedSettings,
+  cwd: string,
+): LoadedPolicies {
+  const env = settings.env;
+  return loadPolicyFiles([
+    ...standardPolicySources({
+      home: geminiHome(env, opts.homeDir),
+      cwd,
+      trusted: settings.trust.trusted,
+      systemSettingsPath: systemSettingsPath(env),
+    }),
+    ...(opts.policyFiles ?? []).map(
+      (f): PolicySource => ({ path: resolve(cwd, f), tier: 'user', source: 'User (--policy)' }),
+    ),
+    ...enabledExtensions(settings).map(
+      (e): PolicySource => ({ path: join(e.path, 'policies'), tier: 'extension', source: `extension:${e.name}` }),
+    ),
+    ...(opts.policySources ?? []),
+  ]);
+}
+
+/** Extensions enabled for this folder: their `hooks/hooks.json` and `policies/` apply, as in Gemini CLI. */
+function enabledExtensions(settings: LoadedSettings): LoadedExtension[] {
+  return settings.extensions.extensions.filter((e) => e.enabled);
+}
+
+/** Custom commands and skills for this folder; skills bring the activate_skill host tool. */
+export function loadContributions(
+  settings: LoadedSettings,
+  cwd: string,
+  home: string,
+  registry: ToolRegistry,
+  manager: McpClientManager,
+  roots: string[],
+): Contributions {
+  // An activated skill's folder joins the workspace (its scripts and references become readable).
+  const addRoot = async (dir: string): Promise<void> => {
+    if (roots.includes(dir)) return;
+    roots.push(dir);
+    await manager.setRoots(roots);
+  };
+  const where = { cwd, home, trusted: settings.trust.trusted, extensions: settings.extensions.extensions };
+  const commands = loadCommandFiles(commandDirs(where), BUILTIN_COMMAND_NAMES);
+  const skills = loadSkills(skillDirs(where));
+  if (skills.length) registry.addHostTool(activateSkillEntry(skills), (args) => activateSkill(skills, args, addRoot));
+  const extensions = settings.extensions.extensions;
+  return { extensions, extensionContext: extensionContext(extensions), commands, skills };
+}
