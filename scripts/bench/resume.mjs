@@ -41,7 +41,12 @@ function run(home, resume) {
     const before = ep.requests.length;
     const t0 = Date.now();
     const args = [HOST, ...(resume ? ['-r', 'latest'] : []), '-p', 'Carry on.', '-m', 'gemini-2.5-flash'];
-    const child = spawn(process.execPath, args, { cwd: project, env: benchEnv(home, ep.url), stdio: 'pipe' });
+    // stdin closed: a headless run reads piped stdin (appended to the prompt) until it ends.
+    const child = spawn(process.execPath, args, {
+      cwd: project,
+      env: benchEnv(home, ep.url),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     child.stdout.resume();
