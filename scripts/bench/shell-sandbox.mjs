@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { median, timeMs } from './_stats.mjs';
 
 const ROUNDS = Number(process.env.BENCH_SANDBOX_ROUNDS ?? 60);
 const WARMUP = 5;
@@ -39,15 +40,6 @@ const call = (client) => async () => {
   const r = await client.callTool({ name: 'run_shell_command', arguments: { command: 'true' } });
   if (r.isError) throw new Error(JSON.stringify(r));
 };
-const time = async (fn) => {
-  const t0 = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - t0) / 1e6;
-};
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 try {
   for (let i = 0; i < WARMUP; i++) {
@@ -58,11 +50,11 @@ try {
   const b = [];
   for (let i = 0; i < ROUNDS; i++) {
     if (i % 2) {
-      a.push(await time(call(plain)));
-      b.push(await time(call(boxed)));
+      a.push(await timeMs(call(plain)));
+      b.push(await timeMs(call(boxed)));
     } else {
-      b.push(await time(call(boxed)));
-      a.push(await time(call(plain)));
+      b.push(await timeMs(call(boxed)));
+      a.push(await timeMs(call(plain)));
     }
   }
   const ma = median(a);

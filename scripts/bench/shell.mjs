@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { median, timeMs } from './_stats.mjs';
 
 const ROUNDS = Number(process.env.BENCH_SHELL_ROUNDS ?? 150);
 const WARMUP = 10;
@@ -41,15 +42,6 @@ const viaMcp = async () => {
   const r = await client.callTool({ name: 'run_shell_command', arguments: { command: 'true' } });
   if (r.isError) throw new Error(JSON.stringify(r));
 };
-const time = async (fn) => {
-  const t0 = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - t0) / 1e6;
-};
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 try {
   for (let i = 0; i < WARMUP; i++) {
@@ -61,11 +53,11 @@ try {
   for (let i = 0; i < ROUNDS; i++) {
     // Alternate the order so neither side always runs right after the other's child exits.
     if (i % 2) {
-      mcp.push(await time(viaMcp));
-      base.push(await time(bare));
+      mcp.push(await timeMs(viaMcp));
+      base.push(await timeMs(bare));
     } else {
-      base.push(await time(bare));
-      mcp.push(await time(viaMcp));
+      base.push(await timeMs(bare));
+      mcp.push(await timeMs(viaMcp));
     }
   }
   const m = median(mcp);
