@@ -10,6 +10,8 @@ export const EXIT = {
   config: 52,
   turnLimit: 53,
   cancelled: 130,
+  /** The reader of our output went away (`… | head -c 5`): ended quietly, as SIGPIPE would. */
+  closedPipe: 141,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `gemini-mcp` bin. Kept tiny: every command imports its heavy modules lazily so startup stays fast.
-import { asFatal } from './errors.js';
+import { asFatal, EXIT } from './errors.js';
 import { HELP_TEXT, parseCliArgs, type CliArgs } from './cli-args.js';
 
 function isHeadless(args: CliArgs): boolean {
@@ -38,8 +38,6 @@ async function readStdin(idleMs: number | undefined): Promise<string> {
  * to go. The same for stderr, which may be piped too. Every output format and subcommand writes through
  * these two streams, so this one place covers them all.
  */
-const CLOSED_PIPE_EXIT = 141;
-
 const isClosedPipe = (err: unknown) => {
   const code = (err as NodeJS.ErrnoException | null | undefined)?.code;
   return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
@@ -47,7 +45,7 @@ const isClosedPipe = (err: unknown) => {
 
 function endQuietlyOnClosedPipe(): void {
   const onError = (err: NodeJS.ErrnoException) => {
-    if (isClosedPipe(err)) process.exit(CLOSED_PIPE_EXIT);
+    if (isClosedPipe(err)) process.exit(EXIT.closedPipe);
     throw err;
   };
   process.stdout.on('error', onError);
@@ -95,13 +93,13 @@ main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
     // Servers and sockets may hold the loop open; once the command is done the process is done.
-    process.stdout.write('', (err) => process.exit(isClosedPipe(err) ? CLOSED_PIPE_EXIT : code));
+    process.stdout.write('', (err) => process.exit(isClosedPipe(err) ? EXIT.closedPipe : code));
   },
   (err: unknown) => {
     const fatal = asFatal(err);
     const code = fatal.exitCode;
-    if (isClosedPipe(err)) process.exit(CLOSED_PIPE_EXIT);
+    if (isClosedPipe(err)) process.exit(EXIT.closedPipe);
     process.stderr.write(`gemini-mcp: ${fatal.message}\n`);
-    process.stdout.write('', (e) => process.exit(isClosedPipe(e) ? CLOSED_PIPE_EXIT : code));
+    process.stdout.write('', (e) => process.exit(isClosedPipe(e) ? EXIT.closedPipe : code));
   },
 );
