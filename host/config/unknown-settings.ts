@@ -129,9 +129,10 @@ const KNOWN: Record<string, readonly string[] | undefined> = {
   admin: ['secureModeEnabled', 'extensions', 'mcp', 'skills'],
 };
 
+/** Keys of ours that Gemini CLI does not have (the sandbox's network, secrets and auto-approval). */
 const OWN: Record<string, readonly string[]> = {
   mcp: ['serverCommand', 'allowed', 'excluded'],
-  tools: ['shell', 'discoveryCommand', 'callCommand'],
+  tools: ['shell', 'discoveryCommand', 'callCommand', 'sandboxNetwork', 'sandboxSecrets', 'sandboxAutoApprove'],
 };
 
 function known(section: string): readonly string[] | undefined {
