@@ -75,7 +75,8 @@ fill every section (write "none" where nothing applies):
 Be specific (names, paths, values). Leave out chit-chat. Reply with the snapshot only.`;
 
 export interface CompressOptions {
-  history: Content[];
+  /** Read, never changed: the result's history is a new array (kept contents are copied by setHistory). */
+  history: readonly Content[];
   generator: ContentGenerator;
   model: string;
   signal: AbortSignal;
@@ -187,7 +188,7 @@ export class ChatCompressor {
       return { originalTokenCount: this.lastPromptTokens, newTokenCount: this.lastPromptTokens, status: 'noop' };
     }
     const result = await compressHistory({
-      history: chat.getHistory(false),
+      history: chat.readHistory(),
       generator,
       model: chat.model,
       signal,

@@ -23,7 +23,7 @@ export function isValidModelContent(c: Content): boolean {
 }
 
 /** User turns are kept; a run of consecutive model turns is kept only when every turn in it is valid. */
-export function curateHistory(history: Content[]): Content[] {
+export function curateHistory(history: readonly Content[]): Content[] {
   const out: Content[] = [];
   for (let i = 0; i < history.length; ) {
     if (history[i]!.role !== 'model') {
