@@ -2,43 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runMcpCommand } from '../../../host/cli/mcp-command.js';
 import { parseJsonc } from '../../../host/config/json-location.js';
 import { setMembersText } from '../../../host/config/jsonc-members.js';
-import { tempDir } from '../../helpers/tmp.js';
+import { mcpWorld } from './mcp-world.js';
 
 /** `mcp import` fed a hostile `.mcp.json`: prototype names, escape sequences, thousands of entries, a FIFO. */
-function setup() {
-  const root = tempDir('gmc-import-hostile-');
-  const home = join(root, 'home');
-  const project = join(root, 'project');
-  mkdirSync(join(home, '.gemini'), { recursive: true });
-  mkdirSync(project, { recursive: true });
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    GEMINI_CLI_HOME: home,
-    GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(root, 'none.json'),
-    GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(root, 'none-defaults.json'),
-  };
-  const run = async (...argv: string[]) => {
-    let out = '';
-    let err = '';
-    const sink = (f: (s: string) => void) =>
-      ({ write: (s: string) => (f(s), true) }) as unknown as NodeJS.WritableStream;
-    const code = await runMcpCommand(argv, {
-      cwd: project,
-      env,
-      stdout: sink((s) => (out += s)),
-      stderr: sink((s) => (err += s)),
-      settleTimeoutMs: 20_000,
-    });
-    return { code, out, err };
-  };
-  const mcpJson = join(project, '.mcp.json');
-  const projectFile = join(project, '.gemini', 'settings.json');
-  return { run, mcpJson, projectFile };
-}
+const setup = () => mcpWorld('gmc-import-hostile-');
 
 describe('mcp import with a hostile source file', () => {
   it('prototype names are plain names: imported, never "already configured"; a top-level __proto__ is not the file', async () => {

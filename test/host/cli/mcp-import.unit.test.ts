@@ -1,47 +1,11 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runMcpCommand } from '../../../host/cli/mcp-command.js';
-import { tempDir } from '../../helpers/tmp.js';
+import { mcpWorld } from './mcp-world.js';
 
 const FAULT = join(import.meta.dirname, '../../fixtures/fault-server.mjs');
 
-function setup() {
-  const root = tempDir('gmc-import-');
-  const home = join(root, 'home');
-  const project = join(root, 'project');
-  mkdirSync(join(home, '.gemini'), { recursive: true });
-  mkdirSync(project, { recursive: true });
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    GEMINI_CLI_HOME: home,
-    GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(root, 'none.json'),
-    GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(root, 'none-defaults.json'),
-  };
-  const run = async (...argv: string[]) => {
-    let out = '';
-    let err = '';
-    const sink = (f: (s: string) => void) =>
-      ({ write: (s: string) => (f(s), true) }) as unknown as NodeJS.WritableStream;
-    const code = await runMcpCommand(argv, {
-      cwd: project,
-      env,
-      stdout: sink((s) => (out += s)),
-      stderr: sink((s) => (err += s)),
-      settleTimeoutMs: 20_000,
-    });
-    return { code, out, err };
-  };
-  const write = (path: string, text: string) => {
-    mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(path, text);
-    return path;
-  };
-  const userFile = join(home, '.gemini', 'settings.json');
-  const projectFile = join(project, '.gemini', 'settings.json');
-  return { root, home, project, env, run, write, userFile, projectFile };
-}
+const setup = () => mcpWorld('gmc-import-');
 
 describe('mcp import', () => {
   it("claude-desktop: user scope by default, keeps the settings file's comments, reports names, built-ins and dropped fields", async () => {

@@ -1,22 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
+import { cmd, hook, records } from './record-hook.js';
 
-const HOOK = join(import.meta.dirname, '../../fixtures/hooks/record-hook.mjs');
-const hook = (log: string, mode: string, extra?: string) =>
-  [process.execPath, HOOK, log, mode, ...(extra !== undefined ? [extra] : [])]
-    .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
-    .join(' ');
-const records = (log: string) =>
-  existsSync(log)
-    ? readFileSync(log, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l))
-    : [];
-const cmd = (command: string) => [{ hooks: [{ type: 'command', command }] }];
 const json = (o: unknown) => JSON.stringify(o);
 
 describe('model hooks around each request (Gemini CLI format)', () => {

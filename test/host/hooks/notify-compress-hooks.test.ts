@@ -1,20 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSession } from '../../../host/core/session.js';
 import { reply, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { ScriptedConfirmer } from '../../helpers/scripted-confirmer.js';
+import { hook, records } from './record-hook.js';
 
-const HOOK = join(import.meta.dirname, '../../fixtures/hooks/record-hook.mjs');
-const hook = (log: string, mode: string) => [process.execPath, HOOK, log, mode].map((a) => `'${a}'`).join(' ');
-const records = (log: string) =>
-  existsSync(log)
-    ? readFileSync(log, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).payload)
-    : [];
+const payloads = (log: string) => records(log).map((r) => r.payload);
 
 describe('Notification and PreCompress hooks (in-process chat session)', async () => {
   const ws = workspace();
@@ -72,8 +65,8 @@ describe('Notification and PreCompress hooks (in-process chat session)', async (
     const info = await session.client.compress(signal, true);
     expect(info.status).toBe('compressed');
     // The notification is not awaited by the dialog: give it a moment to land.
-    for (let i = 0; i < 50 && records(log).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
-    const got = records(log);
+    for (let i = 0; i < 50 && payloads(log).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    const got = payloads(log);
     expect(got.map((p) => p.hook_event_name).sort()).toEqual(['Notification', 'PreCompress']);
     const note = got.find((p) => p.hook_event_name === 'Notification');
     expect(note).toMatchObject({ notification_type: 'ToolPermission', details: { tool_name: 'write_file' } });

@@ -3,16 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace, type Workspace } from '../../helpers/run-host.js';
+import { hook, records } from './record-hook.js';
 
-const HOOK = join(import.meta.dirname, '../../fixtures/hooks/record-hook.mjs');
 type Body = { contents: { role: string; parts: Record<string, any>[] }[] };
 const lastParts = (b: Body) => b.contents.at(-1)!.parts;
-
-/** A command line running the recording hook: `node record-hook.mjs <log> <mode> [extra]`. */
-const hook = (log: string, mode: string, extra?: string) =>
-  [process.execPath, HOOK, log, mode, ...(extra !== undefined ? [extra] : [])]
-    .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
-    .join(' ');
 
 function alive(pid: number): boolean {
   try {
@@ -21,14 +15,6 @@ function alive(pid: number): boolean {
     return false;
   }
 }
-
-const records = (log: string) =>
-  existsSync(log)
-    ? readFileSync(log, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l))
-    : [];
 
 function setup(
   hooks: (log: string) => Record<string, unknown>,
