@@ -34,6 +34,10 @@ export interface AcpRun {
   stderr: () => string;
   exited: Promise<number | null>;
   initialize(): Promise<acp.InitializeResponse>;
+  /** initialize, then session/new in `cwd` with no editor MCP servers: the new session's id. */
+  open(cwd: string): Promise<string>;
+  /** session/prompt with one text block. */
+  prompt(sessionId: string, text: string): Promise<acp.PromptResponse>;
   updatesOf(sessionId: string, kind?: acp.SessionUpdate['sessionUpdate']): acp.SessionUpdate[];
   /** Closes stdin (the editor quits) and waits for the process to exit. */
   close(): Promise<number | null>;
@@ -109,6 +113,12 @@ export function startAcp(o: AcpOptions): AcpRun {
         clientCapabilities: o.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {},
         clientInfo: { name: 'test-editor', version: '1.0.0' },
       }),
+    open: async (cwd) => {
+      await run.initialize();
+      return (await connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] })).sessionId;
+    },
+    prompt: (sessionId, text) =>
+      connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] }),
     updatesOf: (sessionId, kind) =>
       updates
         .filter((u) => u.sessionId === sessionId && (!kind || u.update.sessionUpdate === kind))

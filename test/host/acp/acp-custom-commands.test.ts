@@ -1,6 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
@@ -46,8 +45,7 @@ describe('ACP custom commands', () => {
     const ep = await endpoint(reply.text('Committed.'), reply.text('Fresh.'));
     const run = startAcp({ ws, url: ep.url, permission: () => 'allow_once' });
     try {
-      await run.initialize();
-      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
+      const sessionId = await run.open(ws.cwd);
       await waitFor(() => run.updatesOf(sessionId, 'available_commands_update').length > 0, 'available commands');
       const update = run.updatesOf(sessionId, 'available_commands_update').at(-1)!;
       const list = update.sessionUpdate === 'available_commands_update' ? update.availableCommands : [];
@@ -59,10 +57,7 @@ describe('ACP custom commands', () => {
       expect(list.find((c) => c.name === 'plain')).toEqual({ name: 'plain', description: 'Review' });
       expect(list.map((c) => c.name)).toContain('compress');
 
-      const res = await run.agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: '/git:commit fix typo' }],
-      });
+      const res = await run.prompt(sessionId, '/git:commit fix typo');
       expect(res.stopReason).toBe('end_turn');
       const sent = ep.requestsOf('streamGenerateContent');
       expect(sent).toHaveLength(1);
@@ -78,10 +73,7 @@ describe('ACP custom commands', () => {
       // A command written while the session is open works at the next prompt and the editor's list grows.
       const before = run.updatesOf(sessionId, 'available_commands_update').length;
       put(join(userCmds, 'fresh.toml'), 'description = "Just written"\nprompt = "Fresh: {{args}}"\n');
-      await run.agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: '/fresh now' }],
-      });
+      await run.prompt(sessionId, '/fresh now');
       expect(sentText(ep.requestsOf('streamGenerateContent')[1]!.body)).toBe('Fresh: now');
       await waitFor(
         () => run.updatesOf(sessionId, 'available_commands_update').length > before,
@@ -100,12 +92,8 @@ describe('ACP custom commands', () => {
     const ep = await endpoint(reply.text('never'));
     const run = startAcp({ ws, url: ep.url, permission: () => 'reject_once' });
     try {
-      await run.initialize();
-      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
-      const res = await run.agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: '/git:commit x' }],
-      });
+      const sessionId = await run.open(ws.cwd);
+      const res = await run.prompt(sessionId, '/git:commit x');
       expect(res.stopReason).toBe('end_turn');
       expect(run.permissions).toHaveLength(1);
       expect(ep.requestsOf('streamGenerateContent')).toHaveLength(0);
@@ -118,10 +106,7 @@ describe('ACP custom commands', () => {
       expect(last.sessionUpdate === 'tool_call_update' && last.status).not.toBe('completed');
 
       // The session goes on: a command without {{args}} gets the invocation appended, as in the chat.
-      const next = await run.agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: '/plain look here' }],
-      });
+      const next = await run.prompt(sessionId, '/plain look here');
       expect(next.stopReason).toBe('end_turn');
       expect(run.permissions).toHaveLength(1);
       const sent = ep.requestsOf('streamGenerateContent');

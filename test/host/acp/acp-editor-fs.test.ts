@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
@@ -25,12 +24,8 @@ describe("the editor's file system (fs/read_text_file, fs/write_text_file)", () 
     const fs: EditorFs = { buffers: new Map([[file, 'unsaved buffer text\n']]), writes: [] };
     const run = startAcp({ ws, url: ep.url, fs });
     try {
-      await run.initialize();
-      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
-      await run.agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'read' }],
-      });
+      const sessionId = await run.open(ws.cwd);
+      await run.prompt(sessionId, 'read');
       const answer = lastToolAnswer(ep.requestsOf('streamGenerateContent').at(-1)!.body);
       expect(answer).toContain('unsaved buffer text');
       expect(answer).not.toContain('saved on disk');
@@ -55,12 +50,8 @@ describe("the editor's file system (fs/read_text_file, fs/write_text_file)", () 
     const fs: EditorFs = { buffers: new Map([[file, 'one\nTWO\n']]), writes: [] };
     const run = startAcp({ ws, url: ep.url, fs, permission: () => 'allow_once' });
     try {
-      await run.initialize();
-      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
-      await run.agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'edit' }],
-      });
+      const sessionId = await run.open(ws.cwd);
+      await run.prompt(sessionId, 'edit');
       expect(run.permissions[0]?.toolCall.content?.[0]).toMatchObject({ type: 'diff', oldText: 'one\nTWO\n' });
       expect(fs.writes).toEqual([{ path: file, content: 'one\ndeux\n' }]);
       // Landed in the editor (which saves when its user does), not behind its back on disk.
@@ -81,12 +72,8 @@ describe("the editor's file system (fs/read_text_file, fs/write_text_file)", () 
     const fs: EditorFs = { buffers: new Map([['/etc/hostname', 'secret buffer']]), writes: [] };
     const run = startAcp({ ws, url: ep.url, fs });
     try {
-      await run.initialize();
-      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
-      await run.agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'read' }],
-      });
+      const sessionId = await run.open(ws.cwd);
+      await run.prompt(sessionId, 'read');
       const answer = lastToolAnswer(ep.requestsOf('streamGenerateContent').at(-1)!.body);
       expect(answer).not.toContain('secret buffer');
       expect(answer).toMatch(/workspace/i);

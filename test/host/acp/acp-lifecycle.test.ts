@@ -105,10 +105,7 @@ describe('ACP sessions: editor servers, cancel, modes, load, exit', () => {
         { type: 'sse', name: 'edsse', url: `${sse.url}/sse`, headers: [{ name: 'X-Editor', value: 'zed-sse' }] },
       ],
     });
-    const res = await run.agent.request(acp.methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: 'text', text: 'echo three times' }],
-    });
+    const res = await run.prompt(sessionId, 'echo three times');
     expect(res.stopReason).toBe('end_turn');
     const ended = run.updatesOf(sessionId, 'tool_call_update').filter((u) => 'status' in u && u.status === 'completed');
     // The stdio server got the editor's env entry.
@@ -144,8 +141,7 @@ describe('ACP sessions: editor servers, cancel, modes, load, exit', () => {
     );
     const run = startAcp({ ws, url: ep.url });
     try {
-      await run.initialize();
-      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
+      const sessionId = await run.open(ws.cwd);
       await run.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'yolo' });
       expect(run.updatesOf(sessionId, 'current_mode_update')).toEqual([
         { sessionUpdate: 'current_mode_update', currentModeId: 'yolo' },

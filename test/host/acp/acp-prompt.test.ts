@@ -20,8 +20,7 @@ describe('ACP prompts and stop reasons', () => {
     const ep = await endpoint(reply.text('Seen.'));
     const run = startAcp({ ws, url: ep.url });
     try {
-      await run.initialize();
-      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
+      const sessionId = await run.open(ws.cwd);
       const res = await run.agent.request(acp.methods.agent.session.prompt, {
         sessionId,
         prompt: [
@@ -63,17 +62,10 @@ describe('ACP prompts and stop reasons', () => {
     );
     const run = startAcp({ ws, url: ep.url });
     try {
-      await run.initialize();
-      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
-      const first = await run.agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'something unsafe' }],
-      });
+      const sessionId = await run.open(ws.cwd);
+      const first = await run.prompt(sessionId, 'something unsafe');
       expect(first.stopReason).toBe('refusal');
-      const second = await run.agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'read it' }],
-      });
+      const second = await run.prompt(sessionId, 'read it');
       expect(second.stopReason).toBe('max_turn_requests');
     } finally {
       await run.close();
@@ -89,8 +81,7 @@ describe('ACP prompts and stop reasons', () => {
     const ep = await endpoint(reply.text('Prompted.'));
     const run = startAcp({ ws, url: ep.url });
     try {
-      await run.initialize();
-      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
+      const sessionId = await run.open(ws.cwd);
       await waitFor(() => run.updatesOf(sessionId, 'available_commands_update').length > 0, 'available commands');
       const update = run.updatesOf(sessionId, 'available_commands_update')[0]!;
       const names =
@@ -107,10 +98,7 @@ describe('ACP prompts and stop reasons', () => {
       // Built-ins answer from the host, without a model request.
       expect(names).toEqual(expect.arrayContaining(['compress', 'mcp', 'tools']));
       const before = ep.requests.length;
-      const res = await run.agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: '/mcp' }],
-      });
+      const res = await run.prompt(sessionId, '/mcp');
       expect(res.stopReason).toBe('end_turn');
       expect(messageText(run, sessionId)).toMatch(/- every: connected, \d+ tools/);
       expect(ep.requests.length).toBe(before);

@@ -64,10 +64,7 @@ describe('gemini-mcp --acp over the SDK client', () => {
         mcpServers: [],
       });
       expect(modes?.availableModes.map((m) => m.id)).toEqual(['default', 'autoEdit', 'yolo', 'plan']);
-      const res = await run.agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'What do the notes say?' }],
-      });
+      const res = await run.prompt(sessionId, 'What do the notes say?');
       expect(res.stopReason).toBe('end_turn');
       expect(messageText(run, sessionId)).toBe('The notes say alpha and beta.');
       const thought = run.updatesOf(sessionId, 'agent_thought_chunk')[0];
@@ -99,12 +96,8 @@ describe('gemini-mcp --acp over the SDK client', () => {
     );
     const run = startAcp({ ws, url: ep.url, permission: () => 'reject_once' });
     try {
-      await run.initialize();
-      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
-      const res = await run.agent.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: 'change keep.txt' }],
-      });
+      const sessionId = await run.open(ws.cwd);
+      const res = await run.prompt(sessionId, 'change keep.txt');
       expect(res.stopReason).toBe('end_turn');
       expect(readFileSync(file, 'utf8')).toBe('original\n');
       expect(run.permissions).toHaveLength(1);
@@ -119,7 +112,7 @@ describe('gemini-mcp --acp over the SDK client', () => {
       expect(run.updatesOf(sessionId, 'tool_call')[0]).toMatchObject({ kind: 'edit', locations: [{ path: file }] });
       expect(run.updatesOf(sessionId, 'tool_call_update').at(-1)).toMatchObject({ toolCallId: 'w1', status: 'failed' });
       // The next prompt carries the refusal to the model.
-      await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'ok?' }] });
+      await run.prompt(sessionId, 'ok?');
       const sent = responsesSent(ep.requestsOf('streamGenerateContent').at(-1)!.body);
       expect(JSON.stringify(sent)).toMatch(/denied|cancel/i);
     } finally {
@@ -137,9 +130,8 @@ describe('gemini-mcp --acp over the SDK client', () => {
     );
     const run = startAcp({ ws, url: ep.url, permission: () => 'allow_once' });
     try {
-      await run.initialize();
-      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
-      await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+      const sessionId = await run.open(ws.cwd);
+      await run.prompt(sessionId, 'go');
       expect(readFileSync(file, 'utf8')).toBe('hello\n');
       const done = run.updatesOf(sessionId, 'tool_call_update').at(-1);
       expect(done).toMatchObject({ status: 'completed', content: [{ type: 'diff', path: file, newText: 'hello\n' }] });
@@ -160,10 +152,9 @@ describe('gemini-mcp --acp over the SDK client', () => {
     );
     const run = startAcp({ ws, url: ep.url, permission: () => 'reject_always' });
     try {
-      await run.initialize();
-      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
+      const sessionId = await run.open(ws.cwd);
       for (const text of ['touch it', 'try again']) {
-        await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
+        await run.prompt(sessionId, text);
       }
       expect(run.permissions).toHaveLength(1);
       expect(run.permissions[0]!.toolCall).toMatchObject({ kind: 'execute' });
@@ -187,9 +178,8 @@ describe('gemini-mcp --acp over the SDK client', () => {
     );
     const run = startAcp({ ws, url: ep.url, permission: () => 'allow_always' });
     try {
-      await run.initialize();
-      const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd: ws.cwd, mcpServers: [] });
-      await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] });
+      const sessionId = await run.open(ws.cwd);
+      await run.prompt(sessionId, 'go');
       expect(readFileSync(a, 'utf8')).toBe('A\n');
       expect(readFileSync(b, 'utf8')).toBe('B\n');
       expect(run.permissions).toHaveLength(1);
