@@ -204,3 +204,30 @@ export function parseCliArgs(argv: string[]): CliArgs {
     listExtensions: v['list-extensions'] ?? false,
   };
 }
+
+/**
+ * The flags that shape a session, as every entry point (headless, chat, `--acp`) hands them to
+ * createSession: one list, so a flag added here reaches them all (an `--acp` run once lost `-s` and
+ * `--policy` this way).
+ */
+export function sessionFlags(args: CliArgs) {
+  return {
+    approvalMode: args.approvalMode,
+    allowedMcpServerNames: args.allowedMcpServerNames,
+    allowedTools: args.allowedTools,
+    policyFiles: args.policyFiles,
+    includeDirectories: args.includeDirectories,
+    model: args.model,
+    fakeResponses: args.fakeResponses,
+    fakeResponsesNonStrict: args.fakeResponsesNonStrict,
+    recordResponses: args.recordResponses,
+    resume: args.resume,
+    sessionId: args.sessionId,
+    checkpointing: args.checkpointing || undefined,
+    debug: args.debug,
+    skipTrust: args.skipTrust,
+    sandbox: args.sandbox,
+    sandboxAllowNet: args.sandboxAllowNet,
+    extensions: args.extensions,
+  };
+}

@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { CliArgs } from '../cli-args.js';
+import { type CliArgs, sessionFlags } from '../cli-args.js';
 import type { HostLogger } from '../log.js';
 import type { EditorFiles } from '../../protocol/editor-files.js';
 import { AcpSession } from './acp-session.js';
@@ -65,7 +65,7 @@ export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, r
   if (resume !== undefined) await recordedSession(p.cwd, resume);
   const { loadSettings } = await import('../config/settings.js');
   const { createSession } = await import('../core/session.js');
-  const base = loadSettings({ cwd: p.cwd, skipTrust: args.skipTrust });
+  const base = loadSettings({ cwd: p.cwd, skipTrust: args.skipTrust, extensions: args.extensions });
   const { settings, skipped } = withEditorServers(base, p.mcpServers ?? []);
   for (const name of skipped) log.warn(`editor MCP server "${name}" skipped: a configured server has that name`);
   // The confirmer needs the session id, known only once the recorder exists.
@@ -77,23 +77,19 @@ export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, r
       client.request(acp.methods.client.session.requestPermission, params, { cancellationSignal: signal }),
   );
   const session = await createSession({
+    ...sessionFlags(args),
     editorFiles: editorFiles(deps, () => ref.id ?? ''),
     cwd: p.cwd,
     settings,
     interactive: true,
     confirmer,
-    approvalMode: args.approvalMode,
-    allowedMcpServerNames: args.allowedMcpServerNames,
-    allowedTools: args.allowedTools,
     includeDirectories: [...args.includeDirectories, ...(p.additionalDirectories ?? [])],
-    model: args.model,
-    fakeResponses: args.fakeResponses,
+    // The editor names the session to continue (session/load) or asks for a new one; `-r` and
+    // `--session-id` name one session, and an editor opens many.
     resume,
-    checkpointing: args.checkpointing || undefined,
+    sessionId: undefined,
     log,
     notify: (m) => process.stderr.write(`gemini-mcp: ${m}\n`),
-    debug: args.debug,
-    skipTrust: args.skipTrust,
   });
   ref.id = session.sessionId;
   for (const notice of session.runtime.notices) process.stderr.write(`gemini-mcp: ${notice}\n`);

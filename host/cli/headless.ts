@@ -12,7 +12,7 @@ import {
 } from '../errors.js';
 import { createHostLogger } from '../log.js';
 import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
-import type { CliArgs } from '../cli-args.js';
+import { type CliArgs, sessionFlags } from '../cli-args.js';
 import { createSink, type OutputSink } from './headless-sinks.js';
 import { RunStats } from '../core/run-stats.js';
 import { safeBlock } from '../safe-text.js';
@@ -129,28 +129,12 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
     );
   const { createSession } = await import('../core/session.js');
   const session = await createSession({
+    ...sessionFlags(args),
     cwd: io.cwd,
     env: io.env ?? process.env,
     interactive: false,
-    approvalMode: args.approvalMode,
-    allowedMcpServerNames: args.allowedMcpServerNames,
-    allowedTools: args.allowedTools,
-    policyFiles: args.policyFiles,
-    includeDirectories: args.includeDirectories,
-    model: args.model,
-    fakeResponses: args.fakeResponses,
-    fakeResponsesNonStrict: args.fakeResponsesNonStrict,
-    recordResponses: args.recordResponses,
-    resume: args.resume,
-    sessionId: args.sessionId,
-    checkpointing: args.checkpointing || undefined,
     log: args.debug ? createHostLogger({ debug: true }) : undefined,
     notify: warn,
-    debug: args.debug,
-    skipTrust: args.skipTrust,
-    sandbox: args.sandbox,
-    sandboxAllowNet: args.sandboxAllowNet,
-    extensions: args.extensions,
   });
   ctx.session = session;
   const { runtime, client, model } = session;
