@@ -179,6 +179,8 @@ function hasProjectContributions(cwd: string, home: string): boolean {
 }
 
 const PROJECT_CONTRIBUTION_DIRS = [
+  // Policy files of a workspace allow or deny tools at the workspace tier: trust first, like its settings.
+  '.gemini/policies',
   '.gemini/commands',
   '.gemini/skills',
   '.claude/commands',

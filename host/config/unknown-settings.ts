@@ -131,12 +131,11 @@ const KNOWN: Record<string, readonly string[] | undefined> = {
 
 /** Keys of ours that Gemini CLI does not have (the sandbox's network, secrets and auto-approval). */
 const OWN: Record<string, readonly string[]> = {
-  mcp: ['serverCommand', 'allowed', 'excluded'],
-  tools: ['shell', 'discoveryCommand', 'callCommand', 'sandboxNetwork', 'sandboxSecrets', 'sandboxAutoApprove'],
+  tools: ['sandboxNetwork', 'sandboxSecrets', 'sandboxAutoApprove'],
 };
 
 function known(section: string): readonly string[] | undefined {
-  const base = KNOWN[section];
+  const base = Object.hasOwn(KNOWN, section) ? KNOWN[section] : undefined;
   return base && [...new Set([...base, ...(OWN[section] ?? [])])];
 }
 
@@ -154,7 +153,7 @@ function suggestion(key: string, names: readonly string[], prefix = ''): string 
 export function unknownKeyWarnings(layer: Record<string, unknown>, path: string): string[] {
   const out: string[] = [];
   for (const [key, value] of Object.entries(layer)) {
-    if (!(key in KNOWN)) {
+    if (!Object.hasOwn(KNOWN, key)) {
       out.push(`${path}: unknown setting "${key}"${suggestion(key, Object.keys(KNOWN))}; it is ignored.`);
       continue;
     }

@@ -47,11 +47,12 @@ export function filterUntrustedWorkspace(layer: Layer): FilteredWorkspace {
     skipped.push(`${group}.${key}`);
   }
   const tools = out.tools;
-  if (isObject(tools) && 'sandbox' in tools && (tools.sandbox === false || tools.sandbox === 'false')) {
-    // Turning the user's sandbox off is not the folder's to decide.
+  if (isObject(tools) && 'sandbox' in tools && tools.sandbox !== true) {
+    // The folder may turn the sandbox on, never off or into something else: any other value ("off", "",
+    // a variable that expands to nothing) would override the user's own setting.
     const { sandbox: _off, ...rest } = tools;
     out.tools = rest;
-    skipped.push('tools.sandbox (false)');
+    skipped.push(`tools.sandbox (${JSON.stringify(tools.sandbox)})`);
   }
   const general = out.general;
   if (isObject(general) && general.defaultApprovalMode !== undefined && general.defaultApprovalMode !== 'default') {

@@ -15,4 +15,11 @@ describe('unknown settings keys', () => {
   it('a misspelt top-level key names the closest one', () => {
     expect(unknownKeyWarnings({ modle: {} }, 'settings.json')[0]).toContain('"model"');
   });
+
+  it('inherited names (constructor, __proto__, toString) are unknown keys, not a crash', () => {
+    const layer = JSON.parse('{"constructor": 1, "__proto__": {}, "toString": {"a": 1}}');
+    const warnings = unknownKeyWarnings(layer, 'settings.json');
+    expect(warnings).toHaveLength(3);
+    for (const w of warnings) expect(w).toMatch(/unknown setting "(constructor|__proto__|toString)"/);
+  });
 });
