@@ -4,6 +4,7 @@ import type { ExtensionSetting } from '../config/extensions/manifest.js';
 import type { InstallIo } from '../extensions/install.js';
 import { loadExtensions } from '../config/extensions/loader.js';
 import { formatExtensions } from '../extensions/listing.js';
+import { safeBlock } from '../safe-text.js';
 
 /**
  * `gemini-mcp extensions …`, the same sub-commands, flags and files as `gemini extensions …`.
@@ -113,7 +114,9 @@ function installIo(opts: ExtensionsCommandOptions, out: (s: string) => void): In
       return t === '' || t === 'y' || t === 'yes';
     },
     askSetting: async (s: ExtensionSetting) => {
-      const label = `${s.name}${s.description ? `\n${s.description}` : ''}\n${s.envVar}${s.sensitive ? ' (hidden)' : ''}: `;
+      const label = safeBlock(
+        `${s.name}${s.description ? `\n${s.description}` : ''}\n${s.envVar}${s.sensitive ? ' (hidden)' : ''}: `,
+      );
       const v = s.sensitive && process.stdin.isTTY ? await askSecret(label, out, next) : await askLine(label, out);
       return v?.trim() ? v.trim() : undefined;
     },

@@ -39,7 +39,7 @@ export async function listServers(
   });
   for (const w of loaded.warnings) out.write(`Warning: ${safeText(w)}\n`);
   for (const notice of [untrustedNotice(loaded.trust, loaded.skipped), builtinReplacementNotice(servers)]) {
-    if (notice) err.write(`${notice}\n`);
+    if (notice) err.write(`${safeBlock(notice)}\n`);
   }
   if (servers.length === 0 && blocked.length === 0 && loaded.skippedServers.length === 0) {
     out.write('No MCP servers configured.\n');

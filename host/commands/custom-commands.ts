@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
 import { splitFrontMatter } from '../skills/front-matter.js';
+import { safeText } from '../safe-text.js';
 
 /**
  * Custom slash commands from files, in Gemini CLI's folders and format: `.toml` files with `prompt`
@@ -88,7 +89,8 @@ export function commandNameOf(base: string, file: string, ext: string): string {
 }
 
 function oneLine(s: string, max = 100): string {
-  const t = s.replace(/[\r\n\t]+/g, ' ').trim();
+  // A description is shown in /help and completion: control characters made visible (host/safe-text.ts).
+  const t = safeText(s.replace(/[\r\n\t]+/g, ' ').trim());
   return t.length > max ? `${t.slice(0, max - 3)}...` : t;
 }
 

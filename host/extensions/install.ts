@@ -22,6 +22,7 @@ import {
 import { type ExtensionSetting, type Manifest, readManifest } from '../config/extensions/manifest.js';
 import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from '../config/extensions/paths.js';
 import { formatEnv } from './settings-env.js';
+import { safeBlock } from '../safe-text.js';
 
 /**
  * Installing, updating, linking and removing extensions, in Gemini CLI's folders and files. Every
@@ -115,7 +116,8 @@ export function consentText(manifest: Manifest, dir: string, meta: InstallMetada
   if (existsSync(join(dir, 'commands')))
     lines.push(`This extension adds custom commands from ${join(dir, 'commands')}`);
   if (existsSync(join(dir, 'skills'))) lines.push(`This extension adds agent skills from ${join(dir, 'skills')}`);
-  return lines.join('\n');
+  // Names, commands and paths come from a third party's manifest: shown, never interpreted by the terminal.
+  return safeBlock(lines.join('\n'));
 }
 
 async function askSettings(

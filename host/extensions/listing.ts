@@ -1,5 +1,6 @@
 import type { Skill } from '../skills/skills.js';
 import type { LoadedExtension } from '../config/extensions/loader.js';
+import { safeBlock } from '../safe-text.js';
 
 /** The text of `/extensions` and `gemini-mcp extensions list`/`-l` (plain; the chat colours nothing here). */
 export function formatExtensions(exts: LoadedExtension[], detail = false): string {
@@ -28,12 +29,13 @@ export function formatExtensions(exts: LoadedExtension[], detail = false): strin
       );
     out.push('');
   }
-  return `${out.join('\n').trimEnd()}\n`;
+  // Versions, sources, paths and names come from extensions' own files.
+  return safeBlock(`${out.join('\n').trimEnd()}\n`);
 }
 
 export function formatSkills(skills: Skill[]): string {
   if (skills.length === 0) return 'No agent skills found.\n';
-  return `${skills
-    .map((s) => `${s.name}${s.extension ? ` [${s.extension}]` : ''}: ${s.description}\n  ${s.location}`)
-    .join('\n')}\n`;
+  return safeBlock(
+    `${skills.map((s) => `${s.name}${s.extension ? ` [${s.extension}]` : ''}: ${s.description}\n  ${s.location}`).join('\n')}\n`,
+  );
 }

@@ -266,6 +266,6 @@ async function autoUpdate(app: App, cwd: string, env: NodeJS.ProcessEnv): Promis
     confirm: async () => true,
     askSetting: async () => undefined,
   }).catch((err: unknown) => [`Extension auto-update failed: ${(err as Error).message}`]);
-  for (const l of lines) app.conv.add({ kind: 'info', text: app.palette.yellow(l) });
+  for (const l of lines) app.conv.add({ kind: 'info', text: app.palette.yellow(safeBlock(l)) });
   if (lines.length) app.requestRender();
 }

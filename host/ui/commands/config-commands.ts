@@ -1,6 +1,7 @@
 import { hookName } from '../../hooks/hook-config.js';
 import type { UiRuntime } from '../backend-types.js';
 import type { Palette } from '../text/palette.js';
+import { safeBlock, safeText } from '../../safe-text.js';
 
 /** `/hooks`: every hook in force, by event, with its matcher, format, timeout and where it comes from. */
 export function formatHooks(rt: UiRuntime, p: Palette): string {
@@ -11,9 +12,10 @@ export function formatHooks(rt: UiRuntime, p: Palette): string {
   for (const h of hooks) {
     const event = h.writtenEvent === h.event ? h.event : `${h.writtenEvent} → ${h.event}`;
     lines.push(
-      `  ${p.cyan(event)}${h.matcher ? ` [${h.matcher}]` : ''} ${hookName(h)}` +
+      // Names, matchers and files may come from an extension's hooks.json.
+      `  ${p.cyan(safeText(event))}${h.matcher ? ` [${safeText(h.matcher)}]` : ''} ${safeText(hookName(h))}` +
         p.gray(
-          ` — ${h.format === 'claude' ? 'Claude Code' : 'Gemini CLI'} format, ${h.timeoutMs} ms, ${h.source}: ${h.file}`,
+          ` — ${h.format === 'claude' ? 'Claude Code' : 'Gemini CLI'} format, ${h.timeoutMs} ms, ${safeText(h.source)}: ${safeText(h.file)}`,
         ),
     );
   }
@@ -39,8 +41,11 @@ export function formatPolicies(rt: UiRuntime, p: Palette): string {
     ]
       .filter(Boolean)
       .join(' ');
-    lines.push(`  ${p.cyan(r.decision.padEnd(8))} ${r.priority.toFixed(3)} ${what}${p.gray(` — ${r.origin}`)}`);
+    // Rule texts and file names come from policy files (an extension's too).
+    lines.push(
+      `  ${p.cyan(r.decision.padEnd(8))} ${r.priority.toFixed(3)} ${safeText(what)}${p.gray(` — ${safeText(r.origin)}`)}`,
+    );
   }
-  for (const problem of loaded?.problems ?? []) lines.push(p.red(`  not loaded: ${problem}`));
+  for (const problem of loaded?.problems ?? []) lines.push(p.red(`  not loaded: ${safeBlock(problem)}`));
   return lines.join('\n');
 }

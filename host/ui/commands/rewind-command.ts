@@ -1,5 +1,6 @@
 import type { Content } from '@google/genai';
 import { needSession, type ChatCommand } from './command-context.js';
+import { safeText } from '../../safe-text.js';
 
 /** A message the user typed: a user content with text that is not a tool's answer. */
 function typedText(c: Content): string | undefined {
@@ -21,7 +22,8 @@ export function rewindPoints(history: Content[]): { index: number; text: string 
 }
 
 const oneLine = (t: string, max = 70) => {
-  const l = t.replace(/\s+/g, ' ');
+  // The text comes from the session (a resumed file's too): control characters made visible.
+  const l = safeText(t.replace(/\s+/g, ' '));
   return l.length > max ? `${l.slice(0, max - 1)}…` : l;
 };
 

@@ -233,7 +233,7 @@ async function memoryList(ctx: SlashContext): Promise<void> {
     files.length
       ? [
           p.bold(`Context files in use (${files.length})`),
-          ...files.map((f) => `  ${f.path}${f.scope ? p.gray(` (${f.scope})`) : ''}`),
+          ...files.map((f) => `  ${safeText(f.path)}${f.scope ? p.gray(` (${safeText(f.scope)})`) : ''}`),
         ].join('\n')
       : p.gray('No context files are in use (GEMINI.md in the project or ~/.gemini).'),
   );

@@ -2,6 +2,7 @@ import { unwrapUntrusted } from '../../../protocol/tool-result.js';
 import type { ToolCall } from '../../scheduler/types.js';
 import type { Palette } from '../text/palette.js';
 import { wrapLine } from '../text/wrap.js';
+import { safeBlock } from '../../safe-text.js';
 
 const TRUNCATED_HEAD = /^Output too large\. .*For full output see: (.+)\n/;
 const OMITTED = /\n\n\.\.\. \[[\d,]+ characters omitted\] \.\.\.\n\n/;
@@ -37,7 +38,8 @@ export function userShellLines(
 ): string[] {
   const { text, file } = userShellOutput(call);
   if (!text.trim() && !file) return [];
-  const rows = text
+  // The shell tool may be a third party's, and a command's output is anyone's: made safe like any output.
+  const rows = safeBlock(text)
     .split('\n')
     .flatMap((l) => wrapLine(l, opts.width - 4))
     .map((l) => `  ${p.gray('│')} ${l}`);
