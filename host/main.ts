@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `gemini-mcp` bin. Kept tiny: every command imports its heavy modules lazily so startup stays fast.
-import { asFatal, EXIT } from './errors.js';
+import { asFatal, EXIT, FatalInputError } from './errors.js';
 import { HELP_TEXT, parseCliArgs, type CliArgs } from './cli-args.js';
 
 function isHeadless(args: CliArgs): boolean {
@@ -81,6 +81,11 @@ async function main(argv: string[]): Promise<number> {
   }
   if (args.acp) return (await import('./acp/run-acp.js')).runAcp(args);
   if (isHeadless(args)) {
+    // `-i` opens the chat with a first message; without a terminal there is no chat to open.
+    if (args.promptInteractive !== undefined)
+      throw new FatalInputError(
+        '--prompt-interactive (-i) needs a terminal (stdin and stdout); use -p for a headless run.',
+      );
     const stdinText = await readStdin(args.prompt !== undefined || args.positional !== undefined ? 500 : undefined);
     const { runHeadless } = await import('./cli/headless.js');
     return runHeadless(args, { stdinText, cwd: process.cwd() });

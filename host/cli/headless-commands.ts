@@ -4,6 +4,8 @@ import type { HostRuntime } from '../core/runtime.js';
 import type { ToolCall } from '../scheduler/types.js';
 import { expandTypedCommand } from '../commands/run-custom-command.js';
 import { formatExtensions, formatSkills } from '../extensions/listing.js';
+import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';
+import { safeBlock } from '../safe-text.js';
 
 /**
  * `-p "/name args"`: a custom command expands exactly as in the chat and its text goes to the model; a
@@ -20,24 +22,6 @@ export interface HeadlessSlashContext {
   warn(message: string): void;
   onCall(call: ToolCall): void;
 }
-
-/** Built-ins that need the chat screen or a session in progress. */
-const CHAT_ONLY = new Set([
-  'clear',
-  'quit',
-  'exit',
-  'chat',
-  'resume',
-  'restore',
-  'compress',
-  'copy',
-  'debug',
-  'directory',
-  'dir',
-  'model',
-  'settings',
-  'stats',
-]);
 
 export async function runHeadlessSlash(text: string, ctx: HeadlessSlashContext): Promise<HeadlessSlash | undefined> {
   const rt = ctx.runtime;
@@ -60,18 +44,22 @@ export async function runHeadlessSlash(text: string, ctx: HeadlessSlashContext):
     case 'tools':
       return {
         kind: 'printed',
-        text: `${rt.registry
-          .list()
-          .map((t) => t.exposedName)
-          .join('\n')}\n`,
+        text: safeBlock(
+          `${rt.registry
+            .list()
+            .map((t) => t.exposedName)
+            .join('\n')}\n`,
+        ),
       };
     case 'mcp':
       return {
         kind: 'printed',
-        text: `${rt.manager
-          .states()
-          .map((s) => `${s.alias}: ${s.status}${s.config.extension ? ` (from extension ${s.config.extension})` : ''}`)
-          .join('\n')}\n`,
+        text: safeBlock(
+          `${rt.manager
+            .states()
+            .map((s) => `${s.alias}: ${s.status}${s.config.extension ? ` (from extension ${s.config.extension})` : ''}`)
+            .join('\n')}\n`,
+        ),
       };
     case 'extensions':
       return { kind: 'printed', text: formatExtensions(rt.extensions) };
@@ -92,7 +80,9 @@ export async function runHeadlessSlash(text: string, ctx: HeadlessSlashContext):
     default:
       break;
   }
-  if (CHAT_ONLY.has(name) || name === 'memory')
+  // Every other built-in needs the chat's screen or a session in progress (one reserved list, so a new chat
+  // command is refused here rather than sent to the model as a prompt).
+  if (BUILTIN_COMMAND_NAMES.includes(name))
     throw new FatalInputError(`/${name}${args ? ` ${args}` : ''} is only available in the interactive chat.`);
   return undefined;
 }

@@ -160,6 +160,10 @@ describe('built-in slash commands in headless -p', () => {
     const clear = await runHost(['-p', '/clear'], { ws, url: ep.url });
     expect(clear.code).toBe(42);
     expect(clear.stderr).toContain('/clear is only available in the interactive chat');
+    // Every chat built-in is refused the same way, newer ones included: none reaches the model as a prompt.
+    const theme = await runHost(['-p', '/theme light'], { ws, url: ep.url });
+    expect(theme.code).toBe(42);
+    expect(theme.stderr).toContain('/theme light is only available in the interactive chat');
     expect(ep.requests).toHaveLength(0);
   }, 60_000);
 });
