@@ -5,6 +5,7 @@ import { resolveServerSet } from '../config/servers.js';
 import type { McpClientManager } from '../mcp/client-manager.js';
 import { safeBlock, safeText } from '../safe-text.js';
 import { EXIT_ERROR, EXIT_OK, type McpCommandOptions } from './mcp-shared.js';
+import { sandboxChoice } from '../config/sandbox.js';
 
 /**
  * `mcp resources [SERVER]`, `mcp read SERVER URI` and `mcp prompts [SERVER]`: what servers offer beyond
@@ -19,7 +20,14 @@ async function withManager<T>(
   const loaded = loadSettings({ cwd, env: opts.env });
   const env = loaded.env;
   const roots = [cwd, ...(loaded.merged.context?.includeDirectories ?? []).map((d) => resolve(cwd, d))];
-  let { servers } = resolveServerSet(loaded, { cwd, roots, projectTempDir: defaultProjectTempDir(cwd, env), env });
+  // The same servers `mcp list` shows: confined ones started confined (the sandbox settings apply here too).
+  let { servers } = resolveServerSet(loaded, {
+    cwd,
+    roots,
+    projectTempDir: defaultProjectTempDir(cwd, env),
+    env,
+    sandbox: sandboxChoice(loaded.merged, { env }),
+  });
   if (only !== undefined) {
     servers = servers.filter((s) => s.alias === only || s.name === only);
     if (!servers.length) throw new FatalInputError(`No MCP server "${only}" is configured.`);

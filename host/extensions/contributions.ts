@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CommandDir } from '../commands/custom-commands.js';
 import type { SkillDir } from '../skills/skills.js';
 import type { LoadedExtension } from '../config/extensions/loader.js';
+import { readConfigFile } from '../config/config-file.js';
 
 /**
  * Where commands and skills come from for one folder: the user's folders, the project's (only when the
@@ -53,7 +53,8 @@ export function extensionContext(exts: LoadedExtension[]): string {
   for (const file of files) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8').trim();
+      // Read at every start: a context file that is a FIFO, a device or huge is skipped, never waited on.
+      text = (readConfigFile(file) ?? '').trim();
     } catch {
       continue;
     }

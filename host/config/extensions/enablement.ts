@@ -38,6 +38,8 @@ function matches(rule: Rule, folder: string): boolean {
 
 export class Enablement {
   private readonly file: string;
+  /** The file as isEnabled last read it: asked once per extension at every start, read once. */
+  private cached?: EnablementConfig;
 
   /** `only`: the `-e a,b` list for one run (`none` disables every extension); overrides the file. */
   constructor(
@@ -76,7 +78,8 @@ export class Enablement {
     }
     let enabled = true;
     const at = slashed(folder);
-    for (const text of this.read()[name]?.overrides ?? []) {
+    this.cached ??= this.read();
+    for (const text of (Object.hasOwn(this.cached, name) ? this.cached[name]?.overrides : undefined) ?? []) {
       const rule = parseRule(text);
       if (matches(rule, at)) enabled = !rule.disable;
     }
@@ -105,6 +108,7 @@ export class Enablement {
   }
 
   private write(config: EnablementConfig): void {
+    this.cached = undefined;
     mkdirSync(dirname(this.file), { recursive: true });
     writeFileAtomic(this.file, JSON.stringify(config, null, 2));
   }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readEnvFile } from '../env-file.js';
 import { expandDeep } from '../expand.js';
@@ -7,6 +7,7 @@ import type { McpServerSettings } from '../settings-schema.js';
 import { Enablement } from './enablement.js';
 import { contextFilePaths, type Manifest, readManifest } from './manifest.js';
 import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from './paths.js';
+import { readConfigFile } from '../config-file.js';
 
 /**
  * The extension loader: every folder of `~/.gemini/extensions` with a valid `gemini-extension.json`.
@@ -66,7 +67,7 @@ export interface ExtensionSet {
 
 export function readInstallMetadata(dir: string): InstallMetadata | undefined {
   try {
-    const raw = JSON.parse(readFileSync(join(dir, INSTALL_METADATA_FILE), 'utf8')) as InstallMetadata;
+    const raw = JSON.parse(readConfigFile(join(dir, INSTALL_METADATA_FILE)) ?? 'null') as InstallMetadata;
     return raw && typeof raw.source === 'string' ? raw : undefined;
   } catch {
     return undefined;

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { McpServerSettingsSchema } from '../settings-schema.js';
 import { EXTENSION_NAME, MANIFEST_FILE } from './paths.js';
+import { ConfigFileError, readConfigFile } from '../config-file.js';
 
 /** `gemini-extension.json`, as far as this host reads it; unknown keys (themes, plan, …) pass through. */
 export const ManifestSchema = z.looseObject({
@@ -58,13 +58,14 @@ export function readManifest(dir: string, workspacePath: string): Manifest {
   const file = join(dir, MANIFEST_FILE);
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    // A third party's file: a regular file under the size cap, never a FIFO or device (config-file.ts).
+    const text = readConfigFile(file);
+    if (text === undefined) throw new ManifestError(`Configuration file not found at ${file}`);
+    raw = JSON.parse(text);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    if (err instanceof ManifestError) throw err;
     throw new ManifestError(
-      code === 'ENOENT'
-        ? `Configuration file not found at ${file}`
-        : `${file} is not valid JSON: ${(err as Error).message}`,
+      err instanceof ConfigFileError ? err.message : `${file} is not valid JSON: ${(err as Error).message}`,
     );
   }
   const parsed = ManifestSchema.safeParse(hydrate(raw, pathVariables(dir, workspacePath)));
