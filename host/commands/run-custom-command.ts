@@ -187,5 +187,3 @@ export async function expandTypedCommand(
     };
   }
 }
-
-export { RefusedError };

@@ -19,7 +19,7 @@ import { formatChatStats, recordStreamStats } from './commands/info-commands.js'
 import { parseShellInput, shellToolName } from './commands/shell-mode.js';
 import { resourceText } from '../mcp/util.js';
 import { refusePathProblems } from './input/path-problems.js';
-import { findCommand, RefusedError, runCustomCommand } from '../commands/run-custom-command.js';
+import { expandTypedCommand, findCommand } from '../commands/run-custom-command.js';
 import { startNewSession } from '../core/session-switch.js';
 
 /**
@@ -177,17 +177,14 @@ export class Controller {
       this.app.conv.add({ kind: 'user', text });
       // `@{…}` and `!{…}` run as client-initiated calls: their cards show, a shell command asks as any does.
       return this.sendToModel(text, async (signal, promptId) => {
-        try {
-          return await runCustomCommand(rt, custom.command, custom.invocation, {
-            signal,
-            promptId,
-            warn: (m) => this.print(p.yellow(m)),
-          });
-        } catch (err) {
-          const why = err instanceof RefusedError ? 'Nothing was sent to the model.' : '';
-          this.error(`/${custom.command.name}: ${(err as Error).message} ${why}`.trim());
-          return undefined;
-        }
+        const r = await expandTypedCommand(rt, rt.commands.commands, text, {
+          signal,
+          promptId,
+          warn: (m) => this.print(p.yellow(m)),
+        });
+        if (r?.ok) return r.parts;
+        if (r) this.error(r.message);
+        return undefined;
       });
     }
     const slash = text.startsWith('/') ? parseSlash(text) : undefined;
