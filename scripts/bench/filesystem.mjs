@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { measureRewrite } from './_fs-edit.mjs';
 import { FILES, findRun, makeBigTree, makeWideTree, ourMatches, rgRun, rgSortedFirst } from './_fs-tree.mjs';
+import { median } from './_stats.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 // The bundle users run (npm run build).
@@ -29,7 +30,6 @@ if (!existsSync(ENTRY)) {
   process.exit(1);
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 const onPath = (cmd) => (process.env.PATH ?? '').split(delimiter).some((d) => d && existsSync(join(d, cmd)));
 

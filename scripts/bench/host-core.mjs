@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { bundleModule } from '../bundle.mjs';
+import { median } from './_stats.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 // The host's modules, bundled from source for this process (the build emits only the bins).
@@ -38,10 +39,6 @@ writeFileSync(
   }),
 );
 const env = { ...process.env, GEMINI_CLI_HOME: home };
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-};
 const fmt = (n, d = 1) => n.toFixed(d);
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 const vmRssKiB = (pid) => {

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { reply, startScriptedGemini } from '../scripted-gemini.mjs';
 import { benchEnv } from './_bench-env.mjs';
 import { samplePeakRss } from './_tree-rss.mjs';
+import { median } from './_stats.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BUNDLE = join(REPO, 'dist/bin/gemini-mcp.mjs');
@@ -139,10 +140,6 @@ function installUpstream() {
   return { entry: join(pkgDir, bin) };
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const fmt = (ms) => `${Math.round(ms)} ms`;
 
 const oursHome = homeWith({});

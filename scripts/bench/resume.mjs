@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reply, startScriptedGemini } from '../scripted-gemini.mjs';
 import { benchEnv } from './_bench-env.mjs';
+import { median } from './_stats.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const HOST = join(REPO, 'dist/bin/gemini-mcp.mjs');
@@ -70,7 +71,6 @@ function sessionOf(home) {
   throw new Error('no session recorded');
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 try {

@@ -38,6 +38,7 @@ writeFileSync(
   `import { Server } from ${JSON.stringify(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js'))};
 import { StdioServerTransport } from ${JSON.stringify(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js'))};
 import { CallToolRequestSchema, ListToolsRequestSchema } from ${JSON.stringify(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/types.js'))};
+import { median } from './_stats.mjs';
 const topic = process.argv[2] ?? 'thing';
 const verbs = ['list', 'get', 'create', 'update', 'delete', 'search', 'export'];
 const tools = verbs.map((v) => ({
@@ -172,10 +173,6 @@ function tree(pid) {
   return out;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const declChars = (body) => JSON.stringify(body.tools ?? []).length;
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reply, startScriptedGemini } from '../scripted-gemini.mjs';
+import { median } from './_stats.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // The bundled bin is what users run (package.json `bin`).
 const BUNDLE = join(ROOT, 'dist/bin/gemini-mcp.mjs');
 const MAIN = BUNDLE;
 const RUNS = 5;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 if (!existsSync(MAIN)) {
