@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Part } from '@google/genai';
-import type { ApprovalMode, SchedulerEvent, ToolCall } from '../scheduler/types.js';
+import type { SchedulerEvent, ToolCall } from '../scheduler/types.js';
 import type { App } from './views/app.js';
 import type { UiChatClient, UiRuntime } from './backend-types.js';
 import { completeInput } from './input/input-completion.js';
@@ -8,7 +8,7 @@ import { processAtCommands } from '../core/at-command.js';
 import { runSlash } from './commands/slash-commands.js';
 import { parseSlash } from './commands/slash-parse.js';
 import { SessionStats } from './session-stats.js';
-import { nextApprovalMode } from './views/status-line.js';
+import { ApprovalModeSwitch } from './approval-mode-switch.js';
 import { StreamView } from './views/stream-view.js';
 import { RunStats } from '../core/run-stats.js';
 import type { Session } from '../core/session.js';
@@ -34,8 +34,7 @@ export class Controller {
   private running?: AbortController;
   /** A queued message is being submitted: new submissions join the queue behind it. */
   private draining = false;
-  private modePicked = false;
-  private beforeYolo?: ApprovalMode;
+  private readonly modes: ApprovalModeSwitch;
   private readonly stats = new SessionStats();
   /** Per-model and per-tool figures behind `/stats`. */
   readonly runStats = new RunStats();
@@ -59,11 +58,12 @@ export class Controller {
     this.exited = new Promise((r) => (this.exitResolve = r));
     this.ready = new Promise((r) => (this.readyResolve = r));
     this.view = new StreamView(app, this.stats);
+    this.modes = new ApprovalModeSwitch(app, () => this.runtime);
     app.handlers = {
       submit: (t) => void this.submit(t),
       cancel: () => this.cancel(),
-      cycleApprovalMode: () => this.cycleMode(),
-      toggleYolo: () => this.toggleYolo(),
+      cycleApprovalMode: () => this.modes.cycle(),
+      toggleYolo: () => this.modes.toggleYolo(),
       complete: (t, c) => this.complete(t, c),
       exit: () => this.exit(0),
     };
@@ -75,9 +75,7 @@ export class Controller {
     const refresh = () => this.refreshServers();
     rt.manager.on('status', refresh);
     rt.manager.on('tools_changed', refresh);
-    // A mode picked with Shift+Tab while the host was still starting wins over the configured one.
-    if (this.modePicked) this.trySetMode(this.app.status.approvalMode);
-    this.app.status.approvalMode = rt.getApprovalMode();
+    this.modes.attach(rt);
     this.refreshServers();
     this.readyResolve?.();
   }
@@ -109,36 +107,6 @@ export class Controller {
     this.running.abort(new Error('user pressed Esc'));
     this.app.dialog.cancelAll();
     this.app.forms.cancelAll();
-  }
-
-  private cycleMode(): void {
-    let next: ApprovalMode = nextApprovalMode(this.runtime?.getApprovalMode() ?? this.app.status.approvalMode);
-    this.modePicked = true;
-    // A mode the session forbids (yolo disabled, an untrusted folder) is skipped, not a dead end.
-    for (let i = 0; this.runtime && i < 3 && !this.trySetMode(next); i++) next = nextApprovalMode(next);
-    this.app.status.approvalMode = this.runtime ? this.runtime.getApprovalMode() : next;
-    this.app.requestRender();
-  }
-
-  /** Ctrl+Y, as in Gemini CLI: yolo on; again, back to the mode it replaced. */
-  private toggleYolo(): void {
-    const current = this.runtime?.getApprovalMode() ?? this.app.status.approvalMode;
-    const next: ApprovalMode = current === 'yolo' ? (this.beforeYolo ?? 'default') : 'yolo';
-    if (current !== 'yolo') this.beforeYolo = current;
-    this.modePicked = true;
-    if (this.runtime && !this.trySetMode(next)) return;
-    this.app.status.approvalMode = this.runtime ? this.runtime.getApprovalMode() : next;
-    this.app.requestRender();
-  }
-
-  private trySetMode(mode: ApprovalMode): boolean {
-    try {
-      this.runtime?.setApprovalMode(mode);
-      return true;
-    } catch (err) {
-      this.app.flash(this.app.palette.red((err as Error).message));
-      return false;
-    }
   }
 
   private complete(text: string, cursor: number): { text: string; cursor: number; hint?: string } | undefined {
@@ -367,9 +335,7 @@ export class Controller {
   }
 
   private onSchedulerEvent(ev: SchedulerEvent): void {
-    // An answer such as "allow all edits this session" changes the mode inside policy: the footer follows.
-    const mode = this.runtime?.getApprovalMode();
-    if (mode && mode !== this.app.status.approvalMode) this.app.status.approvalMode = mode;
+    this.modes.sync();
     if (ev.type === 'tool_call_update') {
       this.app.conv.upsertTool(ev.call);
       if (ev.call.status === 'executing') this.app.setBusy(`Running ${ev.call.request.name}`);
