@@ -50,7 +50,7 @@ export const McpServerSettingsSchema = z.looseObject({
  * server of that name (or `constructor`) is still a server. Each value is checked with `value`; the keys
  * are set as own properties.
  */
-function ownRecord<T extends z.ZodType>(value: T) {
+export function ownRecord<T extends z.ZodType>(value: T) {
   return z
     .custom<Record<string, unknown>>((v) => !!v && typeof v === 'object' && !Array.isArray(v), {
       message: 'expected an object',

@@ -1,6 +1,6 @@
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { z } from 'zod';
-import { McpServerSettingsSchema } from '../settings-schema.js';
+import { McpServerSettingsSchema, ownRecord } from '../settings-schema.js';
 import { EXTENSION_NAME, MANIFEST_FILE } from './paths.js';
 import { ConfigFileError, readConfigFile } from '../config-file.js';
 
@@ -9,7 +9,7 @@ export const ManifestSchema = z.looseObject({
   name: z.string().min(1),
   version: z.string().min(1),
   description: z.string().optional(),
-  mcpServers: z.record(z.string(), McpServerSettingsSchema).optional(),
+  mcpServers: ownRecord(McpServerSettingsSchema).optional(),
   contextFileName: z.union([z.string(), z.array(z.string())]).optional(),
   excludeTools: z.array(z.string()).optional(),
   settings: z
@@ -36,15 +36,12 @@ export class ManifestError extends Error {}
  */
 export function hydrate<T>(value: T, vars: Record<string, string>): T {
   if (typeof value === 'string')
-    return value.replace(/\$\{(.*?)\}/g, (whole, key: string) => (key in vars ? vars[key]! : whole)) as T;
+    return value.replace(/\$\{(.*?)\}/g, (whole, key: string) => (Object.hasOwn(vars, key) ? vars[key]! : whole)) as T;
   if (Array.isArray(value)) return value.map((v) => hydrate(v, vars)) as T;
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue;
-      out[k] = hydrate(v, vars);
-    }
-    return out as T;
+    // fromEntries defines own data properties: a server named `__proto__` or `constructor` is a plain name
+    // (as settings.json's servers are), never the object's prototype.
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hydrate(v, vars)])) as T;
   }
   return value;
 }
