@@ -59,11 +59,7 @@ export function editJsoncText(text: string, edits: readonly JsoncEdit[]): string
  * at their target.
  */
 export function editJsoncFile(file: string, edits: readonly JsoncEdit[]): void {
-  const target = existsSync(file) && lstatSync(file).isSymbolicLink() ? realpathSync(file) : file;
-  const { text } = readJsoncObject(target);
-  const next = editJsoncText(text, edits);
-  parseJsoncObject(next, target);
-  writeFileAtomic(target, next);
+  editJsonc(file, (text) => editJsoncText(text, edits));
 }
 
 /**
@@ -71,9 +67,17 @@ export function editJsoncFile(file: string, edits: readonly JsoncEdit[]): void {
  * setMembersText. Like editJsoncFile, a file that does not parse is never rewritten.
  */
 export function editJsoncMembers(file: string, parent: string[], members: ReadonlyMap<string, unknown>): void {
+  editJsonc(file, (text) => {
+    const next = setMembersText(text, parent, members);
+    return next.endsWith('\n') ? next : `${next}\n`;
+  });
+}
+
+/** Read (the symlink's target), change, check that the result still parses, write atomically. */
+function editJsonc(file: string, change: (text: string) => string): void {
   const target = existsSync(file) && lstatSync(file).isSymbolicLink() ? realpathSync(file) : file;
   const { text } = readJsoncObject(target);
-  const next = setMembersText(text, parent, members);
-  parseJsoncObject(next.endsWith('\n') ? next : `${next}\n`, target);
-  writeFileAtomic(target, next.endsWith('\n') ? next : `${next}\n`);
+  const next = change(text);
+  parseJsoncObject(next, target);
+  writeFileAtomic(target, next);
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { editJsoncFile, editJsoncText, readJsoncObject } from '../../config/jsonc-file.js';
+import { editJsoncFile, editJsoncText, parseJsoncObject, readJsoncObject } from '../../config/jsonc-file.js';
 import { geminiHome } from '../../config/paths.js';
 import { userSettingsPath, workspaceSettingsPath } from '../../config/settings-files.js';
 import { SettingsSchema } from '../../config/settings-schema.js';
@@ -42,7 +42,8 @@ export function settingsSet(args: string[], ctx: ChatCommandContext) {
   let next: Record<string, unknown>;
   try {
     const { text } = readJsoncObject(file);
-    next = readJsoncObjectText(editJsoncText(text, [{ path, value }]));
+    // Checked the way the file will be read back, before anything is written.
+    next = parseJsoncObject(editJsoncText(text, [{ path, value }]), file);
   } catch (err) {
     return ctx.error(`${(err as Error).message}\nNothing was written.`);
   }
@@ -57,10 +58,3 @@ export function settingsSet(args: string[], ctx: ChatCommandContext) {
       p.gray('It applies from the next session.'),
   );
 }
-
-function readJsoncObjectText(text: string): Record<string, unknown> {
-  // Parsed the way the file will be read back.
-  return JSON.parse(JSON.stringify(parseJsonc(text))) as Record<string, unknown>;
-}
-
-import { parse as parseJsonc } from 'jsonc-parser';
