@@ -12,7 +12,7 @@ import type { Settings } from '../config/settings-schema.js';
 import type { LoadedSettings } from '../config/settings.js';
 import { untrustedNotice } from '../config/trust.js';
 import { commandDirs, extensionContext, skillDirs } from '../extensions/contributions.js';
-import { type HookSource, loadHooks } from '../hooks/hook-config.js';
+import { type HookSource, hookSwitches, loadHooks } from '../hooks/hook-config.js';
 import { HookSystem } from '../hooks/hook-system.js';
 import type { McpClientManager } from '../mcp/client-manager.js';
 import type { PolicyEngine } from '../policy/policy-engine.js';
@@ -77,7 +77,10 @@ function refusedModeNotice(refused: ApprovalMode | undefined): string[] {
 function skippedConfig(settings: LoadedSettings, modeSkipped: string[], cwd: string): string[] {
   const out = [...settings.skipped, ...modeSkipped];
   if (settings.trust.trusted) return out;
-  const workspace = loadHooks([{ path: workspaceSettingsPath(cwd), source: 'project' }]).hooks;
+  const workspace = loadHooks(
+    [{ path: workspaceSettingsPath(cwd), source: 'project' }],
+    hookSwitches(settings.merged as Record<string, unknown>),
+  ).hooks;
   if (workspace.length) out.push(`hooks (${workspace.length})`);
   const policies = join(cwd, '.gemini', 'policies');
   if (existsSync(policies)) out.push(`policy files in ${policies}`);
@@ -108,7 +111,10 @@ export function hooksFor(
   const extensions = enabledExtensions(settings).map(
     (e): HookSource => ({ path: e.path, folder: true, source: `extension:${e.name}` }),
   );
-  const loaded = loadHooks([...sources, ...extensions, ...(opts.hookSources ?? [])]);
+  const loaded = loadHooks(
+    [...sources, ...extensions, ...(opts.hookSources ?? [])],
+    hookSwitches(settings.merged as Record<string, unknown>),
+  );
   const system = new HookSystem({ hooks: loaded.hooks, cwd, env: settings.env, notify });
   return { system, problems: loaded.problems };
 }
