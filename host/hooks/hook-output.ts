@@ -58,9 +58,9 @@ function fromJson(j: Record<string, unknown>): HookOutput {
   if (j.continue === false) out.stop = str(j.stopReason) || str(j.reason) || 'No reason provided';
   if (j.decision === 'deny' || j.decision === 'block') out.block = reason;
   if (j.decision === 'ask') out.ask = true;
-  // Text a hook adds for the model cannot open or close the host's own tags.
+  // Escaped where it is wrapped for the model (hookContext), as every hook's context is.
   const ctx = specific.additionalContext;
-  if (typeof ctx === 'string') out.context = ctx.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  if (typeof ctx === 'string') out.context = ctx;
   if (isObject(specific.tool_input)) out.updatedInput = specific.tool_input;
   if (specific.clearContext === true) out.clearContext = true;
   if (str(j.systemMessage)) out.systemMessage = str(j.systemMessage);
