@@ -47,7 +47,7 @@ function readGemini(run: HookRun): HookOutput {
   }
   // 2 is the deliberate block and 1 a warning; any other code (127: not found) is a broken hook: it blocks
   // like Gemini CLI's, and is shown as a failure too.
-  if (code !== 0 && code !== 2) out.failure = `exit code ${code}${run.stderr.trim() ? `: ${run.stderr.trim()}` : ''}`;
+  if (code > 2) out.failure = `exit code ${code}${run.stderr.trim() ? `: ${run.stderr.trim()}` : ''}`;
   return out;
 }
 
