@@ -95,12 +95,8 @@ function configProblems(hooks: string[], policies: string[]): string[] {
   ];
 }
 
-/**
- * Hooks of the user and system settings, of the workspace settings in a trusted folder only, and of any
- * extra source (extensions).
- */
+/** Hooks of the user and system settings, of the workspace settings in a trusted folder only, and of enabled extensions. */
 export function hooksFor(
-  opts: Pick<HostRuntimeOptions, 'hookSources'>,
   settings: LoadedSettings,
   cwd: string,
   notify: (m: string) => void,
@@ -111,17 +107,14 @@ export function hooksFor(
   const extensions = enabledExtensions(settings).map(
     (e): HookSource => ({ path: e.path, folder: true, source: `extension:${e.name}` }),
   );
-  const loaded = loadHooks(
-    [...sources, ...extensions, ...(opts.hookSources ?? [])],
-    hookSwitches(settings.merged as Record<string, unknown>),
-  );
+  const loaded = loadHooks([...sources, ...extensions], hookSwitches(settings.merged as Record<string, unknown>));
   const system = new HookSystem({ hooks: loaded.hooks, cwd, env: settings.env, notify });
   return { system, problems: loaded.problems };
 }
 
-/** The policy files in force: the standard folders, `--policy` files (user tier) and any extra folders. */
+/** The policy files in force: the standard folders, `--policy` files (user tier) and enabled extensions' `policies/`. */
 export function policiesFor(
-  opts: Pick<HostRuntimeOptions, 'homeDir' | 'policyFiles' | 'policySources'>,
+  opts: Pick<HostRuntimeOptions, 'homeDir' | 'policyFiles'>,
   settings: LoadedSettings,
   cwd: string,
 ): LoadedPolicies {
@@ -139,7 +132,6 @@ export function policiesFor(
     ...enabledExtensions(settings).map(
       (e): PolicySource => ({ path: join(e.path, 'policies'), tier: 'extension', source: `extension:${e.name}` }),
     ),
-    ...(opts.policySources ?? []),
   ]);
 }
 

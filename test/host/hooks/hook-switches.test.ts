@@ -26,7 +26,7 @@ function layout() {
       JSON.stringify(data),
     );
   const loaded = () =>
-    hooksFor({}, loadSettings({ cwd: project, env }), project, () => {})
+    hooksFor(loadSettings({ cwd: project, env }), project, () => {})
       .system.list()
       .map(hookName);
   return { write, loaded };
