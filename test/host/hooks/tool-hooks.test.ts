@@ -71,7 +71,7 @@ describe('hooks in Gemini CLI format around tool calls', () => {
   });
 
   it('a deny decision or exit code 2 blocks before any server sees the call; the reason goes to the model', async () => {
-    const { ws, log } = setup((log) => ({
+    const { ws } = setup((log) => ({
       BeforeTool: [
         {
           matcher: 'run_shell_command',
@@ -97,7 +97,7 @@ describe('hooks in Gemini CLI format around tool calls', () => {
   });
 
   it('a hook rewrites the input; the model is told which parameters changed', async () => {
-    const { ws, log } = setup((log) => ({
+    const { ws } = setup((log) => ({
       BeforeTool: [
         {
           matcher: 'write_file',
@@ -139,7 +139,7 @@ describe('hooks in Gemini CLI format around tool calls', () => {
   });
 
   it('continue:false stops the agent loop', async () => {
-    const { ws, log } = setup((log) => ({
+    const { ws } = setup((log) => ({
       BeforeTool: [{ hooks: [{ type: 'command', command: hook(log, 'stop', 'enough') }] }],
     }));
     const ep = await endpoint(writeCall(ws), reply.text('never asked'));
