@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ApprovalMode } from '../scheduler/types.js';
 import { parseApprovalMode } from './approval-mode.js';
 import { builtinByName } from '../tools/builtin-catalogue.js';
+import { exposedName } from '../tools/naming.js';
 
 /**
  * Policy files in Gemini CLI's format: `[[rule]]` tables in `*.toml` files. Each folder belongs to a tier;
@@ -201,6 +202,10 @@ function toRule(entry: unknown, tier: PolicyTier, origin: string): FileRule | st
   };
 }
 
+/** The shell tool's catalogue row: command conditions apply to it alone. */
+const SHELL = builtinByName('run_shell_command')!;
+
+/** Any name of the shell tool: ours, Gemini CLI's or Claude Code's (the catalogue's), or its exposed name. */
 function isShellName(n: string): boolean {
-  return builtinByName(n)?.tool === 'run_shell_command' || n === 'shell__run_shell_command';
+  return builtinByName(n) === SHELL || n === exposedName(SHELL.server, SHELL.tool);
 }
