@@ -10,9 +10,9 @@ type SwitchableSession = Pick<Session, 'runtime' | 'client' | 'sessionId'>;
 /**
  * Moves a running chat to another session: `/clear` starts a fresh conversation recorded as a new session,
  * `/resume` continues a recorded one (its history replaces the current one, later records go to its file).
- * The session left behind keeps everything it recorded. As in Gemini CLI, the session left gets SessionEnd
- * (reason `clear`, or `other` for a resume) and the new one SessionStart (source `clear` or `resume`), whose
- * context goes with the next message; hooks' payloads name the new session from here on.
+ * The session left behind keeps everything it recorded. As in Gemini CLI, `/clear` fires SessionEnd (reason
+ * `clear`) for the session left, and both fire SessionStart (source `clear` or `resume`) for the one entered,
+ * whose context goes with the next message; hooks' payloads name the new session from here on.
  */
 export async function switchSession(
   session: SwitchableSession,
@@ -36,8 +36,9 @@ export async function switchSession(
   const loaded = target.kind === 'resume' ? loadSession(projectTempDir, target.ref) : undefined;
   const { client, runtime } = session;
   const hooks = runtime.hooks;
-  const reason = target.kind === 'clear' ? 'clear' : 'other';
-  if (hooks.has('SessionEnd')) await hooks.fire('SessionEnd', { reason }, { trigger: reason }).catch(() => undefined);
+  // Gemini CLI ends the session on /clear only; its /resume just starts the resumed one.
+  if (target.kind === 'clear' && hooks.has('SessionEnd'))
+    await hooks.fire('SessionEnd', { reason: 'clear' }, { trigger: 'clear' }).catch(() => undefined);
   const chat = client.chat;
   (chat.listener as { close?: () => void } | undefined)?.close?.();
   chat.listener = undefined;

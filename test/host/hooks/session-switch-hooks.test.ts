@@ -39,7 +39,7 @@ describe('hooks follow the chat to a new session on /clear and /resume (in-proce
     for await (const _ of session.client.sendMessageStream([{ text }], new AbortController().signal, text));
   };
 
-  it('SessionEnd names the session left, SessionStart and later hooks the new one; its context goes out next', async () => {
+  it('/clear ends the session left; SessionStart and later hooks name the new one; its context goes out next', async () => {
     const dir = session.runtime.projectTempDir;
     const first = session.sessionId;
     await send('hi');
@@ -58,7 +58,6 @@ describe('hooks follow the chat to a new session on /clear and /resume (in-proce
       ['SessionEnd', 'clear', first],
       ['SessionStart', 'clear', second],
       ['BeforeAgent', '', second],
-      ['SessionEnd', 'other', second],
       ['SessionStart', 'resume', first],
       ['BeforeAgent', '', first],
     ]);
