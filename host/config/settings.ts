@@ -266,7 +266,8 @@ function applyV1Renames(obj: Record<string, unknown>, path: string, warnings: st
   return out;
 }
 
-const UNION_ARRAYS = new Set(['context.includeDirectories']);
+// A hook one settings file switches off stays off whichever file sets the list, as in Gemini CLI.
+const UNION_ARRAYS = new Set(['context.includeDirectories', 'hooksConfig.disabled', 'hooks.disabled']);
 
 /** Objects merge deeply, scalars and arrays are replaced; `mcpServers` entries replace whole per alias. */
 export function mergeLayer(

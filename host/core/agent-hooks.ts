@@ -1,5 +1,6 @@
 import type { Part } from '@google/genai';
 import type { HookSystem } from '../hooks/hook-system.js';
+import { hookContext } from '../scheduler/hook-steps.js';
 
 /** The hooks the model loop fires; the runtime's hook system, when there is one. */
 export type AgentHooks = Pick<HookSystem, 'fire' | 'has'>;
@@ -30,7 +31,7 @@ export async function beforeAgent(
   const o = await hooks.fire('BeforeAgent', { prompt: textOf(parts) }, {}, signal);
   if (o.stopped !== undefined) return { kind: 'stopped', reason: o.stopped };
   if (o.blocked !== undefined) return { kind: 'blocked', reason: o.blocked };
-  if (o.context) return { kind: 'go', parts: [...parts, { text: `<hook_context>${o.context}</hook_context>` }] };
+  if (o.context) return { kind: 'go', parts: [...parts, { text: hookContext(o.context) }] };
   return { kind: 'go', parts };
 }
 

@@ -11,7 +11,7 @@ import { LoopDetector } from './loop-detection.js';
 import { checkNextSpeaker } from './next-speaker.js';
 import { buildSystemPrompt } from './prompts.js';
 import { Turn } from './turn.js';
-import { STOP_EXECUTION } from '../scheduler/hook-steps.js';
+import { hookContext, STOP_EXECUTION } from '../scheduler/hook-steps.js';
 import { afterAgent, beforeAgent } from './agent-hooks.js';
 import { modelHooks } from './model-hooks.js';
 
@@ -234,7 +234,7 @@ export class GeminiClient {
     if (!this.startContext) return gate.parts;
     const context = this.startContext;
     this.startContext = undefined;
-    return [{ text: `<hook_context>${context}</hook_context>` }, ...gate.parts];
+    return [{ text: hookContext(context) }, ...gate.parts];
   }
 
   /** The event that ends the loop before another model request: a cancel, or a turn limit. */

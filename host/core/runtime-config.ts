@@ -12,7 +12,7 @@ import type { Settings } from '../config/settings-schema.js';
 import type { LoadedSettings } from '../config/settings.js';
 import { untrustedNotice } from '../config/trust.js';
 import { commandDirs, extensionContext, skillDirs } from '../extensions/contributions.js';
-import { type HookSource, loadHooks } from '../hooks/hook-config.js';
+import { type HookSource, hookSwitches, loadHooks } from '../hooks/hook-config.js';
 import { HookSystem } from '../hooks/hook-system.js';
 import type { McpClientManager } from '../mcp/client-manager.js';
 import type { PolicyEngine } from '../policy/policy-engine.js';
@@ -77,7 +77,10 @@ function refusedModeNotice(refused: ApprovalMode | undefined): string[] {
 function skippedConfig(settings: LoadedSettings, modeSkipped: string[], cwd: string): string[] {
   const out = [...settings.skipped, ...modeSkipped];
   if (settings.trust.trusted) return out;
-  const workspace = loadHooks([{ path: workspaceSettingsPath(cwd), source: 'project' }]).hooks;
+  const workspace = loadHooks(
+    [{ path: workspaceSettingsPath(cwd), source: 'project' }],
+    hookSwitches(settings.merged as Record<string, unknown>),
+  ).hooks;
   if (workspace.length) out.push(`hooks (${workspace.length})`);
   const policies = join(cwd, '.gemini', 'policies');
   if (existsSync(policies)) out.push(`policy files in ${policies}`);
@@ -92,12 +95,8 @@ function configProblems(hooks: string[], policies: string[]): string[] {
   ];
 }
 
-/**
- * Hooks of the user and system settings, of the workspace settings in a trusted folder only, and of any
- * extra source (extensions).
- */
+/** Hooks of the user and system settings, of the workspace settings in a trusted folder only, and of enabled extensions. */
 export function hooksFor(
-  opts: Pick<HostRuntimeOptions, 'hookSources'>,
   settings: LoadedSettings,
   cwd: string,
   notify: (m: string) => void,
@@ -108,14 +107,14 @@ export function hooksFor(
   const extensions = enabledExtensions(settings).map(
     (e): HookSource => ({ path: e.path, folder: true, source: `extension:${e.name}` }),
   );
-  const loaded = loadHooks([...sources, ...extensions, ...(opts.hookSources ?? [])]);
+  const loaded = loadHooks([...sources, ...extensions], hookSwitches(settings.merged as Record<string, unknown>));
   const system = new HookSystem({ hooks: loaded.hooks, cwd, env: settings.env, notify });
   return { system, problems: loaded.problems };
 }
 
-/** The policy files in force: the standard folders, `--policy` files (user tier) and any extra folders. */
+/** The policy files in force: the standard folders, `--policy` files (user tier) and enabled extensions' `policies/`. */
 export function policiesFor(
-  opts: Pick<HostRuntimeOptions, 'homeDir' | 'policyFiles' | 'policySources'>,
+  opts: Pick<HostRuntimeOptions, 'homeDir' | 'policyFiles'>,
   settings: LoadedSettings,
   cwd: string,
 ): LoadedPolicies {
@@ -133,7 +132,6 @@ export function policiesFor(
     ...enabledExtensions(settings).map(
       (e): PolicySource => ({ path: join(e.path, 'policies'), tier: 'extension', source: `extension:${e.name}` }),
     ),
-    ...(opts.policySources ?? []),
   ]);
 }
 

@@ -22,8 +22,7 @@ import { hooksFor, loadContributions, policiesFor, startupNotices } from './runt
 import type { EditorFiles } from '../../protocol/editor-files.js';
 import { sandboxChoice, type SandboxChoice } from '../config/sandbox.js';
 import { geminiHome } from '../config/paths.js';
-import type { LoadedPolicies, PolicySource } from '../policy/policy-files.js';
-import type { HookSource } from '../hooks/hook-config.js';
+import type { LoadedPolicies } from '../policy/policy-files.js';
 import type { HookSystem } from '../hooks/hook-system.js';
 import { toolHooks } from '../hooks/tool-hooks.js';
 import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
@@ -61,10 +60,6 @@ export interface HostRuntimeOptions {
   sandboxAllowNet?: string[];
   /** `--policy FILE` (repeatable): policy files or folders of the user tier. */
   policyFiles?: string[];
-  /** More hook sources, e.g. extensions' folders as `{ path, folder: true, source: 'extension:git' }`. */
-  hookSources?: HookSource[];
-  /** More policy folders, e.g. extensions' `policies/` as `{ path, tier: 'extension', source: 'extension:git' }`. */
-  policySources?: PolicySource[];
   /** `-e/--extensions a,b` (or `none`): only these extensions for this run. */
   extensions?: string[];
 }
@@ -164,7 +159,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const executor = hostExecutor(manager, registry);
   // Subdirectory context follows the folder's trust, as Gemini CLI's project memory does.
   const jit = settings.trust.trusted ? new JitContext(manager, cwd, (m) => log.debug(m)) : undefined;
-  const hooks = hooksFor(opts, settings, cwd, opts.notify ?? ((m) => log.warn(m)));
+  const hooks = hooksFor(settings, cwd, opts.notify ?? ((m) => log.warn(m)));
   const scheduler = new ToolScheduler({
     hooks: toolHooks(hooks.system),
     tools: registry,

@@ -77,8 +77,34 @@ export interface LoadedHooks {
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-/** Reads every source's `hooks`; a bad entry is reported with its file and the rest load. */
-export function loadHooks(sources: readonly HookSource[]): LoadedHooks {
+/**
+ * Gemini CLI's off-switches, read from the merged settings: `hooksConfig.enabled: false` turns every hook
+ * off, and `hooksConfig.disabled` drops the hooks it names (by `name`, else by command). Older Gemini CLI
+ * kept both inside the `hooks` block (`hooks.enabled`, `hooks.disabled`); those are read too, and
+ * `hooksConfig.enabled` wins over `hooks.enabled` when both are set.
+ */
+export interface HookSwitches {
+  enabled: boolean;
+  disabled: readonly string[];
+}
+
+export function hookSwitches(merged: Record<string, unknown>): HookSwitches {
+  const config = isObject(merged.hooksConfig) ? merged.hooksConfig : {};
+  const legacy = isObject(merged.hooks) ? merged.hooks : {};
+  const enabled = typeof config.enabled === 'boolean' ? config.enabled : legacy.enabled !== false;
+  const names = (v: unknown) => (Array.isArray(v) ? v.filter((n): n is string => typeof n === 'string') : []);
+  return { enabled, disabled: [...new Set([...names(config.disabled), ...names(legacy.disabled)])] };
+}
+
+/**
+ * Reads every source's `hooks`; a bad entry is reported with its file and the rest load. Switched off
+ * (`switches`), nothing is read; a disabled hook is dropped wherever it is defined.
+ */
+export function loadHooks(
+  sources: readonly HookSource[],
+  switches: HookSwitches = { enabled: true, disabled: [] },
+): LoadedHooks {
+  if (!switches.enabled) return { hooks: [], problems: [] };
   const hooks: HookSpec[] = [];
   const problems: string[] = [];
   for (const src of sources) {
@@ -99,7 +125,8 @@ export function loadHooks(sources: readonly HookSource[]): LoadedHooks {
     }
     readBlock(block, { ...src, path: file }, hooks, problems);
   }
-  return { hooks, problems };
+  const off = new Set(switches.disabled);
+  return { hooks: hooks.filter((h) => !off.has(hookName(h))), problems };
 }
 
 function readBlock(block: Record<string, unknown>, src: HookSource, out: HookSpec[], problems: string[]): void {

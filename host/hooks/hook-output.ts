@@ -47,7 +47,7 @@ function readGemini(run: HookRun): HookOutput {
   }
   // 2 is the deliberate block and 1 a warning; any other code (127: not found) is a broken hook: it blocks
   // like Gemini CLI's, and is shown as a failure too.
-  if (code !== 0 && code !== 2) out.failure = `exit code ${code}${run.stderr.trim() ? `: ${run.stderr.trim()}` : ''}`;
+  if (code > 2) out.failure = `exit code ${code}${run.stderr.trim() ? `: ${run.stderr.trim()}` : ''}`;
   return out;
 }
 
@@ -58,9 +58,9 @@ function fromJson(j: Record<string, unknown>): HookOutput {
   if (j.continue === false) out.stop = str(j.stopReason) || str(j.reason) || 'No reason provided';
   if (j.decision === 'deny' || j.decision === 'block') out.block = reason;
   if (j.decision === 'ask') out.ask = true;
-  // Text a hook adds for the model cannot open or close the host's own tags.
+  // Escaped where it is wrapped for the model (hookContext), as every hook's context is.
   const ctx = specific.additionalContext;
-  if (typeof ctx === 'string') out.context = ctx.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  if (typeof ctx === 'string') out.context = ctx;
   if (isObject(specific.tool_input)) out.updatedInput = specific.tool_input;
   if (specific.clearContext === true) out.clearContext = true;
   if (str(j.systemMessage)) out.systemMessage = str(j.systemMessage);

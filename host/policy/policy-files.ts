@@ -3,7 +3,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import type { ApprovalMode } from '../scheduler/types.js';
+import { parseApprovalMode } from './approval-mode.js';
 import { builtinByName } from '../tools/builtin-catalogue.js';
+import { exposedName } from '../tools/naming.js';
 
 /**
  * Policy files in Gemini CLI's format: `[[rule]]` tables in `*.toml` files. Each folder belongs to a tier;
@@ -49,13 +51,6 @@ export interface LoadedPolicies {
   problems: string[];
 }
 
-const MODES: Record<string, ApprovalMode> = {
-  default: 'default',
-  autoEdit: 'autoEdit',
-  auto_edit: 'autoEdit',
-  yolo: 'yolo',
-  plan: 'plan',
-};
 const stringOrList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 const RuleSchema = z
   .looseObject({
@@ -66,7 +61,9 @@ const RuleSchema = z
     commandRegex: z.string().optional(),
     decision: z.enum(['allow', 'deny', 'ask_user']),
     priority: z.number().int().min(0).max(999),
-    modes: z.array(z.string().refine((m) => m in MODES, { message: 'unknown approval mode' })).optional(),
+    modes: z
+      .array(z.string().refine((m) => parseApprovalMode(m) !== undefined, { message: 'unknown approval mode' }))
+      .optional(),
     interactive: z.boolean().optional(),
     allowRedirection: z.boolean().optional(),
     allow_redirection: z.boolean().optional(),
@@ -195,7 +192,7 @@ function toRule(entry: unknown, tier: PolicyTier, origin: string): FileRule | st
     ...(argsPattern ? { argsPattern } : {}),
     decision: r.decision,
     priority: POLICY_TIERS[tier] + r.priority / 1000,
-    ...(r.modes ? { modes: [...new Set(r.modes.map((m) => MODES[m]!))] } : {}),
+    ...(r.modes ? { modes: [...new Set(r.modes.map((m) => parseApprovalMode(m)!))] } : {}),
     ...(r.interactive !== undefined ? { interactive: r.interactive } : {}),
     ...((r.denyMessage ?? r.deny_message) !== undefined ? { denyMessage: r.denyMessage ?? r.deny_message } : {}),
     ...((r.allowRedirection ?? r.allow_redirection) !== undefined
@@ -205,6 +202,10 @@ function toRule(entry: unknown, tier: PolicyTier, origin: string): FileRule | st
   };
 }
 
+/** The shell tool's catalogue row: command conditions apply to it alone. */
+const SHELL = builtinByName('run_shell_command')!;
+
+/** Any name of the shell tool: ours, Gemini CLI's or Claude Code's (the catalogue's), or its exposed name. */
 function isShellName(n: string): boolean {
-  return builtinByName(n)?.tool === 'run_shell_command' || n === 'shell__run_shell_command';
+  return builtinByName(n) === SHELL || n === exposedName(SHELL.server, SHELL.tool);
 }

@@ -1,7 +1,15 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { ConfirmationDetailSchema, type ConfirmationDetail } from '../../protocol/confirmation.js';
 import { META } from '../../protocol/meta.js';
-import type { UserAnswer, ConfirmationRequest, Confirmer, Policy, ToolCallOutcome, ToolRef } from './types.js';
+import type {
+  UserAnswer,
+  ConfirmationRequest,
+  Confirmer,
+  Policy,
+  PolicyInput,
+  ToolCallOutcome,
+  ToolRef,
+} from './types.js';
 
 /** Answers every question with cancel: what a run without a user gets. */
 export const headlessConfirmer: Confirmer = {
@@ -14,6 +22,8 @@ export interface TrackedCall {
   tool: ToolRef;
   /** The call's arguments, which policy reads beside the server's detail. */
   args: Record<string, unknown>;
+  /** What the call's BeforeTool hooks said: every re-decision includes it, so a hook's ask is not lost. */
+  hook?: PolicyInput['hook'];
   signal: AbortSignal;
   /** The call waits for the user (status awaiting_approval with this request). */
   onAwaiting(request: ConfirmationRequest): void;
@@ -66,10 +76,11 @@ export class ApprovalBroker {
     signal: AbortSignal,
     onAwaiting: (r: ConfirmationRequest) => void,
     batch: BatchGate = { cancelled: false },
+    hook?: PolicyInput['hook'],
   ): Promise<UserAnswer> {
     return this.serialize(signal, async () => {
       if (batch.cancelled) return { decision: 'cancel' };
-      const again = await this.policy.decide(tool, { args });
+      const again = await this.policy.decide(tool, { args, ...(hook ? { hook } : {}) });
       if (again.decision === 'allow') return { decision: 'proceed_once' };
       if (again.decision === 'deny') return { decision: 'cancel' };
       const request: ConfirmationRequest = {
@@ -117,7 +128,11 @@ export class ApprovalBroker {
         return { decision: 'cancel' } as const;
       }
       // The same decision as before the call, now on what the server says it will do.
-      const verdict = await this.policy.decide(call.tool, { args: call.args, detail });
+      const verdict = await this.policy.decide(call.tool, {
+        args: call.args,
+        detail,
+        ...(call.hook ? { hook: call.hook } : {}),
+      });
       if (verdict.decision === 'allow') return { decision: 'proceed_once' } as const;
       if (verdict.decision === 'deny') return { decision: 'cancel' } as const;
       const request: ConfirmationRequest = {

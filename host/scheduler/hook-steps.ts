@@ -40,11 +40,20 @@ export function beforeToolStep(
   return changed;
 }
 
+/**
+ * Hook text for the model, inside the host's own `<hook_context>` tag. Every hook's text goes through here
+ * (Gemini CLI's and Claude Code's additionalContext, Claude's plain stdout), escaped so that it cannot
+ * close the tag, or open one of the host's, whatever the hook prints.
+ */
+export function hookContext(text: string): string {
+  return `<hook_context>${text.replace(/</g, '&lt;').replace(/>/g, '&gt;')}</hook_context>`;
+}
+
 /** What hooks add to a result for the model: that they rewrote the input, and their additionalContext. */
 export function hookNotes(modified: string[] | undefined, context: string | undefined): string {
   let out = '';
   if (modified?.length)
     out += `\n\n[System] Tool input parameters (${modified.join(', ')}) were modified by a hook before execution.`;
-  if (context) out += `\n\n<hook_context>${context}</hook_context>`;
+  if (context) out += `\n\n${hookContext(context)}`;
   return out;
 }

@@ -151,7 +151,8 @@ export class ToolScheduler extends EventEmitter {
     const hooked = await this.beforeToolHooks(call, tool, batch);
     if (!hooked) return;
     const { args, callId } = call.request;
-    const decision = await this.opts.policy.decide(tool, { args, ...(hooked.hook ? { hook: hooked.hook } : {}) });
+    const hook = hooked.hook;
+    const decision = await this.opts.policy.decide(tool, { args, ...(hook ? { hook } : {}) });
     if (decision.decision === 'deny') {
       decide(call, 'reject');
       return this.finishError(call, decision.message, 'policy_denied');
@@ -159,8 +160,10 @@ export class ToolScheduler extends EventEmitter {
     let preapproved = decision.decision === 'allow' || (decision.decision === 'ask' && !!call.request.typedByUser);
     if (preapproved) decide(call, 'auto_accept');
     // Only our own servers are relied on to confirm in-call: an untrusted server that
-    // declares it could simply not ask, so its calls get the host's own dialog before they are sent.
-    if (decision.decision === 'ask' && !preapproved && !(tool.confirmsInCall && tool.builtIn)) {
+    // declares it could simply not ask, so its calls get the host's own dialog before they are sent. A hook's
+    // ask gets it too: the server asks only by its own rules, which may let the call through unasked.
+    const hostAsks = !(tool.confirmsInCall && tool.builtIn) || hook?.decision === 'ask';
+    if (decision.decision === 'ask' && !preapproved && hostAsks) {
       let shown = false;
       const outcome = await this.approvals.askBeforeCall(
         tool,
@@ -172,6 +175,7 @@ export class ToolScheduler extends EventEmitter {
           this.awaiting(call, r);
         },
         batch,
+        hook,
       );
       // `modify` has no meaning before a call (nothing was proposed yet): it is not consent.
       const refused = outcome.decision === 'cancel' || outcome.decision === 'modify';
@@ -189,7 +193,7 @@ export class ToolScheduler extends EventEmitter {
       this.setStatus(call, 'scheduled');
     }
     if (batch.signal.aborted) return this.finishCancelled(call, ABORTED, 'reject');
-    await this.execute(call, tool, batch, preapproved);
+    await this.execute(call, tool, batch, preapproved, hook);
   }
 
   /** Runs the call's BeforeTool hooks before policy (see beforeToolStep); undefined when the call ended. */
@@ -214,12 +218,19 @@ export class ToolScheduler extends EventEmitter {
     return step.hook ? { hook: step.hook } : {};
   }
 
-  private async execute(call: CallRecord, tool: ToolRef, batch: Batch, preapproved: boolean): Promise<void> {
+  private async execute(
+    call: CallRecord,
+    tool: ToolRef,
+    batch: Batch,
+    preapproved: boolean,
+    hook: PolicyInput['hook'],
+  ): Promise<void> {
     const { args, callId } = call.request;
     const tracked = {
       callId,
       tool,
       args,
+      hook,
       signal: batch.signal,
       declined: false,
       batch,

@@ -5,8 +5,7 @@ import type { Settings } from '../config/settings-schema.js';
 import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
 import { META } from '../../protocol/meta.js';
 import { parseToolPattern } from '../config/tool-pattern.js';
-import { builtinByName } from './builtin-catalogue.js';
-import { exposedName, patternNamesTool } from './naming.js';
+import { exposedName, nameCoversTool, patternNamesTool } from './naming.js';
 import { schemaProblem, toDeclaration } from './declarations.js';
 import { hostToolEntry, type RegisteredTool } from './registered-tool.js';
 import { isResourceTool, resourceToolEntries } from './resource-tools.js';
@@ -67,12 +66,10 @@ export class ToolRegistry extends EventEmitter {
     return this.byName.get(name) ?? this.byForeignName(name);
   }
 
+  /** The names policy rules and settings use for one tool (see nameCoversTool); a wildcard names no single tool. */
   private byForeignName(name: string): RegisteredTool | undefined {
-    const row = builtinByName(name);
-    for (const t of this.byName.values()) {
-      if (row && t.builtIn && t.serverAlias === row.server && t.toolName === row.tool) return t;
-      if (name === `mcp_${t.serverAlias}_${t.toolName}`) return t;
-    }
+    if (name.endsWith('*')) return undefined;
+    for (const t of this.byName.values()) if (nameCoversTool(name, t)) return t;
     return undefined;
   }
 

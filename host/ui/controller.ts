@@ -20,7 +20,7 @@ import { parseShellInput, shellToolName } from './commands/shell-mode.js';
 import { resourceText } from '../mcp/util.js';
 import { refusePathProblems } from './input/path-problems.js';
 import { expandTypedCommand, findCommand } from '../commands/run-custom-command.js';
-import { startNewSession } from '../core/session-switch.js';
+import { switchSession } from '../core/session-switch.js';
 
 /**
  * Connects the screen to the host: submissions become model turns, slash commands or passive calls;
@@ -183,10 +183,13 @@ export class Controller {
   }
 
   /** `/clear`: a fresh conversation (the model forgets, a new session is recorded) on a fully repainted screen. */
-  clearConversation(): void {
-    const chat = this.session?.client.chat;
+  async clearConversation(): Promise<void> {
+    const session = this.session;
     const dir = this.runtime?.projectTempDir;
-    if (chat && dir) this.recorder = startNewSession(chat, dir, this.cwd, (m) => this.error(m));
+    if (session && dir)
+      this.recorder = (
+        await switchSession(session, dir, { kind: 'clear', cwd: this.cwd }, (m) => this.error(m))
+      ).recorder;
     this.app.conv.clear();
     this.app.banner = undefined;
     // Blessed only redraws cells it thinks changed; a full reallocation leaves nothing of the old screen.

@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../../atomic-file.js';
 import { deleteChat, listChats, loadChat, saveChat } from '../../sessions/tags.js';
 import { shareText } from '../../sessions/share.js';
 import { formatAge, listSessions, skippedRecordsNotice } from '../../sessions/store.js';
-import { switchToSession } from '../../core/session-switch.js';
+import { switchSession } from '../../core/session-switch.js';
 import { safeText } from '../../safe-text.js';
 
 const CHAT_USAGE = 'Usage: /chat save TAG | resume TAG | list | delete TAG | share FILE.md|FILE.json';
@@ -79,7 +79,7 @@ export const resumeCommand: ChatCommand = async (input, ctx) => {
     if (!picked) return ctx.print(p.gray('Resume closed.'));
     ref = picked.id;
   }
-  const { recorder, loaded } = switchToSession(session.client.chat, dir, ref, (m) => ctx.error(m));
+  const { recorder, loaded } = await switchSession(session, dir, { kind: 'resume', ref }, (m) => ctx.error(m));
   ctx.setRecorder(recorder);
   ctx.showHistory(loaded.transcript);
   ctx.print(`Resumed session ${loaded.index}: ${safeText(loaded.title)} ${p.gray(`[${loaded.id}]`)}`);

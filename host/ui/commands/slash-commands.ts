@@ -14,7 +14,7 @@ export interface SlashContext {
   palette: Palette;
   print(text: string): void;
   error(text: string): void;
-  clear(): void;
+  clear(): Promise<void>;
   exit(): void;
   stats(): string;
   /** Sends text to the model as a user message (MCP prompts end here). */
@@ -272,7 +272,7 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
       ctx.exit();
       return true;
     case 'clear':
-      ctx.clear();
+      await ctx.clear();
       return true;
     case 'extensions':
     case 'skills':

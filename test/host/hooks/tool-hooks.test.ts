@@ -71,7 +71,7 @@ describe('hooks in Gemini CLI format around tool calls', () => {
   });
 
   it('a deny decision or exit code 2 blocks before any server sees the call; the reason goes to the model', async () => {
-    const { ws, log } = setup((log) => ({
+    const { ws } = setup((log) => ({
       BeforeTool: [
         {
           matcher: 'run_shell_command',
@@ -97,7 +97,7 @@ describe('hooks in Gemini CLI format around tool calls', () => {
   });
 
   it('a hook rewrites the input; the model is told which parameters changed', async () => {
-    const { ws, log } = setup((log) => ({
+    const { ws } = setup((log) => ({
       BeforeTool: [
         {
           matcher: 'write_file',
@@ -113,7 +113,7 @@ describe('hooks in Gemini CLI format around tool calls', () => {
     expect(fr.response.output).toContain('Tool input parameters (content) were modified by a hook');
   });
 
-  it('a hanging hook is killed with its process group at its timeout; a failing one is shown; the call goes on', async () => {
+  it('a hanging hook is killed with its process group at its timeout; an exit-1 warning is shown; the call goes on', async () => {
     const { ws, log } = setup((log) => ({
       BeforeTool: [
         {
@@ -130,7 +130,8 @@ describe('hooks in Gemini CLI format around tool calls', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(ws.cwd, 'out.txt'), 'utf8')).toBe('hello\n');
     expect(r.stderr).toMatch(/Hook "slow" \(user, BeforeTool\) timed out after 400 ms/);
-    expect(r.stderr).toMatch(/Hook "broken" \(user, BeforeTool\) failed: exit code 1: something broke/);
+    expect(r.stderr).toMatch(/Hook "broken" \(user, BeforeTool\): Warning: something broke/);
+    expect(r.stderr).not.toMatch(/Hook "broken".* failed/);
     const child = records(log).find((g) => g.mode === 'hang-child');
     expect(child).toBeDefined();
     // The hook's own child went with it (gone, or a zombie waiting for a reaper that is not ours).
@@ -138,7 +139,7 @@ describe('hooks in Gemini CLI format around tool calls', () => {
   });
 
   it('continue:false stops the agent loop', async () => {
-    const { ws, log } = setup((log) => ({
+    const { ws } = setup((log) => ({
       BeforeTool: [{ hooks: [{ type: 'command', command: hook(log, 'stop', 'enough') }] }],
     }));
     const ep = await endpoint(writeCall(ws), reply.text('never asked'));

@@ -178,6 +178,16 @@ priority = 10
     expect(headless.isStaticallyDenied(tool('web', 'web_fetch'))).toBe(true);
   });
 
+  it('modes take the approval-mode spellings only: an inherited property name is an unknown mode', () => {
+    const rule = (modes: string) =>
+      `[[rule]]\ntoolName = "write_file"\ndecision = "allow"\npriority = 1\nmodes = [${modes}]\n`;
+    const dir = folder({ 'a.toml': rule('"toString"'), 'b.toml': rule('"auto_edit", "autoEdit"') });
+    const { loaded } = engine([{ path: dir, tier: 'user' }]);
+    expect(loaded.problems).toHaveLength(1);
+    expect(loaded.problems[0]).toMatch(/a\.toml.*unknown approval mode/);
+    expect(loaded.rules.map((r) => r.modes)).toEqual([['autoEdit']]);
+  });
+
   it('a bad file or rule is reported with file and line; the rest load', () => {
     const dir = folder({
       'a-broken.toml': '[[rule]]\ntoolName = "x"\ndecision = allow\n',

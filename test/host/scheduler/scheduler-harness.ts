@@ -2,7 +2,13 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { PolicyEngine, type PolicyEngineOptions } from '../../../host/policy/policy-engine.js';
 import type { CallExecutor, ElicitationHandler, ToolLookup } from '../../../host/scheduler/executor.js';
 import { ToolScheduler } from '../../../host/scheduler/scheduler.js';
-import type { Confirmer, SchedulerEvent, ToolCallRequestInfo, ToolRef } from '../../../host/scheduler/types.js';
+import type {
+  Confirmer,
+  SchedulerEvent,
+  ToolCallRequestInfo,
+  ToolHooks,
+  ToolRef,
+} from '../../../host/scheduler/types.js';
 import { META } from '../../../protocol/meta.js';
 import { startStdioServer, type StdioServer } from '../../helpers/mcp.js';
 
@@ -39,6 +45,7 @@ export async function startHarness(opts: {
   confirmer?: Confirmer;
   projectTempDir: string;
   truncateThreshold?: number;
+  hooks?: ToolHooks;
 }): Promise<Harness> {
   let handler: ElicitationHandler | undefined;
   const servers = new Map<string, StdioServer>();
@@ -72,6 +79,7 @@ export async function startHarness(opts: {
     confirmer: opts.confirmer,
     projectTempDir: opts.projectTempDir,
     truncateThreshold: opts.truncateThreshold,
+    hooks: opts.hooks,
   });
   const events: SchedulerEvent[] = [];
   scheduler.on('event', (e: SchedulerEvent) => events.push(e));

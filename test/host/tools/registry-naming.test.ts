@@ -110,6 +110,14 @@ describe('ToolRegistry', () => {
     for (const d of reg.declarations()) expect(d.name).toMatch(/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/);
   });
 
+  it("finds a tool by the names rules use (Gemini CLI's mcp_<server>_<tool>), never by a wildcard", async () => {
+    const { reg } = await registryFor([fault('fault')]);
+    expect(reg.get('mcp_fault_echo')!.exposedName).toBe('fault__echo');
+    expect(reg.get('fault__*')).toBeUndefined();
+    expect(reg.get('mcp_fault_*')).toBeUndefined();
+    expect(reg.get('echo')).toBeUndefined(); // a bare name means a built-in only
+  });
+
   it('first tool wins a name collision, with a warning naming both', async () => {
     const { reg } = await registryFor([fault('fault')]);
     expect(reg.get('fault__dup_name')!.toolName).toBe('dup/name');
