@@ -63,6 +63,7 @@ export class AcpSession {
   private readonly lastStatus = new Map<string, string>();
   private promptSeq = 0;
   private readonly commandWatchers: (() => void)[] = [];
+  private readonly stopModeWatch: () => void;
 
   constructor(
     readonly id: string,
@@ -70,7 +71,15 @@ export class AcpSession {
     readonly session: Session,
     private readonly send: SendUpdate,
     private readonly log: (m: string) => void,
-  ) {}
+  ) {
+    // The editor shows the mode: a change policy makes (an "allow always" on an edit turns default into
+    // autoEdit) reaches it as a change the editor asked for does.
+    this.stopModeWatch = session.runtime.onApprovalModeChange((mode) => {
+      this.send({ sessionUpdate: 'current_mode_update', currentModeId: mode }).catch((e: unknown) =>
+        this.log(`Could not tell the editor the approval mode: ${(e as Error)?.message ?? e}`),
+      );
+    });
+  }
 
   /** Called when the custom commands changed on disk (seen when a prompt starts). */
   onCommandsChanged(fn: () => void): void {
@@ -261,6 +270,7 @@ export class AcpSession {
   }
 
   async close(): Promise<void> {
+    this.stopModeWatch();
     this.cancel();
     await this.session.close();
   }
