@@ -102,7 +102,7 @@ export function createAcpAgent(args: CliArgs): { app: acp.AgentApp; closeAll(): 
       const stopReason = await session(params.sessionId).prompt(params.prompt);
       return { stopReason };
     })
-    .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
+    .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
       const s = session(params.sessionId);
       // The session tells the editor of the change (current_mode_update), as it does for any change.
       s.setMode(params.modeId);
