@@ -137,7 +137,7 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
     notify: warn,
   });
   ctx.session = session;
-  const { runtime } = session;
+  const { runtime, model } = session;
   ctx.stats.sampling = () => runtime.clientRequests.sampling.json() as Record<string, unknown>;
   // Notices go to stderr in every output format: stdout stays the answer a script parses.
   for (const notice of runtime.notices) ctx.err(`${notice}\n`);
