@@ -98,7 +98,7 @@ export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, r
   const s = new AcpSession(session.sessionId, p.cwd, session, send, (m) => log.warn(m));
   if (session.resumed) {
     await session.runtime.manager.whenReady();
-    for (const update of replayUpdates(session.resumed.history, session.runtime.registry, p.cwd)) await send(update);
+    for (const update of replayUpdates(session.resumed.transcript, session.runtime.registry, p.cwd)) await send(update);
   }
   return s;
 }
