@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
+import { EVERYTHING } from '../mcp/everything-helpers.js';
 import { messageText, startAcp } from './acp-client.js';
 
 const endpoint = scriptedEndpoints();
@@ -35,6 +36,27 @@ describe('ACP prompts prepared as headless prepares them', () => {
       expect(run.updatesOf(sessionId, 'tool_call')).toHaveLength(1);
       expect(JSON.stringify(run.updatesOf(sessionId, 'tool_call_update'))).toContain('the notes');
       expect(ep.requestsOf('streamGenerateContent')).toHaveLength(0);
+    } finally {
+      await run.close();
+    }
+  });
+
+  it('a warning (a resource that cannot be read) is said to the editor, and the prompt still goes', async () => {
+    const ws = workspace();
+    ws.settings({
+      ...ONLY(),
+      mcpServers: { every: { command: process.execPath, args: [EVERYTHING], startup: 'eager' } },
+    });
+    const ep = await endpoint(reply.text('Answered.'));
+    const run = startAcp({ ws, url: ep.url });
+    try {
+      const sessionId = await run.open(ws.cwd);
+      const res = await run.prompt(sessionId, 'explain @every:test://no/such/resource please');
+      expect(res.stopReason).toBe('end_turn');
+      const said = messageText(run, sessionId);
+      expect(said).toMatch(/^Could not read @every:test:\/\/no\/such\/resource/);
+      expect(said.endsWith('Answered.')).toBe(true);
+      expect(ep.requestsOf('streamGenerateContent')).toHaveLength(1);
     } finally {
       await run.close();
     }
