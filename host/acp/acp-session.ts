@@ -63,6 +63,7 @@ export class AcpSession {
   private readonly lastStatus = new Map<string, string>();
   private promptSeq = 0;
   private readonly commandWatchers: (() => void)[] = [];
+  private readonly stopModeWatch: () => void;
 
   constructor(
     readonly id: string,
@@ -70,7 +71,15 @@ export class AcpSession {
     readonly session: Session,
     private readonly send: SendUpdate,
     private readonly log: (m: string) => void,
-  ) {}
+  ) {
+    // The editor shows the mode: a change policy makes (an "allow always" on an edit turns default into
+    // autoEdit) reaches it as a change the editor asked for does.
+    this.stopModeWatch = session.runtime.onApprovalModeChange((mode) => {
+      this.send({ sessionUpdate: 'current_mode_update', currentModeId: mode }).catch((e: unknown) =>
+        this.log(`Could not tell the editor the approval mode: ${(e as Error)?.message ?? e}`),
+      );
+    });
+  }
 
   /** Called when the custom commands changed on disk (seen when a prompt starts). */
   onCommandsChanged(fn: () => void): void {
@@ -122,64 +131,35 @@ export class AcpSession {
   }
 
   /**
-   * The prompt as the model gets it: a custom command expanded as the chat and headless expand it, an
-   * MCP prompt command, or the text with its `@path` files read. A string is what to say instead.
+   * The prompt as the model gets it, prepared as headless prepares it (a custom command, an MCP prompt
+   * command, the text with its `@` references); the calls it ran are shown as tool calls. Warnings are
+   * said to the editor before the answer; an error (or a prompt that was only calls) is said instead.
    */
   private async prepare(blocks: acp.ContentBlock[], signal: AbortSignal, promptId: string): Promise<Part[] | string> {
     const { runtime } = this.session;
     const input = promptInput(blocks);
     await runtime.manager.whenReady();
-    const custom = await this.customCommand(input.text, signal, promptId);
-    if (typeof custom === 'string') return custom;
-    if (custom) return [...custom, ...input.extra];
-    const { expandPromptCommand } = await import('../core/mcp-prompt-command.js');
-    const mcpPrompt = await expandPromptCommand(runtime.manager, input.text);
-    if (mcpPrompt && !mcpPrompt.ok) return mcpPrompt.error;
-    if (mcpPrompt?.ok) return [...mcpPrompt.parts, ...input.extra];
-    const { findPathProblems, describePathProblems } = await import('../core/at-path-check.js');
-    const problems = findPathProblems(
-      input.text,
-      runtime.roots,
-      runtime.manager.states().map((s) => s.alias),
-    );
-    if (problems.length) return describePathProblems(problems);
-    const { processAtCommands } = await import('../core/at-command.js');
-    const prepared = await processAtCommands(input.text, {
+    const { preparePrompt } = await import('../core/prepare-prompt.js');
+    const warnings: string[] = [];
+    let ran = false;
+    const prepared = await preparePrompt(input.text, {
       runtime,
       signal,
       promptId,
-      onWarning: (m) => this.log(m),
-    });
-    for (const call of prepared.calls) await this.callEnded(call, true);
-    return [...prepared.parts, ...input.extra];
-  }
-
-  /**
-   * `/name args` of a custom command: its `@{…}` reads and `!{…}` commands run as client-initiated calls
-   * (a command asks through session/request_permission like any shell call) and are shown as tool calls;
-   * the chat's warnings (a file left out) are said before the answer.
-   */
-  private async customCommand(
-    text: string,
-    signal: AbortSignal,
-    promptId: string,
-  ): Promise<Part[] | string | undefined> {
-    const { runtime } = this.session;
-    if (!text.startsWith('/') || runtime.commands.commands.length === 0) return undefined;
-    const { expandTypedCommand } = await import('../commands/run-custom-command.js');
-    const calls: ToolCall[] = [];
-    const warnings: string[] = [];
-    const result = await expandTypedCommand(runtime, runtime.commands.commands, text, {
-      signal,
-      promptId,
       warn: (m) => warnings.push(m),
-      onCall: (call) => calls.push(call),
+      onCall: (call) => {
+        ran = true;
+        return this.callEnded(call, true);
+      },
     });
-    for (const call of calls) await this.callEnded(call, true);
-    if (!result) return undefined;
-    if (!result.ok) return result.message;
-    if (warnings.length) await this.say(`${warnings.join('\n')}\n\n`);
-    return result.parts;
+    const notes = warnings.length ? `${warnings.join('\n')}\n\n` : '';
+    if (prepared.kind === 'error') return `${notes}${prepared.message}`;
+    if (prepared.kind === 'show') return `${notes}${prepared.text}`;
+    // The calls' output is on their tool-call cards; `display` adds only what no card shows (bad arguments).
+    const shown = ran ? '' : prepared.display;
+    if (prepared.parts.length === 0 && input.extra.length === 0) return `${notes}${shown}`;
+    if (notes || shown) await this.say(`${notes}${shown ? `${shown}\n\n` : ''}`);
+    return [...prepared.parts, ...input.extra];
   }
 
   private async runTurn(blocks: acp.ContentBlock[], signal: AbortSignal): Promise<acp.StopReason> {
@@ -196,7 +176,7 @@ export class AcpSession {
     }
     const parts = await this.prepare(blocks, signal, promptId);
     if (typeof parts === 'string') {
-      await this.say(parts);
+      if (parts) await this.say(parts);
       return signal.aborted ? 'cancelled' : 'end_turn';
     }
     if (signal.aborted) return 'cancelled';
@@ -290,6 +270,7 @@ export class AcpSession {
   }
 
   async close(): Promise<void> {
+    this.stopModeWatch();
     this.cancel();
     await this.session.close();
   }

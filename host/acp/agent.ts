@@ -102,13 +102,10 @@ export function createAcpAgent(args: CliArgs): { app: acp.AgentApp; closeAll(): 
       const stopReason = await session(params.sessionId).prompt(params.prompt);
       return { stopReason };
     })
-    .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
+    .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
       const s = session(params.sessionId);
+      // The session tells the editor of the change (current_mode_update), as it does for any change.
       s.setMode(params.modeId);
-      await client.notify(acp.methods.client.session.update, {
-        sessionId: s.id,
-        update: { sessionUpdate: 'current_mode_update', currentModeId: params.modeId },
-      });
       return {};
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {

@@ -7,6 +7,10 @@ import { availableCommands } from './commands.js';
 import { withEditorServers } from './editor-servers.js';
 import { AcpConfirmer } from './permissions.js';
 import { replayUpdates } from './replay.js';
+import { safeBlock } from '../safe-text.js';
+
+/** Notices name files and quote servers and settings: made safe before they reach the terminal. */
+const notice = (m: string) => void process.stderr.write(safeBlock(`gemini-mcp: ${m}\n`));
 
 export interface SessionDeps {
   args: CliArgs;
@@ -89,16 +93,16 @@ export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, r
     resume,
     sessionId: undefined,
     log,
-    notify: (m) => process.stderr.write(`gemini-mcp: ${m}\n`),
+    notify: notice,
   });
   ref.id = session.sessionId;
-  for (const notice of session.runtime.notices) process.stderr.write(`gemini-mcp: ${notice}\n`);
+  for (const n of session.runtime.notices) notice(n);
   const send = (update: acp.SessionUpdate) =>
     client.notify(acp.methods.client.session.update, { sessionId: session.sessionId, update });
   const s = new AcpSession(session.sessionId, p.cwd, session, send, (m) => log.warn(m));
   if (session.resumed) {
     await session.runtime.manager.whenReady();
-    for (const update of replayUpdates(session.resumed.history, session.runtime.registry, p.cwd)) await send(update);
+    for (const update of replayUpdates(session.resumed.transcript, session.runtime.registry, p.cwd)) await send(update);
   }
   return s;
 }

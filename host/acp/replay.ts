@@ -1,33 +1,35 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Content } from '@google/genai';
 import type { ToolLookup } from '../scheduler/executor.js';
+import { callResult, isHostMarker, isSnapshot, userWords } from '../sessions/transcript-rules.js';
 import { toolKind, toolLocations, toolTitle } from './tool-calls.js';
 
-/** The text a function response carries for the user: its output, else its error, else the raw JSON. */
-function responseText(response: Record<string, unknown> | undefined): { text: string; failed: boolean } {
-  if (!response) return { text: '', failed: false };
-  if (typeof response.error === 'string') return { text: response.error, failed: true };
-  if (typeof response.output === 'string') return { text: response.output, failed: false };
-  return { text: JSON.stringify(response), failed: false };
-}
-
 /**
- * A recorded history as the updates a live session would have sent: the user's prompts, the model's
- * answers and thoughts, and every tool call with its result, in order. `session/load` sends these before
- * it answers, so the editor shows the whole conversation it continues.
+ * A stored transcript (what the chat showed: compression left out) as the updates a live session would
+ * have sent: the user's own words, the model's answers and thoughts, and every tool call with how it
+ * ended, in order. The markers the host wrote for the model (an interrupted turn, a summary's
+ * acknowledgement) are not shown, and a call that was cancelled, denied or never finished is failed,
+ * never completed (the rules the resumed chat follows, host/sessions/transcript-rules.ts). `session/load`
+ * sends these before it answers, so the editor shows the conversation it continues.
  */
-export function replayUpdates(history: Content[], tools: ToolLookup, cwd: string): acp.SessionUpdate[] {
+export function replayUpdates(transcript: Content[], tools: ToolLookup, cwd: string): acp.SessionUpdate[] {
   const out: acp.SessionUpdate[] = [];
   let callSeq = 0;
-  // Function responses name their call by id when the model gave one, else they pair up in order.
-  const pending: { id: string; name: string }[] = [];
-  for (const content of history) {
+  let afterSnapshot = false;
+  // Function responses name their call by id when the model gave one, else they pair up by name in order.
+  const pending: { id: string; name: string; modelId?: string }[] = [];
+  const text = (sessionUpdate: 'user_message_chunk' | 'agent_message_chunk' | 'agent_thought_chunk', t: string) =>
+    out.push({ sessionUpdate, content: { type: 'text', text: t } });
+  for (const content of transcript) {
+    if (content.role === 'user') {
+      const words = userWords(content.parts ?? []);
+      afterSnapshot = isSnapshot(words);
+      if (words && !afterSnapshot) text('user_message_chunk', words);
+    }
     for (const part of content.parts ?? []) {
-      if (part.text !== undefined && part.text !== '') {
-        const chunk = { content: { type: 'text' as const, text: part.text } };
-        if (content.role === 'user') out.push({ sessionUpdate: 'user_message_chunk', ...chunk });
-        else if (part.thought) out.push({ sessionUpdate: 'agent_thought_chunk', ...chunk });
-        else out.push({ sessionUpdate: 'agent_message_chunk', ...chunk });
+      if (part.text !== undefined && part.text !== '' && content.role !== 'user') {
+        if (part.thought) text('agent_thought_chunk', part.text);
+        else if (!isHostMarker(part.text, afterSnapshot)) text('agent_message_chunk', part.text);
       } else if (part.inlineData?.data && part.inlineData.mimeType?.startsWith('image/')) {
         const image = { type: 'image' as const, data: part.inlineData.data, mimeType: part.inlineData.mimeType };
         out.push({
@@ -39,7 +41,7 @@ export function replayUpdates(history: Content[], tools: ToolLookup, cwd: string
         const id = `replay-${++callSeq}-${part.functionCall.id ?? name}`;
         const args = (part.functionCall.args ?? {}) as Record<string, unknown>;
         const tool = tools.get(name);
-        pending.push({ id, name });
+        pending.push({ id, name, modelId: part.functionCall.id });
         out.push({
           sessionUpdate: 'tool_call',
           toolCallId: id,
@@ -50,18 +52,22 @@ export function replayUpdates(history: Content[], tools: ToolLookup, cwd: string
           locations: toolLocations(args, cwd),
         });
       } else if (part.functionResponse) {
-        const idx = pending.findIndex((p) => p.name === part.functionResponse!.name);
+        const r = part.functionResponse;
+        let idx = r.id ? pending.findIndex((p) => p.modelId === r.id) : -1;
+        if (idx < 0) idx = pending.findIndex((p) => p.name === r.name);
         const call = pending.splice(idx >= 0 ? idx : 0, 1)[0];
         if (!call) continue;
-        const r = responseText(part.functionResponse.response as Record<string, unknown> | undefined);
+        const result = callResult(part);
         out.push({
           sessionUpdate: 'tool_call_update',
           toolCallId: call.id,
-          status: r.failed ? 'failed' : 'completed',
-          content: r.text ? [{ type: 'content', content: { type: 'text', text: r.text } }] : [],
+          status: result.status === 'success' ? 'completed' : 'failed',
+          content: result.text ? [{ type: 'content', content: { type: 'text', text: result.text } }] : [],
         });
       }
     }
   }
+  // A call with no recorded response: the turn ended before it finished.
+  for (const call of pending) out.push({ sessionUpdate: 'tool_call_update', toolCallId: call.id, status: 'failed' });
   return out;
 }

@@ -1,38 +1,21 @@
-import type { Part } from '@google/genai';
 import { FatalInputError } from '../errors.js';
 import type { HostRuntime } from '../core/runtime.js';
-import type { ToolCall } from '../scheduler/types.js';
-import { expandTypedCommand } from '../commands/run-custom-command.js';
 import { formatExtensions, formatSkills } from '../extensions/listing.js';
 import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';
 import { safeBlock } from '../safe-text.js';
 
 /**
- * `-p "/name args"`: a custom command expands exactly as in the chat and its text goes to the model; a
- * built-in that only shows something (help, tools, mcp, extensions, skills, memory show) prints it; a
- * built-in that needs the screen is an input error. Anything else (an MCP prompt, an unknown name)
- * is left to the caller.
+ * `-p "/name args"` of a built-in (custom commands are expanded first, by the shared prompt preparation):
+ * a built-in that only shows something (help, tools, mcp, extensions, skills, memory show) returns its
+ * text; a built-in that needs the screen is an input error. Anything else (an MCP prompt, an unknown
+ * name) is left to the caller.
  */
-export type HeadlessSlash = { kind: 'parts'; parts: Part[] } | { kind: 'printed'; text: string };
-
 export interface HeadlessSlashContext {
   runtime: HostRuntime;
-  signal: AbortSignal;
-  promptId: string;
-  warn(message: string): void;
-  onCall(call: ToolCall): void;
 }
 
-export async function runHeadlessSlash(text: string, ctx: HeadlessSlashContext): Promise<HeadlessSlash | undefined> {
+export async function runHeadlessSlash(text: string, ctx: HeadlessSlashContext): Promise<string | undefined> {
   const rt = ctx.runtime;
-  const custom = await expandTypedCommand(rt, rt.commands.commands, text, {
-    signal: ctx.signal,
-    promptId: ctx.promptId,
-    warn: ctx.warn,
-    onCall: ctx.onCall,
-  });
-  if (custom?.ok) return { kind: 'parts', parts: custom.parts };
-  if (custom) throw new FatalInputError(custom.message);
   const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!m) return undefined;
   const name = m[1]!.toLowerCase();
@@ -40,38 +23,32 @@ export async function runHeadlessSlash(text: string, ctx: HeadlessSlashContext):
   switch (name) {
     case 'help':
     case '?':
-      return { kind: 'printed', text: headlessHelp(rt) };
+      return headlessHelp(rt);
     case 'tools':
-      return {
-        kind: 'printed',
-        text: safeBlock(
-          `${rt.registry
-            .list()
-            .map((t) => t.exposedName)
-            .join('\n')}\n`,
-        ),
-      };
+      return safeBlock(
+        `${rt.registry
+          .list()
+          .map((t) => t.exposedName)
+          .join('\n')}\n`,
+      );
     case 'mcp':
-      return {
-        kind: 'printed',
-        text: safeBlock(
-          `${rt.manager
-            .states()
-            .map((s) => `${s.alias}: ${s.status}${s.config.extension ? ` (from extension ${s.config.extension})` : ''}`)
-            .join('\n')}\n`,
-        ),
-      };
+      return safeBlock(
+        `${rt.manager
+          .states()
+          .map((s) => `${s.alias}: ${s.status}${s.config.extension ? ` (from extension ${s.config.extension})` : ''}`)
+          .join('\n')}\n`,
+      );
     case 'extensions':
-      return { kind: 'printed', text: formatExtensions(rt.extensions) };
+      return formatExtensions(rt.extensions);
     case 'skills':
-      return { kind: 'printed', text: formatSkills(rt.skills) };
+      return formatSkills(rt.skills);
     case 'memory':
       if (args === '' || args === 'show') {
         const { MemoryContext } = await import('../core/memory-context.js');
         const mem = new MemoryContext(rt.manager);
         try {
           const t = (await mem.get()).trim();
-          return { kind: 'printed', text: t ? `${t}\n` : 'Memory is empty.\n' };
+          return t ? `${t}\n` : 'Memory is empty.\n';
         } finally {
           mem.dispose();
         }

@@ -137,7 +137,7 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
     notify: warn,
   });
   ctx.session = session;
-  const { runtime, client, model } = session;
+  const { runtime, model } = session;
   ctx.stats.sampling = () => runtime.clientRequests.sampling.json() as Record<string, unknown>;
   // Notices go to stderr in every output format: stdout stays the answer a script parses.
   for (const notice of runtime.notices) ctx.err(`${notice}\n`);
@@ -150,45 +150,25 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
   sink.userPrompt(prompt);
 
   const promptId = `${session.sessionId}########0`;
-  const { processAtCommands } = await import('../core/at-command.js');
-  // `/name args`: a custom command, a built-in that makes sense without a screen, or an MCP prompt.
-  if (prompt.trimStart().startsWith('/')) {
-    const { runHeadlessSlash } = await import('./headless-commands.js');
-    const slash = await runHeadlessSlash(prompt, { runtime, signal, promptId, warn, onCall: (c) => stats.tool(c) });
-    if (slash?.kind === 'printed') {
-      sink.content(slash.text);
-      sink.messageEnded();
-      return undefined;
-    }
-    if (slash?.kind === 'parts') return sendParts(ctx, slash.parts, promptId);
+  const { preparePrompt } = await import('../core/prepare-prompt.js');
+  const { runHeadlessSlash } = await import('./headless-commands.js');
+  // A custom command, a built-in that makes sense without a screen, an MCP prompt, or text with `@` refs.
+  const prepared = await preparePrompt(prompt, {
+    runtime,
+    signal,
+    promptId,
+    warn,
+    onCall: (c) => stats.tool(c),
+    builtIn: (text) => runHeadlessSlash(text, { runtime }),
+  });
+  if (prepared.kind === 'error') throw new FatalInputError(prepared.message);
+  if (prepared.kind === 'show') {
+    if (prepared.text) sink.content(prepared.text);
+    sink.messageEnded();
+    return undefined;
   }
-  // `/prompt-name arg=value` runs that MCP prompt; its messages are what the model gets.
-  const { expandPromptCommand } = await import('../core/mcp-prompt-command.js');
-  const mcpPrompt = await expandPromptCommand(runtime.manager, prompt);
-  if (mcpPrompt && !mcpPrompt.ok) throw new FatalInputError(mcpPrompt.error);
-  if (!mcpPrompt) {
-    const { findPathProblems, describePathProblems } = await import('../core/at-path-check.js');
-    const problems = findPathProblems(
-      prompt,
-      runtime.roots,
-      runtime.manager.states().map((s) => s.alias),
-    );
-    if (problems.length) throw new FatalInputError(describePathProblems(problems));
-  }
-  const prepared = mcpPrompt?.ok
-    ? { parts: mcpPrompt.parts, calls: [], display: '', skipModel: mcpPrompt.parts.length === 0 }
-    : await processAtCommands(prompt, { runtime, signal, promptId, onWarning: warn });
-  if ('error' in prepared && prepared.error) throw new FatalInputError(prepared.error);
-  for (const call of prepared.calls) stats.tool(call);
   if (prepared.display) sink.display(prepared.display);
-  let failure: FatalError | undefined;
-  if (!prepared.skipModel) {
-    for await (const ev of client.sendMessageStream(prepared.parts, signal, promptId)) {
-      report(ev, sink, stats, model, warn);
-      failure = failureOf(ev) ?? failure;
-    }
-  }
-  return failure;
+  return prepared.parts.length ? sendParts(ctx, prepared.parts, promptId) : undefined;
 }
 
 /** Sends prepared parts (an expanded custom command) and reports the turn. */

@@ -84,6 +84,8 @@ export interface HostRuntime {
   sandbox: SandboxChoice;
   setApprovalMode(m: ApprovalMode): void;
   getApprovalMode(): ApprovalMode;
+  /** Every approval-mode change (see PolicyEngine.onModeChange); returns the unsubscribe. */
+  onApprovalModeChange(fn: (mode: ApprovalMode) => void): () => void;
   close(): Promise<void>;
   /** Installed extensions (enabled or not) for this folder. */
   extensions: LoadedExtension[];
@@ -200,6 +202,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     ),
     setApprovalMode: (m) => policy.setApprovalMode(m),
     getApprovalMode: () => policy.getApprovalMode(),
+    onApprovalModeChange: (fn) => policy.onModeChange(fn),
     close: () => {
       clientRequests.flushNotices();
       return manager.close();

@@ -30,6 +30,7 @@ import {
 } from '../../protocol/editor-files.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
 import type { HostLogger } from '../log.js';
+import { editorPathRefusal } from './editor-path.js';
 import type { StderrTail } from './stderr-tail.js';
 import { createTransport, transportPlan, transportPid, type ConcreteTransport } from './transports.js';
 
@@ -148,15 +149,23 @@ export class ServerConnection {
     client.setRequestHandler(ElicitRequestSchema, (req, extra) => opts.hooks.elicit(req.params, extra.signal));
     client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => opts.hooks.sample(req.params, extra.signal));
     const files = opts.hooks.editorFiles;
+    // The server checked the path, but the host answers for what reaches the editor: a path whose real
+    // path left the roots (a symlink swapped in after the server's check) is refused here too.
+    const allowed = (path: string) => {
+      const refusal = editorPathRefusal(path, opts.hooks.roots());
+      if (refusal) throw new McpError(ErrorCode.InvalidParams, refusal);
+    };
     if (files?.readTextFile) {
       const read = files.readTextFile.bind(files);
-      client.setRequestHandler(ReadTextFileRequestSchema, async (req, extra) => ({
-        content: await read(req.params.path, extra.signal),
-      }));
+      client.setRequestHandler(ReadTextFileRequestSchema, async (req, extra) => {
+        allowed(req.params.path);
+        return { content: await read(req.params.path, extra.signal) };
+      });
     }
     if (files?.writeTextFile) {
       const write = files.writeTextFile.bind(files);
       client.setRequestHandler(WriteTextFileRequestSchema, async (req, extra) => {
+        allowed(req.params.path);
         await write(req.params.path, req.params.content, extra.signal);
         return {};
       });

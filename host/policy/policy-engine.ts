@@ -75,6 +75,7 @@ export class PolicyEngine implements Policy {
   readonly interactive: boolean;
   readonly session = new SessionRules();
   private mode: ApprovalMode;
+  private readonly modeListeners = new Set<(mode: ApprovalMode) => void>();
   private readonly allowed: ToolRule[];
   private readonly exclude: ToolRule[];
   private readonly core: ToolRule[] | undefined;
@@ -121,7 +122,23 @@ export class PolicyEngine implements Policy {
         'This folder is not trusted: the approval mode stays default or plan (run "gemini-mcp trust" to trust it).',
       );
     }
+    this.changeMode(mode);
+  }
+
+  /**
+   * Calls `fn` whenever the approval mode changes, whoever changed it (the user, or an "allow always" on
+   * an edit that moves default to autoEdit): what shows the mode (an editor, a footer) stays true.
+   * Returns the unsubscribe.
+   */
+  onModeChange(fn: (mode: ApprovalMode) => void): () => void {
+    this.modeListeners.add(fn);
+    return () => this.modeListeners.delete(fn);
+  }
+
+  private changeMode(mode: ApprovalMode): void {
+    if (this.mode === mode) return;
     this.mode = mode;
+    for (const fn of this.modeListeners) fn(mode);
   }
 
   /**
@@ -241,7 +258,7 @@ export class PolicyEngine implements Policy {
     if (answer.scope === 'server') return this.session.allowServer(tool.serverAlias);
     const cls = classifyTool(tool);
     if (cls === 'edit') {
-      if (this.mode === 'default') this.mode = 'autoEdit';
+      if (this.mode === 'default') this.changeMode('autoEdit');
     } else if (cls === 'memory' && detail?.filePath) {
       this.session.allowMemoryFile(detail.filePath);
     } else if (cls === 'exec' && detail?.command !== undefined) {

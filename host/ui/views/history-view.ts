@@ -1,33 +1,9 @@
-import type { Content, Part } from '@google/genai';
+import type { Content } from '@google/genai';
 import type { ToolCall } from '../../scheduler/types.js';
 import type { Item } from './conversation.js';
-import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING } from '../../scheduler/texts.js';
-import { UNFINISHED_CALL_TEXT } from '../../sessions/records.js';
-import { INTERRUPTED_TEXT } from '../../core/history.js';
-import { SNAPSHOT_ACK } from '../../core/compression.js';
+import { callResult, isHostMarker, isSnapshot, userWords } from '../../sessions/transcript-rules.js';
 
 const COMPRESSED_NOTE = '(The earlier conversation was compressed into a summary.)';
-
-function resultText(p: Part): { text: string; status: 'success' | 'error' | 'cancelled' } {
-  const r = p.functionResponse?.response as { output?: unknown; error?: unknown } | undefined;
-  if (typeof r?.error === 'string')
-    return { text: r.error, status: CANCELLED.some((c) => r.error === c) ? 'cancelled' : 'error' };
-  return { text: typeof r?.output === 'string' ? r.output : JSON.stringify(r ?? {}), status: 'success' };
-}
-
-/** Denied, cancelled or never finished: a grey card, as it was live, never a ✓. */
-const CANCELLED = [CANCELLED_BY_USER, CANCELLED_WAITING, ABORTED, UNFINISHED_CALL_TEXT];
-/** What the host adds to a user's message (files read for `@path`): not what the user typed. */
-const ADDED_CONTEXT = /^\n--- Content from (?:referenced files|resource )/;
-
-/** The user's own words of one user content: its text parts, without the context the host added. */
-function userText(parts: Part[]): string {
-  return parts
-    .filter((p) => typeof p.text === 'string' && !ADDED_CONTEXT.test(p.text))
-    .map((p) => p.text)
-    .join('')
-    .trim();
-}
 
 /**
  * A stored history as conversation items, so a resumed or restored chat shows what was said and which
@@ -39,8 +15,8 @@ export function historyItems(history: Content[]): Item[] {
   let afterSnapshot = false;
   for (const c of history) {
     if (c.role === 'user') {
-      const text = userText(c.parts ?? []);
-      afterSnapshot = text.startsWith('<state_snapshot>');
+      const text = userWords(c.parts ?? []);
+      afterSnapshot = isSnapshot(text);
       if (afterSnapshot) items.push({ kind: 'info', text: COMPRESSED_NOTE });
       // One message, as typed: the text of an `@path` turn is not split from the files it brought.
       else if (text) items.push({ kind: 'user', text });
@@ -72,7 +48,7 @@ export function historyItems(history: Content[]): Item[] {
       } else if (p.functionResponse) {
         const item = cards.get(p.functionResponse.id ?? '');
         if (!item) continue;
-        const { text, status } = resultText(p);
+        const { text, status } = callResult(p);
         const response = {
           callId: item.call.request.callId,
           responseParts: [p],
@@ -86,7 +62,7 @@ export function historyItems(history: Content[]): Item[] {
             : ({ ...base, status, response: { ...response, error: text } } as ToolCall);
       } else if (typeof p.text === 'string' && p.text.trim() && c.role === 'model') {
         // The markers the host writes for the model are not something the model said.
-        if (p.text === INTERRUPTED_TEXT || (p.text === SNAPSHOT_ACK && afterSnapshot)) continue;
+        if (isHostMarker(p.text, afterSnapshot)) continue;
         items.push({ kind: 'model', text: p.text, streaming: false });
       }
     }

@@ -1,5 +1,7 @@
 import { atomicWrite } from '../../common/atomic-write.js';
-import { writeBaseOf, type GuardedPath } from '../../common/path-guard.js';
+import { guardPath, writeBaseOf, type GuardedPath } from '../../common/path-guard.js';
+import { ToolError } from '../../common/result.js';
+import type { WorkspaceRoots } from '../../common/roots.js';
 import type { ToolContext } from '../../common/tool.js';
 
 /**
@@ -10,6 +12,7 @@ import type { ToolContext } from '../../common/tool.js';
  */
 export async function currentText(ctx: ToolContext, target: GuardedPath, diskText: string): Promise<string> {
   if (!ctx.editorFiles?.read) return diskText;
+  recheck(target, ctx.roots);
   // An editor that cannot open the file has no buffer of it; the write still goes to the editor (and fails
   // there visibly if it cannot take it).
   return ctx.editorFiles.read(target.real).catch((err: unknown) => {
@@ -24,6 +27,25 @@ export async function writeText(
   content: string,
   exists: boolean,
 ): Promise<void> {
-  if (exists && ctx.editorFiles?.write) return ctx.editorFiles.write(target.real, content);
+  if (exists && ctx.editorFiles?.write) {
+    // The editor opens the file by name, after a confirmation that may have waited minutes: the path is
+    // checked again now, so a file or parent swapped for a symlink meanwhile cannot send the write elsewhere.
+    recheck(target, ctx.roots);
+    return ctx.editorFiles.write(target.real, content);
+  }
   await atomicWrite(target.real, content, { base: writeBaseOf(target, ctx.roots) });
+}
+
+/**
+ * The path guard again, at use time: the input must still resolve to the same real path (inside the
+ * workspace), and that real path must still be its own real path (no component turned into a symlink).
+ */
+export function recheck(target: GuardedPath, roots: WorkspaceRoots): void {
+  const now = guardPath(target.resolved, roots);
+  if (now.real !== target.real || guardPath(target.real, roots).real !== target.real) {
+    throw new ToolError(
+      `Path changed during the operation: "${target.resolved}" no longer resolves to ${target.real}; nothing was written or read through the editor.`,
+      'path_not_in_workspace',
+    );
+  }
 }

@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isEscape, openChecked, readRegularHandle } from '../../common/confined-fs.js';
-import { isAllowedReal, notInWorkspaceMessage } from '../../common/path-guard.js';
+import { isAllowedReal, notInWorkspaceMessage, realPathOf } from '../../common/path-guard.js';
 import { ToolError } from '../../common/result.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
 import { MAX_FILE_BYTES } from '../../../protocol/file-limits.js';
@@ -136,8 +136,25 @@ async function readOpened(o: ReadOptions, fh: FileHandle): Promise<ReadOutcome> 
     return { kind: 'notice', text: decodeText(buf), display: `Read SVG as text: ${o.rel}`, fileKind: 'svg' };
   }
   // An editor that cannot open the file has no buffer of it: the disk's text is then the file's text.
-  const text = (o.editorText ? await o.editorText(o.real).catch(() => undefined) : undefined) ?? decodeText(buf);
+  const text = (await editorTextOf(o)) ?? decodeText(buf);
   return textWindow(text, o.offset ?? 0, o.limit ?? DEFAULT_LINE_LIMIT, o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES);
+}
+
+/**
+ * The editor opens the file by name: its path is checked again just before (still its own real path, still
+ * allowed), so a file or parent swapped for a symlink since the checked open does not show the model text
+ * from outside the workspace. Any doubt, or an editor that cannot answer, leaves the disk's checked text.
+ */
+async function editorTextOf(o: ReadOptions): Promise<string | undefined> {
+  if (!o.editorText) return undefined;
+  let now: string;
+  try {
+    now = realPathOf(o.real);
+  } catch {
+    return undefined;
+  }
+  if (now !== o.real || !isAllowedReal(now, o.roots)) return undefined;
+  return o.editorText(o.real).catch(() => undefined);
 }
 
 function readFailure(o: ReadOptions, err: unknown): FileReadError {

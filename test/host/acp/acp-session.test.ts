@@ -183,6 +183,13 @@ describe('gemini-mcp --acp over the SDK client', () => {
       expect(readFileSync(a, 'utf8')).toBe('A\n');
       expect(readFileSync(b, 'utf8')).toBe('B\n');
       expect(run.permissions).toHaveLength(1);
+      // "Allow always" on an edit switched default to autoEdit: the editor's mode picker is told.
+      expect(run.updatesOf(sessionId, 'current_mode_update')).toEqual([
+        { sessionUpdate: 'current_mode_update', currentModeId: 'autoEdit' },
+      ]);
+      expect(run.updatesOf(sessionId).findIndex((u) => u.sessionUpdate === 'current_mode_update')).toBeLessThan(
+        run.updatesOf(sessionId).findIndex((u) => u.sessionUpdate === 'tool_call' && u.toolCallId === 'w2'),
+      );
     } finally {
       await run.close();
     }

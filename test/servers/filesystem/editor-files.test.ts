@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { EDITOR_FILES, ReadTextFileRequestSchema, WriteTextFileRequestSchema } from '../../../protocol/editor-files.js';
 import { createStderrLogger } from '../../../servers/common/logger.js';
@@ -11,15 +11,26 @@ import { textOf } from '../../helpers/mcp.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 /** An MCP client that lends "editor buffers" through the experimental capability (no ACP involved). */
-async function connect(root: string, lend: boolean) {
+async function connect(root: string, lend: boolean, onConfirm?: () => void) {
   const buffers = new Map<string, string>();
   const asked: string[] = [];
   const writes: { path: string; content: string }[] = [];
   const kit = createFilesystemServer({ roots: [root], log: createStderrLogger('fs-editor-test') });
   const client = new Client(
     { name: 'editor-host', version: '1' },
-    { capabilities: lend ? { experimental: { [EDITOR_FILES]: { readTextFile: true, writeTextFile: true } } } : {} },
+    {
+      capabilities: {
+        ...(lend ? { experimental: { [EDITOR_FILES]: { readTextFile: true, writeTextFile: true } } } : {}),
+        ...(onConfirm ? { elicitation: {} } : {}),
+      },
+    },
   );
+  if (onConfirm) {
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      onConfirm();
+      return { action: 'accept', content: { decision: 'proceed_once' } };
+    });
+  }
   client.setRequestHandler(ReadTextFileRequestSchema, async (req) => {
     asked.push(req.params.path);
     if (req.params.path.endsWith('unopenable.txt')) throw new Error('the editor cannot open this file');
@@ -70,5 +81,31 @@ describe("filesystem server: the client's lent editor files", () => {
     expect(readFileSync(file, 'utf8')).toBe('DISK text\n');
     expect(plain.asked).toEqual([]);
     expect(plain.writes).toEqual([]);
+  });
+
+  it('a parent swapped for a symlink while the user confirms does not send the write outside', async () => {
+    const root = tempDir('gmc-edfs-race-');
+    const outside = tempDir('gmc-edfs-out-');
+    mkdirSync(join(root, 'sub'));
+    writeFileSync(join(root, 'sub', 'f.txt'), 'inside\n');
+    writeFileSync(join(outside, 'f.txt'), 'secret outside\n');
+    const swap = () => {
+      renameSync(join(root, 'sub'), join(root, 'sub-old'));
+      symlinkSync(outside, join(root, 'sub'));
+    };
+    for (const [tool, args] of [
+      ['write_file', { file_path: join(root, 'sub', 'f.txt'), content: 'edited\n' }],
+      ['replace', { file_path: join(root, 'sub', 'f.txt'), old_string: 'inside', new_string: 'edited' }],
+    ] as const) {
+      const lent = await connect(root, true, swap);
+      const r = await lent.call(tool, args);
+      expect(r.isError, `${tool}: ${textOf(r)}`).toBe(true);
+      expect(textOf(r)).toMatch(/Path changed|not in workspace/);
+      expect(lent.writes).toEqual([]);
+      expect(readFileSync(join(outside, 'f.txt'), 'utf8')).toBe('secret outside\n');
+      // Undo the swap for the next tool.
+      rmSync(join(root, 'sub'));
+      renameSync(join(root, 'sub-old'), join(root, 'sub'));
+    }
   });
 });
