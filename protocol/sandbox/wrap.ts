@@ -49,11 +49,12 @@ export async function wrapCommand(spec: SandboxSpec): Promise<WrappedCommand> {
   const net = (spec.allowNet ?? []).filter(Boolean);
   const filter = join(workDir, net.length > 0 ? FILTER.unixSockets : FILTER.closed);
 
-  const { present, absent } = protectedPaths(writable);
+  const { present, absent, mayBecomeDir } = protectedPaths(writable);
   const guards = writable.map((root) =>
     snapshotProtected(
       root,
       [...present, ...absent].filter((p) => p.startsWith(`${root}/`)),
+      mayBecomeDir,
     ),
   );
   const args = [...NAMESPACES, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];

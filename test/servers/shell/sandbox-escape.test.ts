@@ -205,6 +205,56 @@ describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', (
     execFileSync('mv', [join(ws, '.git-away'), join(ws, '.git')]);
   });
 
+  it('git cannot be sent elsewhere for config or hooks: commondir, config.worktree, modules, nested repos', async () => {
+    execFileSync('git', ['init', '-q', join(ws, 'nested')]);
+    mkdirSync(join(ws, 'linked'));
+    writeFileSync(join(ws, 'linked/.git'), 'gitdir: ../nested/.git\n');
+    const fsmon = (name: string) => `printf '[core]\\n\\tfsmonitor = touch ${outside}/${name}\\n'`;
+    const out = await run(
+      `mkdir -p evil/hooks && ${fsmon('commondir-ran')} > evil/config && echo ../evil > .git/commondir; ` +
+        `${fsmon('worktree-ran')} > .git/config.worktree; ` +
+        `mkdir -p .git/modules/sub/hooks && ${fsmon('module-ran')} > .git/modules/sub/config; ` +
+        `${fsmon('nested-ran')} >> nested/.git/config; echo 'touch ${outside}/nested-hook' > nested/.git/hooks/pre-commit; ` +
+        `mkdir -p evil2 && cp -r nested/.git/. evil2/ && ${fsmon('linked-ran')} >> evil2/config && echo 'gitdir: ../evil2' > linked/.git; ` +
+        'echo planted',
+    );
+    expect(out).toContain('planted');
+    expect(out).toContain('restored');
+    for (const p of ['.git/commondir', '.git/config.worktree', '.git/modules'])
+      expect(existsSync(join(ws, p))).toBe(false);
+    expect(readFileSync(join(ws, 'linked/.git'), 'utf8')).toBe('gitdir: ../nested/.git\n');
+    expect(readFileSync(join(ws, 'nested/.git/config'), 'utf8')).not.toContain('fsmonitor');
+    expect(existsSync(join(ws, 'nested/.git/hooks/pre-commit'))).toBe(false);
+    // The user's own git, outside, runs nothing the command planted.
+    for (const d of ['.', 'nested', 'linked']) spawnSync('git', ['status'], { cwd: join(ws, d) });
+    for (const m of ['commondir-ran', 'worktree-ran', 'module-ran', 'nested-ran', 'linked-ran'])
+      expect(existsSync(join(outside, m))).toBe(false);
+    execFileSync('rm', ['-rf', join(ws, 'nested'), join(ws, 'linked'), join(ws, 'evil'), join(ws, 'evil2')]);
+  });
+
+  it('a workspace without a .git may get a repository (git init), not a gitfile', async () => {
+    const bare = join(base, 'bare-ws');
+    mkdirSync(bare);
+    const other = await startStdioServer(ENTRY.shell, { args: ['--root', bare, '--sandbox'], env: { HOME: home } });
+    try {
+      mkdirSync(join(bare, 'evil'));
+      execFileSync('git', ['init', '-q', '--bare', join(bare, 'evil')]);
+      const out = textOf(
+        await other.call(TOOL, {
+          command: `printf '[core]\\n\\tfsmonitor = touch ${outside}/new-gitfile-ran\\n' >> evil/config && echo 'gitdir: evil' > .git; echo made`,
+        }),
+      );
+      expect(out).toContain('made');
+      expect(existsSync(join(bare, '.git'))).toBe(false);
+      spawnSync('git', ['status'], { cwd: bare });
+      expect(existsSync(join(outside, 'new-gitfile-ran'))).toBe(false);
+      await other.call(TOOL, { command: 'git init -q .' });
+      expect(execFileSync('git', ['rev-parse', '--git-dir'], { cwd: bare, encoding: 'utf8' }).trim()).toBe('.git');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('ordinary work: git status and commit, node, npm test writing into the workspace, pipes, TMPDIR', async () => {
     writeFileSync(
       join(ws, 'package.json'),
