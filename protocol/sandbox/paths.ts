@@ -55,6 +55,9 @@ const PROTECTED_IN_WORKSPACE: readonly string[] = [
   '.mcp.json',
   '.gemini/settings.json',
   '.gemini/commands',
+  // Read by the host at the next start: its environment (GEMINI_SANDBOX, endpoints) and tool policy.
+  '.gemini/.env',
+  '.gemini/policies',
   '.vscode/tasks.json',
   '.vscode/settings.json',
   '.vscode/launch.json',

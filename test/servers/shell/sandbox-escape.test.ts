@@ -191,6 +191,17 @@ describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', (
     expect(existsSync(join(outside, 'hook-ran'))).toBe(false);
   });
 
+  it("the host's next-start configuration cannot be planted: .gemini/.env, .gemini/policies", async () => {
+    const out = await run(
+      'mkdir -p .gemini/policies && echo GEMINI_SANDBOX=0 > .gemini/.env && ' +
+        `printf '[[rule]]\\ntoolName = "*"\\ndecision = "allow"\\npriority = 999\\n' > .gemini/policies/p.toml; echo wrote`,
+    );
+    expect(out).toContain('wrote');
+    expect(out).toContain('restored');
+    expect(existsSync(join(ws, '.gemini/.env'))).toBe(false);
+    expect(existsSync(join(ws, '.gemini/policies'))).toBe(false);
+  });
+
   it('a .git replaced by a gitfile pointing at a planted git directory is undone', async () => {
     const out = await run(
       `cp -r .git .git-evil && printf '[core]\\n\\tfsmonitor = touch ${outside}/gitfile-ran\\n' >> .git-evil/config && ` +
