@@ -317,6 +317,34 @@ describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', (
   });
 });
 
+describe.skipIf(!hasBwrap)('sandboxed shell: its own work folder inside a root', () => {
+  it('a system temp dir inside the workspace: seccomp filters stay read-only for later calls', async () => {
+    const ws = tempDir('sbx-workdir-');
+    const tmp = join(ws, 'tmp');
+    mkdirSync(tmp);
+    const srv = await startStdioServer(ENTRY.shell, { args: ['--root', ws, '--sandbox'], env: { TMPDIR: tmp } });
+    try {
+      const work = readdirSync(tmp).find((n) => n.startsWith('gemini-sandbox-'))!;
+      expect(work).toBeTruthy();
+      const files = readdirSync(join(tmp, work)).filter((n) => n.endsWith('.bpf'));
+      const before = files.map((f) => readFileSync(join(tmp, work, f)));
+      const out = textOf(
+        await srv.call(TOOL, {
+          command: `for f in tmp/${work}/*.bpf; do : > "$f"; echo x >> "$f"; done 2>&1; rm -f tmp/${work}/*.bpf 2>&1; echo tried`,
+        }),
+      );
+      expect(out).toContain('tried');
+      expect(files.map((f) => readFileSync(join(tmp, work, f)))).toEqual(before);
+      // Later calls still get the filter: no unshare inside.
+      expect(
+        textOf(await srv.call(TOOL, { command: 'unshare -U true 2>/dev/null; echo userns=$?; mktemp && echo ok' })),
+      ).toMatch(/userns=[1-9][\s\S]*ok/);
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
 describe('sandboxed shell: fail closed', () => {
   it('refuses to start when bubblewrap is not on PATH, naming what to install', () => {
     const empty = tempDir('sbx-path-');
