@@ -7,7 +7,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
  * start at the home directory unless absolute; more come from the spec (`extraSecrets`, the host's
  * `tools.sandboxSecrets`) and the environment variable GEMINI_SANDBOX_SECRETS (colon-separated).
  */
-export const DEFAULT_SECRETS: readonly string[] = [
+const DEFAULT_SECRETS: readonly string[] = [
   '.ssh',
   '.aws',
   '.gnupg',
@@ -67,10 +67,16 @@ const PROTECTED_IN_WORKSPACE: readonly string[] = [
 const expand = (p: string, home: string) =>
   p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : isAbsolute(p) ? p : join(home, p);
 
-/** Real paths of the secrets that exist now (a symlinked secret is hidden where it really is). */
+/**
+ * Real paths of the secrets that exist now (a symlinked secret is hidden where it really is). The
+ * `.gemini/` ones are hidden both under the home directory and under GEMINI_CLI_HOME, where the host
+ * keeps them when it is set.
+ */
 export function existingSecrets(roots: readonly string[], extra: readonly string[] = [], home = homedir()): string[] {
   const fromEnv = (process.env.GEMINI_SANDBOX_SECRETS ?? '').split(':').filter(Boolean);
-  const listed = [...DEFAULT_SECRETS, ...extra, ...fromEnv].map((p) => expand(p, home));
+  const cliHome = process.env.GEMINI_CLI_HOME;
+  const gemini = cliHome ? DEFAULT_SECRETS.filter((p) => p.startsWith('.gemini/')).map((p) => join(cliHome, p)) : [];
+  const listed = [...DEFAULT_SECRETS, ...extra, ...fromEnv].map((p) => expand(p, home)).concat(gemini);
   const out = new Set<string>();
   for (const p of [...listed, ...envFilesAbove(roots)]) {
     const real = realOrUndefined(p);

@@ -345,6 +345,31 @@ describe.skipIf(!hasBwrap)('sandboxed shell: its own work folder inside a root',
   });
 });
 
+describe.skipIf(!hasBwrap)('sandboxed shell: GEMINI_CLI_HOME', () => {
+  it("hides the host's tokens where GEMINI_CLI_HOME puts them, and under the home directory too", async () => {
+    const base = tempDir('sbx-clihome-');
+    const [ws, home, cliHome] = ['ws', 'home', 'cli'].map((d) => join(base, d));
+    for (const d of [ws, join(home, '.gemini'), join(cliHome, '.gemini')]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(cliHome, '.gemini/oauth_creds.json'), `${SECRET}-cli-oauth`);
+    writeFileSync(join(cliHome, '.gemini/mcp-oauth-tokens-v2.json'), `${SECRET}-cli-mcp`);
+    writeFileSync(join(cliHome, '.gemini/.env'), `${SECRET}-cli-env`);
+    writeFileSync(join(home, '.gemini/oauth_creds.json'), `${SECRET}-home-oauth`);
+    const srv = await startStdioServer(ENTRY.shell, {
+      args: ['--root', ws, '--sandbox'],
+      env: { HOME: home, GEMINI_CLI_HOME: cliHome },
+    });
+    try {
+      const out = textOf(
+        await srv.call(TOOL, { command: `cat ${cliHome}/.gemini/* ${cliHome}/.gemini/.env ~/.gemini/*; echo read` }),
+      );
+      expect(out).toContain('read');
+      expect(out).not.toContain(SECRET);
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
 describe('sandboxed shell: fail closed', () => {
   it('refuses to start when bubblewrap is not on PATH, naming what to install', () => {
     const empty = tempDir('sbx-path-');
