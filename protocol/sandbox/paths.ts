@@ -124,7 +124,7 @@ const IN_GIT_DIR_IF_PRESENT: readonly string[] = ['worktrees'];
 
 /** How deep and how wide the search for repositories nested in a root goes (it runs on every call). */
 const NESTED_DEPTH = 3;
-const NESTED_DIRS = 1000;
+const NESTED_DIRS = 400;
 
 export interface Protected {
   /** Protected paths that exist now: mounted read-only and checked after the call. */
