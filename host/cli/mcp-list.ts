@@ -35,7 +35,7 @@ export async function listServers(
     roots,
     projectTempDir: defaultProjectTempDir(cwd, env),
     env,
-    sandbox: sandboxChoice(loaded.merged, { env }),
+    sandbox: sandboxChoice(loaded.merged, { env, processEnv: opts.env ?? process.env }),
   });
   for (const w of loaded.warnings) out.write(`Warning: ${safeText(w)}\n`);
   for (const notice of [untrustedNotice(loaded.trust, loaded.skipped), builtinReplacementNotice(servers)]) {

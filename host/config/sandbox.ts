@@ -26,16 +26,21 @@ const on = (v: string) => !['', '0', 'false', 'no', 'off'].includes(v.trim().toL
 /**
  * `-s/--sandbox` wins, then GEMINI_SANDBOX (true/1 on, false/0 off; Gemini CLI's container names such
  * as `docker` also turn it on — bubblewrap is the only sandbox here), then `tools.sandbox`.
+ * `env` is the environment with the `.env` file beneath it, `processEnv` the process's own: a command
+ * in the workspace can write `.env`, so GEMINI_SANDBOX from a file may only turn the sandbox on; "off"
+ * counts only when the real environment says so.
  */
 export function sandboxChoice(
   settings: Settings,
-  opts: { flag?: boolean; allowNet?: string[]; env?: NodeJS.ProcessEnv } = {},
+  opts: { flag?: boolean; allowNet?: string[]; env?: NodeJS.ProcessEnv; processEnv?: NodeJS.ProcessEnv } = {},
 ): SandboxChoice {
   const fromEnv = opts.env?.GEMINI_SANDBOX;
+  const real = (opts.processEnv ?? process.env).GEMINI_SANDBOX;
+  const envSays = fromEnv === undefined ? undefined : on(fromEnv) ? true : real !== undefined ? on(real) : undefined;
   const setting = settings.tools?.sandbox;
   const shell =
     opts.flag === true ||
-    (fromEnv !== undefined ? on(fromEnv) : typeof setting === 'string' ? on(setting) : setting === true);
+    (envSays !== undefined ? envSays : typeof setting === 'string' ? on(setting) : setting === true);
   return {
     shell,
     allowNet: [...(settings.tools?.sandboxNetwork ?? []), ...(opts.allowNet ?? [])],

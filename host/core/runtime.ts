@@ -127,11 +127,15 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const settings =
     opts.settings ??
     loadSettings({ cwd, homeDir: opts.homeDir, env: opts.env, skipTrust: opts.skipTrust, extensions: opts.extensions });
-  const env = settings.env;
-  const merged = settings.merged;
+  const { env, merged } = settings;
   const roots = [...new Set([cwd, ...(opts.includeDirectories ?? []).map((d) => resolve(cwd, d))])];
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(cwd, env, opts.homeDir);
-  const sandbox = sandboxChoice(merged, { flag: opts.sandbox, allowNet: opts.sandboxAllowNet, env });
+  const sandbox = sandboxChoice(merged, {
+    flag: opts.sandbox,
+    allowNet: opts.sandboxAllowNet,
+    env,
+    processEnv: opts.env ?? process.env,
+  });
   const servers = resolveServers(settings, {
     cwd,
     roots,

@@ -8,7 +8,7 @@ import type { ResolvedServerConfig } from '../config/servers.js';
 import { StoredOAuthProvider } from './oauth/provider.js';
 import { TokenStore } from './oauth/token-store.js';
 import type { StderrTail } from './stderr-tail.js';
-import { checkSandbox } from '../../protocol/sandbox/preflight.js';
+import { checkSandbox, type SandboxTools } from '../../protocol/sandbox/preflight.js';
 import { wrapCommand } from '../../protocol/sandbox/wrap.js';
 
 export type ConcreteTransport = 'stdio' | 'http' | 'sse';
@@ -57,6 +57,22 @@ export async function createTransport(
 }
 
 /**
+ * checkSandbox blocks on a bubblewrap probe; it ran on every (re)start of every sandboxed server. A
+ * success is kept per needNet for the process; a failure is not, so installing bubblewrap (or socat)
+ * and restarting the server is picked up.
+ */
+const sandboxChecked = new Map<boolean, SandboxTools>();
+
+function sandboxTools(needNet: boolean): SandboxTools {
+  let tools = sandboxChecked.get(needNet);
+  if (!tools) {
+    tools = checkSandbox({ needNet });
+    sandboxChecked.set(needNet, tools);
+  }
+  return tools;
+}
+
+/**
  * The command line of a stdio server; a sandboxed one is wrapped (and refused, never started
  * unconfined, when the sandbox cannot be built here).
  */
@@ -69,7 +85,7 @@ async function launchOf(config: ResolvedServerConfig): Promise<{
 }> {
   const plain = { command: config.command!, args: config.args ?? [], env: config.env, cwd: config.cwd };
   if (!config.sandbox) return plain;
-  const tools = checkSandbox({ needNet: config.sandbox.allowNet.length > 0 });
+  const tools = sandboxTools(config.sandbox.allowNet.length > 0);
   const cwd = config.cwd ?? process.cwd();
   const w = await wrapCommand({
     tools,

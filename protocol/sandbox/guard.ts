@@ -13,18 +13,21 @@ type Snap =
   | { kind: 'missing' }
   | { kind: 'file'; mode: number; data: Buffer }
   | { kind: 'dir'; mode: number; entries: Map<string, Snap> }
-  | { kind: 'other'; ino: number };
+  | { kind: 'other'; ino: number }
+  /** A directory whose contents are guarded one by one elsewhere (only its kind matters). */
+  | { kind: 'dirOk' };
 
 const MAX_FILE = 1 << 20;
 const MAX_ENTRIES = 200;
 
-function snap(p: string, depth = 0, budget = { n: 0 }): Snap {
+function snap(p: string, depth = 0, budget = { n: 0 }, kindOnly = false): Snap {
   let st: ReturnType<typeof lstatSync>;
   try {
     st = lstatSync(p);
   } catch {
     return { kind: 'missing' };
   }
+  if (kindOnly && st.isDirectory()) return { kind: 'dirOk' };
   const other: Snap = { kind: 'other', ino: Number(st.ino) };
   if (++budget.n > MAX_ENTRIES) return other;
   try {
@@ -55,18 +58,24 @@ function same(a: Snap, b: Snap): boolean {
   return true;
 }
 
-export interface ProtectedSnapshot {
+interface ProtectedSnapshot {
   /** Puts changed paths back; returns one line per path it had to restore. */
   restore(): string[];
 }
 
-export function snapshotProtected(root: string, paths: readonly string[]): ProtectedSnapshot {
-  const before = paths.map((p) => [p, snap(p)] as const);
+/** `mayBecomeDir`: missing paths that may turn into a directory (a `.git` from `git init`), nothing else. */
+export function snapshotProtected(
+  root: string,
+  paths: readonly string[],
+  mayBecomeDir: readonly string[] = [],
+): ProtectedSnapshot {
+  const before = paths.map((p) => [p, snap(p, 0, { n: 0 }, mayBecomeDir.includes(p))] as const);
   return {
     restore: () => {
       const notes: string[] = [];
       for (const [p, was] of before) {
-        if (same(was, snap(p))) continue;
+        const now = snap(p, 0, { n: 0 }, mayBecomeDir.includes(p));
+        if (same(was, now) || (was.kind === 'missing' && now.kind === 'dirOk')) continue;
         try {
           const aside = moveAside(root, p);
           if (was.kind === 'file' || was.kind === 'dir') write(p, was);

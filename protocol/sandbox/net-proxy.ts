@@ -10,7 +10,7 @@ import ipaddr from 'ipaddr.js';
  */
 
 /** An allow-list entry: `host[:port]`, `[v6][:port]`, or a bare IPv6 address (no port then). */
-export function parseEntry(raw: string): { host: string; port?: number } {
+function parseEntry(raw: string): { host: string; port?: number } {
   const e = raw.trim().toLowerCase();
   const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(e);
   if (v6) return { host: v6[1], ...(v6[2] ? { port: Number(v6[2]) } : {}) };
@@ -125,12 +125,26 @@ function parseTarget(head: string): Target | { status: string; why: string } {
     return { status: '400 Bad Request', why: 'the sandbox proxy takes absolute http:// URLs' };
   }
   if (url.protocol !== 'http:') return { status: '400 Bad Request', why: 'only http:// URLs without CONNECT' };
-  const kept = headers.filter((h) => h && !/^proxy-/i.test(h));
   return {
     host: url.hostname.replace(/^\[|\]$/g, ''),
     port: Number(url.port || 80),
-    forwardHead: `${method} ${url.pathname}${url.search} ${version ?? 'HTTP/1.1'}\r\n${kept.join('\r\n')}\r\n\r\n`,
+    forwardHead: `${method} ${url.pathname}${url.search} ${version ?? 'HTTP/1.1'}\r\n${forwardHeaders(headers, url.host)}\r\n`,
   };
+}
+
+/**
+ * The checked host is the one the server is told (`Host` rewritten: a client's own would reach another
+ * virtual host on the same address), and the connection carries that one request (`Connection: close`;
+ * the client's `Connection`, `Keep-Alive`, `Proxy-*` and the headers `Connection` names are dropped).
+ */
+function forwardHeaders(headers: readonly string[], host: string): string {
+  const name = (h: string) => h.slice(0, h.indexOf(':')).trim().toLowerCase();
+  const hop = new Set(['host', 'connection', 'keep-alive']);
+  for (const h of headers)
+    if (name(h) === 'connection')
+      for (const t of h.slice(h.indexOf(':') + 1).split(',')) hop.add(t.trim().toLowerCase());
+  const kept = headers.filter((h) => h.includes(':') && !hop.has(name(h)) && !name(h).startsWith('proxy-'));
+  return [`Host: ${host}`, ...kept, 'Connection: close'].map((h) => `${h}\r\n`).join('');
 }
 
 async function route(client: Socket, head: string, rest: Buffer, allow: readonly string[]): Promise<void> {

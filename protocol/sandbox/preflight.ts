@@ -25,7 +25,7 @@ export class SandboxUnavailableError extends Error {
 }
 
 /** Looks a program up on PATH the way exec does; undefined when it is not there. */
-export function findOnPath(name: string, path = process.env.PATH ?? ''): string | undefined {
+function findOnPath(name: string, path = process.env.PATH ?? ''): string | undefined {
   for (const dir of path.split(delimiter)) {
     if (!dir) continue;
     const p = join(dir, name);

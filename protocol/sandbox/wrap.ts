@@ -49,17 +49,22 @@ export async function wrapCommand(spec: SandboxSpec): Promise<WrappedCommand> {
   const net = (spec.allowNet ?? []).filter(Boolean);
   const filter = join(workDir, net.length > 0 ? FILTER.unixSockets : FILTER.closed);
 
-  const { present, absent } = protectedPaths(writable);
+  const { present, absent, mayBecomeDir } = protectedPaths(writable);
   const guards = writable.map((root) =>
     snapshotProtected(
       root,
       [...present, ...absent].filter((p) => p.startsWith(`${root}/`)),
+      mayBecomeDir,
     ),
   );
   const args = [...NAMESPACES, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   for (const w of writable) args.push('--bind', w, w);
+  // The seccomp filters and proxy sockets of later calls live here: read-only even inside a writable
+  // root (a system temp dir in the workspace). Before the tmpfs, which would otherwise turn read-only too.
+  const realWork = realOrUndefined(workDir);
+  if (realWork) args.push('--ro-bind', realWork, realWork);
   // A fresh tmpfs per call: private to the command, gone with it.
-  args.push('--tmpfs', tmp);
+  args.push('--tmpfs', realWork ? join(realWork, 'tmp') : tmp);
   for (const p of present) args.push('--ro-bind', p, p);
   for (const s of existingSecrets(writable, spec.extraSecrets)) args.push(...hide(s));
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 
-export interface OutboxLimits {
+interface OutboxLimits {
   /** Output one session may hold unsent (in our queue or the socket's buffer) before its new requests wait. */
   maxBufferedBytes: number;
   /** Requests of one session answered at once: an answer counts until it has left the process. */

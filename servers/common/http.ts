@@ -9,12 +9,7 @@ import { Outbox } from './http-outbox.js';
 import { SessionTable } from './http-sessions.js';
 import type { Logger } from './logger.js';
 import { MAX_MESSAGE_BYTES } from './message-limit.js';
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
-}
+import { isLoopbackHostname } from '../../protocol/loopback.js';
 
 /**
  * Streamable HTTP on `/mcp`, one server per session. A bearer token guards every request when
@@ -28,7 +23,7 @@ export async function serveHttp(
   create: () => KitServer | Promise<KitServer>,
   log: Logger,
 ): Promise<{ port: number; close: () => Promise<void> }> {
-  if (!isLoopbackHost(flags.host) && !flags.token) {
+  if (!isLoopbackHostname(flags.host) && !flags.token) {
     throw new Error(`refusing to listen on non-loopback host ${flags.host} without a token (use --token-env NAME)`);
   }
   const sessions = new SessionTable({ maxSessions: flags.maxSessions, idleMs: flags.sessionIdleMs }, log);

@@ -3,7 +3,7 @@ import { checkSandbox } from '../../protocol/sandbox/preflight.js';
 import { wrapCommand } from '../../protocol/sandbox/wrap.js';
 import type { Confine } from './execute.js';
 
-export interface ShellSandboxOptions {
+interface ShellSandboxOptions {
   /** Hosts commands may reach through the filtering proxy; empty: no network. */
   allowNet: string[];
   /** Paths to hide besides the default secrets. */

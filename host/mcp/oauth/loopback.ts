@@ -1,11 +1,4 @@
-import { isIP } from 'node:net';
-
-/** A host name that can only mean this machine: localhost, 127.0.0.0/8 or ::1 (bracketed in URLs). */
-export function isLoopbackHostname(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h === '::1') return true;
-  return isIP(h) === 4 && h.startsWith('127.');
-}
+import { isLoopbackHostname } from '../../../protocol/loopback.js';
 
 /**
  * Whether an authorization URL a remote server's metadata named may go to the system opener: `https:`, or

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthServerConfig } from '../../config/server-oauth.js';
-import { callbackBindHost, isLoopbackHostname, isOpenableAuthorizationUrl } from './loopback.js';
+import { isLoopbackHostname } from '../../../protocol/loopback.js';
+import { callbackBindHost, isOpenableAuthorizationUrl } from './loopback.js';
 import { StoredOAuthProvider } from './provider.js';
 import { TokenStore } from './token-store.js';
 

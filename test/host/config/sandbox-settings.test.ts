@@ -8,11 +8,20 @@ describe('sandbox settings', () => {
     expect(sandboxChoice({}).shell).toBe(false);
     expect(sandboxChoice({ tools: { sandbox: true } }).shell).toBe(true);
     expect(sandboxChoice({ tools: { sandbox: 'docker' } }).shell).toBe(true);
-    expect(sandboxChoice({ tools: { sandbox: true } }, { env: { GEMINI_SANDBOX: 'false' } }).shell).toBe(false);
+    const real = { GEMINI_SANDBOX: 'false' };
+    expect(sandboxChoice({ tools: { sandbox: true } }, { env: real, processEnv: real }).shell).toBe(false);
     expect(sandboxChoice({}, { env: { GEMINI_SANDBOX: 'true' } }).shell).toBe(true);
     expect(sandboxChoice({}, { flag: true, env: { GEMINI_SANDBOX: '0' } }).shell).toBe(true);
     const c = sandboxChoice({ tools: { sandboxNetwork: ['a.org'] } }, { allowNet: ['b.org'] });
     expect(c.allowNet).toEqual(['a.org', 'b.org']);
+  });
+
+  it('GEMINI_SANDBOX from a .env file may turn the sandbox on, never off', () => {
+    const fromFile = (v: string) => ({ env: { GEMINI_SANDBOX: v }, processEnv: {} });
+    for (const v of ['0', 'false', 'off', ''])
+      expect(sandboxChoice({ tools: { sandbox: true } }, fromFile(v)).shell).toBe(true);
+    expect(sandboxChoice({}, fromFile('0')).shell).toBe(false);
+    expect(sandboxChoice({}, fromFile('1')).shell).toBe(true);
   });
 
   it('an mcpServers entry: true is the workspace, an object names writes (relative to cwd) and hosts', () => {

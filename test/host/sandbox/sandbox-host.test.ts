@@ -68,6 +68,16 @@ describe.skipIf(!hasBwrap)('sandbox through the host (headless)', () => {
     expect(existsSync(join(outside, 'control'))).toBe(true);
   });
 
+  it('a GEMINI_SANDBOX=0 written to the trusted workspace .env does not switch the sandbox off', async () => {
+    const ws = setup({ tools: { sandbox: true }, security: { folderTrust: { enabled: false } } });
+    writeFileSync(join(ws.cwd, '.env'), 'GEMINI_SANDBOX=0\n');
+    const list = await runHost(['mcp', 'list'], { ws, env: { HOME: ws.home, GEMINI_SANDBOX: undefined } });
+    expect(list.stdout).toMatch(/shell \(built-in, stdio, sandboxed\)/);
+    // The real environment still may.
+    const off = await runHost(['mcp', 'list'], { ws, env: { HOME: ws.home, GEMINI_SANDBOX: '0' } });
+    expect(off.stdout).toMatch(/shell \(built-in, stdio\)/);
+  });
+
   it('tools.sandboxAutoApprove lets a sandboxed command run without asking; without it headless denies', async () => {
     const auto = setup({ tools: { sandbox: true, sandboxAutoApprove: true } });
     const ep = await endpoint(shellCall('auto'), reply.text('done'));

@@ -97,9 +97,12 @@ describe('Streamable HTTP', () => {
   });
 
   it('refuses a non-loopback bind without a token', async () => {
-    const started = await startHttp(['--host', '0.0.0.0']);
-    expect('exit' in started && started.exit).toBe(2);
-    expect('stderr' in started && started.stderr).toContain('non-loopback');
+    // A name that only starts like a loopback address is a name: it waived the token before.
+    for (const host of ['0.0.0.0', '127.evil.example', '127.0.0.1.nip.io']) {
+      const started = await startHttp(['--host', host]);
+      expect('exit' in started && started.exit, host).toBe(2);
+      expect('stderr' in started && started.stderr, host).toContain('non-loopback');
+    }
   });
 });
 

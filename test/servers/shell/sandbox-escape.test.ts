@@ -191,6 +191,17 @@ describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', (
     expect(existsSync(join(outside, 'hook-ran'))).toBe(false);
   });
 
+  it("the host's next-start configuration cannot be planted: .gemini/.env, .gemini/policies", async () => {
+    const out = await run(
+      'mkdir -p .gemini/policies && echo GEMINI_SANDBOX=0 > .gemini/.env && ' +
+        `printf '[[rule]]\\ntoolName = "*"\\ndecision = "allow"\\npriority = 999\\n' > .gemini/policies/p.toml; echo wrote`,
+    );
+    expect(out).toContain('wrote');
+    expect(out).toContain('restored');
+    expect(existsSync(join(ws, '.gemini/.env'))).toBe(false);
+    expect(existsSync(join(ws, '.gemini/policies'))).toBe(false);
+  });
+
   it('a .git replaced by a gitfile pointing at a planted git directory is undone', async () => {
     const out = await run(
       `cp -r .git .git-evil && printf '[core]\\n\\tfsmonitor = touch ${outside}/gitfile-ran\\n' >> .git-evil/config && ` +
@@ -203,6 +214,56 @@ describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', (
     // Put the real repository back for the cases that follow.
     execFileSync('rm', ['-rf', join(ws, '.git'), join(ws, '.git-evil')]);
     execFileSync('mv', [join(ws, '.git-away'), join(ws, '.git')]);
+  });
+
+  it('git cannot be sent elsewhere for config or hooks: commondir, config.worktree, modules, nested repos', async () => {
+    execFileSync('git', ['init', '-q', join(ws, 'nested')]);
+    mkdirSync(join(ws, 'linked'));
+    writeFileSync(join(ws, 'linked/.git'), 'gitdir: ../nested/.git\n');
+    const fsmon = (name: string) => `printf '[core]\\n\\tfsmonitor = touch ${outside}/${name}\\n'`;
+    const out = await run(
+      `mkdir -p evil/hooks && ${fsmon('commondir-ran')} > evil/config && echo ../evil > .git/commondir; ` +
+        `${fsmon('worktree-ran')} > .git/config.worktree; ` +
+        `mkdir -p .git/modules/sub/hooks && ${fsmon('module-ran')} > .git/modules/sub/config; ` +
+        `${fsmon('nested-ran')} >> nested/.git/config; echo 'touch ${outside}/nested-hook' > nested/.git/hooks/pre-commit; ` +
+        `mkdir -p evil2 && cp -r nested/.git/. evil2/ && ${fsmon('linked-ran')} >> evil2/config && echo 'gitdir: ../evil2' > linked/.git; ` +
+        'echo planted',
+    );
+    expect(out).toContain('planted');
+    expect(out).toContain('restored');
+    for (const p of ['.git/commondir', '.git/config.worktree', '.git/modules'])
+      expect(existsSync(join(ws, p))).toBe(false);
+    expect(readFileSync(join(ws, 'linked/.git'), 'utf8')).toBe('gitdir: ../nested/.git\n');
+    expect(readFileSync(join(ws, 'nested/.git/config'), 'utf8')).not.toContain('fsmonitor');
+    expect(existsSync(join(ws, 'nested/.git/hooks/pre-commit'))).toBe(false);
+    // The user's own git, outside, runs nothing the command planted.
+    for (const d of ['.', 'nested', 'linked']) spawnSync('git', ['status'], { cwd: join(ws, d) });
+    for (const m of ['commondir-ran', 'worktree-ran', 'module-ran', 'nested-ran', 'linked-ran'])
+      expect(existsSync(join(outside, m))).toBe(false);
+    execFileSync('rm', ['-rf', join(ws, 'nested'), join(ws, 'linked'), join(ws, 'evil'), join(ws, 'evil2')]);
+  });
+
+  it('a workspace without a .git may get a repository (git init), not a gitfile', async () => {
+    const bare = join(base, 'bare-ws');
+    mkdirSync(bare);
+    const other = await startStdioServer(ENTRY.shell, { args: ['--root', bare, '--sandbox'], env: { HOME: home } });
+    try {
+      mkdirSync(join(bare, 'evil'));
+      execFileSync('git', ['init', '-q', '--bare', join(bare, 'evil')]);
+      const out = textOf(
+        await other.call(TOOL, {
+          command: `printf '[core]\\n\\tfsmonitor = touch ${outside}/new-gitfile-ran\\n' >> evil/config && echo 'gitdir: evil' > .git; echo made`,
+        }),
+      );
+      expect(out).toContain('made');
+      expect(existsSync(join(bare, '.git'))).toBe(false);
+      spawnSync('git', ['status'], { cwd: bare });
+      expect(existsSync(join(outside, 'new-gitfile-ran'))).toBe(false);
+      await other.call(TOOL, { command: 'git init -q .' });
+      expect(execFileSync('git', ['rev-parse', '--git-dir'], { cwd: bare, encoding: 'utf8' }).trim()).toBe('.git');
+    } finally {
+      await other.close();
+    }
   });
 
   it('ordinary work: git status and commit, node, npm test writing into the workspace, pipes, TMPDIR', async () => {
@@ -253,6 +314,59 @@ describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', (
       }
     });
     expect(left).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasBwrap)('sandboxed shell: its own work folder inside a root', () => {
+  it('a system temp dir inside the workspace: seccomp filters stay read-only for later calls', async () => {
+    const ws = tempDir('sbx-workdir-');
+    const tmp = join(ws, 'tmp');
+    mkdirSync(tmp);
+    const srv = await startStdioServer(ENTRY.shell, { args: ['--root', ws, '--sandbox'], env: { TMPDIR: tmp } });
+    try {
+      const work = readdirSync(tmp).find((n) => n.startsWith('gemini-sandbox-'))!;
+      expect(work).toBeTruthy();
+      const files = readdirSync(join(tmp, work)).filter((n) => n.endsWith('.bpf'));
+      const before = files.map((f) => readFileSync(join(tmp, work, f)));
+      const out = textOf(
+        await srv.call(TOOL, {
+          command: `for f in tmp/${work}/*.bpf; do : > "$f"; echo x >> "$f"; done 2>&1; rm -f tmp/${work}/*.bpf 2>&1; echo tried`,
+        }),
+      );
+      expect(out).toContain('tried');
+      expect(files.map((f) => readFileSync(join(tmp, work, f)))).toEqual(before);
+      // Later calls still get the filter: no unshare inside.
+      expect(
+        textOf(await srv.call(TOOL, { command: 'unshare -U true 2>/dev/null; echo userns=$?; mktemp && echo ok' })),
+      ).toMatch(/userns=[1-9][\s\S]*ok/);
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
+describe.skipIf(!hasBwrap)('sandboxed shell: GEMINI_CLI_HOME', () => {
+  it("hides the host's tokens where GEMINI_CLI_HOME puts them, and under the home directory too", async () => {
+    const base = tempDir('sbx-clihome-');
+    const [ws, home, cliHome] = ['ws', 'home', 'cli'].map((d) => join(base, d));
+    for (const d of [ws, join(home, '.gemini'), join(cliHome, '.gemini')]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(cliHome, '.gemini/oauth_creds.json'), `${SECRET}-cli-oauth`);
+    writeFileSync(join(cliHome, '.gemini/mcp-oauth-tokens-v2.json'), `${SECRET}-cli-mcp`);
+    writeFileSync(join(cliHome, '.gemini/.env'), `${SECRET}-cli-env`);
+    writeFileSync(join(home, '.gemini/oauth_creds.json'), `${SECRET}-home-oauth`);
+    const srv = await startStdioServer(ENTRY.shell, {
+      args: ['--root', ws, '--sandbox'],
+      env: { HOME: home, GEMINI_CLI_HOME: cliHome },
+    });
+    try {
+      const out = textOf(
+        await srv.call(TOOL, { command: `cat ${cliHome}/.gemini/* ${cliHome}/.gemini/.env ~/.gemini/*; echo read` }),
+      );
+      expect(out).toContain('read');
+      expect(out).not.toContain(SECRET);
+    } finally {
+      await srv.close();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { join } from 'node:path';
@@ -52,6 +52,7 @@ describe.skipIf(!hasTools)('sandboxed shell with --sandbox-allow-net', () => {
   const base = tempDir('sbxnet-');
   const ws = join(base, 'ws');
   const hits = { allowed: 0, denied: 0, socket: 0 };
+  const seen: { host?: string; connection?: string; url?: string }[] = [];
   let allowed: HttpServer;
   let denied: HttpServer;
   let sock: NetServer;
@@ -61,8 +62,9 @@ describe.skipIf(!hasTools)('sandboxed shell with --sandbox-allow-net', () => {
 
   beforeAll(async () => {
     mkdirSync(ws);
-    allowed = createHttpServer((_q, r) => {
+    allowed = createHttpServer((q, r) => {
       hits.allowed++;
+      seen.push({ host: q.headers.host, connection: q.headers.connection, url: q.url });
       r.end('allowed-body');
     });
     denied = createHttpServer((_q, r) => {
@@ -101,6 +103,25 @@ describe.skipIf(!hasTools)('sandboxed shell with --sandbox-allow-net', () => {
     expect(out).not.toContain('denied-body');
     expect(hits.allowed).toBe(2);
     expect(hits.denied).toBe(0);
+  });
+
+  it('plain HTTP: the server is told the checked host, and one request per connection', async () => {
+    const before = hits.allowed;
+    seen.length = 0;
+    const p = port(allowed);
+    // Through the bridge by hand: a forged Host (another virtual host on the allowed address), keep-alive,
+    // and a second request pipelined behind the first.
+    const req =
+      `GET http://127.0.0.1:${p}/one HTTP/1.1\r\nHost: internal.evil\r\nConnection: keep-alive, X-Drop\r\n` +
+      'Keep-Alive: timeout=60\r\nX-Drop: 1\r\n\r\nGET /two HTTP/1.1\r\nHost: internal.evil\r\n\r\n';
+    writeFileSync(
+      join(ws, 'pipeline.js'),
+      `const c = require('net').connect(3128, '127.0.0.1', () => c.write(${JSON.stringify(req)}));\n` +
+        "c.on('data', (d) => process.stdout.write(d)); setTimeout(() => c.destroy(), 1500);\n",
+    );
+    const out = await run('node pipeline.js');
+    expect(hits.allowed - before, out).toBe(1);
+    expect(seen).toEqual([{ host: `127.0.0.1:${p}`, connection: 'close', url: '/one' }]);
   });
 
   it('outside unix sockets stay unreachable although the bridge needs unix sockets', async () => {
