@@ -151,16 +151,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const policy = policyFor(opts, settings, toolSettings, policies, byName, sandbox);
   const log = opts.log ?? silentLogger;
   const clientRequests = clientRequestsFor(servers, opts);
-  const listingCache = new ListingCache(listingCacheDir(env, opts.homeDir));
-  // Servers log at debug level only when the user asked for debug output.
-  const manager = new McpClientManager({
-    servers,
-    roots,
-    log,
-    clientRequests,
-    listingCache,
-    logLevel: opts.debug ? 'debug' : 'warning',
-  });
+  const manager = managerFor(opts, servers, roots, clientRequests, env);
   const registry = new ToolRegistry(manager, toolSettings);
   const executor = hostExecutor(manager, registry);
   // Subdirectory context follows the folder's trust, as Gemini CLI's project memory does.
@@ -212,6 +203,25 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
       return manager.close();
     },
   };
+}
+
+/** The MCP client manager of the run, with the listing cache that lets idle servers be declared. */
+function managerFor(
+  opts: HostRuntimeOptions,
+  servers: ResolvedServerConfig[],
+  roots: string[],
+  clientRequests: ClientRequests,
+  env: NodeJS.ProcessEnv,
+): McpClientManager {
+  return new McpClientManager({
+    servers,
+    roots,
+    log: opts.log ?? silentLogger,
+    clientRequests,
+    listingCache: new ListingCache(listingCacheDir(env, opts.homeDir)),
+    // Servers log at debug level only when the user asked for debug output.
+    logLevel: opts.debug ? 'debug' : 'warning',
+  });
 }
 
 /** The one policy engine of the run: settings rules, policy files, the approval mode and folder trust. */
