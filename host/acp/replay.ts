@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Content } from '@google/genai';
 import type { ToolLookup } from '../scheduler/executor.js';
-import { callResult, isHostMarker, isSnapshot, userWords } from '../sessions/transcript-rules.js';
+import { callResult, isHostMarker, isSnapshot, userWords } from '../core/transcript-rules.js';
 import { toolKind, toolLocations, toolTitle } from './tool-calls.js';
 
 /**
@@ -9,7 +9,7 @@ import { toolKind, toolLocations, toolTitle } from './tool-calls.js';
  * have sent: the user's own words, the model's answers and thoughts, and every tool call with how it
  * ended, in order. The markers the host wrote for the model (an interrupted turn, a summary's
  * acknowledgement) are not shown, and a call that was cancelled, denied or never finished is failed,
- * never completed (the rules the resumed chat follows, host/sessions/transcript-rules.ts). `session/load`
+ * never completed (the rules the resumed chat follows, host/core/transcript-rules.ts). `session/load`
  * sends these before it answers, so the editor shows the conversation it continues.
  */
 export function replayUpdates(transcript: Content[], tools: ToolLookup, cwd: string): acp.SessionUpdate[] {

@@ -1,7 +1,7 @@
 import type { Content } from '@google/genai';
 import type { ToolCall } from '../../scheduler/types.js';
 import type { Item } from './conversation.js';
-import { callResult, isHostMarker, isSnapshot, userWords } from '../../sessions/transcript-rules.js';
+import { callResult, isHostMarker, isSnapshot, userWords } from '../../core/transcript-rules.js';
 
 const COMPRESSED_NOTE = '(The earlier conversation was compressed into a summary.)';
 

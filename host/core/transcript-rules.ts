@@ -1,8 +1,8 @@
 import type { Part } from '@google/genai';
-import { INTERRUPTED_TEXT } from '../core/history.js';
-import { SNAPSHOT_ACK } from '../core/compression.js';
+import { INTERRUPTED_TEXT } from './history.js';
+import { SNAPSHOT_ACK } from './compression.js';
 import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING } from '../scheduler/texts.js';
-import { UNFINISHED_CALL_TEXT } from './records.js';
+import { UNFINISHED_CALL_TEXT } from '../sessions/records.js';
 
 /**
  * How a stored transcript reads to the user, shared by everything that shows one again (the resumed chat,
