@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reply, startScriptedGemini } from '../scripted-gemini.mjs';
 import { benchEnv } from './_bench-env.mjs';
+import { median } from './_stats.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const HOST = join(REPO, 'dist/bin/gemini-mcp.mjs');
@@ -38,7 +39,6 @@ writeFileSync(
   `import { Server } from ${JSON.stringify(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js'))};
 import { StdioServerTransport } from ${JSON.stringify(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js'))};
 import { CallToolRequestSchema, ListToolsRequestSchema } from ${JSON.stringify(join(REPO, 'node_modules/@modelcontextprotocol/sdk/dist/esm/types.js'))};
-import { median } from './_stats.mjs';
 const topic = process.argv[2] ?? 'thing';
 const verbs = ['list', 'get', 'create', 'update', 'delete', 'search', 'export'];
 const tools = verbs.map((v) => ({
