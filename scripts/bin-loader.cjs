@@ -19,7 +19,9 @@ function runBundle(url) {
   const cache = cacheOf(bundle);
   const cachedData = readCache(cache);
   // The entry's `#!` line is valid only at the very start of a script, not inside the module wrapper.
-  const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//');
+  // The build keeps bundles ASCII (scripts/bundle.mjs), so latin1 reads them exactly, without UTF-8
+  // decoding (~10 ms less for the host's on 2 shared cores).
+  const source = readFileSync(bundle, 'latin1').replace(/^#!/, '//');
   const script = new vm.Script(wrap(source), { filename: bundle, cachedData });
   const state = !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
   if (process.env.GEMINI_MCP_DEBUG) process.stderr.write(`[bin-loader] ${basename(bundle)}: code cache ${state}\n`);

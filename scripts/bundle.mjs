@@ -3,7 +3,16 @@
 // (dist/bin/cache, written here and refreshed by the loader) spares most of its parse and compile.
 // `node scripts/bundle.mjs --metafile` also writes dist/bin/meta.json (esbuild's metafiles) for size
 // analysis.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, buildSync } from 'esbuild';
@@ -88,7 +97,19 @@ async function bundleBin(name, src) {
     metafile: wantMeta,
     logLevel: 'warning',
   });
+  assertAscii(join(OUT, 'impl', `${name}.cjs`));
   return r.metafile;
+}
+
+/**
+ * One non-ASCII character anywhere (esbuild leaves them in regular expression literals) makes V8 keep
+ * the whole source as two bytes per character and the loader decode it as UTF-8: write `\u2026`, not `…`.
+ */
+function assertAscii(file) {
+  const text = readFileSync(file, 'latin1');
+  const at = text.search(/[^\x00-\x7f]/);
+  if (at >= 0)
+    throw new Error(`${file} has a non-ASCII character at ${at}: ${JSON.stringify(text.slice(at - 60, at + 20))}`);
 }
 
 /** The bin users run: hands its bundle to the loader (a .mjs file, as package.json's bin names it). */

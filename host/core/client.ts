@@ -14,6 +14,7 @@ import { Turn } from './turn.js';
 import { hookContext, STOP_EXECUTION } from '../scheduler/hook-steps.js';
 import { afterAgent, beforeAgent } from './agent-hooks.js';
 import { modelHooks } from './model-hooks.js';
+import { afterNextRequestSent } from './after-request-sent.js';
 
 /** Model requests caused by one user message, tool continuations included. */
 export const MAX_TURNS = 100;
@@ -110,6 +111,8 @@ export class GeminiClient {
    * does not spend turns on them. Asked per request, so a changed approval mode shows at once. A call to a
    * left-out tool still gets the policy's denial text.
    */
+  private warming = false;
+
   private offered = (tool: LoopTool): boolean => {
     const { policy } = this.opts.runtime;
     return !policy?.isStaticallyDenied(tool);
@@ -133,8 +136,14 @@ export class GeminiClient {
   }
 
   private async requestShape(): Promise<RequestShape> {
+    const { manager } = this.opts.runtime;
     // A tool a server announced during the last turn is declared in this very request.
-    await this.opts.runtime.manager.whenListsFresh?.();
+    await manager.whenListsFresh?.();
+    // Servers recent sessions used start while the model thinks, once this request is written.
+    if (manager.warmUp && !this.warming) {
+      this.warming = true;
+      afterNextRequestSent(() => manager.warmUp?.());
+    }
     return {
       systemInstruction: await this.systemInstruction(),
       tools: this.opts.runtime.registry.declarations(this.offered, this.hint),

@@ -55,6 +55,7 @@ export class McpClientManager extends EventEmitter {
   readonly clientRequests: ClientRequests;
   private readonly sup: Supervisor;
   private started = false;
+  private warmedUp = false;
   private startedAt = 0;
   private readonly startupGraceMs: number;
   private readonly listings?: ListingKeeper;
@@ -84,7 +85,7 @@ export class McpClientManager extends EventEmitter {
 
   /**
    * Kicks off every connection in parallel and returns at once; one failing server fails nobody else.
-   * A lazy server with a cached listing is not started: it is `idle` until first used.
+   * A lazy server with a cached listing is not started: it is `idle` until first used or `warmUp`.
    */
   start(): void {
     if (this.started) return;
@@ -103,6 +104,19 @@ export class McpClientManager extends EventEmitter {
       if (slot.status !== 'idle') slot.firstAttempt = settled(this.sup.connect(slot));
     }
     if (idle) this.emit('tools_changed');
+  }
+
+  /**
+   * Starts the idle servers recent sessions used (ListingKeeper.warmStarts), in the background: nothing
+   * waits for them and a failure is reported by the first call, as for any idle server. The client calls
+   * it once its first model request is on its way, so the start hides behind the model's answer instead
+   * of competing with the host's own start-up for the CPU.
+   */
+  warmUp(): void {
+    if (this.warmedUp || !this.listings) return;
+    this.warmedUp = true;
+    if (!this.started) this.start();
+    for (const slot of this.listings.warmStarts(this.slots.values())) this.prepare(slot.config.alias);
   }
 
   /** Starts every server now, idle ones included (`mcp list` and `tools list` show live state). */
@@ -193,6 +207,7 @@ export class McpClientManager extends EventEmitter {
     opts: CallOptions = {},
   ): Promise<CallToolResult> {
     const slot = this.slotOf(alias);
+    this.listings?.noteUse(slot);
     // Loaded with the first call, like the SDK it uses.
     const { callOnce } = await import('./tool-call.js');
     try {

@@ -17,6 +17,8 @@ export interface CachedListing {
   resources: Resource[];
   instructions?: string;
   savedAt: number;
+  /** When a session last called one of its tools (stamped at most hourly): recent use starts it early. */
+  usedAt?: number;
 }
 
 /** A resource whose text depends only on the files named in `inputs` (path → "mtime:size" or "-" when absent). */

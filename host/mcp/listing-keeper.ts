@@ -6,6 +6,17 @@ import { resourceText } from './util.js';
 
 /** How long closing waits for a first-time server's connection, so that its listing gets cached. */
 const LISTING_FILL_GRACE_MS = 3000;
+/** A use is stamped at most this often, so that calls do not rewrite the cache. */
+const USE_STAMP_EVERY_MS = 60 * 60 * 1000;
+/** A lazy server used this recently starts with the session, in the background... */
+const WARM_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+/** ...and at most this many of them, the most recently used first. */
+const MAX_WARM = 3;
+
+type Listing = Omit<CachedListing, 'savedAt'>;
+
+const listingText = (l: Listing): string =>
+  JSON.stringify([l.tools, l.prompts, l.resources, l.instructions ?? null, l.usedAt ?? null]);
 
 /**
  * The client manager's use of the listing cache: which servers may stay idle at start, remembering what
@@ -14,6 +25,7 @@ const LISTING_FILL_GRACE_MS = 3000;
  */
 export class ListingKeeper {
   private readonly written = new WeakMap<Slot, string>();
+  private readonly usedAt = new WeakMap<Slot, number>();
 
   constructor(private readonly cache: ListingCache) {}
 
@@ -25,22 +37,46 @@ export class ListingKeeper {
   }
 
   /**
+   * The idle servers to start with the session although nobody called them yet: those a session used
+   * within the last week, most recent first, a few at most. A server that is used every day then starts
+   * while the host loads and the model thinks, instead of on the critical path of its first call; one
+   * not used for a week stays idle until it is.
+   */
+  warmStarts(slots: Iterable<Slot>, now = Date.now()): Slot[] {
+    return [...slots]
+      .filter((s) => s.status === 'idle' && s.cached?.usedAt !== undefined && now - s.cached.usedAt < WARM_WINDOW_MS)
+      .sort((a, b) => b.cached!.usedAt! - a.cached!.usedAt!)
+      .slice(0, MAX_WARM);
+  }
+
+  /**
    * Writes the live listing at once (a short headless run may exit right after its one call); a listing
-   * already written is not written again.
+   * unchanged from the one cached or already written is not written again (a write is an fsync).
    */
   remember(slot: Slot): void {
     const conn = slot.conn;
     if (!conn || !slot.cacheKey) return;
-    const listing = {
+    const listing: Listing = {
       tools: conn.tools,
       prompts: conn.prompts,
       resources: conn.resources,
       instructions: conn.instructions,
+      usedAt: this.usedAt.get(slot) ?? slot.cached?.usedAt,
     };
-    const text = JSON.stringify(listing);
-    if (this.written.get(slot) === text) return;
+    const text = listingText(listing);
+    const before = this.written.get(slot) ?? (slot.cached && listingText(slot.cached));
+    if (before === text) return;
     this.written.set(slot, text);
     this.cache.put(slot.cacheKey, listing);
+  }
+
+  /** A tool of the server was called: stamps the use (hourly at most) for warmStarts. */
+  noteUse(slot: Slot, now = Date.now()): void {
+    const last = this.usedAt.get(slot) ?? slot.cached?.usedAt;
+    if (last !== undefined && now - last < USE_STAMP_EVERY_MS) return;
+    this.usedAt.set(slot, now);
+    // Not connected yet: the listing is written with the stamp when it connects.
+    this.remember(slot);
   }
 
   /** A resource text an idle server need not start for: its input files are unchanged since it was read. */

@@ -2,7 +2,7 @@
  * Omission placeholders such as `// rest of methods ...`: a model that
  * writes one means "keep the old code here", which a whole-file write would silently delete.
  */
-const PLACEHOLDER = /^(rest of( (methods?|code))?|unchanged (code|methods?))\s*(\.\.\.|…)$/i;
+const PLACEHOLDER = /^(rest of( (methods?|code))?|unchanged (code|methods?))\s*(\.\.\.|\u2026)$/i;
 
 export function hasOmissionPlaceholder(text: string): boolean {
   return ellipsisLines(text).some((line) => PLACEHOLDER.test(normalise(line)));

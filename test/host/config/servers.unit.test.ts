@@ -110,6 +110,7 @@ describe('resolveServers', () => {
       INNOCENT: 'ghp_abcdefghijklmnopqrstuvwxyz0123',
       EDITOR: 'vim',
       GEMINI_CLI_HOME: '/gh',
+      NODE_EXTRA_CA_CERTS: '/etc/ssl/corp.pem',
     };
     const servers = resolveServers(
       { mcpServers: { gh: { command: 'gh', env: { GITHUB_TOKEN: '$GITHUB_TOKEN' } } } },
@@ -126,6 +127,10 @@ describe('resolveServers', () => {
     expect(by.shell).toMatchObject({ EDITOR: 'vim' });
     expect(by.shell).not.toHaveProperty('GEMINI_API_KEY');
     expect(by.filesystem).toEqual({ PATH: '/bin', HOME: '/home/u', GEMINI_CLI: '1' });
+    // Extra CAs cost every Node process its start-up parse: only servers that speak TLS or run user
+    // commands get them.
+    expect(by.memory).not.toHaveProperty('NODE_EXTRA_CA_CERTS');
+    for (const s of ['web', 'shell', 'gh']) expect(by[s]).toMatchObject({ NODE_EXTRA_CA_CERTS: '/etc/ssl/corp.pem' });
     expect(looksSecret('PWD', '/x')).toBe(false);
     expect(sanitizedEnv({ MY_KEY: 'x' }, { allowed: ['MY_KEY'] })).toEqual({ MY_KEY: 'x' });
     expect(sanitizedEnv({ EDITOR: 'x' }, { blocked: ['EDITOR'] })).toEqual({});

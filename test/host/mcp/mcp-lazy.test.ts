@@ -191,4 +191,54 @@ describe('lazy start from the listing cache', () => {
     await m.whenSettled();
     expect(m.state('f')!.status).toBe('connected');
   });
+
+  it('a call stamps the use; warmUp then starts only servers used within the week, nothing waits for them', async () => {
+    const cacheDir = tempDir();
+    const used = config('used', entry, tempDir());
+    const stale = config('stale', entry, tempDir());
+    const never = config('never', entry, tempDir());
+    await primeCache([used, stale, never], cacheDir);
+    const cache = new ListingCache(cacheDir);
+    expect(cache.get(listingKey(used))!.usedAt).toBeUndefined();
+
+    const first = manager([used, stale, never], cacheDir);
+    first.start();
+    await first.callTool('used', 'echo', { text: 'x' });
+    await waitFor(() => cache.get(listingKey(used))?.usedAt !== undefined, 'use stamped');
+    const weekAgo = Date.now() - 8 * 24 * 3600 * 1000;
+    cache.put(listingKey(stale), { ...cache.get(listingKey(stale))!, usedAt: weekAgo });
+    await first.close();
+
+    const m = manager([used, stale, never], cacheDir);
+    m.start();
+    expect(m.states().map((s) => s.status)).toEqual(['idle', 'idle', 'idle']);
+    await m.whenReady();
+    m.warmUp();
+    m.warmUp();
+    expect(m.state('used')!.status).toBe('connecting');
+    await waitFor(() => m.state('used')!.status === 'connected', 'warm server connected');
+    expect(m.state('stale')!.status).toBe('idle');
+    expect(m.state('never')!.status).toBe('idle');
+  });
+
+  it('a server whose listing did not change does not rewrite the cache when it connects', async () => {
+    const cacheDir = tempDir();
+    const cfg = config('f', entry, tempDir());
+    await primeCache([cfg], cacheDir);
+    const cache = new ListingCache(cacheDir);
+    const savedAt = cache.get(listingKey(cfg))!.savedAt;
+    const m = manager([cfg], cacheDir);
+    m.start();
+    expect(textOf(await m.callTool('f', 'echo', { text: 'again' }))).toBe('again');
+    await m.close();
+    // The call stamped the use (one write); a second session within the hour writes nothing.
+    const stamped = cache.get(listingKey(cfg))!;
+    expect(stamped.usedAt).toBeGreaterThan(0);
+    expect(stamped.savedAt).toBeGreaterThanOrEqual(savedAt);
+    const m2 = manager([cfg], cacheDir);
+    m2.start();
+    expect(textOf(await m2.callTool('f', 'echo', { text: 'once more' }))).toBe('once more');
+    await m2.close();
+    expect(cache.get(listingKey(cfg))!.savedAt).toBe(stamped.savedAt);
+  });
 });
