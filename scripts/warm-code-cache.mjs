@@ -26,9 +26,9 @@ export async function warmCodeCaches(binDir, names) {
   const env = warmEnv(home);
   try {
     const servers = names.filter((n) => n !== 'gemini-mcp');
-    const ok = await Promise.all(servers.map((name) => warmServer(join(binDir, `${name}.mjs`), home, env)));
+    const ok = await Promise.all(servers.map((name) => warmServer(join(binDir, `${name}.cjs`), home, env)));
     const failed = servers.filter((_, i) => !ok[i]);
-    if (names.includes('gemini-mcp') && !(await warmHost(join(binDir, 'gemini-mcp.mjs'), home, env))) {
+    if (names.includes('gemini-mcp') && !(await warmHost(join(binDir, 'gemini-mcp.cjs'), home, env))) {
       failed.push('gemini-mcp');
     }
     if (failed.length) process.stderr.write(`code cache warm-up failed for ${failed.join(', ')} (they still run)\n`);
@@ -47,7 +47,7 @@ function warmEnv(home) {
 
 async function warmServer(entry, home, env) {
   const args = [entry, '--root', home];
-  if (entry.endsWith('discovery-bridge.mjs'))
+  if (entry.endsWith('discovery-bridge.cjs'))
     args.push('--discovery-command', `${JSON.stringify(process.execPath)} -e 0`);
   const transport = new StdioClientTransport({ command: process.execPath, args, cwd: home, env, stderr: 'ignore' });
   const client = new Client({ name: 'code-cache-warm-up', version: '1' });

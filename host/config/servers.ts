@@ -94,7 +94,7 @@ export function packageRoot(): string {
 
 /** A built-in server's entry: the bundle `npm run build` writes to dist/bin. */
 export function builtInEntry(name: string): string {
-  const file = name === DISCOVERY_ALIAS ? 'gemini-mcp-discovery-bridge.mjs' : `gemini-mcp-${name}.mjs`;
+  const file = name === DISCOVERY_ALIAS ? 'gemini-mcp-discovery-bridge.cjs' : `gemini-mcp-${name}.cjs`;
   return join(packageRoot(), 'dist/bin', file);
 }
 

@@ -16,7 +16,7 @@ import { median } from './_stats.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 // The bundle users run (npm run build).
-const ENTRY = join(REPO, 'dist/bin/gemini-mcp-filesystem.mjs');
+const ENTRY = join(REPO, 'dist/bin/gemini-mcp-filesystem.cjs');
 const REPS = 5;
 const SPAWNS = 10;
 // The wide tree's figures swing most with the load of a shared machine: more interleaved runs.

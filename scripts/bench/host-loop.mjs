@@ -16,7 +16,7 @@ import { samplePeakRss } from './_tree-rss.mjs';
 import { median } from './_stats.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const BUNDLE = join(REPO, 'dist/bin/gemini-mcp.mjs');
+const BUNDLE = join(REPO, 'dist/bin/gemini-mcp.cjs');
 const OURS = BUNDLE;
 const UPSTREAM_VERSION = '0.61.0';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

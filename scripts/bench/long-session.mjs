@@ -16,7 +16,7 @@ import { benchEnv } from './_bench-env.mjs';
 import { samplePeakRss } from './_tree-rss.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const HOST = join(REPO, 'dist/bin/gemini-mcp.mjs');
+const HOST = join(REPO, 'dist/bin/gemini-mcp.cjs');
 const LONG = 99;
 const ANSWER = 'Read them all.';
 

@@ -16,7 +16,7 @@ import { benchEnv } from './_bench-env.mjs';
 import { median } from './_stats.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const HOST = join(REPO, 'dist/bin/gemini-mcp.mjs');
+const HOST = join(REPO, 'dist/bin/gemini-mcp.cjs');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SIZES = [100, 1_000, 10_000];
 const ANSWER = 'Resumed fine.';

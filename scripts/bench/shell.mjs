@@ -15,7 +15,7 @@ const ROUNDS = Number(process.env.BENCH_SHELL_ROUNDS ?? 150);
 const WARMUP = 10;
 const TARGET = 1.3;
 // The bundle users run (npm run build).
-const bundle = fileURLToPath(new URL('../../dist/bin/gemini-mcp-shell.mjs', import.meta.url));
+const bundle = fileURLToPath(new URL('../../dist/bin/gemini-mcp-shell.cjs', import.meta.url));
 const entry = bundle;
 if (!existsSync(entry)) {
   console.error(`shell bench: ${entry} is not built (npm run build)`);

@@ -17,7 +17,7 @@ import { benchEnv } from './_bench-env.mjs';
 import { median } from './_stats.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const HOST = join(REPO, 'dist/bin/gemini-mcp.mjs');
+const HOST = join(REPO, 'dist/bin/gemini-mcp.cjs');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const EXTRA = 20;
 const ANSWER = 'All done here.';

@@ -12,13 +12,13 @@ import { median } from './_stats.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // The bundled bin is what users run (package.json `bin`).
-const BUNDLE = join(ROOT, 'dist/bin/gemini-mcp.mjs');
+const BUNDLE = join(ROOT, 'dist/bin/gemini-mcp.cjs');
 const MAIN = BUNDLE;
 const RUNS = 5;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 if (!existsSync(MAIN)) {
-  console.log('ui: dist/bin/gemini-mcp.mjs is not built; run npm run build');
+  console.log('ui: dist/bin/gemini-mcp.cjs is not built; run npm run build');
   process.exit(1);
 }
 try {

@@ -6,7 +6,7 @@ import { bundleModule } from '../../scripts/bundle.mjs';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
-const bin = (name: string) => join(REPO, 'dist/bin', `${name}.mjs`);
+const bin = (name: string) => join(REPO, 'dist/bin', `${name}.cjs`);
 
 /** The bin bundles users run (dist/bin, written by `npm run build`; `npm test` builds first). */
 export const ENTRY = {

@@ -34,7 +34,7 @@ function version(bin: string) {
 describe('bin loaders: each bundle runs through V8 code cache built by npm run build', () => {
   it('every bin hands an existing bundle to the loader, and the build left a cache for it on this Node', () => {
     for (const bin of Object.values(ENTRY)) {
-      const target = /new URL\('\.\/(impl\/[^']+\.cjs)'/.exec(readFileSync(bin, 'utf8'))?.[1];
+      const target = /'(impl\/[^']+\.cjs)'/.exec(readFileSync(bin, 'utf8'))?.[1];
       expect(target, `${bin} names no bundle`).toBeDefined();
       const bundle = join(bin, '..', target!);
       expect(existsSync(bundle), `${bin} names a missing bundle`).toBe(true);
@@ -46,9 +46,17 @@ describe('bin loaders: each bundle runs through V8 code cache built by npm run b
     expect(version(ENTRY.host)).toBe('used');
   });
 
+  it('the .mjs bins of earlier builds still run, through the same bundle and cache', () => {
+    for (const bin of Object.values(ENTRY)) {
+      const legacy = bin.replace(/\.cjs$/, '.mjs');
+      expect(existsSync(legacy), legacy).toBe(true);
+    }
+    expect(version(ENTRY.host.replace(/\.cjs$/, '.mjs'))).toBe('used');
+  });
+
   it('a damaged cache is rejected, the bin still runs, and the cache is written anew', () => {
     const dir = binCopy();
-    const bin = join(dir, 'gemini-mcp.mjs');
+    const bin = join(dir, 'gemini-mcp.cjs');
     const file = join(dir, 'cache', cacheName(join(dir, 'impl/gemini-mcp.cjs')));
     writeFileSync(file, Buffer.alloc(4096, 7));
     expect(version(bin)).toBe('rejected');
@@ -58,7 +66,7 @@ describe('bin loaders: each bundle runs through V8 code cache built by npm run b
 
   it('a missing cache is written at exit; caches of an older bundle go, other Node versions stay', () => {
     const dir = binCopy();
-    const bin = join(dir, 'gemini-mcp.mjs');
+    const bin = join(dir, 'gemini-mcp.cjs');
     const cache = join(dir, 'cache');
     rmSync(cache, { recursive: true, force: true });
     mkdirSync(cache);

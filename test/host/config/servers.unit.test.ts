@@ -50,7 +50,7 @@ describe('resolveServers', () => {
       '/w/tmp',
     ]);
     expect(builtInEntry('filesystem')).toMatch(
-      /dist[\\/](bin[\\/]gemini-mcp-filesystem\.mjs|servers[\\/]filesystem[\\/]main\.js)$/,
+      /dist[\\/](bin[\\/]gemini-mcp-filesystem\.cjs|servers[\\/]filesystem[\\/]main\.js)$/,
     );
   });
 
