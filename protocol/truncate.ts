@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomHex } from './lazy-require.js';
 
 export const DEFAULT_TRUNCATE_THRESHOLD = 40_000;
 
@@ -37,7 +37,7 @@ export async function truncateWithFile(
   // Saved outputs can hold anything a command printed: private (0600 in 0700 folders) whatever the umask.
   await mkdir(outDir, { recursive: true, mode: 0o700 });
   const safeLabel = opts.label.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
-  const file = join(outDir, opts.fileName ?? `${safeLabel}-${Date.now()}-${randomBytes(3).toString('hex')}.txt`);
+  const file = join(outDir, opts.fileName ?? `${safeLabel}-${Date.now()}-${randomHex(3)}.txt`);
   await writeFile(file, text, { encoding: 'utf8', mode: 0o600 });
   return { text: formatTruncated(text, threshold, file), file };
 }

@@ -16,7 +16,7 @@ import {
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, buildSync } from 'esbuild';
-import { ALIAS, EXTERNAL, lazyAjvProvider, lazyGenaiAuth, zodEnglishOnly } from './bundle-plugins.mjs';
+import { ALIAS, EXTERNAL, lazyAjvProvider, patchGenai, zodEnglishOnly } from './bundle-plugins.mjs';
 import { warmCodeCaches } from './warm-code-cache.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -93,7 +93,7 @@ async function bundleBin(name, src) {
     // become require() calls.
     supported: { 'dynamic-import': false },
     banner: { js: 'var __gmcImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-    plugins: [zodEnglishOnly, lazyAjvProvider, lazyGenaiAuth],
+    plugins: [zodEnglishOnly, lazyAjvProvider, patchGenai],
     metafile: wantMeta,
     logLevel: 'warning',
   });

@@ -5,6 +5,7 @@ import type {
   GenerateContentResponse,
 } from '@google/genai';
 import { FatalAuthenticationError } from '../errors.js';
+import { createModelFetch } from './model-fetch.js';
 
 /** The thin seam between the chat and the model API; fakes and recorders wrap or replace it. */
 export interface ContentGenerator {
@@ -71,10 +72,16 @@ export function resolveAuth(env: NodeJS.ProcessEnv, selectedType?: unknown): Aut
   return { kind: 'gemini-api-key', apiKey, baseUrl };
 }
 
-/** The @google/genai implementation. SDK-level retries stay off: retry.ts owns retrying. */
+/**
+ * The @google/genai implementation. SDK-level retries stay off: retry.ts owns retrying. Requests go
+ * through model-fetch.ts rather than Node's fetch.
+ */
 export async function createGenAiContentGenerator(auth: AuthConfig, userAgent: string): Promise<ContentGenerator> {
   const { GoogleGenAI } = await import('@google/genai');
-  const httpOptions: { baseUrl?: string; headers: Record<string, string> } = { headers: { 'User-Agent': userAgent } };
+  const httpOptions: { baseUrl?: string; headers: Record<string, string>; fetch: typeof fetch } = {
+    headers: { 'User-Agent': userAgent },
+    fetch: createModelFetch(),
+  };
   if (auth.baseUrl) httpOptions.baseUrl = auth.baseUrl;
   const ai =
     auth.kind === 'vertex-ai'

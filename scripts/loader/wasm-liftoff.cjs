@@ -7,11 +7,12 @@
 // Measured gain (Node 20.20, 2 shared cores, median of 15 runs of the shell server: initialize, one
 // run_shell_command, end of stdin): answered 357 → 311 ms, exited 382 → 316 ms. A one-turn headless
 // session ended ~150 ms after its answer before this.
-const { setFlagsFromString } = require('node:v8');
-
-/** Must run before the bundle is compiled, so the code cache is made and used under the same flags. */
+/**
+ * Must run before the bundle is compiled, so the code cache is made and used under the same flags. The
+ * v8 module (~5 ms to load) is required here, not at the top: bins without WebAssembly never load it.
+ */
 function useLiftoffOnly() {
-  setFlagsFromString('--liftoff-only');
+  require('node:v8').setFlagsFromString('--liftoff-only');
 }
 
 module.exports = { useLiftoffOnly };

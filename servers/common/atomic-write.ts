@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../protocol/lazy-require.js';
 import { constants } from 'node:fs';
 import { access, lstat, mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
@@ -23,8 +23,7 @@ const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /** Our temp-file name for `target`: `.<name>.<pid>.<8 hex>.tmp` (startup cleanup matches exactly this). */
-export const tempNameFor = (name: string): string =>
-  `.${name.slice(0, 200)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+export const tempNameFor = (name: string): string => `.${name.slice(0, 200)}.${process.pid}.${randomHex(4)}.tmp`;
 export const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 /** An open directory and the path it was reached by (for messages and the no-/proc fallback). */

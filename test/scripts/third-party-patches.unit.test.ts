@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 // @ts-expect-error: a plain .mjs build script without type declarations
-import { AJV_PROVIDER_ANCHORS, GENAI_EAGER_IMPORTS } from '../../scripts/bundle-plugins.mjs';
+import { AJV_PROVIDER_ANCHORS, GENAI_EAGER_IMPORTS, GENAI_LIGHT_WEB } from '../../scripts/bundle-plugins.mjs';
 import { REPO } from '../helpers/paths.js';
 
 /** Guards for docs/third-party-patches.md: each test names the patch whose upstream detail changed. */
@@ -29,15 +29,23 @@ describe('third-party patches still match upstream', () => {
 
   it('lazy Gemini SDK auth stack: both import lines verbatim, and no other use of the two names', () => {
     const src = readFileSync(join(REPO, GENAI_EAGER_IMPORTS.file), 'utf8');
-    expect(src.includes(GENAI_EAGER_IMPORTS.auth), 'lazyGenaiAuth: the google-auth-library import changed').toBe(true);
-    expect(src.includes(GENAI_EAGER_IMPORTS.ws), 'lazyGenaiAuth: the ws import changed').toBe(true);
+    expect(src.includes(GENAI_EAGER_IMPORTS.auth), 'patchGenai (auth): the google-auth-library import changed').toBe(
+      true,
+    );
+    expect(src.includes(GENAI_EAGER_IMPORTS.ws), 'patchGenai (auth): the ws import changed').toBe(true);
     const authUses = src.match(/\bGoogleAuth\b/g)!.length;
-    expect(src.match(/new GoogleAuth\(/g)!.length, 'lazyGenaiAuth: GoogleAuth is used other than with new').toBe(
+    expect(src.match(/new GoogleAuth\(/g)!.length, 'patchGenai (auth): GoogleAuth is used other than with new').toBe(
       authUses - 1,
     );
-    expect(src.match(/\bNodeWs\b/g)!.length, 'lazyGenaiAuth: NodeWs is used other than as NodeWs.WebSocket').toBe(
+    expect(src.match(/\bNodeWs\b/g)!.length, 'patchGenai (auth): NodeWs is used other than as NodeWs.WebSocket').toBe(
       src.match(/\bNodeWs\.WebSocket\b/g)!.length + 1,
     );
+  });
+
+  it('light model request objects: the headers and stream-chunk lines verbatim', () => {
+    const src = readFileSync(join(REPO, GENAI_LIGHT_WEB.file), 'utf8');
+    expect(src.includes(GENAI_LIGHT_WEB.headers), 'patchGenai (light web): getHeadersInternal changed').toBe(true);
+    expect(src.includes(GENAI_LIGHT_WEB.chunk), 'patchGenai (light web): the stream chunk wrapping changed').toBe(true);
   });
 
   it('SDK tool-error tag: McpServer still routes its own tool errors through createToolError', () => {

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { accessSync, constants, createReadStream, type Dirent } from 'node:fs';
 import { open, readdir, readFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { lazyRequire } from '../../../protocol/lazy-require.js';
 import { looksBinary, SNIFF_BYTES } from '../../common/binary-sniff.js';
 import { CORE_EXCLUDE_DIRS, type IgnoreRules } from './ignore-rules.js';
 import { decodeText } from './text-decode.js';
@@ -160,6 +159,7 @@ function runSystemGrep(req: EngineRequest): Promise<void> {
  */
 function runProcess(cmd: string, args: string[], req: EngineRequest, format: 'colon' | 'nul'): Promise<void> {
   return new Promise((resolve, reject) => {
+    const { spawn } = lazyRequire('node:child_process') as typeof import('node:child_process');
     const child = spawn(cmd, args, { cwd: req.dir, stdio: ['ignore', 'pipe', 'pipe'], signal: req.signal });
     let stderr = '';
     let produced = false;
@@ -264,6 +264,7 @@ async function searchFile(full: string, rel: string, req: EngineRequest): Promis
     }
     return;
   }
+  const { createInterface } = lazyRequire('node:readline') as typeof import('node:readline');
   const rl = createInterface({ input: createReadStream(full, { encoding: 'utf8' }), crlfDelay: Infinity });
   let n = 0;
   for await (const line of rl) {

@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline';
+import { lazyRequire } from '../../../protocol/lazy-require.js';
 import type { FileHandle } from 'node:fs/promises';
 import { openChecked } from '../../common/confined-fs.js';
 import { isAllowedReal } from '../../common/path-guard.js';
@@ -78,6 +78,7 @@ async function verifiedLines(full: string, roots: WorkspaceRoots, upTo: number):
 
 async function streamLines(fh: FileHandle, upTo: number): Promise<string[]> {
   const out: string[] = [];
+  const { createInterface } = lazyRequire('node:readline') as typeof import('node:readline');
   const rl = createInterface({
     input: fh.createReadStream({ encoding: 'utf8', autoClose: false, start: 0 }),
     crlfDelay: Infinity,

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { lazyRequire } from '../../../protocol/lazy-require.js';
 
 /**
  * From this many files on, part of them are stat'ed on a worker thread while this thread stats the rest.
@@ -66,7 +67,8 @@ export function createMtimeReader(parallel = availableParallelism() > 1): MtimeR
   const start = (): Worker | undefined => {
     if (worker || !usable) return worker;
     try {
-      worker = new Worker(WORKER_SOURCE, { eval: true });
+      const threads = lazyRequire('node:worker_threads') as typeof import('node:worker_threads');
+      worker = new threads.Worker(WORKER_SOURCE, { eval: true });
     } catch {
       usable = false;
       return undefined;
