@@ -1,4 +1,3 @@
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callAsTask, needsTask } from './task-call.js';
 import type { ServerConnection } from './connection.js';
@@ -125,7 +124,7 @@ async function classifyFailure(
   const alias = slot.config.alias;
   if (opts.signal?.aborted) return cancelled(alias, toolName);
   if (sup.closed) return cancelled(alias, toolName, ': the session is closing');
-  if (conn.kind === 'http' && err instanceof StreamableHTTPError && err.code === 404) {
+  if (conn.kind === 'http' && (await isSessionGone(err))) {
     // The server restarted or expired our session; it refused the call without running it.
     if (slot.conn === conn) sup.lost(slot, conn, 'the server no longer knows our session (HTTP 404)', true);
     const failure = new McpCallError(
@@ -149,4 +148,13 @@ async function classifyFailure(
     `MCP server '${alias}' failed the call to '${toolName}': ${(err as Error).message}`,
     alias,
   );
+}
+
+/**
+ * A Streamable HTTP 404: the server no longer knows our session. The SDK module is loaded already when
+ * an HTTP connection exists; importing it here keeps it out of sessions of stdio servers only.
+ */
+async function isSessionGone(err: unknown): Promise<boolean> {
+  const { StreamableHTTPError } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  return err instanceof StreamableHTTPError && err.code === 404;
 }

@@ -1,15 +1,10 @@
 import { existsSync } from 'node:fs';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { useLinearReadBuffer } from './linear-read-buffer.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
-import { StoredOAuthProvider } from './oauth/provider.js';
-import { TokenStore } from './oauth/token-store.js';
 import type { StderrTail } from './stderr-tail.js';
-import { checkSandbox, type SandboxTools } from '../../protocol/sandbox/preflight.js';
-import { wrapCommand } from '../../protocol/sandbox/wrap.js';
+import type { SandboxTools } from '../../protocol/sandbox/preflight.js';
 
 export type ConcreteTransport = 'stdio' | 'http' | 'sse';
 
@@ -45,6 +40,15 @@ export async function createTransport(
     });
     return t;
   }
+  // Imported here, not at the top: the HTTP transports, OAuth (with web streams and web crypto) and the
+  // sandbox's network bridge cost a start-up ~15 ms of CPU that a session of stdio servers never uses.
+  const [{ StreamableHTTPClientTransport }, { SSEClientTransport }, { StoredOAuthProvider }, { TokenStore }] =
+    await Promise.all([
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+      import('@modelcontextprotocol/sdk/client/sse.js'),
+      import('./oauth/provider.js'),
+      import('./oauth/token-store.js'),
+    ]);
   const url = new URL(config.url!);
   const requestInit: RequestInit = config.headers ? { headers: config.headers } : {};
   // Stored OAuth tokens are sent and refreshed by the SDK; a needed sign-in fails the connection with
@@ -63,9 +67,10 @@ export async function createTransport(
  */
 const sandboxChecked = new Map<boolean, SandboxTools>();
 
-function sandboxTools(needNet: boolean): SandboxTools {
+async function sandboxTools(needNet: boolean): Promise<SandboxTools> {
   let tools = sandboxChecked.get(needNet);
   if (!tools) {
+    const { checkSandbox } = await import('../../protocol/sandbox/preflight.js');
     tools = checkSandbox({ needNet });
     sandboxChecked.set(needNet, tools);
   }
@@ -85,8 +90,9 @@ async function launchOf(config: ResolvedServerConfig): Promise<{
 }> {
   const plain = { command: config.command!, args: config.args ?? [], env: config.env, cwd: config.cwd };
   if (!config.sandbox) return plain;
-  const tools = sandboxTools(config.sandbox.allowNet.length > 0);
+  const tools = await sandboxTools(config.sandbox.allowNet.length > 0);
   const cwd = config.cwd ?? process.cwd();
+  const { wrapCommand } = await import('../../protocol/sandbox/wrap.js');
   const w = await wrapCommand({
     tools,
     writable: config.sandbox.allowWrite,
