@@ -29,6 +29,8 @@ export interface EngineRequest {
   onMatch: (m: RawMatch) => void;
   /** Paths below `dir` to search instead of all of it (rg only). */
   paths?: string[];
+  /** The JS engine's files when already listed (see listFiles). */
+  files?: string[];
   /**
    * rg only: report where lines match, not their text. Lines are re-read and re-tested when matches are
    * verified anyway, and a folder of 100 KB log lines then crosses the pipe as a few bytes per match.
@@ -57,14 +59,19 @@ export function onPath(cmd: string): boolean {
  * JS engine always closes the list so a search never fails for want of a tool.
  */
 export function engineOrder(inGitRepo: boolean): EngineName[] {
-  const forced = process.env.GEMINI_MCP_GREP_ENGINE as EngineName | undefined;
-  if (forced && ['rg', 'git', 'grep', 'js'].includes(forced)) return forced === 'js' ? ['js'] : [forced, 'js'];
+  const forced = forcedEngine();
+  if (forced) return forced === 'js' ? ['js'] : [forced, 'js'];
   const order: EngineName[] = [];
   if (onPath('rg')) order.push('rg');
   if (inGitRepo && onPath('git')) order.push('git');
   if (onPath('grep')) order.push('grep');
   order.push('js');
   return order;
+}
+
+export function forcedEngine(): EngineName | undefined {
+  const forced = process.env.GEMINI_MCP_GREP_ENGINE as EngineName | undefined;
+  return forced && ['rg', 'git', 'grep', 'js'].includes(forced) ? forced : undefined;
 }
 
 export function runEngine(name: EngineName, req: EngineRequest): Promise<void> {
@@ -206,22 +213,27 @@ function runProcess(cmd: string, args: string[], req: EngineRequest, format: 'co
 const STREAM_THRESHOLD = 4 * 1024 * 1024;
 const CONCURRENCY = 16;
 
-/** The portable engine: walks the tree itself (pruning excluded and ignored directories) and streams files. */
-async function runJs(req: EngineRequest): Promise<void> {
+/**
+ * The files below `dir` the JS engine searches (excluded and ignored directories pruned, symlinks
+ * neither followed nor listed), in walk order; undefined as soon as there are more than `limit`.
+ */
+export async function listFiles(
+  req: Pick<EngineRequest, 'dir' | 'dirRel' | 'rules' | 'signal'>,
+  limit = Number.POSITIVE_INFINITY,
+): Promise<string[] | undefined> {
   const files: string[] = [];
   const pruneIgnored = !req.rules.isEmpty && !req.rules.geminiNegates;
-  const walk = async (relDir: string): Promise<void> => {
+  const walk = async (relDir: string): Promise<boolean> => {
     if (req.signal.aborted) throw req.signal.reason;
     let entries: Dirent[];
     try {
       entries = await readdir(join(req.dir, relDir), { withFileTypes: true });
     } catch {
-      return;
+      return true;
     }
     const subdirs: string[] = [];
     for (const e of entries) {
       const rel = relDir ? `${relDir}/${e.name}` : e.name;
-      // Symlinks are neither followed into nor searched: only real files and directories count.
       if (e.isDirectory()) {
         if (CORE_EXCLUDE_DIRS.includes(e.name)) continue;
         if (pruneIgnored && req.rules.isIgnored(rootRel(req.dirRel, rel), true)) continue;
@@ -230,9 +242,16 @@ async function runJs(req: EngineRequest): Promise<void> {
         files.push(rel);
       }
     }
-    for (const d of subdirs) await walk(d);
+    if (files.length > limit) return false;
+    for (const d of subdirs) if (!(await walk(d))) return false;
+    return true;
   };
-  await walk('');
+  return (await walk('')) ? files : undefined;
+}
+
+/** The portable engine: walks the tree itself (see listFiles) and streams files. */
+async function runJs(req: EngineRequest): Promise<void> {
+  const files = req.files ?? (await listFiles(req))!;
   let next = 0;
   const worker = async () => {
     while (next < files.length) {

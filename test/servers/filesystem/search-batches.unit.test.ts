@@ -1,4 +1,4 @@
-import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/tmp.js';
@@ -125,5 +125,38 @@ describe('oneRunSuffices: a folder of a few small files is searched in one engin
       if (saved === undefined) delete process.env.GEMINI_MCP_GREP_ENGINE;
       else process.env.GEMINI_MCP_GREP_ENGINE = saved;
     }
+  });
+});
+
+describe('search_file_content on a small tree', () => {
+  const savedPath = process.env.PATH;
+  const savedEngine = process.env.GEMINI_MCP_GREP_ENGINE;
+  afterAll(() => {
+    process.env.PATH = savedPath;
+    if (savedEngine === undefined) delete process.env.GEMINI_MCP_GREP_ENGINE;
+    else process.env.GEMINI_MCP_GREP_ENGINE = savedEngine;
+  });
+
+  it('searches a few hundred files in-process and starts rg only for a bigger tree', async () => {
+    delete process.env.GEMINI_MCP_GREP_ENGINE;
+    // An rg that only notes that it ran: whether the search started it is all this test asks.
+    const bin = tempDir('gmc-fake-rg-');
+    const marker = join(bin, 'ran');
+    writeFileSync(join(bin, 'rg'), `#!/bin/sh\necho ran >> '${marker}'\nexit 1\n`, { mode: 0o755 });
+    process.env.PATH = `${bin}:${savedPath}`;
+    const small = tempDir('gmc-small-tree-');
+    for (let i = 0; i < 30; i++) writeFileSync(join(small, `f${i}.ts`), i % 3 ? 'nothing\n' : `// TODO ${i}\n`);
+    const fs = await connectFs({ roots: [small] });
+    expect(ourMatches(await fs.text('search_file_content', { pattern: 'TODO' }))).toHaveLength(10);
+    expect(existsSync(marker)).toBe(false);
+
+    const big = tempDir('gmc-big-tree-');
+    for (let d = 0; d < 9; d++) {
+      mkdirSync(join(big, `d${d}`));
+      for (let f = 0; f < 50; f++) writeFileSync(join(big, `d${d}`, `f${f}.ts`), 'nothing\n');
+    }
+    const fsBig = await connectFs({ roots: [big] });
+    await fsBig.text('search_file_content', { pattern: 'TODO' });
+    expect(existsSync(marker)).toBe(true);
   });
 });
