@@ -10,6 +10,7 @@ import { schemaProblem, toDeclaration } from './declarations.js';
 import { hostToolEntry, type RegisteredTool } from './registered-tool.js';
 import { isResourceTool, resourceToolEntries } from './resource-tools.js';
 import {
+  declarationSize,
   DECLARATION_CHAR_BUDGET,
   HOST_TOOLS_ALIAS,
   SEARCH_TOOLS_DESCRIPTION,
@@ -35,6 +36,13 @@ export class ToolRegistry extends EventEmitter {
   private byName = new Map<string, RegisteredTool>();
   private warningList: string[] = [];
   private signature = '';
+  private declared?: FunctionDeclaration[];
+  /**
+   * Each server tool's registration, kept while the tool object and what its server's configuration
+   * says of it stay the same: a registry is rebuilt at every status and list change, and converting
+   * 700 schemas (100 servers) again each time cost start-up tens of milliseconds.
+   */
+  private readonly registered = new WeakMap<Tool, { key: string; reg: RegisteredTool; problem?: string }>();
   private readonly onChange = () => this.rebuild();
   /** Tools found through search_tools or called: declared in every later request. */
   private readonly active = new Set<string>();
@@ -157,9 +165,8 @@ export class ToolRegistry extends EventEmitter {
     for (const state of this.manager.states()) {
       if (this.disabled.has(state.alias)) continue;
       for (const tool of state.tools) {
-        const reg = register(state, tool);
+        const { reg, problem } = this.registration(state, tool);
         if (!passesCore(core, reg) || excluded(exclude, reg)) continue;
-        const problem = schemaProblem(reg.inputSchema);
         if (problem) {
           warnings.push(`Tool '${tool.name}' of MCP server '${state.alias}' is left out: ${problem}.`);
           continue;
@@ -181,7 +188,7 @@ export class ToolRegistry extends EventEmitter {
     for (const { entry } of this.extraHostTools.values())
       if (!map.has(entry.exposedName)) map.set(entry.exposedName, entry);
     // Above the budget the model gets search_tools to reach the tools a request leaves out.
-    const chars = [...map.values()].reduce((a, t) => a + JSON.stringify(t.declaration).length, 0);
+    const chars = [...map.values()].reduce((a, t) => a + declarationSize(t.declaration), 0);
     if (chars > this.budget && !map.has(SEARCH_TOOLS_NAME)) map.set(SEARCH_TOOLS_NAME, searchToolsEntry());
     if (map.size > DECLARATION_BUDGET) {
       warnings.push(
@@ -190,11 +197,27 @@ export class ToolRegistry extends EventEmitter {
     }
     this.byName = map;
     this.warningList = warnings;
-    const signature = JSON.stringify([...map.values()].map((t) => t.declaration));
+    const declared = [...map.values()].map((t) => t.declaration);
+    const before = this.declared;
+    const same = before?.length === declared.length && declared.every((d, i) => d === before[i]);
+    this.declared = declared;
+    if (same) return;
+    const signature = JSON.stringify(declared);
     if (signature !== this.signature) {
       this.signature = signature;
       this.emit('changed');
     }
+  }
+
+  private registration(state: ServerState, tool: Tool): { reg: RegisteredTool; problem?: string } {
+    const c = state.config;
+    const key = JSON.stringify([state.alias, c.builtIn, c.trust, c.sandbox !== undefined, c.sandboxed === true]);
+    const had = this.registered.get(tool);
+    if (had?.key === key) return had;
+    const reg = register(state, tool);
+    const entry = { key, reg, problem: schemaProblem(reg.inputSchema) };
+    this.registered.set(tool, entry);
+    return entry;
   }
 }
 

@@ -46,7 +46,10 @@ const words = (text: string): string[] =>
 
 /** How well a tool matches the words: name parts weigh most, then the server, then the description. */
 export function relevance(tool: SearchableTool, query: string): number {
-  const q = new Set(words(query));
+  return scoreWords(tool, new Set(words(query)));
+}
+
+function scoreWords(tool: SearchableTool, q: ReadonlySet<string>): number {
   if (q.size === 0) return 0;
   const name = new Set(words(tool.toolName));
   const server = new Set(words(tool.serverAlias));
@@ -61,7 +64,13 @@ export function relevance(tool: SearchableTool, query: string): number {
   return score;
 }
 
-const size = (d: FunctionDeclaration): number => JSON.stringify(d).length;
+// Declarations are rebuilt only when a registry changes; their size is asked at every request.
+const sizes = new WeakMap<FunctionDeclaration, number>();
+export const declarationSize = (d: FunctionDeclaration): number => {
+  let n = sizes.get(d);
+  if (n === undefined) sizes.set(d, (n = JSON.stringify(d).length));
+  return n;
+};
 
 export interface Selection {
   declared: SearchableTool[];
@@ -80,15 +89,17 @@ export function selectTools<T extends SearchableTool>(
   hint: string,
   budget = DECLARATION_CHAR_BUDGET,
 ): { declared: T[]; deferred: number } {
-  const total = tools.reduce((a, t) => a + size(t.declaration), 0);
+  const total = tools.reduce((a, t) => a + declarationSize(t.declaration), 0);
   if (total <= budget) return { declared: tools, deferred: 0 };
   const rank = (t: T): number => (t.builtIn ? 3 : active.has(t.exposedName) ? 2 : 0);
-  const scored = tools.map((t, i) => ({ t, i, r: rank(t), s: relevance(t, hint) }));
+  const q = new Set(words(hint));
+  // Built-in tools are declared whatever their score.
+  const scored = tools.map((t, i) => ({ t, i, r: rank(t), s: t.builtIn ? 0 : scoreWords(t, q) }));
   scored.sort((a, b) => b.r - a.r || b.s - a.s || a.i - b.i);
   const chosen = new Set<T>();
   let used = 0;
   for (const { t, r } of scored) {
-    const n = size(t.declaration);
+    const n = declarationSize(t.declaration);
     // Built-in tools are the core set: always declared.
     if (r < 3 && used + n > budget) continue;
     chosen.add(t);
@@ -103,7 +114,8 @@ export function searchTools<T extends SearchableTool>(tools: T[], args: Record<s
   const server = typeof args.server === 'string' && args.server ? args.server : undefined;
   const limit = Math.min(MAX_RESULTS, Math.max(1, Math.floor(Number(args.limit) || DEFAULT_RESULTS)));
   const pool = server ? tools.filter((t) => t.serverAlias === server) : tools;
-  const scored = pool.map((t, i) => ({ t, i, s: relevance(t, query) }));
+  const q = new Set(words(query));
+  const scored = pool.map((t, i) => ({ t, i, s: scoreWords(t, q) }));
   // With a server and no useful words, that server's tools in order.
   const hits = scored.filter((x) => x.s > 0 || (server && words(query).length === 0));
   hits.sort((a, b) => b.s - a.s || a.i - b.i);

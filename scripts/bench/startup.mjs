@@ -249,5 +249,5 @@ try {
   process.exitCode = 1;
 } finally {
   await ep.close();
-  rmSync(work, { recursive: true, force: true });
+  if (!process.env.BENCH_KEEP) rmSync(work, { recursive: true, force: true });
 }
