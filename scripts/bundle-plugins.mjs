@@ -92,7 +92,7 @@ export const GENAI_EAGER_IMPORTS = {
  * @google/genai's model requests build their headers with `new Headers()` and re-wrap each streamed
  * chunk with `new Response(...)`; in Node either global loads all of undici (~55 ms of CPU) even though
  * the host sends the requests itself (host/core/model-fetch.ts). On that path they become the host's
- * light stand-ins (host/core/light-web.ts). Other uses of the globals (file uploads, the interactions
+ * light stand-ins (protocol/light-web.ts). Other uses of the globals (file uploads, the interactions
  * API) are untouched. Should the SDK change these lines, the patch is skipped and the build says so.
  * Measured: a headless 3-turn session, host CPU −55 ms; first model request, 5 servers, −50 ms.
  */
@@ -101,7 +101,7 @@ export const GENAI_LIGHT_WEB = {
   headers: '    async getHeadersInternal(httpOptions, url) {\n        const headers = new Headers();\n',
   chunk: 'const partialResponse = new Response(processedChunkString, {',
 };
-const LIGHT_WEB = fileURLToPath(new URL('../host/core/light-web.ts', import.meta.url));
+const LIGHT_WEB = fileURLToPath(new URL('../protocol/light-web.ts', import.meta.url));
 
 /** Both patches of @google/genai's Node entry: one onLoad, since esbuild runs only the first that answers. */
 export const patchGenai = {

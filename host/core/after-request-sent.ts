@@ -1,7 +1,11 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { MODEL_REQUEST_SENT } from './model-fetch.js';
 
-/** undici (Node's fetch, and the Gemini SDK's requests) publishes here once a request's body is written. */
-const BODY_SENT = 'undici:request:bodySent';
+/**
+ * Where a request's written body is announced: by undici (Node's fetch) and by the model client's own
+ * fetch (model-fetch.ts).
+ */
+const BODY_SENT = ['undici:request:bodySent', MODEL_REQUEST_SENT];
 
 /**
  * Runs `fn` once, when the next fetch request has been written out, or after `fallbackMs` should no such
@@ -14,10 +18,10 @@ export function afterNextRequestSent(fn: () => void, fallbackMs = 1000): void {
     if (done) return;
     done = true;
     clearTimeout(timer);
-    unsubscribe(BODY_SENT, once);
+    for (const name of BODY_SENT) unsubscribe(name, once);
     fn();
   };
   const timer = setTimeout(once, fallbackMs);
   timer.unref();
-  subscribe(BODY_SENT, once);
+  for (const name of BODY_SENT) subscribe(name, once);
 }

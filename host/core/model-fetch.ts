@@ -1,7 +1,11 @@
+import { channel } from 'node:diagnostics_channel';
 import { Agent, type ClientRequest, type IncomingMessage, request } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import { lazyRequire } from '../../protocol/lazy-require.js';
-import { LightHeaders, LightResponse, headerPairs } from './light-web.js';
+import { LightHeaders, LightResponse, headerPairs } from '../../protocol/light-web.js';
+
+/** The diagnostics channel a model request's written body is announced on (after-request-sent.ts). */
+export const MODEL_REQUEST_SENT = 'gemini-mcp:model-request:sent';
 
 type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -40,6 +44,7 @@ function send(
   const headers = Object.fromEntries(headerPairs(init.headers));
   if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
   const options = { method: init.method ?? 'GET', headers, agent };
+  const sent = channel(MODEL_REQUEST_SENT);
   const lib = url.protocol === 'http:' ? request : (lazyRequire('node:https') as typeof import('node:https')).request;
   return new Promise((resolve, reject) => {
     let res: IncomingMessage | undefined;
@@ -65,7 +70,9 @@ function send(
         new LightResponse(message, { status, statusText: message.statusMessage, headers: toHeaders(message) }, fail),
       );
     });
-    req.end(init.body);
+    req.end(init.body, () => {
+      if (sent.hasSubscribers) sent.publish(url.href);
+    });
   });
 }
 

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { afterNextRequestSent } from '../../../host/core/after-request-sent.js';
+import { createModelFetch } from '../../../host/core/model-fetch.js';
 
 let server: Server | undefined;
 afterEach(() => server?.close());
@@ -31,6 +32,16 @@ describe('afterNextRequestSent', () => {
     await fetch(url, { method: 'POST', body: 'again' }).then((r) => r.text());
     expect(order).toEqual(['sent', 'answered']);
     expect(runs).toBe(1);
+  });
+
+  it('hears the model client fetch (node:http) as well', async () => {
+    const url = await slowServer(300);
+    const order: string[] = [];
+    afterNextRequestSent(() => order.push('sent'));
+    const res = await createModelFetch()(url, { method: 'POST', body: '{"contents":[]}' });
+    order.push('answered');
+    await res.text();
+    expect(order).toEqual(['sent', 'answered']);
   });
 
   it('falls back to a timer when no request is made', async () => {
