@@ -49,11 +49,30 @@ export function relevance(tool: SearchableTool, query: string): number {
   return scoreWords(tool, new Set(words(query)));
 }
 
+interface ToolWords {
+  name: Set<string>;
+  server: Set<string>;
+  desc: Set<string>;
+}
+// A tool's words, split once: every request ranks all tools against the user's message.
+const toolWords = new WeakMap<SearchableTool, ToolWords>();
+
+function wordsOf(tool: SearchableTool): ToolWords {
+  let w = toolWords.get(tool);
+  if (!w) {
+    w = {
+      name: new Set(words(tool.toolName)),
+      server: new Set(words(tool.serverAlias)),
+      desc: new Set(words(tool.description)),
+    };
+    toolWords.set(tool, w);
+  }
+  return w;
+}
+
 function scoreWords(tool: SearchableTool, q: ReadonlySet<string>): number {
   if (q.size === 0) return 0;
-  const name = new Set(words(tool.toolName));
-  const server = new Set(words(tool.serverAlias));
-  const desc = new Set(words(tool.description));
+  const { name, server, desc } = wordsOf(tool);
   let score = 0;
   for (const w of q) {
     if (name.has(w)) score += 3;
