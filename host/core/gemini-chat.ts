@@ -139,6 +139,14 @@ export class GeminiChat {
     return this.history;
   }
 
+  /**
+   * Takes a history nobody else holds (one just read from a session file) without copying it, and tells
+   * no listener: copying 10,000 resumed contents cost ~20 ms of the resume.
+   */
+  adoptHistory(history: Content[]): void {
+    this.history = history;
+  }
+
   setHistory(history: Content[], reason = 'set'): void {
     this.history = structuredClone(history);
     this.listener?.replaced(structuredClone(history), reason);

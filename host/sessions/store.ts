@@ -46,7 +46,7 @@ export class SessionNotFoundError extends FatalInputError {
   }
 }
 
-interface ReadSession {
+export interface ReadSession {
   header: SessionHeader;
   history: Content[];
   /** What the screen showed (compression left out): a resumed chat looks as it did. */
@@ -82,7 +82,11 @@ export function skippedRecordsNotice(s: Pick<SessionInfo, 'file' | 'skipped'>): 
  * Every readable session of the project, oldest activity first. `onUnusable` hears of session files that
  * have no usable header at all (the ones with only some bad records are listed, with `skipped`).
  */
-export function listSessions(projectTempDir: string, onUnusable?: (message: string) => void): SessionInfo[] {
+export function listSessions(
+  projectTempDir: string,
+  onUnusable?: (message: string) => void,
+  parsed?: Map<string, ReadSession>,
+): SessionInfo[] {
   const dir = chatsDir(projectTempDir);
   let names: string[];
   try {
@@ -95,6 +99,7 @@ export function listSessions(projectTempDir: string, onUnusable?: (message: stri
     const file = join(dir, name);
     const s = readSession(file, onUnusable);
     if (!s) continue;
+    parsed?.set(file, s);
     let updated: Date;
     try {
       updated = statSync(file).mtime;
@@ -117,8 +122,13 @@ export function listSessions(projectTempDir: string, onUnusable?: (message: stri
 }
 
 /** `latest`, a 1-based number from the list, or a session id (a unique prefix of one is enough). */
-export function findSession(projectTempDir: string, ref: string, onUnusable?: (message: string) => void): SessionInfo {
-  const all = listSessions(projectTempDir, onUnusable);
+export function findSession(
+  projectTempDir: string,
+  ref: string,
+  onUnusable?: (message: string) => void,
+  parsed?: Map<string, ReadSession>,
+): SessionInfo {
+  const all = listSessions(projectTempDir, onUnusable, parsed);
   if (all.length === 0) throw new SessionNotFoundError('No saved sessions for this project yet.');
   const r = ref.trim();
   if (r === '' || r === 'latest') return all[all.length - 1]!;
@@ -136,8 +146,11 @@ export function findSession(projectTempDir: string, ref: string, onUnusable?: (m
 }
 
 export function loadSession(projectTempDir: string, ref: string): LoadedSession {
-  const info = findSession(projectTempDir, ref);
-  const s = readSession(info.file);
+  // Listing parsed every session already: the chosen one is not read and validated a second time
+  // (half of resuming a 10,000-record session).
+  const parsed = new Map<string, ReadSession>();
+  const info = findSession(projectTempDir, ref, undefined, parsed);
+  const s = parsed.get(info.file) ?? readSession(info.file);
   if (!s) throw new SessionNotFoundError(`Session ${info.id} can no longer be read.`);
   return { ...info, header: s.header, history: repairHistory(s.history), transcript: s.transcript, skipped: s.skipped };
 }

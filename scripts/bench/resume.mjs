@@ -119,5 +119,5 @@ try {
   console.log(`  10,000 records vs fresh: ${r.toFixed(2)}× (target ≤ 2×) ${verdict(r <= 2)}`);
 } finally {
   await ep.close();
-  rmSync(work, { recursive: true, force: true });
+  if (!process.env.BENCH_KEEP) rmSync(work, { recursive: true, force: true });
 }
