@@ -161,8 +161,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   // Servers' sampling requests are answered by the session's model (the one `/model` picks).
   runtime.clientRequests.setModel(generator, () => client.model);
   if (resumed) {
-    // The recorder is not attached yet: the resumed file already holds this history.
-    client.chat.adoptHistory(resumed.history);
+    client.chat.adoptHistory(resumed.history); // no recorder yet: the file already holds it
     const notice = skippedRecordsNotice(resumed);
     if (notice) runtime.notices.push(notice);
   }

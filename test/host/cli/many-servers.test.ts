@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
-import { REPO } from '../../helpers/paths.js';
+import { bundledModule, REPO } from '../../helpers/paths.js';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
 
-const FAULT = `${REPO}/test/fixtures/fault-server.mjs`;
+// Bundled into one file: twelve servers loading the SDK module by module took ~6 s of CPU, close to the
+// session's 5-second wait for third-party servers on a busy 2-core machine.
+const FAULT = bundledModule(`${REPO}/test/fixtures/fault-server.mjs`);
 
 /** `count` third-party stdio servers; `env` goes to each (FAULT_NO_INIT keeps one starting forever). */
 function servers(prefix: string, count: number, env: Record<string, string> = {}) {
