@@ -8,7 +8,7 @@ import { resourceText } from './util.js';
 const LISTING_FILL_GRACE_MS = 3000;
 /** A use is stamped at most this often, so that calls do not rewrite the cache. */
 const USE_STAMP_EVERY_MS = 60 * 60 * 1000;
-/** A lazy server used this recently starts with the session, in the background... */
+/** A lazy server used this recently starts in the background once the first model request is out... */
 const WARM_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 /** ...and at most this many of them, the most recently used first. */
 const MAX_WARM = 3;
@@ -37,10 +37,10 @@ export class ListingKeeper {
   }
 
   /**
-   * The idle servers to start with the session although nobody called them yet: those a session used
-   * within the last week, most recent first, a few at most. A server that is used every day then starts
-   * while the host loads and the model thinks, instead of on the critical path of its first call; one
-   * not used for a week stays idle until it is.
+   * The idle servers to start before anybody calls them (McpClientManager.warmUp): those a session used
+   * within the last week, most recent first, a few at most. A server used every day then starts while
+   * the model thinks, instead of on the critical path of its first call; one not used for a week stays
+   * idle until it is.
    */
   warmStarts(slots: Iterable<Slot>, now = Date.now()): Slot[] {
     return [...slots]
