@@ -8,9 +8,9 @@ import { MODEL_REQUEST_SENT } from './model-fetch.js';
 const BODY_SENT = ['undici:request:bodySent', MODEL_REQUEST_SENT];
 
 /**
- * Runs `fn` once, when the next fetch request has been written out, or after `fallbackMs` should no such
- * request come (a model client that does not go through undici). Work started then overlaps with the
- * wait for the answer instead of delaying the request.
+ * Runs `fn` once, when the next request has been written out, or after `fallbackMs` should none be
+ * announced (a model client with a fetch of its own). Work started then overlaps with the wait for the
+ * answer instead of delaying the request.
  */
 export function afterNextRequestSent(fn: () => void, fallbackMs = 1000): void {
   let done = false;

@@ -105,14 +105,15 @@ export class GeminiClient {
     return this.chat.getHistory(curated);
   }
 
+  /** Whether this client has armed the warm start of recently used servers (one per session). */
+  private warming = false;
+
   /**
    * Whether the model is offered the tool: not when policy denies its every call (in a headless run the
    * tools that would need a confirmation, in plan mode every tool that is not read-only), so the model
    * does not spend turns on them. Asked per request, so a changed approval mode shows at once. A call to a
    * left-out tool still gets the policy's denial text.
    */
-  private warming = false;
-
   private offered = (tool: LoopTool): boolean => {
     const { policy } = this.opts.runtime;
     return !policy?.isStaticallyDenied(tool);
