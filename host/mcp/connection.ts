@@ -127,8 +127,10 @@ export class ServerConnection {
       try {
         conn.instructions = client.getInstructions();
         await conn.refreshAll();
+        // Not awaited: requests reach the server in order, so the level is set before any call, and the
+        // first call (a lazy server's reason to start) need not wait for the answer's round trip.
         if (client.getServerCapabilities()?.logging) {
-          await client
+          void client
             .setLoggingLevel(opts.logLevel ?? 'warning')
             .catch((e) => opts.log.debug(`[${opts.config.alias}] logging/setLevel: ${e.message}`));
         }
