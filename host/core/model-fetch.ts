@@ -1,6 +1,6 @@
 import { channel } from 'node:diagnostics_channel';
-import { Agent, type ClientRequest, type IncomingMessage, request } from 'node:http';
-import type { Agent as HttpsAgent } from 'node:https';
+import * as http from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { lazyRequire } from '../../protocol/lazy-require.js';
 import { LightHeaders, LightResponse, headerPairs } from '../../protocol/light-web.js';
 
@@ -19,36 +19,45 @@ type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<
  * global fetch.
  */
 export function createModelFetch(): FetchLike {
-  const agents: { http?: Agent; https?: HttpsAgent } = {};
-  const agentFor = (protocol: string): Agent | HttpsAgent => {
-    if (protocol === 'http:') return (agents.http ??= new Agent({ keepAlive: true }));
-    const https = lazyRequire('node:https') as typeof import('node:https');
-    return (agents.https ??= new https.Agent({ keepAlive: true }));
+  const clients = new Map<string, HttpClient>();
+  const clientFor = (protocol: 'http:' | 'https:'): HttpClient => {
+    let c = clients.get(protocol);
+    if (!c) {
+      // https (and tls) load with the first request that needs them.
+      const lib = protocol === 'http:' ? http : (lazyRequire('node:https') as typeof import('node:https'));
+      c = { request: lib.request, agent: new lib.Agent({ keepAlive: true }) };
+      clients.set(protocol, c);
+    }
+    return c;
   };
   return (input, init = {}) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
     const body = init.body;
     const plain = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
     if (!plain || (url.protocol !== 'http:' && url.protocol !== 'https:')) return fetch(input, init);
-    return send(url, { ...init, body: body ?? undefined }, agentFor(url.protocol)) as unknown as Promise<Response>;
+    return send(url, { ...init, body: body ?? undefined }, clientFor(url.protocol)) as unknown as Promise<Response>;
   };
+}
+
+interface HttpClient {
+  request: typeof http.request;
+  agent: http.Agent;
 }
 
 function send(
   url: URL,
   init: RequestInit & { body?: string | Uint8Array },
-  agent: Agent | HttpsAgent,
+  client: HttpClient,
 ): Promise<LightResponse> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
   const headers = Object.fromEntries(headerPairs(init.headers));
   if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
-  const options = { method: init.method ?? 'GET', headers, agent };
+  const options = { method: init.method ?? 'GET', headers, agent: client.agent };
   const sent = channel(MODEL_REQUEST_SENT);
-  const lib = url.protocol === 'http:' ? request : (lazyRequire('node:https') as typeof import('node:https')).request;
   return new Promise((resolve, reject) => {
     let res: IncomingMessage | undefined;
-    const req: ClientRequest = lib(url, options);
+    const req: ClientRequest = client.request(url, options);
     const onAbort = (): void => {
       reject(signal!.reason);
       req.destroy();

@@ -1,6 +1,5 @@
 import { SECRET_ENV_NAME } from '../../protocol/secret-names.js';
 import { checkSandbox } from '../../protocol/sandbox/preflight.js';
-import { wrapCommand } from '../../protocol/sandbox/wrap.js';
 import type { Confine } from './execute.js';
 
 interface ShellSandboxOptions {
@@ -20,6 +19,8 @@ export type SandboxFor = (roots: readonly string[]) => Confine;
 export function createShellSandbox(opts: ShellSandboxOptions): SandboxFor {
   const tools = checkSandbox({ needNet: opts.allowNet.length > 0 });
   return (roots) => async (launch) => {
+    // Loaded with the first sandboxed command: its network bridge (DNS, sockets) is no start-up cost.
+    const { wrapCommand } = await import('../../protocol/sandbox/wrap.js');
     const wrapped = await wrapCommand({
       tools,
       writable: roots,
