@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, buildSync } from 'esbuild';
 import { ALIAS, EXTERNAL, lazyAjvProvider, patchGenai, zodEnglishOnly } from './bundle-plugins.mjs';
+import { lazySdkSchemas } from './lazy-sdk-schemas.mjs';
 import { warmCodeCaches } from './warm-code-cache.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -93,7 +94,7 @@ async function bundleBin(name, src) {
     // become require() calls.
     supported: { 'dynamic-import': false },
     banner: { js: 'var __gmcImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-    plugins: [zodEnglishOnly, lazyAjvProvider, patchGenai],
+    plugins: [zodEnglishOnly, lazyAjvProvider, patchGenai, lazySdkSchemas],
     metafile: wantMeta,
     logLevel: 'warning',
   });

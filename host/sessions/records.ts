@@ -27,31 +27,42 @@ export type SessionRecord =
 export const SESSION_FILE_PREFIX = 'session-';
 export const SESSION_FILE_SUFFIX = '.jsonl';
 
+let recordSchema: ReturnType<typeof buildRecordSchema> | undefined;
+// Built at first use: a new session only writes records, and zod schemas cost a starting host CPU.
+const RecordSchema = () => (recordSchema ??= buildRecordSchema());
+
 /*
  * What a record must look like to be replayed. A record of the wrong shape (hand-edited, written by another
  * tool, or corrupted) is skipped and named, never allowed to break listing or resuming the session. Fields
  * we do not use pass through, so records from a newer version still replay.
  */
-const PartSchema = z.looseObject({
-  text: z.string().optional(),
-  thought: z.boolean().optional(),
-  functionCall: z.looseObject({ name: z.string(), id: z.string().optional() }).optional(),
-  functionResponse: z.looseObject({ name: z.string().optional(), id: z.string().optional() }).optional(),
-});
-const ContentSchema = z.looseObject({ role: z.string().optional(), parts: z.array(PartSchema).optional() });
-const RecordSchema = z.discriminatedUnion('type', [
-  z.looseObject({
-    type: z.literal('session'),
-    version: z.number(),
-    id: z.string().min(1),
-    startTime: z.string(),
-    cwd: z.string(),
-    model: z.string(),
-    kind: z.enum(['chat', 'headless']).catch('chat'),
-  }),
-  z.looseObject({ type: z.literal('content'), time: z.string(), content: ContentSchema }),
-  z.looseObject({ type: z.literal('replace'), time: z.string(), reason: z.string(), history: z.array(ContentSchema) }),
-]);
+function buildRecordSchema() {
+  const PartSchema = z.looseObject({
+    text: z.string().optional(),
+    thought: z.boolean().optional(),
+    functionCall: z.looseObject({ name: z.string(), id: z.string().optional() }).optional(),
+    functionResponse: z.looseObject({ name: z.string().optional(), id: z.string().optional() }).optional(),
+  });
+  const ContentSchema = z.looseObject({ role: z.string().optional(), parts: z.array(PartSchema).optional() });
+  return z.discriminatedUnion('type', [
+    z.looseObject({
+      type: z.literal('session'),
+      version: z.number(),
+      id: z.string().min(1),
+      startTime: z.string(),
+      cwd: z.string(),
+      model: z.string(),
+      kind: z.enum(['chat', 'headless']).catch('chat'),
+    }),
+    z.looseObject({ type: z.literal('content'), time: z.string(), content: ContentSchema }),
+    z.looseObject({
+      type: z.literal('replace'),
+      time: z.string(),
+      reason: z.string(),
+      history: z.array(ContentSchema),
+    }),
+  ]);
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optional = (v: unknown, type: 'string' | 'boolean'): boolean => v === undefined || typeof v === type;
@@ -79,7 +90,7 @@ export function isPlainContentRecord(v: unknown): v is Extract<SessionRecord, { 
 }
 
 /** Whether RecordSchema accepts the value (tests hold isPlainContentRecord to it). */
-export const schemaAccepts = (v: unknown): boolean => RecordSchema.safeParse(v).success;
+export const schemaAccepts = (v: unknown): boolean => RecordSchema().safeParse(v).success;
 
 /** Why a record was skipped: its line and, briefly, what is wrong with it. */
 function problemOf(error: z.ZodError): string {
@@ -111,7 +122,7 @@ export function parseRecords(text: string): { records: SessionRecord[]; skipped:
       records.push(value);
       continue;
     }
-    const parsed = RecordSchema.safeParse(value);
+    const parsed = RecordSchema().safeParse(value);
     if (parsed.success) records.push(parsed.data as SessionRecord);
     else skipped.push(`line ${i + 1} (${problemOf(parsed.error)})`);
   }

@@ -6,6 +6,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 // @ts-expect-error: a plain .mjs build script without type declarations
 import { AJV_PROVIDER_ANCHORS, GENAI_EAGER_IMPORTS, GENAI_LIGHT_WEB } from '../../scripts/bundle-plugins.mjs';
+// @ts-expect-error: a plain .mjs build script without type declarations
+import { lazySdkSchemas, makeSchemasLazy, SDK_TYPES_FILE } from '../../scripts/lazy-sdk-schemas.mjs';
 import { REPO } from '../helpers/paths.js';
 
 /** Guards for docs/third-party-patches.md: each test names the patch whose upstream detail changed. */
@@ -62,6 +64,46 @@ describe('third-party patches still match upstream', () => {
     for (const m of ['append', 'readMessage', 'clear']) {
       expect(typeof t._readBuffer![m], `useLinearReadBuffer: _readBuffer.${m} is gone`).toBe('function');
     }
+  });
+
+  it('lazy SDK schemas: the types module still has the shape the rewrite takes, and behaves the same', async () => {
+    const src = readFileSync(join(REPO, SDK_TYPES_FILE), 'utf8');
+    const rewritten = makeSchemasLazy(src, require.resolve('zod/v4'));
+    expect(rewritten, 'lazySdkSchemas: the SDK types module imports more than zod, or re-exports').toBeTypeOf('string');
+    // The rewritten module bundled as the bins bundle it, against the original.
+    const { build } = await import('esbuild');
+    const out = await build({
+      stdin: { contents: "export * from '@modelcontextprotocol/sdk/types.js';", resolveDir: REPO },
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'cjs',
+      plugins: [lazySdkSchemas],
+      logLevel: 'silent',
+    });
+    expect(out.warnings.map((w) => w.text)).toEqual([]);
+    expect(out.outputFiles[0]!.text, 'the rewritten module was bundled').toContain('gmc-lazy-sdk-types:');
+    const mod = { exports: {} as Record<string, unknown> };
+    new Function('module', 'exports', 'require', out.outputFiles[0]!.text)(mod, mod.exports, require);
+    const lazy = mod.exports as Record<string, { safeParse?: (v: unknown) => { success: boolean } }>;
+    const eager = (await import('@modelcontextprotocol/sdk/types.js')) as unknown as typeof lazy;
+    expect(Object.keys(lazy).sort()).toEqual(Object.keys(eager).sort());
+    const samples = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'glob', arguments: { pattern: '*' } } },
+      { content: [{ type: 'text', text: 'ok' }], isError: false },
+      { content: [{ type: 'image', data: 'AA==' }] },
+      { tools: [{ name: 't', inputSchema: { type: 'object' } }] },
+      { method: 'notifications/progress', params: { progressToken: 1, progress: 2 } },
+    ];
+    for (const name of Object.keys(eager).filter((n) => n.endsWith('Schema'))) {
+      for (const v of samples) {
+        expect(lazy[name]!.safeParse!(v).success, `${name} on ${JSON.stringify(v)}`).toBe(
+          eager[name]!.safeParse!(v).success,
+        );
+      }
+    }
+    expect(lazy.LATEST_PROTOCOL_VERSION).toBe(eager.LATEST_PROTOCOL_VERSION);
+    expect((lazy.ErrorCode as unknown as Record<string, number>).InvalidParams).toBe(-32602);
   });
 
   it('lazy terminfo compile: Tput.prototype._compile(info, key, str) exists', () => {
