@@ -6,7 +6,7 @@ import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
 import { META } from '../../protocol/meta.js';
 import { parseToolPattern } from '../config/tool-pattern.js';
 import { exposedName, nameCoversTool, patternNamesTool } from './naming.js';
-import { schemaProblem, toDeclaration } from './declarations.js';
+import { checkedDeclaration } from './declarations.js';
 import { hostToolEntry, type RegisteredTool } from './registered-tool.js';
 import { isResourceTool, resourceToolEntries } from './resource-tools.js';
 import {
@@ -214,8 +214,7 @@ export class ToolRegistry extends EventEmitter {
     const key = JSON.stringify([state.alias, c.builtIn, c.trust, c.sandbox !== undefined, c.sandboxed === true]);
     const had = this.registered.get(tool);
     if (had?.key === key) return had;
-    const reg = register(state, tool);
-    const entry = { key, reg, problem: schemaProblem(reg.inputSchema) };
+    const entry = { key, ...register(state, tool) };
     this.registered.set(tool, entry);
     return entry;
   }
@@ -225,7 +224,7 @@ function searchToolsEntry(): RegisteredTool {
   return hostToolEntry(SEARCH_TOOLS_NAME, 'Search tools', SEARCH_TOOLS_DESCRIPTION, SEARCH_TOOLS_SCHEMA);
 }
 
-function register(state: ServerState, tool: Tool): RegisteredTool {
+function register(state: ServerState, tool: Tool): { reg: RegisteredTool; problem?: string } {
   const { config } = state;
   const annotations: ToolAnnotations = tool.annotations ?? {};
   const believed = config.builtIn || config.trust;
@@ -233,7 +232,8 @@ function register(state: ServerState, tool: Tool): RegisteredTool {
   const name = exposedName(state.alias, tool.name);
   const description = tool.description ?? tool.title ?? annotations.title ?? '';
   const max = meta[META.maxResultSizeChars];
-  return {
+  const { declaration, problem } = checkedDeclaration(name, description, tool.inputSchema as Record<string, unknown>);
+  const reg: RegisteredTool = {
     exposedName: name,
     serverAlias: state.alias,
     toolName: tool.name,
@@ -248,9 +248,10 @@ function register(state: ServerState, tool: Tool): RegisteredTool {
     sandboxed: config.sandbox !== undefined || (config.sandboxed === true && meta[META.sandboxed] === true),
     inputSchema: tool.inputSchema as Record<string, unknown>,
     annotations,
-    declaration: toDeclaration(name, description, tool.inputSchema as Record<string, unknown>),
+    declaration,
     ...(typeof max === 'number' ? { maxResultSizeChars: max } : {}),
   };
+  return { reg, problem };
 }
 
 /** The `tools.core` allowlist (see `effectiveCore`): absent means every tool passes. */
