@@ -8,8 +8,9 @@ import { writeFileAtomic } from '../atomic-file.js';
 /**
  * What a server offered the last time it connected, kept on disk so the next session can declare its
  * tools without starting it. The key covers everything that could change the listing: the command,
- * its arguments, the entry files' mtime and size, the Node version, the environment, the working
- * directory and, for remote servers, the URL and headers. Only the hash of the key is stored.
+ * its arguments, the entry files' mtime and size, the Node version, the environment (less what changes
+ * with every terminal: VOLATILE_ENV), the working directory and, for remote servers, the URL and
+ * headers. Only the hash of the key is stored.
  */
 export interface CachedListing {
   tools: Tool[];
@@ -74,6 +75,21 @@ function pick(env: Record<string, string>, names: readonly string[]): Record<str
   return Object.fromEntries(names.filter((n) => env[n] !== undefined).map((n) => [n, env[n]!]));
 }
 
+/**
+ * Variables that differ from one terminal, tab, login or shell to the next and say nothing about what a
+ * server offers. A third-party server gets the user's whole environment, and with these in its key every
+ * new tab would start all its servers again to re-list them. PWD repeats the working directory, which
+ * the key has. A listing that did depend on one of them is replaced as soon as its server connects.
+ */
+const VOLATILE_ENV =
+  /^(_|OLDPWD|PWD|SHLVL|COLUMNS|LINES|WINDOWID|TERM_SESSION_ID|ITERM_SESSION_ID|KITTY_WINDOW_ID|KITTY_PID|ALACRITTY_WINDOW_ID|WEZTERM_PANE|TMUX_PANE|SSH_CLIENT|SSH_CONNECTION|SSH_TTY|SSH_AUTH_SOCK|GPG_TTY|XDG_SESSION_ID|INVOCATION_ID|JOURNAL_STREAM|SECURITYSESSIONID|TERM_PROGRAM_VERSION|VSCODE_PID|VSCODE_IPC_HOOK_CLI|VSCODE_GIT_IPC_HANDLE|VSCODE_GIT_ASKPASS_\w+|VSCODE_INJECTION)$/;
+
+function stableEnv(env: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (!VOLATILE_ENV.test(k)) out[k] = v;
+  return out;
+}
+
 /** The cache key of a server's configuration (a hex digest). */
 export function listingKey(config: ResolvedServerConfig): string {
   const files: Record<string, string> = {};
@@ -88,7 +104,10 @@ export function listingKey(config: ResolvedServerConfig): string {
     transport: config.transport,
     command: config.command,
     args: config.args,
-    env: config.listingEnvNames && config.env ? pick(config.env, config.listingEnvNames) : config.env,
+    env:
+      config.listingEnvNames && config.env
+        ? pick(config.env, config.listingEnvNames)
+        : config.env && stableEnv(config.env),
     cwd: config.cwd,
     url: config.url,
     headers: config.headers,

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { ResolvedServerConfig } from '../../../host/config/servers.js';
+import { listingKey } from '../../../host/mcp/listing-cache.js';
+import { REPO } from '../../helpers/paths.js';
+
+const thirdParty = (env: Record<string, string>): ResolvedServerConfig => ({
+  alias: 'tracker',
+  builtIn: false,
+  trust: false,
+  transport: 'stdio',
+  command: process.execPath,
+  args: ['server.js'],
+  env,
+  cwd: REPO,
+  timeoutMs: 60_000,
+});
+
+describe('listingKey', () => {
+  const base = { PATH: '/usr/bin', HOME: '/home/u', TRACKER_URL: 'https://a.example' };
+
+  it('stays the same from one terminal, tab or login to the next', () => {
+    const tab1 = { ...base, _: '/usr/bin/gemini-mcp', OLDPWD: '/tmp', SHLVL: '1', TMUX_PANE: '%1' };
+    const tab2 = {
+      ...base,
+      _: '/usr/local/bin/gemini-mcp',
+      OLDPWD: '/home/u/src',
+      SHLVL: '3',
+      TMUX_PANE: '%7',
+      SSH_CONNECTION: '10.0.0.2 52114 10.0.0.1 22',
+      SSH_AUTH_SOCK: '/tmp/ssh-XYZ/agent.42',
+      VSCODE_GIT_ASKPASS_MAIN: '/opt/code/askpass-main.js',
+    };
+    expect(listingKey(thirdParty(tab2))).toBe(listingKey(thirdParty(tab1)));
+  });
+
+  it('changes with any other variable, which may change what the server offers', () => {
+    expect(listingKey(thirdParty({ ...base, TRACKER_URL: 'https://b.example' }))).not.toBe(
+      listingKey(thirdParty(base)),
+    );
+    expect(listingKey(thirdParty({ ...base, TRACKER_BETA: '1' }))).not.toBe(listingKey(thirdParty(base)));
+  });
+});
