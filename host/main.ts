@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // The `gemini-mcp` bin. Kept tiny: every command imports its heavy modules lazily so startup stays fast.
+// First: zod reads this switch when a schema is built.
+import '../protocol/zod-jitless.js';
 import { asFatal, EXIT, FatalInputError } from './errors.js';
 import { HELP_TEXT, parseCliArgs, type CliArgs } from './cli-args.js';
 

@@ -1,3 +1,5 @@
+// First: zod reads this switch when a schema is built.
+import '../../protocol/zod-jitless.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createStderrLogger, type Logger } from './logger.js';
 import type { KitServer } from './create-server.js';
