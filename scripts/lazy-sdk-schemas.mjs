@@ -32,10 +32,10 @@ const isLazyConst = (decl) =>
 /**
  * Rewrites the SDK's types module (an ES module importing only zod) as a CommonJS module whose consts
  * are getters: a bundler then reads each through the exports object at its point of use, so nothing is
- * built until something reads it. `zodPath` is the file `import * as z from 'zod/v4'` resolves to (a
- * require('zod/v4') would pick zod's CommonJS copy). Returns undefined for a module shaped otherwise.
+ * built until something reads it. `zodModule` is what the rewritten module requires for zod's namespace
+ * (its `z` export). Returns undefined for a module shaped otherwise.
  */
-export function makeSchemasLazy(source, zodPath) {
+export function makeSchemasLazy(source, zodModule) {
   const program = parse(source, { ecmaVersion: 'latest', sourceType: 'module' });
   const text = (n) => source.slice(n.start, n.end);
   const lazy = new Map(); // name → init expression node
@@ -67,7 +67,7 @@ export function makeSchemasLazy(source, zodPath) {
   const z = imports[0].specifiers[0].local.name;
   const lazyNames = new Set(lazy.keys());
   const ensure = (node) => [...referencedNames(node, lazyNames)].map((n) => `$${n}();`).join(' ');
-  const out = ["'use strict';", `const ${z} = require(${JSON.stringify(zodPath)});`];
+  const out = ["'use strict';", `const ${z} = require(${JSON.stringify(zodModule)}).z;`];
   for (const stmt of program.body) {
     if (stmt.type === 'ImportDeclaration') continue;
     const decl = stmt.type === 'ExportNamedDeclaration' ? stmt.declaration : stmt;
@@ -94,12 +94,15 @@ export function makeSchemasLazy(source, zodPath) {
 
 const NAMESPACE = 'gmc-lazy-sdk-types';
 const SDK_TYPES = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]types\.js$/;
+const ZOD = `${NAMESPACE}:zod`;
 
 /**
  * The SDK's package.json marks its files as ES modules, and esbuild keeps that for any file loaded from
- * there: the module is resolved into a namespace of its own, where the rewritten code is CommonJS.
- * Should a future SDK reshape the module (another import, re-exports), it is bundled unchanged and the
- * build says so.
+ * there: the module is resolved into a namespace of its own, where the rewritten code is CommonJS. It
+ * gets zod's namespace from a one-export ES module beside it: a require() of zod itself (its ES build:
+ * its CommonJS build would be a second copy of zod) would copy all ~300 exports into a CommonJS view at
+ * every start. Should a future SDK reshape the module (another import, re-exports), it is bundled
+ * unchanged and the build says so.
  */
 export const lazySdkSchemas = {
   name: 'lazy-sdk-schemas',
@@ -115,10 +118,15 @@ export const lazySdkSchemas = {
       });
       return errors.length === 0 && SDK_TYPES.test(path) ? { path, namespace: NAMESPACE } : undefined;
     });
-    b.onLoad({ filter: /.*/, namespace: NAMESPACE }, async (args) => {
+    b.onResolve({ filter: new RegExp(`^${ZOD}$`) }, (args) => ({ path: `${args.importer}#zod`, namespace: NAMESPACE }));
+    b.onLoad({ filter: /#zod$/, namespace: NAMESPACE }, (args) => ({
+      contents: "export { z } from 'zod/v4';\n",
+      loader: 'js',
+      resolveDir: dirname(args.path.slice(0, -'#zod'.length)),
+    }));
+    b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      const zod = await b.resolve('zod/v4', { kind: 'import-statement', resolveDir: dirname(args.path) });
-      const contents = zod.errors.length ? undefined : makeSchemasLazy(source, zod.path);
+      const contents = makeSchemasLazy(source, ZOD);
       if (contents !== undefined) return { contents, loader: 'js', resolveDir: dirname(args.path) };
       return {
         contents: source,
