@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 // @ts-expect-error: a plain .mjs build script without type declarations
-import { AJV_PROVIDER_ANCHORS, GENAI_EAGER_IMPORTS, GENAI_LIGHT_WEB } from '../../scripts/bundle-plugins.mjs';
+import {
+  AJV_PROVIDER_ANCHORS,
+  GENAI_EAGER_IMPORTS,
+  GENAI_LIGHT_WEB,
+  GENAI_PATH_GET,
+} from '../../scripts/bundle-plugins.mjs';
 // @ts-expect-error: a plain .mjs build script without type declarations
 import { lazySdkSchemas, makeSchemasLazy, SDK_TYPES_FILE } from '../../scripts/lazy-sdk-schemas.mjs';
 import { REPO } from '../helpers/paths.js';
@@ -48,6 +53,43 @@ describe('third-party patches still match upstream', () => {
     const src = readFileSync(join(REPO, GENAI_LIGHT_WEB.file), 'utf8');
     expect(src.includes(GENAI_LIGHT_WEB.headers), 'patchGenai (light web): getHeadersInternal changed').toBe(true);
     expect(src.includes(GENAI_LIGHT_WEB.chunk), 'patchGenai (light web): the stream chunk wrapping changed').toBe(true);
+  });
+
+  it('one-key path lookups in genai: the getValueByPath opening verbatim, and the fast path answers as the loop does', () => {
+    const src = readFileSync(join(REPO, GENAI_PATH_GET.file), 'utf8');
+    const at = src.indexOf(GENAI_PATH_GET.opening);
+    expect(at, 'patchGenai (path get): the getValueByPath opening changed').toBeGreaterThanOrEqual(0);
+    const original = src.slice(at, src.indexOf('\n}\n', at) + 2);
+    const head = original.slice(0, original.indexOf('\n') + 1);
+    const patched = `${head}${GENAI_PATH_GET.fastPath}${original.slice(head.length)}`;
+    type Get = (data: unknown, keys: string[], def?: unknown) => unknown;
+    const load = (code: string) => new Function(`${code}\nreturn getValueByPath;`)() as Get;
+    const [before, after] = [load(original), load(patched)];
+    const throwing = Object.defineProperty({}, 'bad', {
+      get() {
+        throw new TypeError('no');
+      },
+    });
+    const data = { text: 'hi', n: 0, nil: null, list: [{ a: 1 }, { a: 2 }], 'odd[0]': 3, nested: { deep: true } };
+    const cases: [unknown, string[]][] = [
+      [data, ['text']],
+      [data, ['n']],
+      [data, ['nil']],
+      [data, ['missing']],
+      [data, ['_self']],
+      [data, ['list[]', 'a']],
+      [data, ['list[]']],
+      [data, ['odd[0]']],
+      [data, ['nested', 'deep']],
+      ['a string', ['length']],
+      [null, ['text']],
+      [undefined, ['_self']],
+      [[1, 2], ['length']],
+      [throwing, ['bad']],
+    ];
+    for (const [d, keys] of cases) {
+      expect(after(d, keys, 'default'), JSON.stringify(keys)).toEqual(before(d, keys, 'default'));
+    }
   });
 
   it('SDK tool-error tag: McpServer still routes its own tool errors through createToolError', () => {
