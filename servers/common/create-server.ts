@@ -25,6 +25,7 @@ import { ToolError, errorResult } from './result.js';
 import { type ClientRootsOutcome, WorkspaceRoots } from './roots.js';
 import type { EditorFileAccess, ToolContext, ToolDefinition } from './tool.js';
 import { boundResultSize } from './result-bound.js';
+import { LineLimitedStdioTransport } from './stdio-transport.js';
 
 export interface KitServerSpec {
   name: string;
@@ -96,6 +97,9 @@ export function createKitServer(spec: KitServerSpec): KitServer {
   mcp.server.oninitialized = () => {
     if (mcp.server.getClientCapabilities()?.roots) {
       if (!rootsFetched) rootsStale = true;
+      // Over stdio nothing stands in the way of asking at once: the answer is then usually in before the
+      // first call, instead of a round trip inside it.
+      if (rootsStale && mcp.server.transport instanceof LineLimitedStdioTransport) void currentRoots();
       // By now the client's standalone stream is open (it announced a change), and watchers want the new roots at once.
       mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
         rootsStale = false;

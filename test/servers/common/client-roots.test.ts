@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ListRootsRequestSchema,
@@ -13,6 +14,7 @@ import {
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { startStdioServer, textOf, type StdioServer } from '../../helpers/mcp.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { waitFor } from '../../helpers/wait.js';
 
 /**
  * The operator's `--root` is a ceiling: a client offering MCP roots (file:///, a sibling folder) must not
@@ -134,6 +136,26 @@ describe('client roots never widen --root (filesystem server)', () => {
     const l = layout();
     const s = await stdio(ENTRY.filesystem, l.root, [l.sub]);
     await expectNarrowed(s.call, l);
+  });
+
+  it('stdio: the roots are asked for as soon as the client is initialized, not inside the first call', async () => {
+    const l = layout();
+    const client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities: { roots: {} } });
+    let asked = 0;
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      asked++;
+      return { roots: [{ uri: uri(l.sub) }] };
+    });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [requireBuilt(ENTRY.filesystem), '--root', l.root],
+      stderr: 'ignore',
+    });
+    await client.connect(transport);
+    closers.push(() => client.close());
+    await waitFor(() => asked === 1, 'roots/list before any call');
+    await expectNarrowed(async (name, args) => (await client.callTool({ name, arguments: args })) as CallToolResult, l);
+    expect(asked).toBe(1);
   });
 
   it('Streamable HTTP: file:/// and a sibling root are ignored', async () => {
