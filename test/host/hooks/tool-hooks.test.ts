@@ -119,7 +119,8 @@ describe('hooks in Gemini CLI format around tool calls', () => {
         {
           matcher: 'write_file',
           hooks: [
-            { type: 'command', name: 'slow', command: hook(log, 'hang'), timeout: 400 },
+            // Long enough for the hook (a Node script) to start and spawn its child on a loaded machine.
+            { type: 'command', name: 'slow', command: hook(log, 'hang'), timeout: 1500 },
             { type: 'command', name: 'broken', command: hook(log, 'exit1') },
           ],
         },
@@ -129,7 +130,7 @@ describe('hooks in Gemini CLI format around tool calls', () => {
     const r = await runHost(['-p', 'go'], { ws, url: ep.url });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(ws.cwd, 'out.txt'), 'utf8')).toBe('hello\n');
-    expect(r.stderr).toMatch(/Hook "slow" \(user, BeforeTool\) timed out after 400 ms/);
+    expect(r.stderr).toMatch(/Hook "slow" \(user, BeforeTool\) timed out after 1500 ms/);
     expect(r.stderr).toMatch(/Hook "broken" \(user, BeforeTool\): Warning: something broke/);
     expect(r.stderr).not.toMatch(/Hook "broken".* failed/);
     const child = records(log).find((g) => g.mode === 'hang-child');
