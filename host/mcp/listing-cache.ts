@@ -32,7 +32,7 @@ export interface CachedResource {
 const FORMAT = 1;
 
 /** A file's mtime and size; a directory counts by existence only (its mtime moves with every entry). */
-function fileStamp(path: string): string {
+export function fileStamp(path: string): string {
   try {
     const st = statSync(path);
     if (st.isDirectory()) return 'dir';
@@ -84,19 +84,29 @@ function pick(env: Record<string, string>, names: readonly string[]): Record<str
 const VOLATILE_ENV =
   /^(_|OLDPWD|PWD|SHLVL|COLUMNS|LINES|WINDOWID|TERM_SESSION_ID|ITERM_SESSION_ID|KITTY_WINDOW_ID|KITTY_PID|ALACRITTY_WINDOW_ID|WEZTERM_PANE|TMUX_PANE|SSH_CLIENT|SSH_CONNECTION|SSH_TTY|SSH_AUTH_SOCK|GPG_TTY|XDG_SESSION_ID|INVOCATION_ID|JOURNAL_STREAM|SECURITYSESSIONID|TERM_PROGRAM_VERSION|VSCODE_PID|VSCODE_IPC_HOOK_CLI|VSCODE_GIT_IPC_HANDLE|VSCODE_GIT_ASKPASS_\w+|VSCODE_INJECTION)$/;
 
+// Every third-party server's environment holds the same names: each is tested once per process.
+const volatileNames = new Map<string, boolean>();
+
 function stableEnv(env: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (!VOLATILE_ENV.test(k)) out[k] = v;
+  for (const k in env) {
+    let volatile = volatileNames.get(k);
+    if (volatile === undefined) volatileNames.set(k, (volatile = VOLATILE_ENV.test(k)));
+    if (!volatile) out[k] = env[k]!;
+  }
   return out;
 }
 
-/** The cache key of a server's configuration (a hex digest). */
-export function listingKey(config: ResolvedServerConfig): string {
+/**
+ * The cache key of a server's configuration (a hex digest). `stamp` tells a file's mtime and size: a
+ * caller keying many servers at once passes one that remembers them (they mostly share one command).
+ */
+export function listingKey(config: ResolvedServerConfig, stamp: (path: string) => string = fileStamp): string {
   const files: Record<string, string> = {};
   if (config.transport === 'stdio' && config.command) {
     const cmd = commandFile(config.command, config.cwd, config.env);
-    if (cmd) files[cmd] = fileStamp(cmd);
-    for (const f of argFiles(config.args ?? [], config.cwd)) files[f] = fileStamp(f);
+    if (cmd) files[cmd] = stamp(cmd);
+    for (const f of argFiles(config.args ?? [], config.cwd)) files[f] = stamp(f);
   }
   const material = {
     format: FORMAT,

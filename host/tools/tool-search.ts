@@ -38,11 +38,9 @@ export type SearchableTool = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'tool
   declaration: FunctionDeclaration;
 };
 
-const words = (text: string): string[] =>
-  text
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length >= 2);
+// Runs of letters and digits, two or more long: one match call rather than a split and a filter (every
+// offered tool's description is split at the first request: 665 of them with 100 servers).
+const words = (text: string): string[] => text.toLowerCase().match(/[a-z0-9]{2,}/g) ?? [];
 
 /** How well a tool matches the words: name parts weigh most, then the server, then the description. */
 export function relevance(tool: SearchableTool, query: string): number {
