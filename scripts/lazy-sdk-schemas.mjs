@@ -39,7 +39,6 @@ export function makeSchemasLazy(source, zodModule) {
   const program = parse(source, { ecmaVersion: 'latest', sourceType: 'module' });
   const text = (n) => source.slice(n.start, n.end);
   const lazy = new Map(); // name → init expression node
-  const eager = new Set();
   const exported = new Set();
   for (const stmt of program.body) {
     const decl = stmt.type === 'ExportNamedDeclaration' ? stmt.declaration : stmt;
@@ -54,7 +53,6 @@ export function makeSchemasLazy(source, zodModule) {
           ? [decl.id.name]
           : [];
     if (isLazyConst(decl)) for (const d of decl.declarations) lazy.set(d.id.name, d.init);
-    else for (const n of names) eager.add(n);
     if (stmt.type === 'ExportNamedDeclaration') for (const n of names) exported.add(n);
   }
   const imports = program.body.filter((s) => s.type === 'ImportDeclaration');

@@ -50,7 +50,10 @@ function copyNode(v: unknown, depth: number, facts: SchemaFacts): unknown {
   for (const [k, c] of Object.entries(v as Json)) {
     if (k === '$schema') continue;
     if (k === '$ref') facts.hasRef = true;
-    out[k] = copyNode(c, depth + 1, facts);
+    // A JSON `__proto__` key is data: assigning it would set the copy's prototype instead.
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: copyNode(c, depth + 1, facts), enumerable: true, writable: true });
+    else out[k] = copyNode(c, depth + 1, facts);
   }
   return out;
 }

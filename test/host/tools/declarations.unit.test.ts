@@ -39,6 +39,12 @@ describe('checkedDeclaration', () => {
     expect(schema).toEqual(before);
   });
 
+  it('keeps a JSON __proto__ key as data, as the clone it replaces did', () => {
+    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"a":{"type":"number"}}}');
+    const copy = checkedDeclaration('t', '', schema).declaration.parametersJsonSchema as Record<string, unknown>;
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(structuredClone(schema)));
+  });
+
   it('defaults a schema without a type to an object', () => {
     expect(checkedDeclaration('t', '', {}).declaration.parametersJsonSchema).toEqual({ type: 'object' });
   });
