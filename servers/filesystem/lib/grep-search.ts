@@ -4,16 +4,8 @@ import picomatch from 'picomatch';
 import { looksBinary, SNIFF_BYTES } from '../../common/binary-sniff.js';
 import { isAllowedReal } from '../../common/path-guard.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
-import {
-  EngineFailed,
-  type EngineName,
-  engineOrder,
-  forcedEngine,
-  listFiles,
-  rootRel,
-  runEngine,
-  type RawMatch,
-} from './grep-engines.js';
+import { EngineFailed, type EngineName, engineOrder, forcedEngine, runEngine, type RawMatch } from './grep-engines.js';
+import { listFiles, rootRel } from './grep-js-engine.js';
 import { nextBatch, oneRunSuffices, searchUnits } from './grep-units.js';
 import { verifyMatches } from './grep-verify.js';
 import type { GrepGroup } from './grep-format.js';

@@ -2,13 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type RawMatch, runEngine } from '../../../servers/filesystem/lib/grep-engines.js';
+import type { RawMatch } from '../../../servers/filesystem/lib/grep-engines.js';
+import { runJs } from '../../../servers/filesystem/lib/grep-js-engine.js';
 import { IgnoreRules } from '../../../servers/filesystem/lib/ignore-rules.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 function search(dir: string, pattern: string, files?: string[]): Promise<RawMatch[]> {
   const found: RawMatch[] = [];
-  return runEngine('js', {
+  return runJs({
     dir,
     pattern,
     regex: new RegExp(pattern, 'i'),
