@@ -5,17 +5,22 @@ import { createMtimeReader } from './lib/mtime-reader.js';
 import { cleanStaleTemps } from './lib/temp-cleanup.js';
 import { filesystemTools } from './tools/index.js';
 
+const CLEANUP_DELAY_MS = 1000;
+
 export interface FilesystemServerDeps {
   roots: string[];
   projectTempDir?: string;
   log: Logger;
-  /** Remove temp files that killed writes left in the roots, once per root, in the background. */
+  /** Remove temp files that killed writes left in the roots, once per root, in the background (from 1 s on). */
   cleanStaleTemps?: boolean;
 }
 
 export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
   const cleaned = new Set<string>();
+  let cleaning = false;
   const clean = (roots: readonly string[]) => {
+    // Before the first cleanup is due, a change of roots is picked up by it.
+    if (!cleaning) return;
     for (const root of roots) {
       if (cleaned.has(root)) continue;
       cleaned.add(root);
@@ -37,6 +42,14 @@ export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
     onRootsChanged: () => deps.cleanStaleTemps && clean(kit.roots.list),
     onClose: () => mtimes.close(),
   });
-  if (deps.cleanStaleTemps) setImmediate(() => clean(kit.roots.list));
+  // Housekeeping, not urgent: it walks the whole tree (a directory descriptor per folder), which on a large
+  // project competed with a session's first calls. It starts once the server has been up for a second,
+  // without keeping the process alive: a one-shot headless run leaves it to the next longer session.
+  if (deps.cleanStaleTemps) {
+    setTimeout(() => {
+      cleaning = true;
+      clean(kit.roots.list);
+    }, CLEANUP_DELAY_MS).unref();
+  }
   return kit;
 }
