@@ -11,11 +11,7 @@ type Json = Record<string, unknown>;
  * Only `$schema` goes (rejected by the API) and host-only parameters are hidden.
  */
 export function toDeclaration(name: string, description: string, inputSchema: Json): FunctionDeclaration {
-  return { name, description, parametersJsonSchema: rewriteSchema(inputSchema) };
-}
-
-export function rewriteSchema(schema: Json): Json {
-  return copySchema(schema, { depth: 0, hasRef: false }).copy;
+  return checkedDeclaration(name, description, inputSchema).declaration;
 }
 
 interface SchemaFacts {
@@ -29,7 +25,8 @@ interface SchemaFacts {
  * any `$ref`. A registry of many servers does this for every tool at start-up (140 tools with 25
  * servers): a clone and three walks per tool were ~10 ms of a headless run's first request.
  */
-function copySchema(schema: Json, facts: SchemaFacts): { copy: Json; facts: SchemaFacts } {
+function copySchema(schema: Json): { copy: Json; facts: SchemaFacts } {
+  const facts: SchemaFacts = { depth: 0, hasRef: false };
   const out = copyNode(schema, 0, facts) as Json;
   if (out.type === undefined) out.type = 'object';
   const props = out.properties as Json | undefined;
@@ -64,7 +61,7 @@ export function checkedDeclaration(
   description: string,
   inputSchema: Json,
 ): { declaration: FunctionDeclaration; problem?: string } {
-  const { copy, facts } = copySchema(inputSchema, { depth: 0, hasRef: false });
+  const { copy, facts } = copySchema(inputSchema);
   const declaration = { name, description, parametersJsonSchema: copy };
   const problem = facts.depth > MAX_SCHEMA_DEPTH ? tooDeep() : facts.hasRef ? refProblem(inputSchema) : undefined;
   return problem ? { declaration, problem } : { declaration };
@@ -77,8 +74,7 @@ const tooDeep = () => `schema nested deeper than ${MAX_SCHEMA_DEPTH} levels`;
  * Such a tool is left out rather than breaking the whole session.
  */
 export function schemaProblem(schema: Json): string | undefined {
-  if (depthOf(schema, 0) > MAX_SCHEMA_DEPTH) return tooDeep();
-  return refProblem(schema);
+  return checkedDeclaration('', '', schema).problem;
 }
 
 /** A `$ref` to the whole schema, or a cycle of `$ref`s through its definitions. */
@@ -115,12 +111,4 @@ function refProblem(schema: Json): string | undefined {
   };
   for (const name of Object.keys(defs)) if (cyclic(name)) return `recursive schema ($ref cycle through "${name}")`;
   return undefined;
-}
-
-function depthOf(v: unknown, d: number): number {
-  if (d > MAX_SCHEMA_DEPTH) return d;
-  if (!v || typeof v !== 'object') return d;
-  let max = d;
-  for (const c of Object.values(v)) max = Math.max(max, depthOf(c, d + 1));
-  return max;
 }
