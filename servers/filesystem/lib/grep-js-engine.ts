@@ -1,14 +1,5 @@
-import {
-  closeSync,
-  constants,
-  createReadStream,
-  type Dirent,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-} from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { closeSync, constants, type Dirent, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lazyRequire } from '../../../protocol/lazy-require.js';
 import { looksBinary, SNIFF_BYTES } from '../../common/binary-sniff.js';
@@ -132,29 +123,31 @@ function searchSmallFileSync(full: string, rel: string, req: EngineRequest): boo
 
 export const rootRel = (dirRel: string, rel: string): string => (dirRel ? `${dirRel}/${rel}` : rel);
 
+/** A file too large for searchSmallFileSync: one descriptor (opened as there, without blocking) read to the end. */
 async function searchFile(full: string, rel: string, req: EngineRequest): Promise<void> {
-  const fh = await open(full, 'r');
-  let size: number;
+  const fh = await open(full, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    size = (await fh.stat()).size;
-    const head = Buffer.alloc(Math.min(SNIFF_BYTES, size));
+    const st = await fh.stat();
+    if (!st.isFile()) return;
+    const head = Buffer.alloc(Math.min(SNIFF_BYTES, st.size));
     await fh.read(head, 0, head.length, 0);
     if (looksBinary(head)) return;
+    if (st.size <= STREAM_THRESHOLD) {
+      const lines = decodeText(await fh.readFile()).split(/\r?\n/);
+      for (let i = 0; i < lines.length; i++) {
+        if (req.regex.test(lines[i])) req.onMatch({ file: rel, line: i + 1, text: lines[i] });
+      }
+      return;
+    }
+    const { createInterface } = lazyRequire('node:readline') as typeof import('node:readline');
+    const input = fh.createReadStream({ encoding: 'utf8', autoClose: false, start: 0 });
+    const rl = createInterface({ input, crlfDelay: Infinity });
+    let n = 0;
+    for await (const line of rl) {
+      n++;
+      if (req.regex.test(line)) req.onMatch({ file: rel, line: n, text: line });
+    }
   } finally {
     await fh.close();
-  }
-  if (size <= STREAM_THRESHOLD) {
-    const lines = decodeText(await readFile(full)).split(/\r?\n/);
-    for (let i = 0; i < lines.length; i++) {
-      if (req.regex.test(lines[i])) req.onMatch({ file: rel, line: i + 1, text: lines[i] });
-    }
-    return;
-  }
-  const { createInterface } = lazyRequire('node:readline') as typeof import('node:readline');
-  const rl = createInterface({ input: createReadStream(full, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let n = 0;
-  for await (const line of rl) {
-    n++;
-    if (req.regex.test(line)) req.onMatch({ file: rel, line: n, text: line });
   }
 }
