@@ -45,13 +45,8 @@ export function makeSchemasLazy(source, zodModule) {
     if (stmt.type === 'ExportNamedDeclaration' && (!decl || stmt.source)) return undefined;
     if (stmt.type === 'ImportDeclaration' || stmt.type === 'ExportDefaultDeclaration') continue;
     if (stmt.type === 'ExportAllDeclaration') return undefined;
-    const names = isLazyConst(decl)
-      ? decl.declarations.map((d) => d.id.name)
-      : decl.type === 'VariableDeclaration'
-        ? decl.declarations.map((d) => d.id.name)
-        : decl.id
-          ? [decl.id.name]
-          : [];
+    const names =
+      decl.type === 'VariableDeclaration' ? decl.declarations.map((d) => d.id.name) : decl.id ? [decl.id.name] : [];
     if (isLazyConst(decl)) for (const d of decl.declarations) lazy.set(d.id.name, d.init);
     if (stmt.type === 'ExportNamedDeclaration') for (const n of names) exported.add(n);
   }
