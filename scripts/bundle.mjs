@@ -34,6 +34,9 @@ export const BIN_SOURCES = {
   'gemini-mcp-discovery-bridge': 'discovery-bridge/main.ts',
 };
 
+/** How Node wraps a CommonJS module's text into a function (`require('node:module').wrapper`). */
+const MODULE_WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'];
+
 // Bundled CommonJS dependencies call require() for node built-ins; ESM output has no require. (The
 // entries' own `#!/usr/bin/env node` line is kept by esbuild above this banner.)
 const BANNER = [
@@ -93,7 +96,10 @@ async function bundleBin(name, src) {
     // A vm.Script has no module loader behind import(): the few a dependency makes (of node: built-ins)
     // become require() calls.
     supported: { 'dynamic-import': false },
-    banner: { js: 'var __gmcImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    // The file is the CommonJS module wrapper already (scripts/bin-loader.cjs compiles it as written):
+    // wrapping it at run time made V8 flatten a second copy of the whole source (~1.7 MB for the host).
+    banner: { js: `${MODULE_WRAPPER[0]}var __gmcImportMetaUrl = require("node:url").pathToFileURL(__filename).href;` },
+    footer: { js: MODULE_WRAPPER[1] },
     plugins: [zodEnglishOnly, lazyAjvProvider, patchGenai, lazySdkSchemas],
     metafile: wantMeta,
     logLevel: 'warning',

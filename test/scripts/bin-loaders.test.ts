@@ -46,6 +46,19 @@ describe('bin loaders: each bundle runs through V8 code cache built by npm run b
     expect(version(ENTRY.host)).toBe('used');
   });
 
+  // The loader sets V8 flags per bin (Liftoff-only WebAssembly, later TurboFan) before compiling; the
+  // cache must have been made under the same flags, or V8 rejects it at every start.
+  it('every server uses its cache too, with or without WebAssembly', () => {
+    for (const [name, bin] of Object.entries(ENTRY)) {
+      if (name === 'host') continue;
+      const r = spawnSync(process.execPath, [bin, '--no-such-option'], {
+        env: { ...process.env, GEMINI_MCP_DEBUG: '1' },
+        encoding: 'utf8',
+      });
+      expect(/code cache (\w+)/.exec(r.stderr)?.[1], `${name}: ${r.stderr}`).toBe('used');
+    }
+  });
+
   it('the .mjs bins of earlier builds still run, through the same bundle and cache', () => {
     for (const bin of Object.values(ENTRY)) {
       const legacy = bin.replace(/\.cjs$/, '.mjs');
