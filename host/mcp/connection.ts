@@ -62,6 +62,28 @@ export interface ConnectOptions {
   hooks: ConnectionHooks;
   /** Sent as `logging/setLevel` to servers that log: 'debug' under --debug, else only warnings and worse. */
   logLevel?: 'debug' | 'warning';
+  /**
+   * The connection is initialized; its lists are still on their way (`open` resolves once they are in).
+   * A call that changes nothing may already go (see Supervisor.whenCallable).
+   */
+  onInitialized?: (conn: ServerConnection) => void;
+}
+
+/**
+ * `client.connect` (the initialize handshake), cancelled if the session closes meanwhile. The SDK keeps
+ * listening to a request's signal after the answer: handed the session's own signal, closing the session
+ * would later "cancel" the long-finished initialize, which a client must never do.
+ */
+async function initialize(client: Client, transport: Transport, opts: ConnectOptions): Promise<void> {
+  const connecting = new AbortController();
+  const abort = () => connecting.abort(opts.signal?.reason);
+  if (opts.signal?.aborted) abort();
+  opts.signal?.addEventListener('abort', abort, { once: true });
+  try {
+    await client.connect(transport, { timeout: opts.connectTimeoutMs, signal: connecting.signal });
+  } finally {
+    opts.signal?.removeEventListener('abort', abort);
+  }
 }
 
 /** The experimental capability that tells our filesystem server it may use the editor's files. */
@@ -115,7 +137,7 @@ export class ServerConnection {
       const conn = new ServerConnection(client, transport, kind, opts);
       conn.installHandlers();
       try {
-        await client.connect(transport, { timeout: opts.connectTimeoutMs, signal: opts.signal });
+        await initialize(client, transport, opts);
       } catch (err) {
         lastError = err;
         conn.closing = true;
@@ -126,7 +148,6 @@ export class ServerConnection {
       }
       try {
         conn.instructions = client.getInstructions();
-        await conn.refreshAll();
         // Not awaited: requests reach the server in order, so the level is set before any call, and the
         // first call (a lazy server's reason to start) need not wait for the answer's round trip.
         if (client.getServerCapabilities()?.logging) {
@@ -134,6 +155,8 @@ export class ServerConnection {
             .setLoggingLevel(opts.logLevel ?? 'warning')
             .catch((e) => opts.log.debug(`[${opts.config.alias}] logging/setLevel: ${e.message}`));
         }
+        opts.onInitialized?.(conn);
+        await conn.refreshAll();
       } catch (err) {
         await conn.close();
         throw err;

@@ -19,6 +19,11 @@ export interface Slot {
   stderr: StderrTail;
   conn?: ServerConnection;
   connecting?: Promise<ServerConnection>;
+  /**
+   * While `connecting`: the connection as soon as it is initialized, before its lists are in (undefined
+   * if the attempt failed first).
+   */
+  initialized?: Promise<ServerConnection | undefined>;
   recovering?: Promise<ServerConnection>;
   firstAttempt: Promise<void>;
   connectedAt: number;

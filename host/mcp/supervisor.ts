@@ -52,6 +52,8 @@ export class Supervisor {
     if (slot.connecting) return slot.connecting;
     if (this.closedFlag) return Promise.reject(new Error('the MCP client manager is closed'));
     this.setStatus(slot, 'connecting');
+    let initialized: (conn: ServerConnection | undefined) => void = () => {};
+    slot.initialized = new Promise((resolve) => (initialized = resolve));
     // The MCP SDK loads with the first connection: a session whose servers are all idle never needs it.
     const attempt = import('./connection.js').then(({ ServerConnection }) =>
       ServerConnection.open({
@@ -61,6 +63,7 @@ export class Supervisor {
         connectTimeoutMs: slot.config.connectTimeoutMs ?? this.opts.connectTimeoutMs,
         signal: this.closeController.signal,
         logLevel: this.opts.logLevel,
+        onInitialized: initialized,
         hooks: {
           ...this.opts.clientHooks(slot),
           closed: (conn, reason) => this.lost(slot, conn, reason),
@@ -79,7 +82,9 @@ export class Supervisor {
     slot.connecting = attempt.then(
       (conn) => this.onConnected(slot, conn),
       (err: unknown) => {
+        initialized(undefined);
         slot.connecting = undefined;
+        slot.initialized = undefined;
         const reason = withTail(describeConnectError(err), slot.stderr.text());
         this.setStatus(slot, duringRecovery ? 'disconnected' : 'failed', reason);
         this.opts.log.warn(`[${slot.config.alias}] failed to connect: ${reason}`);
@@ -91,6 +96,7 @@ export class Supervisor {
 
   private async onConnected(slot: Slot, conn: ServerConnection): Promise<ServerConnection> {
     slot.connecting = undefined;
+    slot.initialized = undefined;
     if (this.closedFlag) {
       await conn.close();
       throw new Error('the MCP client manager is closed');

@@ -5,7 +5,7 @@ import { McpCallError, withTail } from './errors.js';
 import type { InFlight, Slot } from './server-slot.js';
 import type { Supervisor } from './supervisor.js';
 import { PausableTimer } from './timer.js';
-import { looksLikeConnectionLoss } from './tool-filter.js';
+import { isRetryableAfterCrash, looksLikeConnectionLoss } from './tool-filter.js';
 import type { CallOptions } from './types.js';
 import { settleSoon } from './util.js';
 
@@ -43,7 +43,7 @@ export async function callOnce(
   let conn: ServerConnection;
   const cold = !slot.conn && !!slot.cached;
   try {
-    conn = await untilAborted(sup.ensureConnected(slot), controller.signal);
+    conn = await untilAborted(whenCallable(sup, slot, toolName), controller.signal);
   } catch (err) {
     done();
     if (timedOut)
@@ -56,21 +56,18 @@ export async function callOnce(
     if (err instanceof McpCallError) throw err;
     throw new McpCallError('not_connected', `MCP server '${alias}' is not connected: ${(err as Error).message}`, alias);
   }
-  if (cold && conn.client.getServerCapabilities()?.tools && !conn.tools.some((t) => t.name === toolName)) {
+  // A call sent early is checked against the live list only if it fails (it changed nothing either way).
+  const early = conn !== slot.conn;
+  if (cold && !early && !offers(conn, toolName)) {
     done();
-    // The registry has already been rebuilt from the live list by now.
-    throw new McpCallError(
-      'unknown_tool',
-      `MCP server '${alias}' no longer offers the tool '${toolName}' (it was declared from a cached tool list that is now out of date; the list has been refreshed).`,
-      alias,
-    );
+    throw staleTool(alias, toolName);
   }
   if (slot.openElicitations > 0) call.timer.pause();
   slot.calls.add(call);
   try {
     // A raw request rather than client.callTool: that one throws on outputSchema mismatches, which the
     // host wants to treat as an ordinary (bad) result, not a protocol failure.
-    if (needsTask(conn.tools, toolName)) {
+    if (!early && needsTask(conn.tools, toolName)) {
       return await callAsTask(conn.client, toolName, args, {
         signal: controller.signal,
         meta: opts.meta,
@@ -87,8 +84,12 @@ export async function callOnce(
         ...(opts.onProgress ? { onprogress: (p) => opts.onProgress!(p) } : {}),
       },
     );
+    // A tool the server does not know fails; only then does the answer wait for the list to tell why.
+    if (early && result.isError && (await listedWithout(slot, conn, toolName))) throw staleTool(alias, toolName);
     return result as CallToolResult;
   } catch (err) {
+    if (err instanceof McpCallError && err.kind === 'unknown_tool') throw err;
+    if (early && !timedOut && (await listedWithout(slot, conn, toolName))) throw staleTool(alias, toolName);
     if (timedOut) {
       throw new McpCallError(
         'timeout',
@@ -100,6 +101,41 @@ export async function callOnce(
   } finally {
     done();
   }
+}
+
+/**
+ * The connection a call of `toolName` may go out on. A server starting for its first use takes a call that
+ * changes nothing (read-only by an annotation we believe, in the cached listing the model was given) as
+ * soon as it is initialized, while its tool list is still on its way: the list's round trip and the
+ * registry update after it no longer delay the first call. Every other call waits for the listing.
+ */
+function whenCallable(sup: Supervisor, slot: Slot, toolName: string): Promise<ServerConnection> {
+  if (slot.conn) return Promise.resolve(slot.conn);
+  const cached = slot.cached && !slot.connectedAt ? slot.cached.tools : undefined;
+  const full = sup.ensureConnected(slot);
+  const initialized = slot.initialized;
+  if (!cached || !initialized || !isRetryableAfterCrash(slot.config, cached, toolName) || needsTask(cached, toolName))
+    return full;
+  return Promise.race([full, initialized.then((conn) => conn ?? full)]);
+}
+
+/** Whether the live list of a connection that a call went out on early lacks the tool (false if unknown). */
+async function listedWithout(slot: Slot, conn: ServerConnection, toolName: string): Promise<boolean> {
+  await slot.connecting?.catch(() => undefined);
+  return slot.conn === conn && !offers(conn, toolName);
+}
+
+function offers(conn: ServerConnection, toolName: string): boolean {
+  return !conn.client.getServerCapabilities()?.tools || conn.tools.some((t) => t.name === toolName);
+}
+
+function staleTool(alias: string, toolName: string): McpCallError {
+  // The registry has been rebuilt from the live list by now.
+  return new McpCallError(
+    'unknown_tool',
+    `MCP server '${alias}' no longer offers the tool '${toolName}' (it was declared from a cached tool list that is now out of date; the list has been refreshed).`,
+    alias,
+  );
 }
 
 /** Rejects as soon as the signal fires; the awaited work goes on for whoever else waits for it. */

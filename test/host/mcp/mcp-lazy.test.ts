@@ -175,6 +175,45 @@ describe('lazy start from the listing cache', () => {
     );
   });
 
+  it('a read-only call of a trusted server goes out before its tool list is in; other calls wait for it', async () => {
+    const cacheDir = tempDir();
+    const slowList = (alias: string, trust: boolean) => {
+      const cfg = config(alias, entry, tempDir(), { trust });
+      return { ...cfg, env: { ...cfg.env, FAULT_LIST_DELAY_MS: '3000' } };
+    };
+    const trusted = slowList('trusted', true);
+    const untrusted = slowList('untrusted', false);
+    await primeCache([trusted, untrusted], cacheDir);
+    const m = manager([trusted, untrusted], cacheDir);
+    m.start();
+    // `echo` is annotated read-only: believed for the trusted server, which answers while still listing.
+    expect(textOf(await m.callTool('trusted', 'echo', { text: 'early' }))).toBe('early');
+    expect(m.state('trusted')!.status).toBe('connecting');
+    // The same annotation from a server we do not trust is not believed: the call waits for the list.
+    expect(textOf(await m.callTool('untrusted', 'echo', { text: 'late' }))).toBe('late');
+    expect(m.state('untrusted')!.status).toBe('connected');
+    // So does a call that may change something, on the trusted server too.
+    expect(textOf(await m.callTool('trusted', 'add_tool', {}))).toBe('added');
+    expect(m.state('trusted')!.status).toBe('connected');
+  });
+
+  it('an early read-only call of a tool the live list no longer has fails as a stale tool', async () => {
+    const cacheDir = tempDir();
+    const base = config('f', entry, tempDir(), { trust: true });
+    const cfg = { ...base, env: { ...base.env, FAULT_LIST_DELAY_MS: '500' } };
+    await primeCache([cfg], cacheDir);
+    const cache = new ListingCache(cacheDir);
+    const listing = cache.get(listingKey(cfg))!;
+    const gone = { name: 'vanished_ro', inputSchema: { type: 'object' as const }, annotations: { readOnlyHint: true } };
+    cache.put(listingKey(cfg), { ...listing, tools: [...listing.tools, gone] });
+    const m = manager([cfg], cacheDir);
+    m.start();
+    const err = await m.callTool('f', 'vanished_ro', {}).catch((e) => e);
+    expect(err).toBeInstanceOf(McpCallError);
+    expect(err.kind).toBe('unknown_tool');
+    expect(m.state('f')!.tools.map((t) => t.name)).not.toContain('vanished_ro');
+  });
+
   it('connectAll starts idle servers (live state for mcp list / tools list)', async () => {
     const cacheDir = tempDir();
     const cfg = config('f', entry, tempDir());
