@@ -14,6 +14,8 @@ export interface GlobWalkOptions {
   inScope: (real: string) => boolean;
   /** Called after each directory's files were added to `found` (the array `walkGlob` returns). */
   onDir?: (found: readonly string[]) => void;
+  /** List absolute paths (`dir` joined with the relative one) rather than relative POSIX paths. */
+  absolute?: boolean;
 }
 
 /**
@@ -37,6 +39,12 @@ export function walkGlob(dir: string, pattern: string, o: GlobWalkOptions): stri
   const names = lastSegments.some((l) => l.includes('**'))
     ? undefined
     : lastSegments.map((l) => micromatch.makeRe(l, mm));
+  // Only `**/*.ts`-like alternatives, or only `*.ts`-like ones (the walk then stays at the top): a listed
+  // name that matches a last segment matches the whole pattern (with `dot`, `**` takes any folders, and
+  // the walk never lists `.` or `..`), so no path is built to test. Mixed, `*.ts` would match deeper.
+  const byName =
+    names !== undefined &&
+    (alternatives.every((p) => /^\*\*\/[^/]+$/.test(p)) || alternatives.every((p) => !p.includes('/')));
   const deepest = alternatives.some((p) => p.includes('**'))
     ? Number.POSITIVE_INFINITY
     : Math.max(...alternatives.map((p) => p.split('/').length));
@@ -46,13 +54,18 @@ export function walkGlob(dir: string, pattern: string, o: GlobWalkOptions): stri
   const walk = (abs: string, rel: string, depth: number): void => {
     const entries = listConfined(abs, o.inScope);
     if (!entries) return;
+    const absPrefix = abs === sep ? sep : `${abs}${sep}`;
     for (const e of entries) {
       if (e.isDirectory()) {
         if (depth + 1 < deepest && !excluded.has(o.nocase ? e.name.toLowerCase() : e.name))
-          walk(`${abs}${sep}${e.name}`, rel ? `${rel}/${e.name}` : e.name, depth + 1);
+          walk(`${absPrefix}${e.name}`, rel ? `${rel}/${e.name}` : e.name, depth + 1);
       } else if (e.isFile() && (!names || names.some((re) => re.test(e.name)))) {
+        if (byName) {
+          out.push(o.absolute ? `${absPrefix}${e.name}` : rel ? `${rel}/${e.name}` : e.name);
+          continue;
+        }
         const childRel = rel ? `${rel}/${e.name}` : e.name;
-        if (res.some((re) => re.test(childRel))) out.push(childRel);
+        if (res.some((re) => re.test(childRel))) out.push(o.absolute ? `${absPrefix}${e.name}` : childRel);
       }
     }
     o.onDir?.(out);

@@ -59,6 +59,9 @@ const PATTERNS = [
   '**/linked*',
   'linked-dir/*',
   'nothing/*.md',
+  '**/*.MD',
+  '{**/*.md,docs/*.txt}',
+  '{**/c.md,*.md}',
 ];
 
 describe('walkGlob lists what fast-glob lists', () => {
