@@ -1,7 +1,8 @@
 'use strict';
 // Runs one bundled bin (dist/bin/impl/<name>.cjs) through vm.Script so that V8's code cache applies
-// (loader/code-cache.cjs), with Liftoff-only WebAssembly (loader/wasm-liftoff.cjs) and TurboFan kept for
-// what runs long (loader/turbofan-later.cjs). Each trick's module says what it saves. The build writes
+// (loader/code-cache.cjs), with Liftoff-only WebAssembly (loader/wasm-liftoff.cjs), TurboFan kept for
+// what runs long (loader/turbofan-later.cjs) and a young generation that does not grow
+// (loader/young-generation.cjs). Each trick's module says what it saves. The build writes
 // the cache from a warm-up run (scripts/warm-code-cache.mjs), so it holds the functions a session
 // compiles, not only the bundle's top level; afterwards a process writes it when it exits only if there
 // was none or V8 rejected it.
@@ -11,6 +12,7 @@ const { basename, dirname } = require('node:path');
 const vm = require('node:vm');
 const { cacheOf, readCache, writeCache } = require('./loader/code-cache.cjs');
 const { optimizeLater } = require('./loader/turbofan-later.cjs');
+const { keepYoungGenerationSmall } = require('./loader/young-generation.cjs');
 const { useLiftoffOnly } = require('./loader/wasm-liftoff.cjs');
 
 /**
@@ -20,6 +22,7 @@ const { useLiftoffOnly } = require('./loader/wasm-liftoff.cjs');
 function runBundle(bundle, { wasm = true } = {}) {
   if (wasm) useLiftoffOnly();
   optimizeLater();
+  keepYoungGenerationSmall();
   const cache = cacheOf(bundle);
   let cachedData = readCache(cache);
   // The build writes the bundle as a module wrapper, `(function (exports, require, …) {…})`, so its text
