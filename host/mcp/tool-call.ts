@@ -41,9 +41,10 @@ export async function callOnce(
     opts.signal?.removeEventListener('abort', onAbort);
   };
   let conn: ServerConnection;
+  let early: boolean;
   const cold = !slot.conn && !!slot.cached;
   try {
-    conn = await untilAborted(whenCallable(sup, slot, toolName), controller.signal);
+    ({ conn, early } = await untilAborted(whenCallable(sup, slot, toolName), controller.signal));
   } catch (err) {
     done();
     if (timedOut)
@@ -57,7 +58,6 @@ export async function callOnce(
     throw new McpCallError('not_connected', `MCP server '${alias}' is not connected: ${(err as Error).message}`, alias);
   }
   // A call sent early is checked against the live list only if it fails (it changed nothing either way).
-  const early = conn !== slot.conn;
   if (cold && !early && !offers(conn, toolName)) {
     done();
     throw staleTool(alias, toolName);
@@ -109,14 +109,19 @@ export async function callOnce(
  * soon as it is initialized, while its tool list is still on its way: the list's round trip and the
  * registry update after it no longer delay the first call. Every other call waits for the listing.
  */
-function whenCallable(sup: Supervisor, slot: Slot, toolName: string): Promise<ServerConnection> {
-  if (slot.conn) return Promise.resolve(slot.conn);
+function whenCallable(
+  sup: Supervisor,
+  slot: Slot,
+  toolName: string,
+): Promise<{ conn: ServerConnection; early: boolean }> {
+  const listed = (conn: ServerConnection) => ({ conn, early: false });
+  if (slot.conn) return Promise.resolve(listed(slot.conn));
   const cached = slot.cached && !slot.connectedAt ? slot.cached.tools : undefined;
-  const full = sup.ensureConnected(slot);
+  const full = sup.ensureConnected(slot).then(listed);
   const initialized = slot.initialized;
   if (!cached || !initialized || !isRetryableAfterCrash(slot.config, cached, toolName) || needsTask(cached, toolName))
     return full;
-  return Promise.race([full, initialized.then((conn) => conn ?? full)]);
+  return Promise.race([full, initialized.then((conn) => (conn && slot.conn !== conn ? { conn, early: true } : full))]);
 }
 
 /** Whether the live list of a connection that a call went out on early lacks the tool (false if unknown). */
