@@ -64,7 +64,7 @@ export interface ConnectOptions {
   logLevel?: 'debug' | 'warning';
   /**
    * The connection is initialized; its lists are still on their way (`open` resolves once they are in).
-   * A call that changes nothing may already go (see Supervisor.whenCallable).
+   * A call that changes nothing may already go (`whenCallable` in tool-call.ts).
    */
   onInitialized?: (conn: ServerConnection) => void;
 }

@@ -164,8 +164,9 @@ async function globDir(dir: string, args: GlobArgs, ctx: ToolContext, found: Mat
 }
 
 /**
- * Appends to `found` the absolute paths of `entries[from..]` (relative to `dir`) that lie in the scope and that the
- * ignore rules keep; returns how many the rules dropped.
+ * Appends to `found` the absolute paths of `entries[from..]` that lie in the scope and that the ignore rules keep;
+ * returns how many the rules dropped. `walked` entries are our walk's absolute paths, others fast-glob's,
+ * relative to `dir`.
  */
 function keepEntries(
   dir: string,
