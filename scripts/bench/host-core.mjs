@@ -29,7 +29,9 @@ const root = mkdtempSync(join(tmpdir(), 'gmc-bench-'));
 const ws = join(root, 'ws');
 const home = join(root, 'home');
 mkdirSync(join(ws, '.gemini'), { recursive: true });
-mkdirSync(home, { recursive: true });
+mkdirSync(join(home, '.gemini'), { recursive: true });
+// The workspace's own settings (the discovery bridge below) apply only in a trusted folder.
+writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws]: 'TRUST_FOLDER' }));
 writeFileSync(join(ws, 'tools.json'), JSON.stringify([{ name: 'noop', description: 'Does nothing.' }]));
 writeFileSync(join(ws, 'small.txt'), 'hello\n');
 writeFileSync(

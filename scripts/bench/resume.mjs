@@ -4,7 +4,7 @@
 // model messages in turn), and `gemini-mcp -r latest -p …` on each is timed from spawn to the first
 // request's arrival at the scripted endpoint, interleaved with a fresh start (no -r) as the baseline.
 // Targets: time to first request grows at most linearly with the records (per-record cost of the
-// 10,000-record session ≤ that of the 1,000-record one, with slack for the fixed start-up); a
+// 10,000-record session ≤ that of the 1,000-record one, with slack for noise); a
 // 10,000-record session resumes in ≤ 2× a fresh start.
 import { spawn } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -107,11 +107,12 @@ try {
   console.log(`resume: ${RUNS} interleaved runs, medians of spawn → first model request`);
   console.log(`  fresh start: ${m.fresh} ms`);
   for (const n of SIZES) console.log(`  -r latest, ${n} records: ${m[n]} ms (${(m[n] / m.fresh).toFixed(2)}× fresh)`);
-  // Linear: the extra over a fresh start at 10,000 records is at most ten times that at 1,000 (which is
-  // within noise of zero, so it counts as at least 2% of a fresh start).
+  // Linear: the extra over a fresh start at 10,000 records is at most ten times that at 1,000. That one
+  // (~30 ms) is within the noise of two medians of ~300 ms on a shared 2-core machine (it measured -7 ms
+  // once), so it counts as at least 10% of a fresh start: quadratic growth would still be 10x over.
   const extra1k = m[1000] - m.fresh;
   const extra10k = m[10000] - m.fresh;
-  const linear = extra10k <= 10 * Math.max(extra1k, 0.02 * m.fresh);
+  const linear = extra10k <= 10 * Math.max(extra1k, 0.1 * m.fresh);
   console.log(
     `  growth: +${extra1k} ms at 1,000 records, +${extra10k} ms at 10,000 (target: at most linear) ${verdict(linear)}`,
   );
