@@ -51,7 +51,8 @@ const vmRssKiB = (pid) => {
 async function hostReady() {
   const t0 = performance.now();
   const rt = await createHostRuntime({ cwd: ws, env, interactive: false });
-  await rt.manager.whenSettled();
+  // From the second run on the servers' listings are cached and they would wait, idle, for a first call.
+  await rt.manager.connectAll();
   const ms = performance.now() - t0;
   const states = rt.manager.states();
   const down = states.filter((s) => s.status !== 'connected');
