@@ -9,6 +9,15 @@ import { FAULT, fault, managerFactory } from './fault-harness.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { textOf } from '../../helpers/mcp.js';
 
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const manager = managerFactory([100, 200, 300]);
 
 describe('McpClientManager with the fault server', () => {
@@ -100,7 +109,8 @@ describe('McpClientManager with the fault server', () => {
     const err = await m.callTool('f', 'hang', {}).catch((e) => e);
     expect(err.kind).toBe('timeout');
     expect(err.message).toMatch(/timed out after 300 ms/);
-    await waitFor(() => existsSync(join(dir, 'cancelled.log')), 'cancellation log');
+    const log = join(dir, 'cancelled.log');
+    await waitFor(() => existsSync(log) && readFileSync(log, 'utf8').includes('hang cancelled'), 'cancellation log');
     // The connection survives a timeout.
     expect(textOf(await m.callTool('f', 'echo', { text: 'still here' }))).toBe('still here');
   });
@@ -114,8 +124,22 @@ describe('McpClientManager with the fault server', () => {
     setTimeout(() => ac.abort(new Error('user pressed Esc')), 100);
     const err = await p;
     expect(err.kind).toBe('cancelled');
-    await waitFor(() => existsSync(join(dir, 'cancelled.log')), 'cancellation log');
-    expect(readFileSync(join(dir, 'cancelled.log'), 'utf8')).toContain('hang cancelled');
+    const log = join(dir, 'cancelled.log');
+    await waitFor(() => existsSync(log) && readFileSync(log, 'utf8').includes('hang cancelled'), 'cancellation log');
+    expect(readFileSync(log, 'utf8')).toMatch(/^cancellation of request \d+\n/);
+  });
+
+  // Clients must never cancel initialize; the SDK kept listening to the session's close signal after the
+  // handshake, so every session end used to send a cancellation of request 0.
+  it('closing the manager cancels nothing that already finished, initialize included', async () => {
+    const dir = tempDir();
+    const m = manager([fault('f', dir)]);
+    await m.whenSettled();
+    expect(textOf(await m.callTool('f', 'echo', { text: 'done' }))).toBe('done');
+    const pid = m.pid('f')!;
+    await m.close();
+    await waitFor(() => !isAlive(pid), 'server exit');
+    expect(existsSync(join(dir, 'cancelled.log')) ? readFileSync(join(dir, 'cancelled.log'), 'utf8') : '').toBe('');
   });
 
   it('routes a form elicitation to the asker and pauses the call timer while one is open', async () => {
