@@ -12,3 +12,13 @@ export function waitFor(cond: () => boolean | Promise<boolean>, what = 'conditio
     { timeout: timeoutMs, interval: 25 },
   );
 }
+
+/** Whether a process still exists (signal 0 checks without signalling). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

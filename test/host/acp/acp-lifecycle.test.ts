@@ -6,7 +6,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
-import { waitFor } from '../../helpers/wait.js';
+import { isAlive, waitFor } from '../../helpers/wait.js';
 import { EVERYTHING, startEverythingHttp } from '../mcp/everything-helpers.js';
 import { messageText, startAcp } from './acp-client.js';
 
@@ -67,15 +67,6 @@ function running(root: number, needle: string): number[] {
   });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe('ACP sessions: editor servers, cancel, modes, load, exit', () => {
   it("uses the editor's own MCP servers (stdio with env, HTTP and SSE with headers) under server__tool names, then exits leaving no process", async () => {
     const ws = workspace();
@@ -127,7 +118,7 @@ describe('ACP sessions: editor servers, cancel, modes, load, exit', () => {
     const kids = descendants(run.child.pid!);
     expect(kids.length).toBeGreaterThan(0);
     expect(await run.close()).toBe(0);
-    await waitFor(() => kids.every((pid) => !alive(pid)), 'server processes gone', 10_000);
+    await waitFor(() => kids.every((pid) => !isAlive(pid)), 'server processes gone', 10_000);
   });
 
   it('session/cancel stops the turn and every call in flight; their updates say cancelled', async () => {

@@ -1,22 +1,13 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../../helpers/wait.js';
+import { isAlive, waitFor } from '../../helpers/wait.js';
 import { McpCallError } from '../../../host/mcp/client-manager.js';
 import { ClientRequests } from '../../../host/mcp/client-requests.js';
 import { resolveServers } from '../../../host/config/servers.js';
 import { FAULT, fault, managerFactory } from './fault-harness.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { textOf } from '../../helpers/mcp.js';
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const manager = managerFactory([100, 200, 300]);
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { reply, startScriptedGemini, type ScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { waitFor } from '../../helpers/wait.js';
+import { isAlive, waitFor } from '../../helpers/wait.js';
 import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
 
 /** Live `sleep 300` processes started by the shell command carrying `marker`. */
@@ -24,15 +24,6 @@ function sleepsUnder(marker: string): number[] {
   }
   return pids;
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describeTmux('terminal UI in tmux', () => {
   const ws = tempDir('ui-ws-');
@@ -159,8 +150,8 @@ describeTmux('terminal UI in tmux', () => {
     expect(await ui.waitFor('esc to cancel')).toContain('Running shell__run_shell_command');
     ui.keys('Escape');
     await ui.waitFor(/- shell__run_shell_command[\s\S]*cancelled/);
-    await waitFor(() => !pids.some(alive), 'the sleep process to end', 20_000);
-    expect(pids.filter(alive)).toEqual([]);
+    await waitFor(() => !pids.some(isAlive), 'the sleep process to end', 20_000);
+    expect(pids.filter(isAlive)).toEqual([]);
     expect(sleepsUnder(marker)).toEqual([]);
   });
 
