@@ -89,7 +89,9 @@ export async function callOnce(
     return result as CallToolResult;
   } catch (err) {
     if (err instanceof McpCallError && err.kind === 'unknown_tool') throw err;
-    if (early && !timedOut && (await listedWithout(slot, conn, toolName))) throw staleTool(alias, toolName);
+    // Not when the caller cancelled: the answer to Esc must not wait for a tool list.
+    if (early && !timedOut && !opts.signal?.aborted && (await listedWithout(slot, conn, toolName)))
+      throw staleTool(alias, toolName);
     if (timedOut) {
       throw new McpCallError(
         'timeout',
