@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { McpClientManager, McpCallError } from '../../../host/mcp/client-manager.js';
@@ -195,6 +195,25 @@ describe('lazy start from the listing cache', () => {
     // So does a call that may change something, on the trusted server too.
     expect(textOf(await m.callTool('trusted', 'add_tool', {}))).toBe('added');
     expect(m.state('trusted')!.status).toBe('connected');
+  });
+
+  it('an early call the caller cancels ends at once, without waiting for the tool list', async () => {
+    const cacheDir = tempDir();
+    const state = tempDir();
+    const base = config('f', entry, state, { trust: true });
+    const cfg = { ...base, env: { ...base.env, FAULT_LIST_DELAY_MS: '5000' } };
+    await primeCache([cfg], cacheDir);
+    const m = manager([cfg], cacheDir);
+    m.start();
+    const ac = new AbortController();
+    // `hang` is read-only and never answers: it goes out early; Esc comes while the list is still out.
+    const call = m.callTool('f', 'hang', {}, { signal: ac.signal }).catch((e) => e);
+    const calls = join(state, 'calls.log');
+    await waitFor(() => existsSync(calls) && readFileSync(calls, 'utf8').includes('hang'), 'the call at the server');
+    ac.abort(new Error('user pressed Esc'));
+    const err = await call;
+    expect(err.kind).toBe('cancelled');
+    expect(m.state('f')!.status).toBe('connecting');
   });
 
   it('an early read-only call of a tool the live list no longer has fails as a stale tool', async () => {

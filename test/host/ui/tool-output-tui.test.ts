@@ -39,7 +39,8 @@ describeTmux('tool output in the chat', () => {
   });
 
   it('the start-up line names the context files and the MCP servers; a first run shows a tip', async () => {
-    const screen = await ui.waitFor(/MCP ready: /, 60_000);
+    // The count comes from the memory server once it is connected, a moment after the servers' line.
+    const screen = await ui.waitFor(/\(GEMINI\.md\) loaded .*MCP ready: /, 60_000);
     for (const alias of ['filesystem', 'shell', 'web', 'memory']) expect(screen).toContain(alias);
     expect(screen).toContain('1 context file (GEMINI.md) loaded');
     expect(screen).toContain('Tip: ask anything, or /help');
