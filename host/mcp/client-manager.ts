@@ -17,7 +17,7 @@ import { newSlot, snapshot, type Slot } from './server-slot.js';
 import { Supervisor, type ClientHooks } from './supervisor.js';
 import type { ListingCache } from './listing-cache.js';
 import { ListingKeeper } from './listing-keeper.js';
-import { isRetryableAfterCrash } from './tool-filter.js';
+import { changesNothing } from './tool-filter.js';
 import { settled, whenSessionReady, withinMs } from './readiness.js';
 
 export { McpCallError } from './errors.js';
@@ -217,7 +217,7 @@ export class McpClientManager extends EventEmitter {
       // Replaying is safe only for calls that cannot have changed anything: never delivered, or read-only.
       const replayable =
         err instanceof McpCallError &&
-        (err.notDelivered || isRetryableAfterCrash(slot.config, slot.lastTools, toolName));
+        (err.notDelivered || changesNothing(slot.config, slot.lastTools, toolName));
       if (err instanceof McpCallError && err.kind === 'crashed' && !opts.signal?.aborted && replayable) {
         this.log.info(`[${alias}] retrying '${toolName}' once after reconnecting`);
         return await callOnce(this.sup, slot, toolName, args, opts);

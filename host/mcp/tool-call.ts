@@ -5,7 +5,7 @@ import { McpCallError, withTail } from './errors.js';
 import type { InFlight, Slot } from './server-slot.js';
 import type { Supervisor } from './supervisor.js';
 import { PausableTimer } from './timer.js';
-import { isRetryableAfterCrash, looksLikeConnectionLoss } from './tool-filter.js';
+import { changesNothing, looksLikeConnectionLoss } from './tool-filter.js';
 import type { CallOptions } from './types.js';
 import { settleSoon } from './util.js';
 
@@ -121,7 +121,7 @@ function whenCallable(
   const cached = slot.cached && !slot.connectedAt ? slot.cached.tools : undefined;
   const full = sup.ensureConnected(slot).then(listed);
   const initialized = slot.initialized;
-  if (!cached || !initialized || !isRetryableAfterCrash(slot.config, cached, toolName) || needsTask(cached, toolName))
+  if (!cached || !initialized || !changesNothing(slot.config, cached, toolName) || needsTask(cached, toolName))
     return full;
   return Promise.race([full, initialized.then((conn) => (conn && slot.conn !== conn ? { conn, early: true } : full))]);
 }

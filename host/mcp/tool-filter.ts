@@ -14,8 +14,12 @@ export function filterTools(tools: Tool[], config: ResolvedServerConfig): Tool[]
   });
 }
 
-/** Annotations are hints; only servers we ship or the user trusts are believed. */
-export function isRetryableAfterCrash(config: ResolvedServerConfig, tools: Tool[], toolName: string): boolean {
+/**
+ * Whether a call of `toolName` cannot change anything: read-only by its annotation in `tools`. Annotations
+ * are hints; only servers we ship or the user trusts are believed. Such a call may be replayed after a crash
+ * and may go out before a starting server's tool list is back.
+ */
+export function changesNothing(config: ResolvedServerConfig, tools: Tool[], toolName: string): boolean {
   if (!config.builtIn && !config.trust) return false;
   return tools.find((t) => t.name === toolName)?.annotations?.readOnlyHint === true;
 }
