@@ -71,7 +71,7 @@ export function walkGlob(dir: string, pattern: string, o: GlobWalkOptions): stri
     o.onDir?.(out);
   };
   if (base.some((s) => excluded.has(o.nocase ? s.toLowerCase() : s))) return out;
-  walk(base.length ? `${dir}${sep}${base.join(sep)}` : dir, base.join('/'), base.length);
+  walk(base.length ? `${dir === sep ? '' : dir}${sep}${base.join(sep)}` : dir, base.join('/'), base.length);
   return out;
 }
 

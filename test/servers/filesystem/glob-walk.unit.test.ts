@@ -101,4 +101,11 @@ describe('walkGlob lists what fast-glob lists', () => {
     expect(scoped).toContain('src/a.ts');
     expect(scoped?.some((f) => f.startsWith('src/deep'))).toBe(false);
   });
+
+  it('walks from the file system root too (a workspace of /), relative and absolute', () => {
+    const inRoot = root.slice(1);
+    const opts = { nocase: false, excludeDirs: [], inScope: () => true };
+    expect(walkGlob('/', `${inRoot}/src/*.ts`, opts)).toContain(`${inRoot}/src/a.ts`);
+    expect(walkGlob('/', `${inRoot}/src/*.ts`, { ...opts, absolute: true })).toContain(`${root}/src/a.ts`);
+  });
 });
