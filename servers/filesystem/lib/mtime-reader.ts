@@ -56,8 +56,11 @@ interface Batch {
   done: Promise<boolean>;
 }
 
+/** A file's mtime in ms; 0 for one that no longer exists. */
+const mtimeOf = (file: string): number => statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+
 function statInto(files: readonly string[], from: number, to: number, out: Float64Array): void {
-  for (let i = from; i < to; i++) out[i] = statSync(files[i], { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  for (let i = from; i < to; i++) out[i] = mtimeOf(files[i]!);
 }
 
 /**
@@ -123,7 +126,7 @@ export function createMtimeReader(parallel = availableParallelism() > 1): MtimeR
       const from = Atomics.add(b.counters, 0, CHUNK);
       if (from >= n) return;
       const to = Math.min(n, from + CHUNK);
-      for (let i = from; i < to; i++) b.out[i] = statSync(files[b.from + i], { throwIfNoEntry: false })?.mtimeMs ?? 0;
+      for (let i = from; i < to; i++) b.out[i] = mtimeOf(files[b.from + i]!);
       if (Atomics.add(b.counters, 1, to - from) + (to - from) === n) settle(b.id, true);
     }
   };
