@@ -216,8 +216,7 @@ export class McpClientManager extends EventEmitter {
     } catch (err) {
       // Replaying is safe only for calls that cannot have changed anything: never delivered, or read-only.
       const replayable =
-        err instanceof McpCallError &&
-        (err.notDelivered || changesNothing(slot.config, slot.lastTools, toolName));
+        err instanceof McpCallError && (err.notDelivered || changesNothing(slot.config, slot.lastTools, toolName));
       if (err instanceof McpCallError && err.kind === 'crashed' && !opts.signal?.aborted && replayable) {
         this.log.info(`[${alias}] retrying '${toolName}' once after reconnecting`);
         return await callOnce(this.sup, slot, toolName, args, opts);
