@@ -9,7 +9,9 @@ import {
   AJV_PROVIDER_ANCHORS,
   GENAI_EAGER_IMPORTS,
   GENAI_LIGHT_WEB,
+  GENAI_MODELS_ONLY,
   GENAI_PATH_GET,
+  genaiModelsOnly,
 } from '../../scripts/bundle-plugins.mjs';
 // @ts-expect-error: a plain .mjs build script without type declarations
 import { lazySdkSchemas, makeSchemasLazy, SDK_TYPES_FILE } from '../../scripts/lazy-sdk-schemas.mjs';
@@ -90,6 +92,29 @@ describe('third-party patches still match upstream', () => {
     for (const [d, keys] of cases) {
       expect(after(d, keys, 'default'), JSON.stringify(keys)).toEqual(before(d, keys, 'default'));
     }
+  });
+
+  it('Gemini SDK with models only: the class and constructor openings and the service list verbatim; the host uses only models', () => {
+    const src = readFileSync(join(REPO, GENAI_MODELS_ONLY.file), 'utf8');
+    const slim = genaiModelsOnly(src) as string | undefined;
+    expect(slim, 'patchGenai (models only): the GoogleGenAI class, its constructor or its services changed').toBeTypeOf(
+      'string',
+    );
+    const cls = (text: string) => text.slice(text.indexOf('class GoogleGenAI {'), text.indexOf('\nfunction getEnv('));
+    const before = cls(src);
+    // Every dropped name is a service the constructor built or a getter of the class, and the result builds
+    // none of them, but answers each with a getter that throws.
+    for (const name of GENAI_MODELS_ONLY.dropped as string[]) {
+      expect(before.includes(`this.${name} = new `) || before.includes(`get ${name}() {`), name).toBe(true);
+      expect(cls(slim!), name).not.toContain(`this.${name} = new `);
+      expect(cls(slim!), name).toContain(`get ${name}() {\n        throw new Error(`);
+    }
+    expect(cls(slim!)).toContain('this.models = new Models(this.apiClient);');
+    // The host's one GoogleGenAI reads nothing but `models`.
+    const generator = readFileSync(join(REPO, 'host/core/content-generator.ts'), 'utf8');
+    expect(new Set(generator.match(/\bai\.\w+/g)), 'host/core/content-generator.ts uses more than ai.models').toEqual(
+      new Set(['ai.models']),
+    );
   });
 
   it('SDK tool-error tag: McpServer still routes its own tool errors through createToolError', () => {
