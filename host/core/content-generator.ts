@@ -1,8 +1,12 @@
-import type {
-  CountTokensParameters,
-  CountTokensResponse,
-  GenerateContentParameters,
-  GenerateContentResponse,
+import {
+  type CountTokensParameters,
+  type CountTokensResponse,
+  type GenerateContentParameters,
+  type GenerateContentResponse,
+  // A static, named import: esbuild keeps of the SDK only what GoogleGenAI reaches. `await import()` kept
+  // every export (batches, caches, Live, ...), ~90 KB the host never runs. model-hooks.ts imports values
+  // of the SDK statically too, so this moves its evaluation no earlier.
+  GoogleGenAI,
 } from '@google/genai';
 import { FatalAuthenticationError } from '../errors.js';
 import { createModelFetch } from './model-fetch.js';
@@ -77,7 +81,6 @@ export function resolveAuth(env: NodeJS.ProcessEnv, selectedType?: unknown): Aut
  * through model-fetch.ts rather than Node's fetch.
  */
 export async function createGenAiContentGenerator(auth: AuthConfig, userAgent: string): Promise<ContentGenerator> {
-  const { GoogleGenAI } = await import('@google/genai');
   const httpOptions: { baseUrl?: string; headers: Record<string, string>; fetch: typeof fetch } = {
     headers: { 'User-Agent': userAgent },
     fetch: createModelFetch(),

@@ -94,7 +94,7 @@ describe('third-party patches still match upstream', () => {
     }
   });
 
-  it('Gemini SDK with models only: the class and constructor openings and the service list verbatim; the host uses only models', () => {
+  it('Gemini SDK with models only: the class and constructor openings and the service list verbatim; the host and the web server use only models', () => {
     const src = readFileSync(join(REPO, GENAI_MODELS_ONLY.file), 'utf8');
     const slim = genaiModelsOnly(src) as string | undefined;
     expect(slim, 'patchGenai (models only): the GoogleGenAI class, its constructor or its services changed').toBeTypeOf(
@@ -110,10 +110,13 @@ describe('third-party patches still match upstream', () => {
       expect(cls(slim!), name).toContain(`get ${name}() {\n        throw new Error(`);
     }
     expect(cls(slim!)).toContain('this.models = new Models(this.apiClient);');
-    // The host's one GoogleGenAI reads nothing but `models`.
-    const generator = readFileSync(join(REPO, 'host/core/content-generator.ts'), 'utf8');
-    expect(new Set(generator.match(/\bai\.\w+/g)), 'host/core/content-generator.ts uses more than ai.models').toEqual(
+    // The two GoogleGenAI clients, the host's and the web server's, read nothing but `models`.
+    const uses = (file: string, re: RegExp) => new Set(readFileSync(join(REPO, file), 'utf8').match(re));
+    expect(uses('host/core/content-generator.ts', /\bai\.\w+/g), 'the host uses more than ai.models').toEqual(
       new Set(['ai.models']),
+    );
+    expect(uses('servers/web/model.ts', /\bthis\.client\.\w+/g), 'the web server uses more than client.models').toEqual(
+      new Set(['this.client.models']),
     );
   });
 
