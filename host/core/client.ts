@@ -124,10 +124,10 @@ export class GeminiClient {
     const { registry, manager, roots } = this.opts.runtime;
     const all = registry.list();
     const tools = all.filter(this.offered);
-    // A server none of whose tools is offered would only describe tools the model cannot call.
-    const hidden = new Set(
-      all.map((t) => t.serverAlias).filter((alias) => !tools.some((t) => t.serverAlias === alias)),
-    );
+    // A server none of whose tools is offered would only describe tools the model cannot call. (A set: a
+    // search of the offered list per tool was quadratic, ~450,000 comparisons with 100 servers.)
+    const offeredBy = new Set(tools.map((t) => t.serverAlias));
+    const hidden = new Set(all.map((t) => t.serverAlias).filter((alias) => !offeredBy.has(alias)));
     const instructions = manager
       .states()
       .filter((s) => s.status === 'connected' && s.instructions && !hidden.has(s.alias))
