@@ -130,10 +130,10 @@ export const GENAI_PATH_GET = {
 };
 
 /**
- * The host calls only `ai.models` (host/core/content-generator.ts), yet the GoogleGenAI constructor builds
- * every service (Live, batches, caches, files, tunings, ...) and the class reaches the Gemini "next gen"
- * clients (interactions, agents, webhooks, ...) through getters, so the bundle carried all of them: a tenth
- * of the host's bundle, read, deserialised and evaluated at every start. The class keeps its constructor's
+ * The host and the web server call only `models` (host/core/content-generator.ts, servers/web/model.ts),
+ * yet the GoogleGenAI constructor builds every service (Live, batches, caches, files, tunings, ...) and the
+ * class reaches the Gemini "next gen" clients (interactions, agents, webhooks, ...) through getters, so the
+ * bundles carried all of them: a tenth of the host's, read, deserialised and evaluated at every start. The class keeps its constructor's
  * opening as written and builds `models` only; the other names become getters that throw, saying why, so
  * that a future use fails loudly instead of reading undefined. Should the SDK change the class's opening,
  * its constructor's opening or the list of services, the class is bundled unchanged and the build says so.

@@ -4,7 +4,7 @@ import {
   type GenerateContentParameters,
   type GenerateContentResponse,
   // A static, named import: esbuild keeps of the SDK only what GoogleGenAI reaches. `await import()` kept
-  // every export (batches, caches, Live, ...), ~90 KB the host never runs. model-hooks.ts imports values
+  // every export (batches, caches, Live, ...), ~110 KB the host never runs. model-hooks.ts imports values
   // of the SDK statically too, so this moves its evaluation no earlier.
   GoogleGenAI,
 } from '@google/genai';

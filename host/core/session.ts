@@ -128,8 +128,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   // The `.env` file's variables (credentials, model) count like the environment's own.
   const env = settings.env;
   const model = resolveModel(opts.model, env, settings.merged.model?.name);
-  // Credentials are checked (cheaply, from the environment) before any server is spawned; the SDK itself
-  // is loaded after the spawn so its import overlaps the servers' startup.
+  // Credentials are checked (cheaply, from the environment) before any server is spawned.
   const auth = opts.fakeResponses ? undefined : resolveAuth(env, settings.merged.security?.auth?.selectedType);
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(opts.cwd, env, opts.homeDir);
   // A bad --resume reference fails before any server starts.
