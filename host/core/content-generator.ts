@@ -1,12 +1,8 @@
-import {
-  type CountTokensParameters,
-  type CountTokensResponse,
-  type GenerateContentParameters,
-  type GenerateContentResponse,
-  // A static, named import: esbuild keeps of the SDK only what GoogleGenAI reaches. `await import()` kept
-  // every export (batches, caches, Live, ...), ~110 KB the host never runs. model-hooks.ts imports values
-  // of the SDK statically too, so this moves its evaluation no earlier.
-  GoogleGenAI,
+import type {
+  CountTokensParameters,
+  CountTokensResponse,
+  GenerateContentParameters,
+  GenerateContentResponse,
 } from '@google/genai';
 import { FatalAuthenticationError } from '../errors.js';
 import { createModelFetch } from './model-fetch.js';
@@ -81,6 +77,7 @@ export function resolveAuth(env: NodeJS.ProcessEnv, selectedType?: unknown): Aut
  * through model-fetch.ts rather than Node's fetch.
  */
 export async function createGenAiContentGenerator(auth: AuthConfig, userAgent: string): Promise<ContentGenerator> {
+  const { GoogleGenAI } = await import('../../protocol/genai-client.js');
   const httpOptions: { baseUrl?: string; headers: Record<string, string>; fetch: typeof fetch } = {
     headers: { 'User-Agent': userAgent },
     fetch: createModelFetch(),

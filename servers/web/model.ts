@@ -29,7 +29,7 @@ export class WebModel {
   async generate(prompt: string, tools: Tool[], signal: AbortSignal): Promise<GenerateContentResponse> {
     if (!this.config.apiKey) throw new Error(MISSING_KEY_MESSAGE);
     // Loaded on first use: the SDK is large and most sessions never call a web tool.
-    const { GoogleGenAI: Sdk } = await import('./genai-client.js');
+    const { GoogleGenAI: Sdk } = await import('../../protocol/genai-client.js');
     this.client ??= new Sdk({
       apiKey: this.config.apiKey,
       ...(this.config.baseUrl ? { httpOptions: { baseUrl: this.config.baseUrl } } : {}),
