@@ -40,9 +40,13 @@ function toolSection(tools: PromptTool[]): string {
   const byServer = new Map<string, string[]>();
   // Host-provided tools (search_tools) are not a server's: their alias starts with '@'.
   const search = tools.find((t) => t.serverAlias.startsWith('@') && t.toolName === 'search_tools');
-  for (const t of tools)
-    if (!t.serverAlias.startsWith('@'))
-      byServer.set(t.serverAlias, [...(byServer.get(t.serverAlias) ?? []), t.exposedName]);
+  for (const t of tools) {
+    if (t.serverAlias.startsWith('@')) continue;
+    // Appended in place: a copy of the server's list per tool was quadratic in a server's tool count.
+    const names = byServer.get(t.serverAlias);
+    if (names) names.push(t.exposedName);
+    else byServer.set(t.serverAlias, [t.exposedName]);
+  }
   const servers = [...byServer].map(([alias, names]) => `- ${alias}: ${names.join(', ')}`);
   return [
     '# Tools',
