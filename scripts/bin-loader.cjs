@@ -2,7 +2,8 @@
 // Runs one bundled bin (dist/bin/impl/<name>.cjs) through vm.Script so that V8's code cache applies
 // (loader/code-cache.cjs), with Liftoff-only WebAssembly (loader/wasm-liftoff.cjs), TurboFan kept for
 // what runs long (loader/turbofan-later.cjs) and a young generation that does not grow
-// (loader/young-generation.cjs). Each trick's module says what it saves. The build writes
+// (loader/young-generation.cjs), after loading the built-in modules the bundle needs while V8 can still
+// use their code cache (loader/builtins.cjs). Each trick's module says what it saves. The build writes
 // the cache from a warm-up run (scripts/warm-code-cache.mjs), so it holds the functions a session
 // compiles, not only the bundle's top level; afterwards a process writes it when it exits only if there
 // was none or V8 rejected it.
@@ -10,6 +11,7 @@ const { readFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { basename, dirname } = require('node:path');
 const vm = require('node:vm');
+const { loadBuiltins, loadedNow, loadedSince } = require('./loader/builtins.cjs');
 const { cacheOf, readCache, writeCache } = require('./loader/code-cache.cjs');
 const { optimizeLater } = require('./loader/turbofan-later.cjs');
 const { keepYoungGenerationSmall } = require('./loader/young-generation.cjs');
@@ -20,11 +22,15 @@ const { useLiftoffOnly } = require('./loader/wasm-liftoff.cjs');
  * never run WebAssembly: they skip the Liftoff switch and the V8 module it loads (~5 ms).
  */
 function runBundle(bundle, { wasm = true } = {}) {
+  const cache = cacheOf(bundle);
+  const read = readCache(cache);
+  let cachedData = read.data;
+  const before = loadedNow();
+  // Before any flag changes: V8 then still takes Node's code cache for them.
+  loadBuiltins(read.builtins);
   if (wasm) useLiftoffOnly();
   optimizeLater();
   keepYoungGenerationSmall();
-  const cache = cacheOf(bundle);
-  let cachedData = readCache(cache);
   // The build writes the bundle as a module wrapper, `(function (exports, require, …) {…})`, so its text
   // is compiled exactly as read: no copy. It is ASCII (scripts/bundle.mjs), so latin1 reads it exactly,
   // without UTF-8 decoding (~10 ms less for the host's on 2 shared cores).
@@ -36,7 +42,7 @@ function runBundle(bundle, { wasm = true } = {}) {
   if (process.env.GEMINI_MCP_DEBUG) process.stderr.write(`[bin-loader] ${basename(bundle)}: code cache ${state}\n`);
   // The build's warm-up run writes it whatever it found.
   if (state !== 'used' || process.env.GEMINI_MCP_CODE_CACHE === 'write') {
-    process.once('exit', () => writeCache(script, cache));
+    process.once('exit', () => writeCache(script, cache, loadedSince(before)));
   }
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));

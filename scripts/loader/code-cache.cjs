@@ -32,21 +32,44 @@ function cacheOf(bundle) {
   };
 }
 
+/**
+ * The cache file is one JSON line, `{"builtins":[…]}` (the built-in modules the run that wrote it
+ * loaded: builtins.cjs), then V8's data. Returns `{ data, builtins }`; both are missing without a file,
+ * and a file without the line (damaged, or foreign) is all data, for V8 to judge.
+ */
 function readCache(cache) {
+  let file;
   try {
-    return readFileSync(join(cache.dir, cache.file));
+    file = readFileSync(join(cache.dir, cache.file));
   } catch {
-    return undefined;
+    return { builtins: [] };
   }
+  const end = file[0] === 0x7b ? file.indexOf(0x0a) : -1;
+  if (end > 0) {
+    try {
+      const head = JSON.parse(file.toString('latin1', 0, end));
+      const builtins = Array.isArray(head.builtins) ? head.builtins.filter((b) => typeof b === 'string') : [];
+      return { data: file.subarray(end + 1), builtins };
+    } catch {
+      // not our line after all
+    }
+  }
+  return { data: file, builtins: [] };
 }
 
-/** Atomically replaces the cache with what `script` has compiled so far and drops this bin's stale ones. */
-function writeCache(script, cache) {
+/**
+ * Atomically replaces the cache with what `script` has compiled so far and the built-in modules this run
+ * loaded, and drops this bin's stale caches.
+ */
+function writeCache(script, cache, builtins) {
   try {
     mkdirSync(cache.dir, { recursive: true });
     const path = join(cache.dir, cache.file);
     const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, script.createCachedData());
+    // Padded to a multiple of 8 bytes: V8 copies cache data that is not pointer-aligned.
+    const line = JSON.stringify({ builtins });
+    const head = Buffer.from(`${line.padEnd(Math.ceil((line.length + 1) / 8) * 8 - 1)}\n`, 'latin1');
+    writeFileSync(tmp, Buffer.concat([head, script.createCachedData()]));
     renameSync(tmp, path);
     for (const f of readdirSync(cache.dir)) if (cache.stale(f)) rmSync(join(cache.dir, f), { force: true });
   } catch {

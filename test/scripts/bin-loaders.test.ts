@@ -67,6 +67,30 @@ describe('bin loaders: each bundle runs through V8 code cache built by npm run b
     expect(version(ENTRY.host.replace(/\.cjs$/, '.mjs'))).toBe('used');
   });
 
+  // Node's own modules come with a code cache in the node binary, which V8 takes only under the flags it
+  // was made with: whatever the bundle needs is loaded before the loader changes V8's flags.
+  it('the built-in modules a run needs are recorded with the cache and loaded before the flags change', () => {
+    const file = join(REPO, 'dist/bin/cache', cacheName(join(REPO, 'dist/bin/impl/gemini-mcp.cjs')));
+    const head = readFileSync(file, 'latin1').split('\n', 1)[0];
+    const recorded = JSON.parse(head).builtins as string[];
+    expect(recorded).toEqual(expect.arrayContaining(['http', 'child_process', 'crypto']));
+    expect((head.length + 1) % 8, 'V8 copies data that is not pointer-aligned').toBe(0);
+    // A preload notes what is loaded when the loader first sets a flag.
+    const dir = join(REPO, 'dist/test-modules', String(process.pid));
+    mkdirSync(dir, { recursive: true });
+    const probe = join(dir, 'flags-probe.cjs');
+    writeFileSync(
+      probe,
+      `const v8 = require('node:v8'); const set = v8.setFlagsFromString;
+       v8.setFlagsFromString = (f) => { if (!globalThis.seen) globalThis.seen = process.moduleLoadList.join('|'), process.stderr.write('LOADED ' + globalThis.seen + '\\n'); return set.call(v8, f); };`,
+    );
+    const r = spawnSync(process.execPath, ['-r', probe, ENTRY.host, '--version'], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const loaded = /LOADED (.*)/.exec(r.stderr)?.[1].split('|') ?? [];
+    for (const m of ['http', 'child_process', 'crypto', 'internal/webstreams/readablestream'])
+      expect(loaded, m).toContain(`NativeModule ${m}`);
+  });
+
   it('a damaged cache is rejected, the bin still runs, and the cache is written anew', () => {
     const dir = binCopy();
     const bin = join(dir, 'gemini-mcp.cjs');
@@ -74,6 +98,11 @@ describe('bin loaders: each bundle runs through V8 code cache built by npm run b
     writeFileSync(file, Buffer.alloc(4096, 7));
     expect(version(bin)).toBe('rejected');
     expect(statSync(file).size).toBeGreaterThan(4096);
+    expect(version(bin)).toBe('used');
+    // A first line that looks like ours but is not: the whole file is V8's to judge.
+    writeFileSync(file, Buffer.concat([Buffer.from('{"builtins": [\n'), Buffer.alloc(4096, 7)]));
+    expect(version(bin)).toBe('rejected');
+    expect(readFileSync(file, 'latin1')).toMatch(/^\{"builtins":\["/);
     expect(version(bin)).toBe('used');
   });
 
