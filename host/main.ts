@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `gemini-mcp` bin. Kept tiny: every command imports its heavy modules lazily so startup stays fast.
-// First: zod reads this switch when a schema is built.
-import '../protocol/zod-jitless.js';
+// First: zod's settings (protocol/zod-config.ts) must be in place before any schema is built.
+import '../protocol/zod-config.js';
 import { asFatal, EXIT, FatalInputError } from './errors.js';
 import { HELP_TEXT, parseCliArgs, type CliArgs } from './cli-args.js';
 

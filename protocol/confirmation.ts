@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The typed detail a server attaches to `elicitation/create` under `_meta[META.confirmation]`
@@ -7,21 +7,21 @@ import { z } from 'zod';
 export const ConfirmationDetailSchema = z.object({
   kind: z.enum(['edit', 'exec', 'info']),
   title: z.string(),
-  callId: z.string().optional(),
+  callId: z.optional(z.string()),
   // edit
-  filePath: z.string().optional(),
-  fileDiff: z.string().optional(),
-  originalContent: z.string().nullable().optional(),
-  newContent: z.string().optional(),
-  isNewFile: z.boolean().optional(),
+  filePath: z.optional(z.string()),
+  fileDiff: z.optional(z.string()),
+  originalContent: z.optional(z.nullable(z.string())),
+  newContent: z.optional(z.string()),
+  isNewFile: z.optional(z.boolean()),
   // exec
-  command: z.string().optional(),
-  rootCommands: z.array(z.string()).optional(),
-  directory: z.string().optional(),
-  description: z.string().optional(),
+  command: z.optional(z.string()),
+  rootCommands: z.optional(z.array(z.string())),
+  directory: z.optional(z.string()),
+  description: z.optional(z.string()),
   // info
-  prompt: z.string().optional(),
-  urls: z.array(z.string()).optional(),
+  prompt: z.optional(z.string()),
+  urls: z.optional(z.array(z.string())),
 });
 export type ConfirmationDetail = z.infer<typeof ConfirmationDetailSchema>;
 

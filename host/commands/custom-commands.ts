@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { splitFrontMatter } from '../skills/front-matter.js';
 import { safeText } from '../safe-text.js';
 
@@ -46,7 +46,7 @@ const TomlCommand = z.object({
   prompt: z.string({
     error: (i) => (i.input === undefined ? "The 'prompt' field is required." : "The 'prompt' field must be a string."),
   }),
-  description: z.string().optional(),
+  description: z.optional(z.string()),
 });
 
 /** Files under `dir` ending in `ext`, depth-first, sorted; symlinked folders are followed once. */

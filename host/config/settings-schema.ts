@@ -1,8 +1,13 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Gemini CLI v2 settings, as far as this host reads them. Every object is loose: unknown keys (newer or
  * older Gemini CLI keys, other clients' fields) pass through untouched so existing files keep loading.
+ *
+ * Written with zod's tree-shakable `zod/mini` API, as are all schemas a host start builds: with classic
+ * zod, evaluating it and building this schema took ~20 ms of every host start before the first model
+ * request, ~12 ms with mini (docs/architecture.md, "Build and start-up"). Use `z.optional(…)` and the
+ * like directly: destructuring from the `z` namespace makes the bundler build the whole namespace object.
  */
 
 const stringList = z.array(z.string());
@@ -10,39 +15,39 @@ const stringMap = z.record(z.string(), z.string());
 
 /** `mcpServers.<alias>`: Gemini CLI fields; a Claude Desktop / Claude Code block is a subset of these. */
 export const McpServerSettingsSchema = z.looseObject({
-  command: z.string().optional(),
-  args: stringList.optional(),
-  env: stringMap.optional(),
-  cwd: z.string().optional(),
-  url: z.string().optional(),
-  httpUrl: z.string().optional(),
+  command: z.optional(z.string()),
+  args: z.optional(stringList),
+  env: z.optional(stringMap),
+  cwd: z.optional(z.string()),
+  url: z.optional(z.string()),
+  httpUrl: z.optional(z.string()),
   // Claude Code writes `streamable-http`; some tools write `streamableHttp`.
-  type: z.enum(['stdio', 'sse', 'http', 'streamable-http', 'streamableHttp']).optional(),
-  headers: stringMap.optional(),
-  timeout: z.number().positive().optional(),
-  trust: z.boolean().optional(),
-  includeTools: stringList.optional(),
-  excludeTools: stringList.optional(),
-  description: z.string().optional(),
+  type: z.optional(z.enum(['stdio', 'sse', 'http', 'streamable-http', 'streamableHttp'])),
+  headers: z.optional(stringMap),
+  timeout: z.optional(z.number().check(z.positive())),
+  trust: z.optional(z.boolean()),
+  includeTools: z.optional(stringList),
+  excludeTools: z.optional(stringList),
+  description: z.optional(z.string()),
   // `lazy` (default): tools are declared from the cached listing and the server starts on first use;
   // `eager`: started with the session (servers with side effects at start).
-  startup: z.enum(['lazy', 'eager']).optional(),
+  startup: z.optional(z.enum(['lazy', 'eager'])),
   // OAuth 2.1 for remote servers (host/mcp/oauth): a pre-registered client, scopes, a fixed redirect URI.
-  oauth: z
-    .looseObject({
-      enabled: z.boolean().optional(),
-      clientId: z.string().optional(),
-      clientSecret: z.string().optional(),
-      scopes: stringList.optional(),
-      redirectUri: z.string().optional(),
-    })
-    .optional(),
+  oauth: z.optional(
+    z.looseObject({
+      enabled: z.optional(z.boolean()),
+      clientId: z.optional(z.string()),
+      clientSecret: z.optional(z.string()),
+      scopes: z.optional(stringList),
+      redirectUri: z.optional(z.string()),
+    }),
+  ),
   /** This entry replaces the built-in server of the same name on purpose: no notice. */
-  replaceBuiltin: z.boolean().optional(),
+  replaceBuiltin: z.optional(z.boolean()),
   /** A stdio server the host starts inside the sandbox (host/config/sandbox.ts). */
-  sandbox: z
-    .union([z.boolean(), z.looseObject({ allowWrite: stringList.optional(), allowNet: stringList.optional() })])
-    .optional(),
+  sandbox: z.optional(
+    z.union([z.boolean(), z.looseObject({ allowWrite: z.optional(stringList), allowNet: z.optional(stringList) })]),
+  ),
 });
 
 /**
@@ -50,86 +55,87 @@ export const McpServerSettingsSchema = z.looseObject({
  * server of that name (or `constructor`) is still a server. Each value is checked with `value`; the keys
  * are set as own properties.
  */
-export function ownRecord<T extends z.ZodType>(value: T) {
-  return z
-    .custom<Record<string, unknown>>((v) => !!v && typeof v === 'object' && !Array.isArray(v), {
+export function ownRecord<T extends z.ZodMiniType>(value: T) {
+  return z.pipe(
+    z.custom<Record<string, unknown>>((v) => !!v && typeof v === 'object' && !Array.isArray(v), {
       message: 'expected an object',
-    })
-    .transform((obj, ctx) => {
+    }),
+    z.transform((obj, ctx) => {
       const out: Record<string, z.output<T>> = {};
       for (const [key, v] of Object.entries(obj)) {
         const r = value.safeParse(v);
         if (!r.success) {
           for (const issue of r.error.issues)
-            ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path] });
+            ctx.issues.push({ code: 'custom', message: issue.message, path: [key, ...issue.path], input: v });
           continue;
         }
         Object.defineProperty(out, key, { value: r.data, enumerable: true, writable: true, configurable: true });
       }
       return out;
-    });
+    }),
+  );
 }
 
 export const SettingsSchema = z.looseObject({
-  mcpServers: ownRecord(McpServerSettingsSchema).optional(),
-  mcp: z
-    .looseObject({
-      serverCommand: z.string().optional(),
-      allowed: stringList.optional(),
-      excluded: stringList.optional(),
-    })
-    .optional(),
-  tools: z
-    .looseObject({
-      core: stringList.optional(),
-      allowed: stringList.optional(),
-      exclude: stringList.optional(),
-      confirmationRequired: stringList.optional(),
-      discoveryCommand: z.string().optional(),
-      callCommand: z.string().optional(),
-      truncateToolOutputThreshold: z.number().optional(),
-      shell: z.looseObject({}).optional(),
+  mcpServers: z.optional(ownRecord(McpServerSettingsSchema)),
+  mcp: z.optional(
+    z.looseObject({
+      serverCommand: z.optional(z.string()),
+      allowed: z.optional(stringList),
+      excluded: z.optional(stringList),
+    }),
+  ),
+  tools: z.optional(
+    z.looseObject({
+      core: z.optional(stringList),
+      allowed: z.optional(stringList),
+      exclude: z.optional(stringList),
+      confirmationRequired: z.optional(stringList),
+      discoveryCommand: z.optional(z.string()),
+      callCommand: z.optional(z.string()),
+      truncateToolOutputThreshold: z.optional(z.number()),
+      shell: z.optional(z.looseObject({})),
       // Gemini CLI's key (true or a container command); here it starts the shell server sandboxed.
-      sandbox: z.union([z.boolean(), z.string()]).optional(),
-      sandboxNetwork: stringList.optional(),
-      sandboxSecrets: stringList.optional(),
-      sandboxAutoApprove: z.boolean().optional(),
-    })
-    .optional(),
-  model: z
-    .looseObject({
-      name: z.string().optional(),
-      maxSessionTurns: z.number().optional(),
-      compressionThreshold: z.number().optional(),
-      skipNextSpeakerCheck: z.boolean().optional(),
-      disableLoopDetection: z.boolean().optional(),
-    })
-    .optional(),
-  general: z
-    .looseObject({
-      maxAttempts: z.number().optional(),
+      sandbox: z.optional(z.union([z.boolean(), z.string()])),
+      sandboxNetwork: z.optional(stringList),
+      sandboxSecrets: z.optional(stringList),
+      sandboxAutoApprove: z.optional(z.boolean()),
+    }),
+  ),
+  model: z.optional(
+    z.looseObject({
+      name: z.optional(z.string()),
+      maxSessionTurns: z.optional(z.number()),
+      compressionThreshold: z.optional(z.number()),
+      skipNextSpeakerCheck: z.optional(z.boolean()),
+      disableLoopDetection: z.optional(z.boolean()),
+    }),
+  ),
+  general: z.optional(
+    z.looseObject({
+      maxAttempts: z.optional(z.number()),
       // Gemini CLI's values; `plan` has no equivalent here and reads as `default`.
-      defaultApprovalMode: z.enum(['default', 'auto_edit', 'plan']).optional(),
-      retryFetchErrors: z.boolean().optional(),
-      checkpointing: z.looseObject({ enabled: z.boolean().optional() }).optional(),
-    })
-    .optional(),
-  context: z
-    .looseObject({
-      includeDirectories: stringList.optional(),
-      fileName: z.union([z.string(), stringList]).optional(),
-    })
-    .optional(),
-  security: z
-    .looseObject({
-      auth: z.looseObject({ selectedType: z.string().optional() }).optional(),
-      folderTrust: z.looseObject({ enabled: z.boolean().optional() }).optional(),
-      disableYoloMode: z.boolean().optional(),
-      environmentVariableRedaction: z
-        .looseObject({ allowed: stringList.optional(), blocked: stringList.optional() })
-        .optional(),
-    })
-    .optional(),
+      defaultApprovalMode: z.optional(z.enum(['default', 'auto_edit', 'plan'])),
+      retryFetchErrors: z.optional(z.boolean()),
+      checkpointing: z.optional(z.looseObject({ enabled: z.optional(z.boolean()) })),
+    }),
+  ),
+  context: z.optional(
+    z.looseObject({
+      includeDirectories: z.optional(stringList),
+      fileName: z.optional(z.union([z.string(), stringList])),
+    }),
+  ),
+  security: z.optional(
+    z.looseObject({
+      auth: z.optional(z.looseObject({ selectedType: z.optional(z.string()) })),
+      folderTrust: z.optional(z.looseObject({ enabled: z.optional(z.boolean()) })),
+      disableYoloMode: z.optional(z.boolean()),
+      environmentVariableRedaction: z.optional(
+        z.looseObject({ allowed: z.optional(stringList), blocked: z.optional(stringList) }),
+      ),
+    }),
+  ),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -1,7 +1,7 @@
 import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ApprovalMode } from '../scheduler/types.js';
 import { parseApprovalMode } from './approval-mode.js';
 import { builtinByName } from '../tools/builtin-catalogue.js';
@@ -51,38 +51,44 @@ export interface LoadedPolicies {
   problems: string[];
 }
 
-const stringOrList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
-const RuleSchema = z
-  .looseObject({
-    toolName: stringOrList.optional(),
-    mcpName: z.string().min(1).optional(),
-    argsPattern: z.string().optional(),
-    commandPrefix: stringOrList.optional(),
-    commandRegex: z.string().optional(),
-    decision: z.enum(['allow', 'deny', 'ask_user']),
-    priority: z.number().int().min(0).max(999),
-    modes: z
-      .array(z.string().refine((m) => parseApprovalMode(m) !== undefined, { message: 'unknown approval mode' }))
-      .optional(),
-    interactive: z.boolean().optional(),
-    allowRedirection: z.boolean().optional(),
-    allow_redirection: z.boolean().optional(),
-    denyMessage: z.string().optional(),
-    deny_message: z.string().optional(),
-  })
+const nonEmpty = () => z.string().check(z.minLength(1));
+const stringOrList = z.union([nonEmpty(), z.array(nonEmpty()).check(z.minLength(1))]);
+const RuleFields = z.looseObject({
+  toolName: z.optional(stringOrList),
+  mcpName: z.optional(nonEmpty()),
+  argsPattern: z.optional(z.string()),
+  commandPrefix: z.optional(stringOrList),
+  commandRegex: z.optional(z.string()),
+  decision: z.enum(['allow', 'deny', 'ask_user']),
+  priority: z.number().check(z.int(), z.minimum(0), z.maximum(999)),
+  modes: z.optional(
+    z.array(
+      z.string().check(z.refine((m) => parseApprovalMode(m) !== undefined, { message: 'unknown approval mode' })),
+    ),
+  ),
+  interactive: z.optional(z.boolean()),
+  allowRedirection: z.optional(z.boolean()),
+  allow_redirection: z.optional(z.boolean()),
+  denyMessage: z.optional(z.string()),
+  deny_message: z.optional(z.string()),
+});
+type RuleFields = z.output<typeof RuleFields>;
+const RuleSchema = RuleFields.check(
   // A condition we do not check would make the rule match more than it says: refused, not ignored.
-  .refine((r) => r.toolAnnotations === undefined && r.subagent === undefined, {
+  z.refine((r: RuleFields) => r.toolAnnotations === undefined && r.subagent === undefined, {
     message: 'toolAnnotations and subagent conditions are not supported here; the rule is not loaded',
-  })
-  .refine((r) => r.toolName !== undefined || r.mcpName !== undefined, {
+  }),
+  z.refine((r: RuleFields) => r.toolName !== undefined || r.mcpName !== undefined, {
     message: 'a rule needs toolName or mcpName',
-  })
-  .refine((r) => r.commandPrefix === undefined || r.commandRegex === undefined, {
+  }),
+  z.refine((r: RuleFields) => r.commandPrefix === undefined || r.commandRegex === undefined, {
     message: 'commandPrefix and commandRegex cannot be used together',
-  })
-  .refine((r) => (r.commandPrefix === undefined && r.commandRegex === undefined) || r.argsPattern === undefined, {
-    message: 'commandPrefix/commandRegex and argsPattern cannot be used together',
-  });
+  }),
+  z.refine(
+    (r: RuleFields) => (r.commandPrefix === undefined && r.commandRegex === undefined) || r.argsPattern === undefined,
+    { message: 'commandPrefix/commandRegex and argsPattern cannot be used together' },
+  ),
+);
 
 /** The folders Gemini CLI reads, in tier order: system (admin), user, workspace (trusted folders only). */
 export function standardPolicySources(opts: {

@@ -1,5 +1,5 @@
 import type { Content, Part } from '@google/genai';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * One session file is JSON Lines, append-only: a header, then one record per change of the conversation.
@@ -38,21 +38,21 @@ const RecordSchema = () => (recordSchema ??= buildRecordSchema());
  */
 function buildRecordSchema() {
   const PartSchema = z.looseObject({
-    text: z.string().optional(),
-    thought: z.boolean().optional(),
-    functionCall: z.looseObject({ name: z.string(), id: z.string().optional() }).optional(),
-    functionResponse: z.looseObject({ name: z.string().optional(), id: z.string().optional() }).optional(),
+    text: z.optional(z.string()),
+    thought: z.optional(z.boolean()),
+    functionCall: z.optional(z.looseObject({ name: z.string(), id: z.optional(z.string()) })),
+    functionResponse: z.optional(z.looseObject({ name: z.optional(z.string()), id: z.optional(z.string()) })),
   });
-  const ContentSchema = z.looseObject({ role: z.string().optional(), parts: z.array(PartSchema).optional() });
+  const ContentSchema = z.looseObject({ role: z.optional(z.string()), parts: z.optional(z.array(PartSchema)) });
   return z.discriminatedUnion('type', [
     z.looseObject({
       type: z.literal('session'),
       version: z.number(),
-      id: z.string().min(1),
+      id: z.string().check(z.minLength(1)),
       startTime: z.string(),
       cwd: z.string(),
       model: z.string(),
-      kind: z.enum(['chat', 'headless']).catch('chat'),
+      kind: z.catch(z.enum(['chat', 'headless']), 'chat'),
     }),
     z.looseObject({ type: z.literal('content'), time: z.string(), content: ContentSchema }),
     z.looseObject({
@@ -93,7 +93,7 @@ export function isPlainContentRecord(v: unknown): v is Extract<SessionRecord, { 
 export const schemaAccepts = (v: unknown): boolean => RecordSchema().safeParse(v).success;
 
 /** Why a record was skipped: its line and, briefly, what is wrong with it. */
-function problemOf(error: z.ZodError): string {
+function problemOf(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'wrong shape';
   const at = issue.path.length ? `"${issue.path.join('.')}": ` : '';

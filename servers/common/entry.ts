@@ -1,5 +1,5 @@
-// First: zod reads this switch when a schema is built.
-import '../../protocol/zod-jitless.js';
+// First: zod's settings (protocol/zod-config.ts) must be in place before any schema is built.
+import '../../protocol/zod-config.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createStderrLogger, type Logger } from './logger.js';
 import type { KitServer } from './create-server.js';

@@ -1,28 +1,30 @@
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { McpServerSettingsSchema, ownRecord } from '../settings-schema.js';
 import { EXTENSION_NAME, MANIFEST_FILE } from './paths.js';
 import { ConfigFileError, readConfigFile } from '../config-file.js';
 
+const nonEmpty = () => z.string().check(z.minLength(1));
+
 /** `gemini-extension.json`, as far as this host reads it; unknown keys (themes, plan, …) pass through. */
 export const ManifestSchema = z.looseObject({
-  name: z.string().min(1),
-  version: z.string().min(1),
-  description: z.string().optional(),
-  mcpServers: ownRecord(McpServerSettingsSchema).optional(),
-  contextFileName: z.union([z.string(), z.array(z.string())]).optional(),
-  excludeTools: z.array(z.string()).optional(),
-  settings: z
-    .array(
+  name: nonEmpty(),
+  version: nonEmpty(),
+  description: z.optional(z.string()),
+  mcpServers: z.optional(ownRecord(McpServerSettingsSchema)),
+  contextFileName: z.optional(z.union([z.string(), z.array(z.string())])),
+  excludeTools: z.optional(z.array(z.string())),
+  settings: z.optional(
+    z.array(
       z.looseObject({
         name: z.string(),
-        description: z.string().optional().default(''),
-        envVar: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
-        sensitive: z.boolean().optional(),
+        description: z._default(z.optional(z.string()), ''),
+        envVar: z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')),
+        sensitive: z.optional(z.boolean()),
       }),
-    )
-    .optional(),
-  migratedTo: z.string().optional(),
+    ),
+  ),
+  migratedTo: z.optional(z.string()),
 });
 
 export type Manifest = z.infer<typeof ManifestSchema>;
