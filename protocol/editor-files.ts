@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { NS } from './meta.js';
 
 /**
@@ -12,8 +12,8 @@ export const EDITOR_FILES = `${NS}/editorFiles`;
 
 /** The capability's value: which of the two requests the client answers. */
 export const EditorFilesCapabilitySchema = z.looseObject({
-  readTextFile: z.boolean().optional(),
-  writeTextFile: z.boolean().optional(),
+  readTextFile: z.optional(z.boolean()),
+  writeTextFile: z.optional(z.boolean()),
 });
 export type EditorFilesCapability = z.infer<typeof EditorFilesCapabilitySchema>;
 

@@ -134,6 +134,17 @@ describe('import boundaries', () => {
     ).toEqual([]);
   });
 
+  // Classic zod cannot be tree-shaken: one import of it makes every host start evaluate all of it
+  // (docs/architecture.md, "Build and start-up"). Servers' tools keep classic zod.
+  it('the host and protocol/ build schemas with zod/mini only, and set zod up through its core', () => {
+    expect(
+      violations(
+        (f) => under(f, 'host', 'protocol'),
+        (t) => (t === 'zod' || t.startsWith('zod/')) && t !== 'zod/mini' && t !== 'zod/v4/core' && t !== 'zod/locales',
+      ),
+    ).toEqual([]);
+  });
+
   it('the scheduler imports only protocol/ and itself (policy, executor and lookup are interfaces)', () => {
     const bad = violations(
       (f) => under(f, 'host/scheduler'),
