@@ -51,6 +51,8 @@ export interface SpawnOptions {
   url?: string;
   env?: Record<string, string | undefined>;
   stdin?: string;
+  /** Stdin from elsewhere instead of a pipe: `'ignore'` is /dev/null, a number an open file. */
+  stdinFrom?: 'ignore' | number;
 }
 
 export function spawnHost(args: string[], opts: SpawnOptions): ChildProcess {
@@ -72,9 +74,9 @@ export function spawnHost(args: string[], opts: SpawnOptions): ChildProcess {
   const child = spawn(process.execPath, [requireBuilt(ENTRY.host), ...args], {
     cwd: opts.ws.cwd,
     env,
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: [opts.stdinFrom ?? 'pipe', 'pipe', 'pipe'],
   });
-  child.stdin!.end(opts.stdin ?? '');
+  child.stdin?.end(opts.stdin ?? '');
   return child;
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
@@ -64,6 +64,22 @@ describe('gemini-mcp command line: output formats, exit codes, record and replay
     expect(c.stderr).toContain('No input provided');
     const d = await runHost(['-p', 'x', '--approval-mode', 'sometimes'], { ws });
     expect(d.code).toBe(42);
+  });
+
+  it('stdin from /dev/null is empty input; stdin from a file is read', async () => {
+    const none = await runHost([], { ws, stdinFrom: 'ignore', env: { GEMINI_API_KEY: 'k' } });
+    expect(none.code).toBe(42);
+    expect(none.stderr).toContain('No input provided');
+    const file = join(ws.home, 'prompt.txt');
+    writeFileSync(file, 'Say something.\n');
+    const fd = openSync(file, 'r');
+    try {
+      // Read, so the run goes on to the credentials check.
+      const read = await runHost([], { ws, stdinFrom: fd });
+      expect(read.code).toBe(41);
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it('52 for invalid settings, naming the file', async () => {
