@@ -1,7 +1,8 @@
 import { FatalInputError } from '../errors.js';
 import { SettingsError } from '../config/errors.js';
 import { loadSettings } from '../config/settings.js';
-import { editJsoncMembers, readJsoncObject } from '../config/jsonc-file.js';
+import { editJsoncMembers } from '../config/jsonc-edit.js';
+import { readJsoncObject } from '../config/jsonc-file.js';
 import { BUILTIN_ALIASES, toolPrefixes } from '../config/server-names.js';
 import { EXIT_ERROR, EXIT_OK, parseScope, settingsPathFor, type McpCommandOptions } from './mcp-shared.js';
 

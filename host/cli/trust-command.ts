@@ -5,7 +5,8 @@ import { SettingsError } from '../config/errors.js';
 import { EXIT, FatalInputError } from '../errors.js';
 import { isParseArgsError } from '../cli-parse-error.js';
 import { safeText } from '../safe-text.js';
-import { decideTrust, forgetTrust, saveTrust, trustedFoldersPath, type TrustLevel } from '../config/trust.js';
+import { decideTrust, trustedFoldersPath, type TrustLevel } from '../config/trust.js';
+import { forgetTrust, saveTrust } from '../config/trust-save.js';
 
 export interface TrustCommandOptions {
   cwd: string;

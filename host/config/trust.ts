@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { SettingsError } from './errors.js';
-import { editJsoncFile, readJsoncObject } from './jsonc-file.js';
+import { readJsoncObject } from './jsonc-file.js';
 import { geminiHome } from './paths.js';
 
 /**
@@ -54,7 +54,7 @@ export function readTrustRules(file: string): Record<string, TrustLevel> {
 }
 
 /** Real path when it exists, so a symlinked checkout and its target get the same answer. */
-function canonical(p: string): string {
+export function canonical(p: string): string {
   try {
     return existsSync(p) ? realpathSync(p) : resolve(p);
   } catch {
@@ -112,32 +112,6 @@ export function decideTrust(o: DecideTrustOptions): TrustDecision {
   return o.hasWorkspaceConfig
     ? { trusted: false, source: 'undecided' }
     : { trusted: true, source: 'no-workspace-config' };
-}
-
-/**
- * Saves the user's answer for `dir` (TRUST_PARENT is stored under `dir` itself, as Gemini CLI does) and
- * keeps the rest of the file — other rules, comments — as it was.
- */
-export function saveTrust(
-  dir: string,
-  level: TrustLevel,
-  env: NodeJS.ProcessEnv = process.env,
-  homeDir?: string,
-): string {
-  const file = trustedFoldersPath(env, homeDir);
-  readTrustRules(file);
-  editJsoncFile(file, [{ path: [canonical(dir)], value: level }]);
-  return file;
-}
-
-/** Forgets the rule saved for exactly `dir` (a covering parent rule still applies). */
-export function forgetTrust(dir: string, env: NodeJS.ProcessEnv = process.env, homeDir?: string): boolean {
-  const file = trustedFoldersPath(env, homeDir);
-  const { value } = readJsoncObject(file);
-  const key = Object.keys(value).find((k) => canonical(k) === canonical(dir));
-  if (key === undefined) return false;
-  editJsoncFile(file, [{ path: [key], value: undefined }]);
-  return true;
 }
 
 /**

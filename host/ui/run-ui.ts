@@ -167,7 +167,7 @@ async function settleFolderTrust(app: App, opts: RunInteractiveOptions, env: Nod
   const { askFolderTrust } = await import('./views/trust-prompt.js');
   const level = await askFolderTrust(app, opts.cwd, loaded.skipped);
   if (!level) return false;
-  const { saveTrust } = await import('../config/trust.js');
+  const { saveTrust } = await import('../config/trust-save.js');
   try {
     const file = saveTrust(opts.cwd, level, env);
     app.conv.add({ kind: 'info', text: `Saved: ${level === 'DO_NOT_TRUST' ? 'not trusted' : 'trusted'} (${file}).` });

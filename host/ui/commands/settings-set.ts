@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { editJsoncFile, editJsoncText, parseJsoncObject, readJsoncObject } from '../../config/jsonc-file.js';
+import { editJsoncFile, editJsoncText } from '../../config/jsonc-edit.js';
+import { parseJsoncObject, readJsoncObject } from '../../config/jsonc-file.js';
 import { geminiHome } from '../../config/paths.js';
 import { userSettingsPath, workspaceSettingsPath } from '../../config/settings-files.js';
 import { SettingsSchema } from '../../config/settings-schema.js';

@@ -1,4 +1,4 @@
-import { editJsoncFile } from '../../config/jsonc-file.js';
+import { editJsoncFile } from '../../config/jsonc-edit.js';
 import { geminiHome } from '../../config/paths.js';
 import { userSettingsPath } from '../../config/settings-files.js';
 import { THEMES, type ThemeName } from '../text/palette.js';

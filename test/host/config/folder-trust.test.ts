@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSettings, SettingsError } from '../../../host/config/settings.js';
-import { decideTrust, ruleFor, saveTrust } from '../../../host/config/trust.js';
+import { decideTrust, ruleFor } from '../../../host/config/trust.js';
+import { saveTrust } from '../../../host/config/trust-save.js';
 import { runTrustCommand } from '../../../host/cli/trust-command.js';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { tempDir } from '../../helpers/tmp.js';
