@@ -20,6 +20,12 @@ const LAZY = {
   'internal/webstreams/readablestream': () => globalThis.ReadableStream,
 };
 
+/**
+ * Public names never loaded directly: `_http_agent` and its kind come with their public module (which
+ * the list holds too), and requiring a deprecated module prints a warning a run might otherwise not.
+ */
+const SKIP = (name) => name.startsWith('_') || name === 'punycode' || name === 'sys';
+
 /** What this process has loaded so far, for `loadedSince`. */
 function loadedNow() {
   return new Set(Array.isArray(process.moduleLoadList) ? process.moduleLoadList : []);
@@ -32,7 +38,7 @@ function loadedSince(before) {
   for (const entry of loadedNow()) {
     if (before.has(entry) || !entry.startsWith('NativeModule ')) continue;
     const name = entry.slice('NativeModule '.length);
-    if (publicNames.has(name) || name in LAZY) names.push(name);
+    if ((publicNames.has(name) && !SKIP(name)) || name in LAZY) names.push(name);
   }
   return names;
 }
