@@ -130,6 +130,28 @@ export const GENAI_PATH_GET = {
 };
 
 /**
+ * The same conversion passes every path as a fresh array literal, `getValueByPath(part, ['text'])`, so
+ * converting a request allocates two arrays per field of every part: ~6 MB of garbage for a resumed
+ * 10,000-record session, whose scavenges were most of its extra time before the first request. The
+ * literals become constants made once (frozen: neither helper changes its `keys`, it copies with slice).
+ */
+export function hoistGenaiPathKeys(contents) {
+  const names = new Map();
+  const out = contents.replace(
+    /\b(getValueByPath|setValueByPath)\((\w+),\s*\[\s*((?:'[^'\\\n]*'\s*,?\s*)+)\]/g,
+    (_, fn, target, list) => {
+      const keys = JSON.stringify([...list.matchAll(/'([^'\\\n]*)'/g)].map((m) => m[1]));
+      let name = names.get(keys);
+      if (!name) names.set(keys, (name = `__gmcPath${names.size}`));
+      return `${fn}(${target}, ${name}`;
+    },
+  );
+  if (!names.size) return undefined;
+  const decls = [...names].map(([keys, name]) => `const ${name} = Object.freeze(${keys});`).join('\n');
+  return `${decls}\n${out}`;
+}
+
+/**
  * The host and the web server call only `models` (host/core/content-generator.ts, servers/web/model.ts),
  * yet the GoogleGenAI constructor builds every service (Live, batches, caches, files, tunings, ...) and the
  * class reaches the Gemini "next gen" clients (interactions, agents, webhooks, ...) through getters, so the
@@ -228,6 +250,9 @@ export const patchGenai = {
         const head = opening.slice(0, opening.indexOf('\n') + 1);
         contents = contents.replace(opening, `${head}${fastPath}${opening.slice(head.length)}`);
       } else warnings.push({ text: '@google/genai changed: its request conversion keeps the generic path walk' });
+      const hoisted = hoistGenaiPathKeys(contents);
+      if (hoisted) contents = hoisted;
+      else warnings.push({ text: '@google/genai changed: its request conversion allocates its paths again' });
       const slim = genaiModelsOnly(contents);
       if (slim) contents = slim;
       else warnings.push({ text: '@google/genai changed: GoogleGenAI keeps all its services in the bundle' });

@@ -12,6 +12,7 @@ import {
   GENAI_MODELS_ONLY,
   GENAI_PATH_GET,
   genaiModelsOnly,
+  hoistGenaiPathKeys,
 } from '../../scripts/bundle-plugins.mjs';
 // @ts-expect-error: a plain .mjs build script without type declarations
 import { lazySdkSchemas, makeSchemasLazy, SDK_TYPES_FILE } from '../../scripts/lazy-sdk-schemas.mjs';
@@ -92,6 +93,28 @@ describe('third-party patches still match upstream', () => {
     for (const [d, keys] of cases) {
       expect(after(d, keys, 'default'), JSON.stringify(keys)).toEqual(before(d, keys, 'default'));
     }
+  });
+
+  it('constant paths in genai: every literal path becomes a constant, and neither helper changes its keys', () => {
+    const src = readFileSync(join(REPO, GENAI_PATH_GET.file), 'utf8');
+    const out = hoistGenaiPathKeys(src) as string;
+    expect(out, 'patchGenai (constant paths): no literal paths found').toBeDefined();
+    expect(out.match(/ValueByPath\(\w+,\s*\[/g) ?? [], 'literal paths left').toEqual([]);
+    // The helpers only read their keys: no assignment, push, splice, sort or reverse on them.
+    for (const fn of ['getValueByPath', 'setValueByPath']) {
+      const at = src.indexOf(`function ${fn}(data, keys`);
+      expect(at, `${fn} changed its signature`).toBeGreaterThanOrEqual(0);
+      const body = src.slice(at, src.indexOf('\n}\n', at));
+      expect(body, fn).not.toMatch(
+        /keys(\[[^\]]*\])?\s*=[^=]|keys\.(push|pop|shift|unshift|splice|sort|reverse|fill|copyWithin)\(/,
+      );
+    }
+    // The patched module still converts a request as before.
+    type Convert = (from: unknown) => unknown;
+    const load = (code: string) =>
+      new Function(`${code.replace(/^(import|export) .*$/gm, '')}\nreturn contentToMldev$1;`)() as Convert;
+    const content = { role: 'user', parts: [{ text: 'hi', thought: true }, { functionCall: { name: 'f', args: {} } }] };
+    expect(load(out)(content)).toEqual(load(src)(content));
   });
 
   it('Gemini SDK with models only: the class and constructor openings and the service list verbatim; the host and the web server use only models', () => {
@@ -198,7 +221,23 @@ describe('docs/third-party-patches.md', () => {
   it('says how many patches its table lists, and this file guards each one', () => {
     const doc = readFileSync(join(REPO, 'docs/third-party-patches.md'), 'utf8');
     const rows = doc.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Patch') && !l.startsWith('|---'));
-    const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven'];
+    const words = [
+      'zero',
+      'one',
+      'two',
+      'three',
+      'four',
+      'five',
+      'six',
+      'seven',
+      'eight',
+      'nine',
+      'ten',
+      'eleven',
+      'twelve',
+      'thirteen',
+      'fourteen',
+    ];
     const said = /^(\w+) places change/m.exec(doc)?.[1]?.toLowerCase();
     expect(said, 'the count sentence').toBe(words[rows.length]);
     const guards = readFileSync(join(REPO, 'test/scripts/third-party-patches.unit.test.ts'), 'utf8');
