@@ -32,8 +32,8 @@ const isLazyConst = (decl) =>
 /**
  * Rewrites the SDK's types module (an ES module importing only zod) as a CommonJS module whose consts
  * are getters: a bundler then reads each through the exports object at its point of use, so nothing is
- * built until something reads it. `zodModule` is what the rewritten module requires for zod's namespace
- * (its `z` export). Returns undefined for a module shaped otherwise.
+ * built until something reads it. `zodModule` is what the rewritten module requires for zod: a module
+ * that exports at least the names zodNamesUsed finds. Returns undefined for a module shaped otherwise.
  */
 export function makeSchemasLazy(source, zodModule) {
   const program = parse(source, { ecmaVersion: 'latest', sourceType: 'module' });
@@ -60,7 +60,7 @@ export function makeSchemasLazy(source, zodModule) {
   const z = imports[0].specifiers[0].local.name;
   const lazyNames = new Set(lazy.keys());
   const ensure = (node) => [...referencedNames(node, lazyNames)].map((n) => `$${n}();`).join(' ');
-  const out = ["'use strict';", `const ${z} = require(${JSON.stringify(zodModule)}).z;`];
+  const out = ["'use strict';", `const ${z} = require(${JSON.stringify(zodModule)});`];
   for (const stmt of program.body) {
     if (stmt.type === 'ImportDeclaration') continue;
     const decl = stmt.type === 'ExportNamedDeclaration' ? stmt.declaration : stmt;
@@ -85,6 +85,16 @@ export function makeSchemasLazy(source, zodModule) {
   return out.filter(Boolean).join('\n');
 }
 
+/** The names the module reads from its zod namespace (`z.object`, `z.iso`, …). */
+export function zodNamesUsed(source) {
+  const local = /import\s*\*\s*as\s+([\w$]+)\s+from\s*['"]zod\/v4['"]/.exec(source)?.[1];
+  if (!local) return [];
+  const names = new Set();
+  for (const m of source.matchAll(new RegExp(`\\b${local.replace('$', '\\$')}\\s*\\.\\s*([A-Za-z_$][\\w$]*)`, 'g')))
+    names.add(m[1]);
+  return [...names].sort();
+}
+
 const NAMESPACE = 'gmc-lazy-sdk-types';
 const SDK_TYPES = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]types\.js$/;
 const ZOD = `${NAMESPACE}:zod`;
@@ -92,9 +102,11 @@ const ZOD = `${NAMESPACE}:zod`;
 /**
  * The SDK's package.json marks its files as ES modules, and esbuild keeps that for any file loaded from
  * there: the module is resolved into a namespace of its own, where the rewritten code is CommonJS. It
- * gets zod's namespace from a one-export ES module beside it: a require() of zod itself (its ES build:
- * its CommonJS build would be a second copy of zod) would copy all ~300 exports into a CommonJS view at
- * every start. Should a future SDK reshape the module (another import, re-exports), it is bundled
+ * gets zod from an ES module beside it that re-exports by name only what the module uses (18 names): a
+ * require() of zod itself (its ES build: its CommonJS build would be a second copy of zod) would copy all
+ * ~300 exports into a CommonJS view, and re-exporting zod's `z` made the bundle build that namespace
+ * object and the ones it holds (core, util, regexes: ~900 getters) at every start, even in processes that
+ * never load the SDK. Should a future SDK reshape the module (another import, re-exports), it is bundled
  * unchanged and the build says so.
  */
 export const lazySdkSchemas = {
@@ -112,11 +124,15 @@ export const lazySdkSchemas = {
       return errors.length === 0 && SDK_TYPES.test(path) ? { path, namespace: NAMESPACE } : undefined;
     });
     b.onResolve({ filter: new RegExp(`^${ZOD}$`) }, (args) => ({ path: `${args.importer}#zod`, namespace: NAMESPACE }));
-    b.onLoad({ filter: /#zod$/, namespace: NAMESPACE }, (args) => ({
-      contents: "export { z } from 'zod/v4';\n",
-      loader: 'js',
-      resolveDir: dirname(args.path.slice(0, -'#zod'.length)),
-    }));
+    b.onLoad({ filter: /#zod$/, namespace: NAMESPACE }, (args) => {
+      const types = args.path.slice(0, -'#zod'.length);
+      const names = zodNamesUsed(readFileSync(types, 'utf8'));
+      return {
+        contents: `export { ${names.join(', ')} } from 'zod/v4';\n`,
+        loader: 'js',
+        resolveDir: dirname(types),
+      };
+    });
     b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       const contents = makeSchemasLazy(source, ZOD);
