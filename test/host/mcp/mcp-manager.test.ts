@@ -140,12 +140,14 @@ describe('McpClientManager with the fault server', () => {
     clientRequests.setAsker({
       fillForm: async ({ server, form }) => {
         seen.push(`${server}: ${form.message}`);
-        await new Promise((r) => setTimeout(r, 1200)); // longer than the call timeout
+        await new Promise((r) => setTimeout(r, 2500)); // longer than the call timeout
         return { action: 'accept', content: { decision: 'proceed' } };
       },
       approveSampling: async () => 'deny',
     });
-    const m = manager([fault('f', dir, {}, { timeoutMs: 400 })], { clientRequests });
+    // 1 s: the server's elicitation must arrive before the timeout, also on a loaded 2-core machine
+    // (400 ms was once too short there).
+    const m = manager([fault('f', dir, {}, { timeoutMs: 1000 })], { clientRequests });
     await m.whenSettled();
     const r = await m.callTool('f', 'ask', {});
     expect(textOf(r)).toBe('answer: accept {"decision":"proceed"}');
