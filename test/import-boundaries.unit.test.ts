@@ -145,6 +145,15 @@ describe('import boundaries', () => {
     ).toEqual([]);
   });
 
+  // zod's `z` export is a namespace object: imported by name it is a value, which the bundler builds at start
+  // (~850 getters) and keeps with all of classic zod; `import * as z` lets it resolve each `z.x` statically.
+  it("classic zod is imported as a namespace (import * as z), never as zod's `z` value", () => {
+    const named = SOURCE_ROOTS.flatMap((r) => walk(r)).filter((f) =>
+      /^\s*import\s*\{[^}]*\bz\b[^}]*\}\s*from\s*['"]zod(\/v4)?['"]/m.test(readFileSync(join(REPO, f), 'utf8')),
+    );
+    expect(named).toEqual([]);
+  });
+
   it('the scheduler imports only protocol/ and itself (policy, executor and lookup are interfaces)', () => {
     const bad = violations(
       (f) => under(f, 'host/scheduler'),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A numeric parameter floored before validation (`offset: 2.7` behaves as 2). The

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { guardPath, isWithin } from '../../common/path-guard.js';
 import { errorResult, textResult } from '../../common/result.js';
 import { defineTool, READ_ONLY, type ToolContext } from '../../common/tool.js';

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { childOf, fdPathsWork, isEscape, openChecked } from '../../common/confined-fs.js';
 import { guardPath, isAllowedReal, notInWorkspaceMessage } from '../../common/path-guard.js';
 import { errorResult, textResult } from '../../common/result.js';

@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { META } from '../../../protocol/meta.js';
 import { guardPath } from '../../common/path-guard.js';
 import { errorResult, textResult } from '../../common/result.js';

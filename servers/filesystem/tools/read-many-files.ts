@@ -1,6 +1,6 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { META } from '../../../protocol/meta.js';
 import { isAllowedReal, isWithin } from '../../common/path-guard.js';

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { withDeadline } from '../../common/deadline.js';
 import { basename } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { META } from '../../../protocol/meta.js';
 import { guardPath } from '../../common/path-guard.js';
 import { textResult, ToolError } from '../../common/result.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { basename } from 'node:path';
 import { defineTool, type ToolDefinition } from '../../common/tool.js';
 import { META } from '../../../protocol/meta.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { META } from '../../../protocol/meta.js';
 import { proceeds } from '../../../protocol/confirmation.js';
 import { guardPath } from '../../common/path-guard.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, type ToolDefinition } from '../../common/tool.js';
 import { textResult, ToolError } from '../../common/result.js';
 import { formatSources, insertCitations } from '../citations.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { META } from '../../../protocol/meta.js';
 import { proceeds } from '../../../protocol/confirmation.js';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../common/tool.js';
