@@ -124,9 +124,12 @@ export const lazySdkSchemas = {
       return errors.length === 0 && SDK_TYPES.test(path) ? { path, namespace: NAMESPACE } : undefined;
     });
     b.onResolve({ filter: new RegExp(`^${ZOD}$`) }, (args) => ({ path: `${args.importer}#zod`, namespace: NAMESPACE }));
-    b.onLoad({ filter: /#zod$/, namespace: NAMESPACE }, (args) => {
+    b.onLoad({ filter: /#zod$/, namespace: NAMESPACE }, async (args) => {
       const types = args.path.slice(0, -'#zod'.length);
-      const names = zodNamesUsed(readFileSync(types, 'utf8'));
+      // A name zod does not export (read from a comment, say) would fail the build; the original would
+      // read undefined for it just the same.
+      const zod = await import('zod/v4');
+      const names = zodNamesUsed(readFileSync(types, 'utf8')).filter((n) => n in zod);
       return {
         contents: `export { ${names.join(', ')} } from 'zod/v4';\n`,
         loader: 'js',
