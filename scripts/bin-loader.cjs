@@ -19,7 +19,7 @@ const { useLiftoffOnly } = require('./loader/wasm-liftoff.cjs');
 
 /**
  * Compiles and runs the bundle at `bundle` (a path) as a CommonJS module. `wasm: false` is for bins that
- * never run WebAssembly: they skip the Liftoff switch and the V8 module it loads (~5 ms).
+ * never run WebAssembly: they skip the Liftoff switch.
  */
 function runBundle(bundle, { wasm = true } = {}) {
   const cache = cacheOf(bundle);

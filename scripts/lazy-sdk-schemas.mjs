@@ -90,7 +90,8 @@ export function zodNamesUsed(source) {
   const local = /import\s*\*\s*as\s+([\w$]+)\s+from\s*['"]zod\/v4['"]/.exec(source)?.[1];
   if (!local) return [];
   const names = new Set();
-  for (const m of source.matchAll(new RegExp(`\\b${local.replace('$', '\\$')}\\s*\\.\\s*([A-Za-z_$][\\w$]*)`, 'g')))
+  const escaped = local.replace(/\$/g, '\\$');
+  for (const m of source.matchAll(new RegExp(`(?<![\\w$])${escaped}\\s*\\.\\s*([A-Za-z_$][\\w$]*)`, 'g')))
     names.add(m[1]);
   return [...names].sort();
 }

@@ -1,4 +1,6 @@
 'use strict';
+const { builtinModules, isBuiltin } = require('node:module');
+
 // Node's own JavaScript modules (http, child_process, the streams, ...) are compiled from a code cache
 // built into the node binary. V8 accepts a code cache only under the flags it was made with, and this
 // loader changes V8's flags at run time (wasm-liftoff.cjs, turbofan-later.cjs, young-generation.cjs):
@@ -33,12 +35,12 @@ function loadedNow() {
 
 /** The built-in modules (public names, or keys of LAZY) loaded since `before`, in load order. */
 function loadedSince(before) {
-  const publicNames = new Set(require('node:module').builtinModules);
+  const publicNames = new Set(builtinModules);
   const names = [];
   for (const entry of loadedNow()) {
     if (before.has(entry) || !entry.startsWith('NativeModule ')) continue;
     const name = entry.slice('NativeModule '.length);
-    if ((publicNames.has(name) && !SKIP(name)) || name in LAZY) names.push(name);
+    if ((publicNames.has(name) && !SKIP(name)) || Object.hasOwn(LAZY, name)) names.push(name);
   }
   return names;
 }
@@ -48,7 +50,7 @@ function loadBuiltins(names) {
   for (const name of names) {
     try {
       if (Object.hasOwn(LAZY, name)) LAZY[name]();
-      else if (require('node:module').isBuiltin(name)) require(name);
+      else if (isBuiltin(name)) require(name);
     } catch {
       // a module the bundle will require again, and fail on there with its own error
     }
