@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Content } from '@google/genai';
 import type { ToolLookup } from '../scheduler/executor.js';
+import { CallPairing } from '../core/call-pairing.js';
 import { callResult, isHostMarker, isSnapshot, userWords } from '../core/transcript-rules.js';
 import { toolKind, toolLocations, toolTitle } from './tool-calls.js';
 
@@ -16,8 +17,7 @@ export function replayUpdates(transcript: Content[], tools: ToolLookup, cwd: str
   const out: acp.SessionUpdate[] = [];
   let callSeq = 0;
   let afterSnapshot = false;
-  // Function responses name their call by id when the model gave one, else they pair up by name in order.
-  const pending: { id: string; name: string; modelId?: string }[] = [];
+  const pairing = new CallPairing<string>();
   const text = (sessionUpdate: 'user_message_chunk' | 'agent_message_chunk' | 'agent_thought_chunk', t: string) =>
     out.push({ sessionUpdate, content: { type: 'text', text: t } });
   for (const content of transcript) {
@@ -41,7 +41,7 @@ export function replayUpdates(transcript: Content[], tools: ToolLookup, cwd: str
         const id = `replay-${++callSeq}-${part.functionCall.id ?? name}`;
         const args = (part.functionCall.args ?? {}) as Record<string, unknown>;
         const tool = tools.get(name);
-        pending.push({ id, name, modelId: part.functionCall.id });
+        pairing.call(part.functionCall, id);
         out.push({
           sessionUpdate: 'tool_call',
           toolCallId: id,
@@ -52,15 +52,12 @@ export function replayUpdates(transcript: Content[], tools: ToolLookup, cwd: str
           locations: toolLocations(args, cwd),
         });
       } else if (part.functionResponse) {
-        const r = part.functionResponse;
-        let idx = r.id ? pending.findIndex((p) => p.modelId === r.id) : -1;
-        if (idx < 0) idx = pending.findIndex((p) => p.name === r.name);
-        const call = pending.splice(idx >= 0 ? idx : 0, 1)[0];
-        if (!call) continue;
+        const callId = pairing.response(part.functionResponse);
+        if (!callId) continue;
         const result = callResult(part);
         out.push({
           sessionUpdate: 'tool_call_update',
-          toolCallId: call.id,
+          toolCallId: callId,
           status: result.status === 'success' ? 'completed' : 'failed',
           content: result.text ? [{ type: 'content', content: { type: 'text', text: result.text } }] : [],
         });
@@ -68,6 +65,7 @@ export function replayUpdates(transcript: Content[], tools: ToolLookup, cwd: str
     }
   }
   // A call with no recorded response: the turn ended before it finished.
-  for (const call of pending) out.push({ sessionUpdate: 'tool_call_update', toolCallId: call.id, status: 'failed' });
+  for (const toolCallId of pairing.unanswered())
+    out.push({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
   return out;
 }

@@ -1,6 +1,7 @@
 import type { Content } from '@google/genai';
 import type { ToolCall } from '../../scheduler/types.js';
 import type { Item } from './conversation.js';
+import { CallPairing } from '../../core/call-pairing.js';
 import { callResult, isHostMarker, isSnapshot, userWords } from '../../core/transcript-rules.js';
 
 const COMPRESSED_NOTE = '(The earlier conversation was compressed into a summary.)';
@@ -11,7 +12,8 @@ const COMPRESSED_NOTE = '(The earlier conversation was compressed into a summary
  */
 export function historyItems(history: Content[]): Item[] {
   const items: Item[] = [];
-  const cards = new Map<string, { kind: 'tool'; call: ToolCall }>();
+  const cards = new CallPairing<{ kind: 'tool'; call: ToolCall }>();
+  let callCount = 0;
   let afterSnapshot = false;
   for (const c of history) {
     if (c.role === 'user') {
@@ -24,7 +26,8 @@ export function historyItems(history: Content[]): Item[] {
     for (const p of c.parts ?? []) {
       if (p.thought) continue;
       if (p.functionCall) {
-        const callId = p.functionCall.id ?? `${p.functionCall.name}-${cards.size}`;
+        const callId = p.functionCall.id ?? `${p.functionCall.name}-${callCount}`;
+        callCount++;
         // Shown as finished even before (or without) its response in the history.
         const item = {
           kind: 'tool' as const,
@@ -43,10 +46,10 @@ export function historyItems(history: Content[]): Item[] {
             response: { callId, responseParts: [], responseText: '', resultDisplay: '' },
           } as ToolCall,
         };
-        cards.set(callId, item);
+        cards.call(p.functionCall, item);
         items.push(item);
       } else if (p.functionResponse) {
-        const item = cards.get(p.functionResponse.id ?? '');
+        const item = cards.response(p.functionResponse);
         if (!item) continue;
         const { text, status } = callResult(p);
         const response = {

@@ -75,6 +75,35 @@ describe.skipIf(!hasTmux)('a resumed session looks as it did', () => {
     expect(screen).not.toContain('secret body');
   });
 
+  it('calls the model sent without ids show their real status and output, as the chat showed them', async () => {
+    const ws = workspace();
+    ws.settings(ONLY());
+    // As recorded from a real turn: the model's calls carry no id, the host's responses carry the id it made.
+    const read = { name: 'filesystem__read_file', args: { file_path: 'notes.txt' } };
+    const shell = { name: 'shell__run_shell_command', args: { command: 'false' } };
+    const readAgain = { name: 'filesystem__read_file', args: { file_path: 'todo.txt' } };
+    const answer = (id: string, name: string, response: object) => ({ functionResponse: { id, name, response } });
+    writeSession(ws, '33333333-aaaa-4bbb-8ccc-000000000003', [
+      user({ text: 'look at my notes' }),
+      model({ functionCall: read }, { functionCall: shell }, { functionCall: readAgain }),
+      user(
+        answer('filesystem__read_file_1_0', read.name, { output: 'NOTES-BODY-LINE' }),
+        answer('shell__run_shell_command_1_1', shell.name, { error: 'Command exited with code 1' }),
+        answer('filesystem__read_file_1_2', read.name, { output: 'TODO-BODY-LINE' }),
+      ),
+      model({ text: 'Your notes say hello.' }),
+    ]);
+    const screen = await resume(ws);
+    expect(screen).toMatch(/✓ filesystem__read_file[^\n]*notes\.txt/);
+    expect(screen).toContain('NOTES-BODY-LINE');
+    expect(screen).toMatch(/✗ shell__run_shell_command/);
+    expect(screen).toContain('Command exited with code 1');
+    expect(screen).toMatch(/✓ filesystem__read_file[^\n]*todo\.txt/);
+    expect(screen).toContain('TODO-BODY-LINE');
+    expect(screen).not.toContain('cancelled');
+    expect(screen).toContain('Your notes say hello.');
+  });
+
   it('a compressed session shows the conversation the user saw, not the summary and "Got it"', async () => {
     const ws = workspace();
     ws.settings(ONLY());
