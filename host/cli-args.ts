@@ -57,7 +57,7 @@ export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
 Options:
   -p, --prompt <text>                 run one prompt headless (appended to piped stdin)
   -i, --prompt-interactive <text>     open the chat with this prompt already sent
-  -m, --model <id>                    model (default: GEMINI_MODEL, model.name, gemini-2.5-flash)
+  -m, --model <id>                    model or alias: auto (default), pro, flash, flash-lite
   -y, --yolo                          approve every tool call
   -s, --sandbox                       run shell commands in the sandbox (bubblewrap; also GEMINI_SANDBOX=true)
       --sandbox-allow-net <a,b>       hosts sandboxed commands may reach (default: no network)

@@ -236,6 +236,9 @@ export class AcpSession {
         return this.say(`\n\n${ev.value.message}`);
       case 'max_session_turns':
         return this.say(`\n\nStopped: reached the limit of ${ev.value.limit} model turns.`);
+      case 'model_fallback':
+        this.log(ev.value.message);
+        return;
       case 'retry':
         this.log(`Model request failed (${ev.value.reason}); retrying (attempt ${ev.value.attempt + 1}).`);
         return;

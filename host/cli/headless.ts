@@ -88,6 +88,9 @@ function report(
       );
       break;
     }
+    case 'model_fallback':
+      warn(ev.value.message);
+      break;
     case 'usage':
       stats.usage(ev.value.model, ev.value.usage, ev.value.durationMs);
       break;
@@ -174,10 +177,10 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
 /** Sends prepared parts (an expanded custom command) and reports the turn. */
 async function sendParts(ctx: RunContext, parts: import('@google/genai').Part[], promptId: string) {
   const { sink, stats, signal, warn } = ctx;
-  const { client, model } = ctx.session!;
+  const { client } = ctx.session!;
   let failure: FatalError | undefined;
   for await (const ev of client.sendMessageStream(parts, signal, promptId)) {
-    report(ev, sink, stats, model, warn);
+    report(ev, sink, stats, client.model, warn);
     failure = failureOf(ev) ?? failure;
   }
   return failure;

@@ -97,8 +97,15 @@ export class GeminiClient {
     return this.chat.model;
   }
 
+  /** A model name or alias (`pro`, `auto`) for the rest of the session; its fallbacks start afresh. */
   setModel(model: string): void {
     this.chat.model = model;
+  }
+
+  /** What the user chose, the model it starts on, and the one in use (another after a usage limit). */
+  get modelChoice(): { requested: string; inUse: string; first: string } {
+    const s = this.chat.selection;
+    return { requested: s.requested, inUse: s.inUse, first: s.chain[0]! };
   }
 
   getHistory(curated = false): Content[] {

@@ -6,6 +6,7 @@ import type {
 } from '@google/genai';
 import { FatalAuthenticationError } from '../errors.js';
 import { createModelFetch } from './model-fetch.js';
+import { DEFAULT_MODEL } from './models.js';
 
 /** The thin seam between the chat and the model API; fakes and recorders wrap or replace it. */
 export interface ContentGenerator {
@@ -24,9 +25,10 @@ export class AuthError extends FatalAuthenticationError {
   }
 }
 
-export const DEFAULT_MODEL = 'gemini-2.5-flash';
-
-/** `-m` beats `GEMINI_MODEL` beats `model.name`. */
+/**
+ * The model the user chose, as written (an alias such as `auto` or `pro` stays one: its fallbacks depend
+ * on it): `-m` beats `GEMINI_MODEL` beats `model.name` beats Gemini CLI's default, `auto`.
+ */
 export function resolveModel(cliModel: string | undefined, env: NodeJS.ProcessEnv, settingsModel: unknown): string {
   const fromSettings = typeof settingsModel === 'string' && settingsModel.trim() ? settingsModel.trim() : undefined;
   return cliModel?.trim() || env.GEMINI_MODEL?.trim() || fromSettings || DEFAULT_MODEL;

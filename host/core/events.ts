@@ -52,6 +52,13 @@ export interface RetryEventValue {
   discardPartial: boolean;
 }
 
+/** A usage limit on `from` moved the session to `to`; `message` is the one line that tells the user. */
+export interface ModelFallbackValue {
+  from: string;
+  to: string;
+  message: string;
+}
+
 export interface UsageEventValue {
   model: string;
   usage: GenerateContentResponseUsageMetadata;
@@ -75,6 +82,8 @@ export type ServerGeminiStreamEvent =
   | { type: 'finished'; value: { reason?: FinishReason; usageMetadata?: GenerateContentResponseUsageMetadata } }
   | { type: 'max_session_turns'; value: { limit: number; scope: 'message' | 'session' } }
   | { type: 'retry'; value: RetryEventValue }
+  /** The request is sent again at once on the fallback model, which the session keeps using. */
+  | { type: 'model_fallback'; value: ModelFallbackValue }
   | { type: 'usage'; value: UsageEventValue }
   /** The model repeated itself (same call, same text); the message's turn was stopped. */
   | { type: 'loop_detected'; value: { kind: 'tool_call' | 'content'; message: string } }

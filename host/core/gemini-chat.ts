@@ -1,6 +1,6 @@
 import type { Content, FunctionDeclaration, GenerateContentConfig, GenerateContentResponse, Part } from '@google/genai';
 import type { ContentGenerator } from './content-generator.js';
-import type { InvalidStreamType, RetryEventValue } from './events.js';
+import type { InvalidStreamType, ModelFallbackValue, RetryEventValue } from './events.js';
 import {
   INTERRUPTED_TEXT,
   aggregateModelParts,
@@ -8,11 +8,13 @@ import {
   isFunctionResponseContent,
   mergeAdjacent,
 } from './history.js';
+import { fallbackMessage, ModelSelection } from './models.js';
 import { requestSignal } from './request-signal.js';
 import { HookHalt, type ModelHooks } from './model-hooks.js';
 import {
   describeError,
   EndpointUnreachableError,
+  isQuotaExhausted,
   isRetryable,
   isUnreachable,
   nextDelay,
@@ -61,7 +63,8 @@ export interface RequestShape {
 
 export type ChatStreamEvent =
   | { type: 'chunk'; value: GenerateContentResponse }
-  | { type: 'retry'; value: RetryEventValue };
+  | { type: 'retry'; value: RetryEventValue }
+  | { type: 'model_fallback'; value: ModelFallbackValue };
 
 const NUDGE =
   'Please provide a response to the user based on the conversation so far; do not reply with thoughts only.';
@@ -118,13 +121,27 @@ export class GeminiChat {
   listener?: ChatHistoryListener;
   /** BeforeModel / BeforeToolSelection / AfterModel hooks around each request. */
   modelHooks?: ModelHooks;
+  /** The user's model choice (an alias or a name) and the model in use for it. */
+  selection: ModelSelection;
 
   constructor(
     private readonly generator: ContentGenerator,
-    public model: string,
+    model: string,
     private readonly shape: () => RequestShape | Promise<RequestShape>,
     private readonly retry: RetryConfig = DEFAULT_RETRY,
-  ) {}
+  ) {
+    this.selection = new ModelSelection(model);
+  }
+
+  /** The model requests go to: the choice's alias resolved, or its fallback after a usage limit. */
+  get model(): string {
+    return this.selection.inUse;
+  }
+
+  /** A new choice (`/model`, a restored session): its fallbacks start afresh. */
+  set model(requested: string) {
+    this.selection = new ModelSelection(requested);
+  }
 
   getHistory(curated = false): Content[] {
     return structuredClone(curated ? curateHistory(this.history) : this.history);
@@ -249,6 +266,13 @@ export class GeminiChat {
         return this.modelHooks ? this.modelHooks.after(request, stream, signal) : stream;
       } catch (err) {
         if (signal.aborted || err instanceof HookHalt) throw err;
+        const failed = this.model;
+        // Another model may still have quota: the request goes again at once, and the session stays there.
+        const to = isQuotaExhausted(err) ? this.selection.fallback(failed) : undefined;
+        if (to) {
+          yield { type: 'model_fallback', value: { from: failed, to, message: fallbackMessage(failed, to) } };
+          continue;
+        }
         const unreachable = isUnreachable(err);
         const maxAttempts = unreachable
           ? Math.min(UNREACHABLE_ATTEMPTS, this.retry.maxAttempts)

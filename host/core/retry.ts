@@ -87,7 +87,7 @@ export function isAbortError(err: unknown): boolean {
 /** The body of an ApiError is the raw JSON the server sent; dig out `error.details` and `error.message`. */
 function apiErrorBody(err: unknown): {
   message?: string;
-  details?: { '@type'?: string; retryDelay?: string; violations?: unknown[] }[];
+  details?: { '@type'?: string; retryDelay?: string; reason?: string; violations?: unknown[] }[];
 } {
   const msg = (err as Error)?.message ?? '';
   const start = msg.indexOf('{');
@@ -114,9 +114,25 @@ export function serverRetryDelayMs(err: unknown): number | undefined {
   return undefined;
 }
 
+/** ErrorInfo reasons of a usage limit that waiting will not clear (Gemini CLI's terminal quota errors). */
+const TERMINAL_QUOTA_REASONS = new Set(['QUOTA_EXHAUSTED', 'MODEL_CAPACITY_EXHAUSTED', 'MODEL_CAPACITY_EXCEEDED']);
+
 function isTerminalQuota(err: unknown): boolean {
   const text = (err as Error)?.message ?? '';
-  return /PerDay|per day/i.test(text) || /"limit"\s*:\s*0\b|limit: 0\b/.test(text);
+  if (/PerDay|per day/i.test(text) || /"limit"\s*:\s*0\b|limit: 0\b/.test(text)) return true;
+  const body = apiErrorBody(err);
+  if (/exhausted your capacity|capacity exceeded/i.test(body.message ?? '')) return true;
+  return (body.details ?? []).some(
+    (d) =>
+      (d['@type']?.endsWith('google.rpc.ErrorInfo') && TERMINAL_QUOTA_REASONS.has(d.reason ?? '')) ||
+      (d['@type']?.endsWith('google.rpc.QuotaFailure') &&
+        (d.violations ?? []).some((v) => /Daily/.test((v as { quotaId?: string })?.quotaId ?? ''))),
+  );
+}
+
+/** A 429 whose reason is a used-up quota or capacity: retrying the same model is pointless, another may work. */
+export function isQuotaExhausted(err: unknown): boolean {
+  return httpStatusOf(err) === 429 && isTerminalQuota(err);
 }
 
 export function isRetryable(err: unknown, retryFetchErrors = true): boolean {

@@ -11,6 +11,7 @@ import {
   type ContentGenerator,
 } from './content-generator.js';
 import { DEFAULT_RETRY, type RetryConfig } from './gemini-chat.js';
+import { resolveModelAlias } from './models.js';
 import { ensureProjectTempDir } from '../config/paths.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
 import {
@@ -127,7 +128,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     });
   // The `.env` file's variables (credentials, model) count like the environment's own.
   const env = settings.env;
-  const model = resolveModel(opts.model, env, settings.merged.model?.name);
+  const requested = resolveModel(opts.model, env, settings.merged.model?.name);
+  const model = resolveModelAlias(requested);
   // Credentials are checked (cheaply, from the environment) before any server is spawned.
   const auth = opts.fakeResponses ? undefined : resolveAuth(env, settings.merged.security?.auth?.selectedType);
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(opts.cwd, env, opts.homeDir);
@@ -149,7 +151,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const client = new GeminiClient({
     runtime,
     generator,
-    model,
+    model: requested,
     maxSessionTurns: settings.merged.model?.maxSessionTurns,
     skipNextSpeakerCheck: settings.merged.model?.skipNextSpeakerCheck ?? true,
     disableLoopDetection: settings.merged.model?.disableLoopDetection === true,
@@ -221,7 +223,7 @@ export function attachSamplingModel(runtime: HostRuntime, requested?: string): v
     if (err instanceof AuthError) return;
     throw err;
   }
-  const model = resolveModel(requested, env, runtime.settings.merged.model?.name);
+  const model = resolveModelAlias(resolveModel(requested, env, runtime.settings.merged.model?.name));
   let gen: Promise<ContentGenerator> | undefined;
   runtime.clientRequests.setModel(
     {

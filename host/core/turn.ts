@@ -55,6 +55,10 @@ export class Turn {
           yield ev;
           continue;
         }
+        if (ev.type === 'model_fallback') {
+          yield ev;
+          continue;
+        }
         const chunk = ev.value;
         const candidate = chunk.candidates?.[0];
         for (const part of candidate?.content?.parts ?? []) {

@@ -12,6 +12,7 @@ import { preloadTextWidth } from './text/text-width.js';
 import { checkResumeRef, controllerSummary } from './views/exit-summary.js';
 import { historyItems } from './views/history-view.js';
 import type { Session } from '../core/session.js';
+import { DEFAULT_MODEL, resolveModelAlias } from '../core/models.js';
 import { safeBlock, safeText } from '../safe-text.js';
 
 /** The model session goes to the controller; a resumed session's conversation is shown before anything new. */
@@ -94,7 +95,7 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
     env,
     traceFile: env[TRACE_ENV] || undefined,
     status: {
-      model: opts.model ?? env.GEMINI_MODEL ?? 'gemini-2.5-flash',
+      model: resolveModelAlias(opts.model ?? env.GEMINI_MODEL ?? DEFAULT_MODEL),
       approvalMode: opts.approvalMode ?? 'default',
       serversReady: 0,
       serversTotal: 0,

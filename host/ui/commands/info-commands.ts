@@ -8,6 +8,7 @@ import { VERSION } from '../../../protocol/version.js';
 import { readConfigFile } from '../../config/config-file.js';
 import { safeText } from '../../safe-text.js';
 import type { RunStats } from '../../core/run-stats.js';
+import { KNOWN_MODEL_NAMES, MODEL_ALIAS_AUTO, MODEL_CHOICES, modelChain } from '../../core/models.js';
 import type { ServerGeminiStreamEvent } from '../../core/events.js';
 import { needSession, type ChatCommand, type ChatCommandContext } from './command-context.js';
 import { SHOWN_LINES, showDebugLog } from '../views/debug-log.js';
@@ -85,27 +86,31 @@ export const settingsCommand: ChatCommand = (input, ctx) => {
   ctx.print(lines.join('\n'));
 };
 
-const KNOWN_MODELS = [
-  'gemini-2.5-pro',
-  'gemini-2.5-flash',
-  'gemini-2.5-flash-lite',
-  'gemini-3-pro-preview',
-  'gemini-3-flash-preview',
-];
+/** The choices, the chosen one marked, and the model in use for it (another after a usage limit). */
+function modelList(ctx: ChatCommandContext, choice: { requested: string; inUse: string; first: string }): string {
+  const p = ctx.palette;
+  const list = [...new Set([choice.requested, ...MODEL_CHOICES])].map((m) => {
+    const note = m === MODEL_ALIAS_AUTO ? p.gray(`  ${modelChain(m).join(', then ')} on a usage limit`) : '';
+    return `  ${m === choice.requested ? p.green('●') : ' '} ${m}${note}`;
+  });
+  const fallback = choice.inUse !== choice.first ? ` (fallback: the usage limit of ${choice.first} was reached)` : '';
+  return [
+    p.bold('Model'),
+    ...list,
+    `In use: ${p.cyan(choice.inUse)}${fallback}`,
+    p.gray('/model NAME switches for this session (also pro, flash, flash-lite).'),
+  ].join('\n');
+}
 
-/** `/model` shows the session's model; `/model NAME` switches to it for the rest of the session. */
+/** `/model` shows the choices and the model in use; `/model NAME` switches to NAME for the rest of the session. */
 export const modelCommand: ChatCommand = (input, ctx) => {
   const session = needSession(ctx);
   if (!session) return;
   const p = ctx.palette;
   const name = input.args[0];
-  if (!name) {
-    const current = session.client.model;
-    const list = [...new Set([current, ...KNOWN_MODELS])].map((m) => `  ${m === current ? p.green('●') : ' '} ${m}`);
-    return ctx.print([p.bold('Model'), ...list, p.gray('/model NAME switches for this session.')].join('\n'));
-  }
+  if (!name) return ctx.print(modelList(ctx, session.client.modelChoice));
   if (!/^[A-Za-z0-9._-]+$/.test(name)) return ctx.error(`"${name}" is not a model name.`);
-  const known = [...new Set([session.client.model, ...KNOWN_MODELS])];
+  const known = [...new Set([session.client.modelChoice.requested, ...KNOWN_MODEL_NAMES])];
   // A typo would only fail at the next message (404): say so now. A model not listed yet is still usable.
   if (!known.includes(name) && input.args[1] !== '--force') {
     const near = closestNames(name, known, 1, Math.max(3, Math.floor(name.length / 3)));
@@ -118,8 +123,9 @@ export const modelCommand: ChatCommand = (input, ctx) => {
     );
   }
   session.client.setModel(name);
-  ctx.setModelLabel(name);
-  ctx.print(`Model switched to ${p.cyan(name)} for this session.`);
+  const inUse = session.client.model;
+  ctx.setModelLabel(inUse);
+  ctx.print(`Model switched to ${p.cyan(name)}${inUse !== name ? ` (${inUse})` : ''} for this session.`);
 };
 
 /** `/directory add PATH[,PATH]` adds workspace roots (the servers are told); `/directory show` lists them. */

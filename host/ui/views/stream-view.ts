@@ -49,6 +49,11 @@ export class StreamView {
             until: Date.now() + ev.value.delayMs,
           };
         break;
+      case 'model_fallback':
+        this.finishModelItem();
+        app.conv.add({ kind: 'info', text: p.yellow(ev.value.message) });
+        app.status.model = ev.value.to;
+        break;
       case 'usage':
         this.stats.addUsage(ev.value.usage);
         app.status.tokens = this.stats.totalTokens;

@@ -30,7 +30,7 @@ describe('gemini-mcp command line: output formats, exit codes, record and replay
     const out = JSON.parse(r.stdout);
     expect(out.response).toBe('Final answer.');
     expect(out.session_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(out.stats.models['gemini-2.5-flash'].tokens).toMatchObject({ prompt: 20, candidates: 10, total: 30 });
+    expect(out.stats.models['gemini-3-pro-preview'].tokens).toMatchObject({ prompt: 20, candidates: 10, total: 30 });
     expect(out.stats.tools).toMatchObject({
       totalCalls: 1,
       totalSuccess: 1,

@@ -24,7 +24,7 @@ describe('headless output shapes and failure classes', () => {
     expect(r.code, r.stderr).toBe(0);
     const { stats } = JSON.parse(r.stdout);
     expect(Object.keys(stats).sort()).toEqual(['files', 'models', 'tools']);
-    const model = stats.models['gemini-2.5-flash'];
+    const model = stats.models['gemini-3-pro-preview'];
     expect(Object.keys(model.api).sort()).toEqual(['totalErrors', 'totalLatencyMs', 'totalRequests']);
     expect(model.tokens).toEqual({ input: 20, prompt: 20, candidates: 10, total: 30, cached: 0, thoughts: 0, tool: 0 });
     expect(stats.tools).toMatchObject({
@@ -78,7 +78,7 @@ describe('headless output shapes and failure classes', () => {
       'total_tokens',
     ]);
     expect(result.stats.models).toEqual({
-      'gemini-2.5-flash': { total_tokens: 15, input_tokens: 10, output_tokens: 5, cached: 0, input: 10 },
+      'gemini-3-pro-preview': { total_tokens: 15, input_tokens: 10, output_tokens: 5, cached: 0, input: 10 },
     });
   });
 

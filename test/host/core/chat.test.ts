@@ -24,7 +24,7 @@ describe('headless chat through the real SDK (no tools)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('Hello, world!\n');
     const [req] = ep.requestsOf('streamGenerateContent');
-    expect(req!.model).toBe('gemini-2.5-flash');
+    expect(req!.model).toBe('gemini-3-pro-preview');
     expect(req!.body.contents).toEqual([{ role: 'user', parts: [{ text: 'say hi' }] }]);
     expect(req!.body.systemInstruction.parts[0].text).toContain('command-line agent');
     expect(req!.body.tools).toBeUndefined(); // no servers, no declarations

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { apiErrorText, isAuthStatus } from '../../../host/core/api-error-text.js';
-import { describeError, isRetryable, nextDelay, serverRetryDelayMs } from '../../../host/core/retry.js';
+import {
+  describeError,
+  isQuotaExhausted,
+  isRetryable,
+  nextDelay,
+  serverRetryDelayMs,
+} from '../../../host/core/retry.js';
 
 /** The shape @google/genai throws: `status` plus the raw JSON body as the message. */
 const apiError = (status: number, message: string, details?: unknown[]) =>
@@ -27,6 +33,20 @@ describe('which model errors are retried', () => {
   it('a per-day quota or limit 0 is terminal', () => {
     expect(isRetryable(apiError(429, 'Quota exceeded for GenerateRequestsPerDayPerProjectPerModel'))).toBe(false);
     expect(isRetryable(apiError(429, 'Quota exceeded, limit: 0'))).toBe(false);
+  });
+
+  it('a 429 whose reason is a used-up quota or capacity is one a fallback model can take; a rate limit is not', () => {
+    const info = (reason: string) => [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason }];
+    const daily = [{ '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaId: 'x-Daily' }] }];
+    expect(isQuotaExhausted(apiError(429, 'x', info('QUOTA_EXHAUSTED')))).toBe(true);
+    expect(isQuotaExhausted(apiError(429, 'x', info('MODEL_CAPACITY_EXHAUSTED')))).toBe(true);
+    expect(isQuotaExhausted(apiError(429, 'x', daily))).toBe(true);
+    expect(isQuotaExhausted(apiError(429, 'You have exhausted your capacity on this model.'))).toBe(true);
+    expect(isQuotaExhausted(apiError(429, 'Quota exceeded, limit: 0'))).toBe(true);
+    expect(isRetryable(apiError(429, 'x', info('QUOTA_EXHAUSTED')))).toBe(false);
+    expect(isQuotaExhausted(apiError(429, 'Resource has been exhausted', retryInfo('2s')))).toBe(false);
+    expect(isQuotaExhausted(apiError(429, 'x', info('RATE_LIMIT_EXCEEDED')))).toBe(false);
+    expect(isQuotaExhausted(apiError(503, 'x', info('QUOTA_EXHAUSTED')))).toBe(false);
   });
 
   it('the server delay (RetryInfo or "Please retry in") raises the wait to at least that, plus at most 20%', () => {

@@ -134,7 +134,7 @@ describe.skipIf(!hasTmux)('daily driving the chat', () => {
     const screen = await ui.waitFor('is not a known model');
     expect(screen).toContain('did you mean gemini-2.5-flash?');
     expect(screen).toMatch(/Known models: .*gemini-2\.5-pro/);
-    expect(screen).toMatch(/gemini-2\.5-flash · /);
+    expect(screen).toMatch(/gemini-3-pro-preview · /);
   });
 
   it('/settings set writes one setting to the user settings file, keeping its comments; bad input writes nothing', async () => {

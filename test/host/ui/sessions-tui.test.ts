@@ -85,7 +85,7 @@ describeTmux('terminal UI: sessions, shell mode and the daily commands', () => {
     await ui.waitFor(/Copied the last answer \(\d+ characters\)/);
     ui.keys('C-l');
     ui.submit('/stats');
-    const stats = await ui.waitFor(/gemini-2\.5-flash\s+1\s+0\s+100\.0%/);
+    const stats = await ui.waitFor(/gemini-3-pro-preview\s+1\s+0\s+100\.0%/);
     expect(stats).toContain('model requests  1');
   });
 

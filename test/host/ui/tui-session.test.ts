@@ -6,7 +6,7 @@ import { ENTRY, REPO, requireBuilt } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
 
-const STATUS_ROW = /gemini-2\.5-flash · (default|auto-edit|YOLO) · MCP/;
+const STATUS_ROW = /gemini-3-pro-preview · (default|auto-edit|YOLO) · MCP/;
 const lastLine = (screen: string) => screen.trimEnd().split('\n').at(-1) ?? '';
 
 /**
