@@ -44,9 +44,12 @@ export const KNOWN_MODEL_NAMES: readonly string[] = [
 
 /** The model an alias stands for (`pro` → gemini-3-pro-preview); any other name is sent as it is. */
 export function resolveModelAlias(name: string): string {
-  const trimmed = name.trim().replace(/^models\//, '');
-  return ALIASES[trimmed] ?? trimmed;
+  const bare = bareName(name);
+  return ALIASES[bare] ?? bare;
 }
+
+/** A name as the API's path has it: `models/gemini-2.5-pro` and `gemini-2.5-pro` are one model. */
+const bareName = (name: string): string => name.trim().replace(/^models\//, '');
 
 export const isAutoModel = (name: string): boolean =>
   name === MODEL_ALIAS_AUTO || name === PREVIEW_GEMINI_MODEL_AUTO || name === DEFAULT_GEMINI_MODEL_AUTO;
@@ -56,7 +59,8 @@ export const isAutoModel = (name: string): boolean =>
  * starts on). Auto and the Gemini 3 models go between the pro and flash previews; Auto (Gemini 2.5) from
  * 2.5 pro to flash; flash-lite up to flash and then pro. Any other model has no fallback.
  */
-export function modelChain(requested: string): string[] {
+export function modelChain(choice: string): string[] {
+  const requested = bareName(choice);
   const model = resolveModelAlias(requested);
   if (model === DEFAULT_GEMINI_FLASH_LITE_MODEL)
     return [DEFAULT_GEMINI_FLASH_LITE_MODEL, DEFAULT_GEMINI_FLASH_MODEL, DEFAULT_GEMINI_MODEL];

@@ -19,6 +19,7 @@ describe("Gemini CLI's model aliases and fallback chains", () => {
     expect(modelChain('flash-lite')).toEqual(['gemini-3.1-flash-lite', 'gemini-3.5-flash', 'gemini-2.5-pro']);
     expect(modelChain('auto-gemini-2.5')).toEqual(['gemini-2.5-pro', 'gemini-3.5-flash']);
     expect(modelChain('gemini-2.5-pro')).toEqual(['gemini-2.5-pro']);
+    expect(modelChain(' models/auto-gemini-2.5')).toEqual(['gemini-2.5-pro', 'gemini-3.5-flash']);
   });
 
   it('a selection moves down its chain and never back to a model whose quota is used up', () => {
