@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import * as z from 'zod/mini';
+import { readConfigFile } from '../config/config-file.js';
 import { splitFrontMatter } from '../skills/front-matter.js';
 import { safeText } from '../safe-text.js';
 
@@ -95,7 +96,9 @@ function oneLine(s: string, max = 100): string {
 }
 
 function readCommand(dir: CommandDir, file: string): CustomCommand {
-  const text = readFileSync(file, 'utf8');
+  // The one safe reader: a command file swapped for a FIFO, a device or a huge file is refused, not waited on.
+  const text = readConfigFile(file);
+  if (text === undefined) throw new Error('the file is gone');
   const ext = dir.format === 'toml' ? '.toml' : '.md';
   const baseName = commandNameOf(dir.path, file, ext);
   let prompt: string;

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readConfigFile } from '../config/config-file.js';
 import { splitFrontMatter } from './front-matter.js';
 
 /**
@@ -23,13 +24,14 @@ export interface SkillDir {
 }
 
 function readSkill(file: string, extension?: string): Skill | undefined {
-  let text: string;
+  let text: string | undefined;
   try {
-    if (!statSync(file).isFile()) return undefined;
-    text = readFileSync(file, 'utf8');
+    // The one safe reader: a SKILL.md that is a FIFO, a device or huge is skipped, never waited on.
+    text = readConfigFile(file);
   } catch {
     return undefined;
   }
+  if (text === undefined) return undefined;
   const { data, body } = splitFrontMatter(text);
   const name = data?.name;
   const description = data?.description;

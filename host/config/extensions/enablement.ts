@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../atomic-file.js';
+import { readConfigFile } from '../config-file.js';
 import { ENABLEMENT_FILE } from './paths.js';
 
 /**
@@ -49,13 +50,14 @@ export class Enablement {
     this.file = join(extensionsDir, ENABLEMENT_FILE);
   }
 
+  /**
+   * The file's rules; none when it is missing or does not parse. A file the safe reader refuses (a FIFO,
+   * a device, huge) throws its ConfigFileError, naming the file: the loader then skips each extension
+   * with that reason rather than guess which ones this folder enabled.
+   */
   read(): EnablementConfig {
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch {
-      return {};
-    }
+    const text = readConfigFile(this.file);
+    if (text === undefined) return {};
     try {
       const raw = JSON.parse(text) as unknown;
       if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
