@@ -101,6 +101,7 @@ export function loadExtensions(opts: LoadExtensionsOptions): ExtensionSet {
       out.errors.push(`Skipping extension in ${installDir}: ${(err as Error).message}`);
     }
   }
+  if (enablement.refused) out.errors.push(`${enablement.refused}; every extension stays disabled until it is fixed`);
   if (opts.only?.length && !(opts.only.length === 1 && opts.only[0]!.toLowerCase() === 'none')) {
     for (const n of opts.only)
       if (!out.extensions.some((e) => e.name.toLowerCase() === n.toLowerCase()))

@@ -48,16 +48,20 @@ describe('loaders never wait on a FIFO: they refuse it, name it and go on', () =
     expect(r.stderr).toContain(`Refusing to read ${join(hooks, 'hooks.json')}: it is a named pipe (FIFO)`);
   }, 60_000);
 
-  it('extension-enablement.json as a FIFO: extensions list and -p finish, saying why the extension is skipped', async () => {
+  it('extension-enablement.json as a FIFO: extensions list and -p finish, the extension disabled and the file named', async () => {
     const ws = workspace();
     ws.settings(ONLY());
     extension(ws, 'listed');
     const file = join(ws.home, '.gemini', 'extensions', 'extension-enablement.json');
     mkfifo(file);
-    const why = `Refusing to read ${file}: it is a named pipe (FIFO)`;
+    const why = `Refusing to read ${file}: it is a named pipe (FIFO); every extension stays disabled until it is fixed`;
     const list = await runBounded(['extensions', 'list'], { ws });
     expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain('✗ listed (1.0.0)');
     expect(list.stdout + list.stderr).toContain(why);
+    const enable = await runBounded(['extensions', 'enable', 'listed'], { ws });
+    expect(enable.code).toBe(1);
+    expect(enable.stderr).toContain(`Refusing to read ${file}: it is a named pipe (FIFO)`);
     const ep = await endpoint(reply.text('answer'));
     const r = await runBounded(['-p', 'hi'], { ws, url: ep.url });
     expect(r.code, r.stderr).toBe(0);
