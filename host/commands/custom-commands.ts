@@ -1,7 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import * as z from 'zod/mini';
+import { readConfigFile } from '../config/config-file.js';
+import { leadsOutside } from '../config/inside-folder.js';
 import { splitFrontMatter } from '../skills/front-matter.js';
 import { safeText } from '../safe-text.js';
 
@@ -34,6 +36,8 @@ export interface CommandDir {
   source: CommandSource;
   extension?: string;
   format: 'toml' | 'markdown';
+  /** The folder its files must really be in (an extension's): a file or folder linked from outside is skipped. */
+  confine?: string;
 }
 
 export interface CommandSet {
@@ -49,8 +53,20 @@ const TomlCommand = z.object({
   description: z.optional(z.string()),
 });
 
-/** Files under `dir` ending in `ext`, depth-first, sorted; symlinked folders are followed once. */
-function filesUnder(dir: string, ext: string, seen = new Set<string>()): string[] {
+interface Walk {
+  ext: string;
+  confine?: string;
+  errors: string[];
+  seen: Set<string>;
+}
+
+/**
+ * Files under `dir` ending in `ext`, depth-first, sorted; symlinked folders are followed once. Under
+ * `confine`, a file or folder that really lies outside it is skipped and reported, never walked: an
+ * extension's `commands/x -> /` would otherwise walk the whole disk, and a linked file would be sent
+ * to the model as a prompt.
+ */
+function filesUnder(dir: string, w: Walk): string[] {
   let entries: string[];
   try {
     entries = readdirSync(dir).sort();
@@ -66,12 +82,20 @@ function filesUnder(dir: string, ext: string, seen = new Set<string>()): string[
     } catch {
       continue;
     }
+    if (!st.isDirectory() && !(st.isFile() && name.endsWith(w.ext))) continue;
+    const outside = w.confine ? leadsOutside(w.confine, p) : undefined;
+    if (outside) {
+      w.errors.push(
+        `Skipping command ${st.isDirectory() ? 'folder' : 'file'} ${p}: it leads outside the extension, to ${outside}`,
+      );
+      continue;
+    }
     if (st.isDirectory()) {
       const key = `${st.dev}:${st.ino}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push(...filesUnder(p, ext, seen));
-    } else if (st.isFile() && name.endsWith(ext)) out.push(p);
+      if (w.seen.has(key)) continue;
+      w.seen.add(key);
+      out.push(...filesUnder(p, w));
+    } else out.push(p);
   }
   return out;
 }
@@ -95,7 +119,9 @@ function oneLine(s: string, max = 100): string {
 }
 
 function readCommand(dir: CommandDir, file: string): CustomCommand {
-  const text = readFileSync(file, 'utf8');
+  // The one safe reader: a command file swapped for a FIFO, a device or a huge file is refused, not waited on.
+  const text = readConfigFile(file);
+  if (text === undefined) throw new Error('the file is gone');
   const ext = dir.format === 'toml' ? '.toml' : '.md';
   const baseName = commandNameOf(dir.path, file, ext);
   let prompt: string;
@@ -136,7 +162,13 @@ export function loadCommandFiles(dirs: CommandDir[], builtins: Iterable<string> 
   const loaded: CustomCommand[] = [];
   const errors: string[] = [];
   for (const dir of dirs) {
-    for (const file of filesUnder(dir.path, dir.format === 'toml' ? '.toml' : '.md')) {
+    const walk = {
+      ext: dir.format === 'toml' ? '.toml' : '.md',
+      confine: dir.confine,
+      errors,
+      seen: new Set<string>(),
+    };
+    for (const file of filesUnder(dir.path, walk)) {
       try {
         loaded.push(readCommand(dir, file));
       } catch (err) {

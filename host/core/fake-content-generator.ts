@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import {
   CountTokensResponse,
   GenerateContentResponse,
   type CountTokensParameters,
   type GenerateContentParameters,
 } from '@google/genai';
+import { readConfigFile } from '../config/config-file.js';
 import { FatalInputError } from '../errors.js';
 import type { ContentGenerator } from './content-generator.js';
 import { abortError } from './retry.js';
@@ -16,16 +16,21 @@ export interface ReplayEntry {
   response: unknown;
 }
 
+/** A recorded session's responses: far larger than a settings file, still bounded. */
+const REPLAY_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
 /** A replay file that cannot be read or parsed: bad input (exit 42). */
 export class ReplayFileError extends FatalInputError {}
 
 export function readReplayFile(file: string): ReplayEntry[] {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    // A file named on the command line may be a FIFO or a device: refused by the safe reader, not waited on.
+    text = readConfigFile(file, REPLAY_FILE_MAX_BYTES);
   } catch (err) {
     throw new ReplayFileError(`Cannot read fake responses file ${file}: ${(err as Error).message}`);
   }
+  if (text === undefined) throw new ReplayFileError(`Cannot read fake responses file ${file}: it does not exist`);
   return text.split('\n').flatMap((line, i) => {
     if (!line.trim()) return [];
     try {

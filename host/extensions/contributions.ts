@@ -32,14 +32,24 @@ export function commandDirs(o: ContributionOptions): CommandDir[] {
     );
   }
   for (const ext of enabled(o.extensions))
-    dirs.push({ path: join(ext.path, 'commands'), source: 'extension', extension: ext.name, format: 'toml' });
+    dirs.push({
+      path: join(ext.path, 'commands'),
+      source: 'extension',
+      extension: ext.name,
+      format: 'toml',
+      confine: ext.path,
+    });
   return dirs;
 }
 
 export function skillDirs(o: ContributionOptions): SkillDir[] {
   const home = resolve(o.home);
   const project = resolve(o.cwd);
-  const dirs: SkillDir[] = enabled(o.extensions).map((e) => ({ path: join(e.path, 'skills'), extension: e.name }));
+  const dirs: SkillDir[] = enabled(o.extensions).map((e) => ({
+    path: join(e.path, 'skills'),
+    extension: e.name,
+    confine: e.path,
+  }));
   for (const base of ['.gemini', '.agents', '.claude']) dirs.push({ path: join(home, base, 'skills') });
   if (o.trusted && project !== home)
     for (const base of ['.gemini', '.agents', '.claude']) dirs.push({ path: join(project, base, 'skills') });

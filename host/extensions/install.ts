@@ -1,15 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Enablement } from '../config/extensions/enablement.js';
 import {
@@ -21,6 +11,8 @@ import {
 } from '../config/extensions/loader.js';
 import { type ExtensionSetting, type Manifest, readManifest } from '../config/extensions/manifest.js';
 import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from '../config/extensions/paths.js';
+import { writeFileAtomic } from '../atomic-file.js';
+import { refuseLinksLeaving } from './foreign-links.js';
 import { formatEnv } from './settings-env.js';
 import { safeBlock } from '../safe-text.js';
 
@@ -86,7 +78,8 @@ function fetchInto(meta: InstallMetadata, dir: string): void {
     if (meta.ref) git(['checkout', '--quiet', meta.ref], dir);
   } else if (meta.type === 'local') {
     if (!statSync(meta.source).isDirectory()) throw new Error(`${meta.source} is not a folder.`);
-    cpSync(meta.source, dir, { recursive: true });
+    // Links are copied as written (not re-aimed at the source folder), then judged by refuseLinksLeaving.
+    cpSync(meta.source, dir, { recursive: true, verbatimSymlinks: true });
   } else {
     mkdirSync(dir);
   }
@@ -152,6 +145,7 @@ export async function installExtension(
   rmSync(staging, { recursive: true });
   try {
     fetchInto(meta, staging);
+    if (meta.type !== 'link') refuseLinksLeaving(staging);
     const filesDir = meta.type === 'link' ? meta.source : staging;
     const manifest = readManifest(filesDir, io.cwd);
     const dest = join(root, manifest.name);
@@ -167,12 +161,11 @@ export async function installExtension(
     if (!req.consent && !(await io.confirm(`${consentText(manifest, filesDir, meta)}\n`)))
       throw new Error('Installation cancelled: consent was not given.');
     const settings = await askSettings(manifest, io, previousEnv);
-    if (Object.keys(settings).length) {
-      const envFile = join(staging, SETTINGS_ENV_FILE);
-      writeFileSync(envFile, formatEnv(settings), { mode: 0o600 });
-      chmodSync(envFile, 0o600);
-    }
-    writeFileSync(join(staging, INSTALL_METADATA_FILE), JSON.stringify(meta, null, 2));
+    // Written by renaming a fresh file over whatever the extension shipped under these names: a shipped
+    // link is replaced, never written through (nor its target chmodded).
+    if (Object.keys(settings).length)
+      writeFileAtomic(join(staging, SETTINGS_ENV_FILE), formatEnv(settings), { mode: 0o600 });
+    writeFileAtomic(join(staging, INSTALL_METADATA_FILE), JSON.stringify(meta, null, 2), { mode: 0o644 });
     if (replacing === manifest.name) {
       const old = `${dest}.old-${process.pid}`;
       renameSync(dest, old);

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigFileError, readConfigFile } from '../config/config-file.js';
 import { parseJsoncObject } from '../config/jsonc-file.js';
 
 /**
@@ -111,9 +111,12 @@ export function loadHooks(
     const file = src.folder ? join(src.path, 'hooks', 'hooks.json') : src.path;
     let doc: Record<string, unknown>;
     try {
-      doc = parseJsoncObject(readFileSync(file, 'utf8'), file);
+      // Through the one safe reader: a hooks file linked to a FIFO or a device is refused, never waited on.
+      const text = readConfigFile(file);
+      if (text === undefined) continue;
+      doc = parseJsoncObject(text, file);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: ${(err as Error).message}`);
+      problems.push(err instanceof ConfigFileError ? err.message : `${file}: ${(err as Error).message}`);
       continue;
     }
     // An extension's hooks.json holds `{ "hooks": {…} }`; the events may also sit at its top level.

@@ -1,9 +1,10 @@
-import { type Dirent, readdirSync, readFileSync } from 'node:fs';
+import { type Dirent, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import * as z from 'zod/mini';
 import type { ApprovalMode } from '../scheduler/types.js';
 import { parseApprovalMode } from './approval-mode.js';
+import { ConfigFileError, readConfigFile } from '../config/config-file.js';
 import { builtinByName } from '../tools/builtin-catalogue.js';
 import { exposedName } from '../tools/naming.js';
 
@@ -138,9 +139,16 @@ function loadFile(file: string, src: PolicySource, rules: FileRule[], problems: 
   let text: string;
   let doc: Record<string, unknown>;
   try {
-    text = readFileSync(file, 'utf8');
+    // A --policy argument may name a FIFO or a device: the safe reader refuses it instead of waiting.
+    const read = readConfigFile(file);
+    if (read === undefined) return;
+    text = read;
     doc = parse(text) as Record<string, unknown>;
   } catch (err) {
+    if (err instanceof ConfigFileError) {
+      problems.push(err.message);
+      return;
+    }
     const where = err instanceof TomlError ? `${file}:${err.line}` : file;
     problems.push(`${where}: ${err instanceof TomlError ? err.message.split('\n')[0] : (err as Error).message}`);
     return;

@@ -1,5 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readConfigFile } from '../config/config-file.js';
+import { leadsOutside } from '../config/inside-folder.js';
 import { splitFrontMatter } from './front-matter.js';
 
 /**
@@ -20,16 +22,21 @@ export interface Skill {
 export interface SkillDir {
   path: string;
   extension?: string;
+  /** The folder a SKILL.md must really be in (an extension's): one linked from outside it is not read. */
+  confine?: string;
 }
 
-function readSkill(file: string, extension?: string): Skill | undefined {
-  let text: string;
+function readSkill(file: string, dir: SkillDir): Skill | undefined {
+  const extension = dir.extension;
+  let text: string | undefined;
   try {
-    if (!statSync(file).isFile()) return undefined;
-    text = readFileSync(file, 'utf8');
+    if (dir.confine && leadsOutside(dir.confine, file)) return undefined;
+    // The one safe reader: a SKILL.md that is a FIFO, a device or huge is skipped, never waited on.
+    text = readConfigFile(file);
   } catch {
     return undefined;
   }
+  if (text === undefined) return undefined;
   const { data, body } = splitFrontMatter(text);
   const name = data?.name;
   const description = data?.description;
@@ -39,7 +46,7 @@ function readSkill(file: string, extension?: string): Skill | undefined {
 
 export function loadSkillsFrom(dir: SkillDir): Skill[] {
   const found: Skill[] = [];
-  const top = readSkill(join(dir.path, 'SKILL.md'), dir.extension);
+  const top = readSkill(join(dir.path, 'SKILL.md'), dir);
   if (top) found.push(top);
   let entries: string[] = [];
   try {
@@ -49,7 +56,7 @@ export function loadSkillsFrom(dir: SkillDir): Skill[] {
   }
   for (const e of entries) {
     if (e === 'node_modules' || e === '.git') continue;
-    const s = readSkill(join(dir.path, e, 'SKILL.md'), dir.extension);
+    const s = readSkill(join(dir.path, e, 'SKILL.md'), dir);
     if (s) found.push(s);
   }
   return found;

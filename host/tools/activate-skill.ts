@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Skill } from '../skills/skills.js';
@@ -34,7 +34,11 @@ export function activateSkillEntry(skills: Skill[]): RegisteredTool {
   );
 }
 
-/** The skill folder's files, one per line, directories first level deep (a short, bounded listing). */
+/**
+ * The skill folder's files, one per line, directories first level deep (a short, bounded listing). A link
+ * is listed by its name and never followed: a skill folder holding a link to the home folder must not
+ * list the home folder to the model.
+ */
 export function folderListing(dir: string, max = 200): string {
   const lines: string[] = [`${dir}/`];
   const walk = (d: string, indent: string, depth: number): void => {
@@ -50,7 +54,7 @@ export function folderListing(dir: string, max = 200): string {
       const p = join(d, e);
       const isDir = (() => {
         try {
-          return statSync(p).isDirectory();
+          return lstatSync(p).isDirectory();
         } catch {
           return false;
         }

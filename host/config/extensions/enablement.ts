@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../atomic-file.js';
+import { ConfigFileError, readConfigFile } from '../config-file.js';
 import { ENABLEMENT_FILE } from './paths.js';
 
 /**
@@ -40,6 +41,8 @@ export class Enablement {
   private readonly file: string;
   /** The file as isEnabled last read it: asked once per extension at every start, read once. */
   private cached?: EnablementConfig;
+  /** Why the file was refused (a FIFO, a device, huge): then no extension is enabled by it. */
+  refused?: string;
 
   /** `only`: the `-e a,b` list for one run (`none` disables every extension); overrides the file. */
   constructor(
@@ -49,13 +52,13 @@ export class Enablement {
     this.file = join(extensionsDir, ENABLEMENT_FILE);
   }
 
+  /**
+   * The file's rules; none when it is missing or does not parse. A file the safe reader refuses (a FIFO,
+   * a device, huge) throws its ConfigFileError, naming the file, so enable and disable stop there.
+   */
   read(): EnablementConfig {
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch {
-      return {};
-    }
+    const text = readConfigFile(this.file);
+    if (text === undefined) return {};
     try {
       const raw = JSON.parse(text) as unknown;
       if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
@@ -76,14 +79,26 @@ export class Enablement {
       if (wanted.length === 1 && wanted[0] === 'none') return false;
       return wanted.includes(name.toLowerCase());
     }
+    this.cached ??= this.readOrRefuse();
+    // Which extensions this folder disabled cannot be known: none runs (fail closed), and the loader says why.
+    if (this.refused) return false;
     let enabled = true;
     const at = slashed(folder);
-    this.cached ??= this.read();
     for (const text of (Object.hasOwn(this.cached, name) ? this.cached[name]?.overrides : undefined) ?? []) {
       const rule = parseRule(text);
       if (matches(rule, at)) enabled = !rule.disable;
     }
     return enabled;
+  }
+
+  private readOrRefuse(): EnablementConfig {
+    try {
+      return this.read();
+    } catch (err) {
+      if (!(err instanceof ConfigFileError)) throw err;
+      this.refused = err.message;
+      return {};
+    }
   }
 
   /** Enables (or disables) for `folder` and every folder below it; rules it supersedes are dropped. */

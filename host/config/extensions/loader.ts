@@ -8,6 +8,7 @@ import { Enablement } from './enablement.js';
 import { contextFilePaths, type Manifest, readManifest } from './manifest.js';
 import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from './paths.js';
 import { readConfigFile } from '../config-file.js';
+import { leadsOutside } from '../inside-folder.js';
 
 /**
  * The extension loader: every folder of `~/.gemini/extensions` with a valid `gemini-extension.json`.
@@ -92,7 +93,7 @@ export function loadExtensions(opts: LoadExtensionsOptions): ExtensionSet {
     const installDir = join(root, entry);
     if (!isDir(installDir)) continue;
     try {
-      const ext = loadOne(installDir, resolve(opts.cwd), env, enablement);
+      const ext = loadOne(installDir, resolve(opts.cwd), env, enablement, out.errors);
       if (seen.has(ext.name)) throw new Error(`Extension with name ${ext.name} already was loaded.`);
       seen.add(ext.name);
       out.extensions.push(ext);
@@ -100,6 +101,7 @@ export function loadExtensions(opts: LoadExtensionsOptions): ExtensionSet {
       out.errors.push(`Skipping extension in ${installDir}: ${(err as Error).message}`);
     }
   }
+  if (enablement.refused) out.errors.push(`${enablement.refused}; every extension stays disabled until it is fixed`);
   if (opts.only?.length && !(opts.only.length === 1 && opts.only[0]!.toLowerCase() === 'none')) {
     for (const n of opts.only)
       if (!out.extensions.some((e) => e.name.toLowerCase() === n.toLowerCase()))
@@ -108,7 +110,13 @@ export function loadExtensions(opts: LoadExtensionsOptions): ExtensionSet {
   return out;
 }
 
-function loadOne(installDir: string, cwd: string, env: NodeJS.ProcessEnv, enablement: Enablement): LoadedExtension {
+function loadOne(
+  installDir: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  enablement: Enablement,
+  errors: string[],
+): LoadedExtension {
   const installMetadata = readInstallMetadata(installDir);
   const path = installMetadata?.type === 'link' ? resolve(installMetadata.source) : installDir;
   const manifest = readManifest(path, cwd);
@@ -131,11 +139,27 @@ function loadOne(installDir: string, cwd: string, env: NodeJS.ProcessEnv, enable
     manifest,
     enabled: enablement.isEnabled(manifest.name, cwd),
     installMetadata,
-    contextFiles: contextFilePaths(path, manifest).filter((p) => existsSync(p)),
+    contextFiles: ownContextFiles(path, manifest, errors),
     mcpServers,
     excludeTools: manifest.excludeTools ?? [],
     settingsEnv,
   };
+}
+
+/**
+ * The extension's existing context files whose real path stays inside it: a GEMINI.md linked to
+ * `~/.ssh/id_rsa` (or found through a linked folder) would be sent to the model. Those are named in a notice.
+ */
+function ownContextFiles(path: string, manifest: Manifest, errors: string[]): string[] {
+  return contextFilePaths(path, manifest).filter((p) => {
+    if (!existsSync(p)) return false;
+    const outside = leadsOutside(path, p);
+    if (outside)
+      errors.push(
+        `Ignored context file ${p} of extension "${manifest.name}": it leads outside the extension, to ${outside}`,
+      );
+    return !outside;
+  });
 }
 
 function isDir(p: string): boolean {
