@@ -3,10 +3,10 @@ import {
   closeSync,
   fchmodSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   renameSync,
-  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -52,9 +52,14 @@ export function writeFileAtomic(file: string, text: string, opts: AtomicWriteOpt
   syncDir(dir);
 }
 
+/**
+ * The mode of the file being replaced, read without following a link: a planted link to a world-writable
+ * file must not lend its target's mode to what we write (the rename replaces the link, not its target).
+ */
 function existingMode(file: string): number | undefined {
   try {
-    return statSync(file).mode & 0o777;
+    const st = lstatSync(file);
+    return st.isFile() ? st.mode & 0o777 : undefined;
   } catch {
     return undefined;
   }

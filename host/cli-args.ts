@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { FatalInputError } from './errors.js';
+import { safeText } from './safe-text.js';
 import type { ApprovalMode } from './scheduler/types.js';
 import { APPROVAL_MODE_CHOICES, parseApprovalMode } from './policy/approval-mode.js';
 import { parseArgsMessage } from './cli-parse-error.js';
@@ -169,7 +170,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (!sessionId) throw new FatalInputError('The --session-id option cannot be empty.');
     if (!/^[a-zA-Z0-9_-]+$/.test(sessionId))
       throw new FatalInputError(
-        `Invalid session ID "${sessionId}": Only alphanumeric characters, dashes, and underscores are allowed.`,
+        `Invalid session ID "${safeText(sessionId)}": Only alphanumeric characters, dashes, and underscores are allowed.`,
       );
     if (v.resume !== undefined)
       throw new FatalInputError('The flags --resume and --session-id are mutually exclusive. Please provide only one.');

@@ -1,8 +1,10 @@
+import { type Stats, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import type { CliArgs } from '../cli-args.js';
 import { AuthError } from '../core/content-generator.js';
 import { createHostLogger } from '../log.js';
+import { safeText } from '../safe-text.js';
 import { VERSION } from '../../protocol/version.js';
 import type { AcpSession } from './acp-session.js';
 import { openSession, sessionCommands, type SessionDeps } from './open-session.js';
@@ -20,8 +22,21 @@ const AUTH_METHODS: acp.AuthMethod[] = [
   },
 ];
 
-function absoluteCwd(cwd: string): string {
-  if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
+/**
+ * The editor's folder for a session: an absolute path to a directory that exists. A missing folder, a file
+ * or a path with a NUL would otherwise start servers and a recorder in a place that is not a project.
+ */
+function sessionCwd(cwd: string): string {
+  const shown = safeText(cwd);
+  if (cwd.includes('\0')) throw acp.RequestError.invalidParams({ cwd: shown }, `Invalid directory path: ${shown}`);
+  if (!isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd: shown }, `cwd must be an absolute path: ${shown}`);
+  let st: Stats;
+  try {
+    st = statSync(cwd);
+  } catch {
+    throw acp.RequestError.invalidParams({ cwd: shown }, `Directory does not exist: ${shown}`);
+  }
+  if (!st.isDirectory()) throw acp.RequestError.invalidParams({ cwd: shown }, `Not a directory: ${shown}`);
   return cwd;
 }
 
@@ -50,7 +65,7 @@ export function createAcpAgent(args: CliArgs): { app: acp.AgentApp; closeAll(): 
 
   const open = async (ctx: acp.AgentContext, p: acp.NewSessionRequest, resume?: string): Promise<AcpSession> => {
     const deps: SessionDeps = { args, client: ctx, caps: state.caps, log };
-    const s = await openSession(deps, { ...p, cwd: absoluteCwd(p.cwd) }, resume).catch(openFailure);
+    const s = await openSession(deps, { ...p, cwd: sessionCwd(p.cwd) }, resume).catch(openFailure);
     const old = sessions.get(s.id);
     sessions.set(s.id, s);
     if (old) await old.close().catch(() => {});

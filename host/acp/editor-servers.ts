@@ -16,22 +16,31 @@ function entryOf(s: acp.McpServer): McpServerSettings {
   return { command: stdio.command, args: stdio.args, env: pairs(stdio.env), startup: 'eager' };
 }
 
+/** What the editor is told about a stdio server held back in an untrusted folder (Gemini CLI's words). */
+export const heldBackMessage = (name: string): string =>
+  `MCP server '${name}' uses stdio transport but current folder is not trusted. Use 'gemini-mcp trust' to enable it.`;
+
 /**
  * The settings a session runs with: the configured ones plus the editor's own MCP servers, added as
  * `mcpServers` entries so they get the same `server__tool` naming, environment sanitising, allow/exclude
  * lists and trust rules (never trusted: their calls are confirmed like any untrusted server's). A
- * configured server keeps its name; an editor server with the same name is skipped and reported.
+ * configured server keeps its name; an editor server with the same name is skipped and reported. In a
+ * folder that is not trusted, a stdio server (a program the editor asks us to start there) is held back,
+ * as Gemini CLI does; remote servers start no local program and are kept.
  */
 export function withEditorServers(
   settings: LoadedSettings,
   servers: acp.McpServer[],
-): { settings: LoadedSettings; skipped: string[] } {
-  if (servers.length === 0) return { settings, skipped: [] };
+): { settings: LoadedSettings; skipped: string[]; heldBack: string[] } {
+  if (servers.length === 0) return { settings, skipped: [], heldBack: [] };
   const configured = { ...(settings.merged.mcpServers ?? {}) };
   const skipped: string[] = [];
+  const heldBack: string[] = [];
   for (const s of servers) {
+    const entry = entryOf(s);
     if (Object.hasOwn(configured, s.name)) skipped.push(s.name);
-    else configured[s.name] = entryOf(s);
+    else if (entry.command !== undefined && !settings.trust.trusted) heldBack.push(s.name);
+    else configured[s.name] = entry;
   }
-  return { settings: { ...settings, merged: { ...settings.merged, mcpServers: configured } }, skipped };
+  return { settings: { ...settings, merged: { ...settings.merged, mcpServers: configured } }, skipped, heldBack };
 }

@@ -4,7 +4,7 @@ import type { HostLogger } from '../log.js';
 import type { EditorFiles } from '../../protocol/editor-files.js';
 import { AcpSession } from './acp-session.js';
 import { availableCommands } from './commands.js';
-import { withEditorServers } from './editor-servers.js';
+import { heldBackMessage, withEditorServers } from './editor-servers.js';
 import { AcpConfirmer } from './permissions.js';
 import { replayUpdates } from './replay.js';
 import { safeBlock } from '../safe-text.js';
@@ -70,8 +70,9 @@ export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, r
   const { loadSettings } = await import('../config/settings.js');
   const { createSession } = await import('../core/session.js');
   const base = loadSettings({ cwd: p.cwd, skipTrust: args.skipTrust, extensions: args.extensions });
-  const { settings, skipped } = withEditorServers(base, p.mcpServers ?? []);
+  const { settings, skipped, heldBack } = withEditorServers(base, p.mcpServers ?? []);
   for (const name of skipped) log.warn(`editor MCP server "${name}" skipped: a configured server has that name`);
+  for (const name of heldBack) notice(heldBackMessage(name));
   // The confirmer needs the session id, known only once the recorder exists.
   const ref: { id?: string } = {};
   const confirmer = new AcpConfirmer(
@@ -100,6 +101,11 @@ export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, r
   const send = (update: acp.SessionUpdate) =>
     client.notify(acp.methods.client.session.update, { sessionId: session.sessionId, update });
   const s = new AcpSession(session.sessionId, p.cwd, session, send, (m) => log.warn(m));
+  // The editor shows its servers as attached: it is told, in the conversation, which ones did not start
+  // (once the answer with the session id is out, as the available commands are).
+  const told = heldBack.map((name) => `${heldBackMessage(name)}\n`).join('');
+  if (told)
+    setImmediate(() => void send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: told } }));
   if (session.resumed) {
     await session.runtime.manager.whenReady();
     for (const update of replayUpdates(session.resumed.transcript, session.runtime.registry, p.cwd)) await send(update);

@@ -2,13 +2,14 @@ import type { Part } from '@google/genai';
 import shellQuote from 'shell-quote';
 import type { CustomCommand } from './custom-commands.js';
 import { findInjections } from './injections.js';
+import { substituteShellArgs } from './shell-args.js';
 
 /**
  * Turns a custom command invocation into the user message, exactly as Gemini CLI does for `.toml`
  * commands:
  * 1. `@{path}` is replaced by the file's content (read through the filesystem server);
  * 2. `!{command}` runs through the shell server (policy and approval as for any shell call), `{{args}}`
- *    inside it shell-quoted; its output replaces it, with a note when the command failed;
+ *    inside it one inert shell word whatever quotes surround it (shell-args.ts); its output replaces it, with a note when the command failed;
  *    `{{args}}` elsewhere is the raw argument text;
  * 3. without `{{args}}` anywhere, the whole invocation (`/name args`) is appended after a blank line
  *    when arguments were given.
@@ -84,13 +85,15 @@ async function injectFiles(prompt: string, name: string, deps: ExpandDeps): Prom
 }
 
 async function injectShell(pieces: Piece[], name: string, args: string, deps: ExpandDeps): Promise<Piece[]> {
-  const quoted = args ? shellQuote.quote([args]) : '';
   const planned = pieces.map((p) => {
     if (!p.own) return { piece: p, injections: [] };
     const injections = p.text.includes('!{') ? findInjections(p.text, '!{', name) : [];
     return {
       piece: p,
-      injections: injections.map((i) => ({ ...i, command: i.content ? i.content.replaceAll(ARGS, quoted) : '' })),
+      injections: injections.map((i) => ({
+        ...i,
+        command: i.content ? substituteShellArgs(i.content, args, name) : '',
+      })),
     };
   });
   const commands = planned.flatMap((p) => p.injections.map((i) => i.command)).filter(Boolean);

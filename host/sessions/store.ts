@@ -121,7 +121,11 @@ export function listSessions(
   return out.map((s, i) => ({ ...s, index: i + 1 }));
 }
 
-/** `latest`, a 1-based number from the list, or a session id (a unique prefix of one is enough). */
+/**
+ * A session id, `latest`, a 1-based number from the list, or a unique prefix of an id. An exact id wins over
+ * every other reading: a session whose id is `1` or `latest` (custom ids may be either) is that session, not
+ * a list position, and `abc` beside `abcdef` is `abc`, not ambiguous.
+ */
 export function findSession(
   projectTempDir: string,
   ref: string,
@@ -131,18 +135,24 @@ export function findSession(
   const all = listSessions(projectTempDir, onUnusable, parsed);
   if (all.length === 0) throw new SessionNotFoundError('No saved sessions for this project yet.');
   const r = ref.trim();
+  const exact = all.find((s) => s.id === r);
+  if (exact) return exact;
   if (r === '' || r === 'latest') return all[all.length - 1]!;
+  // The id is the user's text (a flag, an editor's request): shown with its control characters visible.
+  const shown = safeText(r);
   if (/^\d+$/.test(r)) {
     const hit = all[Number(r) - 1];
     if (!hit)
-      throw new SessionNotFoundError(`No session number ${r}: this project has ${all.length} (see --list-sessions).`);
+      throw new SessionNotFoundError(
+        `No session number ${shown}: this project has ${all.length} (see --list-sessions).`,
+      );
     return hit;
   }
-  const matches = all.filter((s) => s.id === r || s.id.startsWith(r));
+  const matches = all.filter((s) => s.id.startsWith(r));
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1)
-    throw new SessionNotFoundError(`Session id "${r}" is ambiguous: ${matches.length} sessions start with it.`);
-  throw new SessionNotFoundError(`No session "${r}" in this project (see --list-sessions).`);
+    throw new SessionNotFoundError(`Session id "${shown}" is ambiguous: ${matches.length} sessions start with it.`);
+  throw new SessionNotFoundError(`No session "${shown}" in this project (see --list-sessions).`);
 }
 
 export function loadSession(projectTempDir: string, ref: string): LoadedSession {

@@ -24,11 +24,9 @@ const DEFAULT_SECRETS: readonly string[] = [
   '.config/git/credentials',
   '.password-store',
   '.local/share/keyrings',
-  '.gemini/oauth_creds.json',
-  '.gemini/google_accounts.json',
-  '.gemini/mcp-oauth-tokens.json',
-  '.gemini/mcp-oauth-tokens-v2.json',
-  '.gemini/.env',
+  // The whole of Gemini's folder, not a list of the token files in it: Gemini CLI's own token file and any
+  // file a later version adds are secrets too. What a command needs from it is shown again (wrap.ts).
+  '.gemini',
   '.env',
 ];
 
@@ -69,13 +67,16 @@ const expand = (p: string, home: string) =>
 
 /**
  * Real paths of the secrets that exist now (a symlinked secret is hidden where it really is). The
- * `.gemini/` ones are hidden both under the home directory and under GEMINI_CLI_HOME, where the host
- * keeps them when it is set.
+ * `.gemini` folder is hidden both under the home directory and under GEMINI_CLI_HOME, where the host
+ * keeps it when it is set. A secret folder that holds a root is still hidden: the root is mounted again
+ * inside it (wrap.ts orders mounts by depth).
  */
 export function existingSecrets(roots: readonly string[], extra: readonly string[] = [], home = homedir()): string[] {
   const fromEnv = (process.env.GEMINI_SANDBOX_SECRETS ?? '').split(':').filter(Boolean);
   const cliHome = process.env.GEMINI_CLI_HOME;
-  const gemini = cliHome ? DEFAULT_SECRETS.filter((p) => p.startsWith('.gemini/')).map((p) => join(cliHome, p)) : [];
+  const gemini = cliHome
+    ? DEFAULT_SECRETS.filter((p) => p === '.gemini' || p.startsWith('.gemini/')).map((p) => join(cliHome, p))
+    : [];
   const listed = [...DEFAULT_SECRETS, ...extra, ...fromEnv].map((p) => expand(p, home)).concat(gemini);
   const out = new Set<string>();
   for (const p of [...listed, ...envFilesAbove(roots)]) {

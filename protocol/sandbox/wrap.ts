@@ -24,6 +24,11 @@ export interface SandboxSpec {
   allowNet?: readonly string[];
   /** Paths to hide besides the default list (see paths.ts). */
   extraSecrets?: readonly string[];
+  /**
+   * Folders a command may read although a hidden folder holds them (the project temp folder, where a
+   * command's full output is saved, inside the hidden `~/.gemini`): mounted again, read-only.
+   */
+  readable?: readonly string[];
 }
 
 export interface WrappedCommand {
@@ -58,15 +63,29 @@ export async function wrapCommand(spec: SandboxSpec): Promise<WrappedCommand> {
     ),
   );
   const args = [...NAMESPACES, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
-  for (const w of writable) args.push('--bind', w, w);
+  const mounts: Mount[] = writable.map((w) => ({ path: w, args: ['--bind', w, w] }));
   // The seccomp filters and proxy sockets of later calls live here: read-only even inside a writable
-  // root (a system temp dir in the workspace). Before the tmpfs, which would otherwise turn read-only too.
+  // root (a system temp dir in the workspace).
   const realWork = realOrUndefined(workDir);
-  if (realWork) args.push('--ro-bind', realWork, realWork);
+  if (realWork) mounts.push({ path: realWork, args: ['--ro-bind', realWork, realWork] });
   // A fresh tmpfs per call: private to the command, gone with it.
-  args.push('--tmpfs', realWork ? join(realWork, 'tmp') : tmp);
-  for (const p of present) args.push('--ro-bind', p, p);
-  for (const s of existingSecrets(writable, spec.extraSecrets)) args.push(...hide(s));
+  const callTmp = realWork ? join(realWork, 'tmp') : tmp;
+  mounts.push({ path: callTmp, args: ['--tmpfs', callTmp] });
+  for (const p of present) mounts.push({ path: p, args: ['--ro-bind', p, p] });
+  const hiddenDirs: string[] = [];
+  for (const s of existingSecrets(writable, spec.extraSecrets)) {
+    const h = hide(s);
+    if (h.dir) hiddenDirs.push(s);
+    mounts.push({ path: s, args: h.args });
+  }
+  for (const r of spec.readable ?? []) {
+    const real = realOrUndefined(r);
+    if (real && hiddenDirs.some((d) => real.startsWith(`${d}/`)))
+      mounts.push({ path: real, args: ['--ro-bind', real, real] });
+  }
+  args.push(...inMountOrder(mounts));
+  // Last, when every mount inside them exists: a hidden folder is an empty read-only one.
+  for (const d of hiddenDirs) args.push('--remount-ro', d);
 
   const env: NodeJS.ProcessEnv = { ...spec.env, TMPDIR: tmp, SANDBOX: 'gemini-mcp-bwrap' };
   let proxy: NetProxy | undefined;
@@ -107,14 +126,29 @@ function proxyEnv(sock: string): NodeJS.ProcessEnv {
   };
 }
 
-/** A directory becomes an empty read-only folder, a file an empty one. */
-function hide(p: string): string[] {
+/** A directory becomes an empty folder (made read-only at the end), a file an empty one. */
+function hide(p: string): { args: string[]; dir: boolean } {
   try {
-    if (statSync(p).isDirectory()) return ['--tmpfs', p, '--remount-ro', p];
+    if (statSync(p).isDirectory()) return { args: ['--tmpfs', p], dir: true };
   } catch {
-    return [];
+    return { args: [], dir: false };
   }
-  return ['--ro-bind', '/dev/null', p];
+  return { args: ['--ro-bind', '/dev/null', p], dir: false };
+}
+
+interface Mount {
+  path: string;
+  args: string[];
+}
+
+/**
+ * bwrap mounts in argument order and a later mount covers what an earlier one put below it, so a
+ * shallower path goes first: a root inside a hidden folder is bound after the folder's tmpfs, a secret
+ * inside a root after the root. The sort is stable, so one path's mounts keep their order.
+ */
+function inMountOrder(mounts: Mount[]): string[] {
+  const depth = (p: string) => p.split('/').filter(Boolean).length;
+  return [...mounts].sort((a, b) => depth(a.path) - depth(b.path)).flatMap((m) => m.args);
 }
 
 /**

@@ -9,8 +9,11 @@ interface ShellSandboxOptions {
   secrets: string[];
 }
 
-/** Roots at call time → the confinement for one command. */
-export type SandboxFor = (roots: readonly string[]) => Confine;
+/**
+ * Roots at call time (and folders a command may read although a hidden folder holds them: the project
+ * temp folder with saved outputs) → the confinement for one command.
+ */
+export type SandboxFor = (roots: readonly string[], readable?: readonly string[]) => Confine;
 
 /**
  * Checks that the sandbox can be built (throws SandboxUnavailableError otherwise: the server must not
@@ -18,7 +21,7 @@ export type SandboxFor = (roots: readonly string[]) => Confine;
  */
 export function createShellSandbox(opts: ShellSandboxOptions): SandboxFor {
   const tools = checkSandbox({ needNet: opts.allowNet.length > 0 });
-  return (roots) => async (launch) => {
+  return (roots, readable) => async (launch) => {
     // Loaded with the first sandboxed command: its network bridge (DNS, sockets) is no start-up cost.
     const { wrapCommand } = await import('../../protocol/sandbox/wrap.js');
     const wrapped = await wrapCommand({
@@ -30,6 +33,7 @@ export function createShellSandbox(opts: ShellSandboxOptions): SandboxFor {
       env: withoutSecrets(launch.env),
       allowNet: opts.allowNet,
       extraSecrets: opts.secrets,
+      readable,
     });
     return { ...wrapped, cwd: launch.cwd };
   };

@@ -1,4 +1,13 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../host/atomic-file.js';
@@ -33,6 +42,19 @@ describe('writeFileAtomic', () => {
     writeFileAtomic(file, 'new');
     expect(readFileSync(file, 'utf8')).toBe('new');
     expect(modeOf(file)).toBe(0o644);
+  });
+
+  it("never takes the mode of a planted link's target, and replaces the link without writing through it", () => {
+    const dir = fresh();
+    const target = join(dir, 'victim.txt');
+    writeFileSync(target, 'victim');
+    chmodSync(target, 0o666);
+    const file = join(dir, 'export.json');
+    symlinkSync(target, file);
+    writeFileAtomic(file, 'secret conversation');
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
+    expect(modeOf(file)).toBe(0o600);
+    expect(readFileSync(target, 'utf8')).toBe('victim');
   });
 
   it('sets an explicit mode whatever the old file had (secrets), and the folder mode it creates', () => {

@@ -56,7 +56,8 @@ export const chatCommand: ChatCommand = (input, ctx) => {
     }
     case 'share': {
       const file = isAbsolute(arg) ? arg : resolve(ctx.cwd, arg);
-      writeFileAtomic(file, shareText(file, chat.getHistory(false)));
+      // An export is the user's conversation: private, whatever a file or link already there says.
+      writeFileAtomic(file, shareText(file, chat.getHistory(false)), { mode: 0o600 });
       return ctx.print(`Conversation written to ${file}.`);
     }
     default:
@@ -144,6 +145,6 @@ export const exportSessionCommand: ChatCommand = (input, ctx) => {
     history: session.client.chat.getHistory(false),
   };
   mkdirSync(dirname(file), { recursive: true });
-  writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
+  writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
   ctx.print(`Session exported to ${file}.`);
 };

@@ -121,7 +121,7 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
         groups: deps.groups,
         onOutput: (text) => streamer.push(text),
         gitDirs: gitDirsOf(parsed.commands, cwd),
-        confine: deps.sandbox?.(ctx.roots.list),
+        confine: deps.sandbox?.(ctx.roots.list, ctx.roots.projectTempDir ? [ctx.roots.projectTempDir] : []),
       });
       streamer.stop();
 

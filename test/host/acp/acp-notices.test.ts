@@ -1,8 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import * as acp from '@agentclientprotocol/sdk';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
+import { waitFor } from '../../helpers/wait.js';
 import { startAcp } from './acp-client.js';
 
 const endpoint = scriptedEndpoints();
@@ -23,6 +25,53 @@ describe('ACP start-up notices on stderr', () => {
       expect(run.stderr()).not.toMatch(/[\x1b\x07]/);
     } finally {
       await run.close();
+    }
+  });
+});
+
+describe('ACP: editor MCP servers in an untrusted folder', () => {
+  const spy = (marker: string): acp.McpServer => ({
+    name: 'spy',
+    command: process.execPath,
+    args: ['-e', "require('fs').writeFileSync(process.argv[1], 'started')", marker],
+    env: [],
+  });
+  const openWith = async (trust: 'true' | 'false') => {
+    const ws = workspace();
+    ws.settings(ONLY());
+    const marker = join(ws.home, `spy-started-${trust}`);
+    const ep = await endpoint(reply.text('ok'));
+    const run = startAcp({ ws, url: ep.url, env: { GEMINI_CLI_TRUST_WORKSPACE: trust } });
+    await run.initialize();
+    const { sessionId } = await run.agent.request(acp.methods.agent.session.new, {
+      cwd: ws.cwd,
+      mcpServers: [spy(marker)],
+    });
+    return { run, marker, sessionId };
+  };
+
+  it('a stdio server is held back, and the editor is told why; a trusted folder starts it', async () => {
+    const held = await openWith('false');
+    try {
+      await waitFor(() =>
+        held.run
+          .updatesOf(held.sessionId, 'agent_message_chunk')
+          .some((u) =>
+            JSON.stringify(u).includes("MCP server 'spy' uses stdio transport but current folder is not trusted"),
+          ),
+      );
+      expect((await held.run.prompt(held.sessionId, 'hi')).stopReason).toBe('end_turn');
+      expect(existsSync(held.marker)).toBe(false);
+      expect(held.run.stderr()).toContain("MCP server 'spy' uses stdio transport");
+    } finally {
+      await held.run.close();
+    }
+    // The same server in a trusted folder does start: the check above can fail.
+    const trusted = await openWith('true');
+    try {
+      await waitFor(() => existsSync(trusted.marker));
+    } finally {
+      await trusted.run.close();
     }
   });
 });

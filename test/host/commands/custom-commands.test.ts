@@ -33,6 +33,12 @@ describe('custom .toml commands in headless -p "/cmd args"', () => {
     ].join('\n'),
   );
   put(join(userCmds, 'plain.toml'), 'prompt = "Review the code."\n');
+  // The author's own quotes around the placeholder.
+  put(
+    join(userCmds, 'quoted.toml'),
+    ['prompt = """', "Single: !{printf '%s' '{{args}}'}", 'Double: !{printf \'%s\' "{{args}}"}', '"""'].join('\n'),
+  );
+  put(join(userCmds, 'ticks.toml'), ['prompt = """', 'Ticks: !{echo `printf %s {{args}}`}', '"""'].join('\n'));
   put(join(userCmds, 'broken.toml'), 'prompt = \n');
   put(join(userCmds, 'nodesc.toml'), 'description = "no prompt"\n');
   ws.file('notes.txt', 'remember the tests');
@@ -55,6 +61,23 @@ describe('custom .toml commands in headless -p "/cmd args"', () => {
     const text = sentText(ep.requestsOf('streamGenerateContent')[0]!.body);
     expect(text).toContain(`Echo: ${hostile}`);
     expect(text).toContain(`Message for: ${hostile}`);
+  }, 60_000);
+
+  it("{{args}} inside the author's quotes stays one literal word; backquotes are refused, saying how to write it", async () => {
+    const marker = join(ws.cwd, 'pwned-quoted');
+    const ep = await endpoint(reply.text('Done.'));
+    const hostile = `'; touch ${marker}; echo "; touch ${marker}; "`;
+    const r = await runHost(['-p', `/quoted ${hostile}`, '--yolo'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    const text = sentText(ep.requestsOf('streamGenerateContent')[0]!.body);
+    expect(text).toBe(`Single: ${hostile}\nDouble: ${hostile}\n`);
+
+    const refused = await runHost(['-p', `/ticks ${hostile}`, '--yolo'], { ws, url: ep.url });
+    expect(refused.code).toBe(42);
+    expect(refused.stderr).toContain('{{args}} inside backquotes cannot be passed safely');
+    expect(existsSync(marker)).toBe(false);
+    expect(ep.requestsOf('streamGenerateContent')).toHaveLength(1);
   }, 60_000);
 
   it('a !{} the user does not approve (headless) stops the run: exit 42, nothing sent', async () => {

@@ -56,6 +56,32 @@ describe('sessions: headless runs are recorded and resumed', () => {
     expect((await runHost(['--list-sessions'], { ws })).stdout).toContain('No saved sessions');
   });
 
+  it('an exact session id wins over a list number and a prefix; ids are printed with their controls visible', async () => {
+    const ws = workspace();
+    ws.settings(ONLY());
+    const ep = await endpoint(...['a', 'b', 'c', 'd', 'e', 'f'].map((t) => reply.text(t)));
+    for (const id of ['abcdef', 'abc', '1', 'zzz']) {
+      const r = await runHost(['--session-id', id, '-p', `start ${id}`, '-o', 'json'], { ws, url: ep.url });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    // "1" is a session's id and also the first list position (abcdef): the id wins.
+    const one = await runHost(['-r', '1', '-p', 'again', '-o', 'json'], { ws, url: ep.url });
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout).session_id).toBe('1');
+    // "abc" is an id and a prefix of "abcdef": not ambiguous.
+    const abc = await runHost(['-r', 'abc', '-p', 'again', '-o', 'json'], { ws, url: ep.url });
+    expect(abc.code, abc.stderr).toBe(0);
+    expect(JSON.parse(abc.stdout).session_id).toBe('abc');
+
+    const hostile = '\x1b]0;owned\x07\x1b[2J';
+    for (const args of [['--resume', hostile, '-p', 'x'], ['--session-id', hostile, '-p', 'x']]) {
+      const r = await runHost(args, { ws, url: ep.url });
+      expect(r.code).toBe(42);
+      expect(r.stderr).not.toMatch(/[\x07\x1b]/);
+      expect(r.stderr).toContain('\\x1b]0;owned\\x07');
+    }
+  });
+
   it('a run killed with SIGKILL mid-turn leaves a session that resumes with every call answered', async () => {
     const ws = workspace();
     ws.settings(ONLY('filesystem'));

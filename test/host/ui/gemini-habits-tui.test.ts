@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
@@ -50,6 +50,24 @@ describe.skipIf(!hasTmux)('Gemini CLI habits in the chat', () => {
     const data = JSON.parse(readFileSync(join(ws.cwd, 'out', 'session.json'), 'utf8'));
     expect(data.sessionId).toBe('habit-run-1');
     expect(JSON.stringify(data.history)).toContain('hello back from the model');
+    expect(statSync(join(ws.cwd, 'out', 'session.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('/export-session and /chat share onto a planted link write a private file, not through the link', async () => {
+    const victim = join(ws.cwd, 'victim.txt');
+    writeFileSync(victim, 'victim');
+    chmodSync(victim, 0o666);
+    for (const [cmd, name, said] of [
+      ['/export-session', 'planted.json', 'Session exported to'],
+      ['/chat share', 'planted.md', 'Conversation written to'],
+    ] as const) {
+      symlinkSync(victim, join(ws.cwd, name));
+      ui.submit(`${cmd} ${name}`);
+      await ui.waitFor(`${said} ${join(ws.cwd, name)}`);
+      expect(lstatSync(join(ws.cwd, name)).isSymbolicLink()).toBe(false);
+      expect(statSync(join(ws.cwd, name)).mode & 0o777).toBe(0o600);
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('victim');
   });
 
   it('/memory list names the context files in use', async () => {

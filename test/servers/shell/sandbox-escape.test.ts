@@ -368,6 +368,65 @@ describe.skipIf(!hasBwrap)('sandboxed shell: GEMINI_CLI_HOME', () => {
       await srv.close();
     }
   });
+  it('hides the whole ~/.gemini folder, file names it never heard of included; the project temp folder stays readable', async () => {
+    const base = tempDir('sbx-gemini-dir-');
+    const [ws, home] = ['ws', 'home'].map((d) => join(base, d));
+    const gemini = join(home, '.gemini');
+    const projectTmp = join(gemini, 'tmp', 'proj-hash');
+    for (const d of [ws, join(gemini, 'extensions/x'), projectTmp]) mkdirSync(d, { recursive: true });
+    // Gemini CLI's own token file, a name a future version may use, and an extension's secrets.
+    writeFileSync(join(gemini, 'gemini-credentials.json'), `${SECRET}-gemini-cli-token`);
+    writeFileSync(join(gemini, 'never-seen-before.bin'), `${SECRET}-unknown-name`);
+    writeFileSync(join(gemini, 'extensions/x/.env'), `${SECRET}-extension-env`);
+    writeFileSync(join(projectTmp, 'shell-output.txt'), 'the saved full output');
+    const srv = await startStdioServer(ENTRY.shell, {
+      args: ['--root', ws, '--sandbox', '--project-temp-dir', projectTmp],
+      env: { HOME: home },
+    });
+    try {
+      const out = textOf(
+        await srv.call(TOOL, {
+          command:
+            'cat ~/.gemini/gemini-credentials.json ~/.gemini/never-seen-before.bin ~/.gemini/extensions/x/.env; ' +
+            'cp ~/.gemini/gemini-credentials.json ./copied.json; ls -A ~/.gemini; echo listed; ' +
+            `cat ${projectTmp}/shell-output.txt`,
+        }),
+      );
+      expect(out).not.toContain(SECRET);
+      expect(out).toContain('the saved full output');
+      expect(existsSync(join(ws, 'copied.json')) && readFileSync(join(ws, 'copied.json'), 'utf8')).not.toContain(
+        SECRET,
+      );
+      // Nothing the command did reached the real folder.
+      expect(readdirSync(gemini).sort()).toEqual([
+        'extensions',
+        'gemini-credentials.json',
+        'never-seen-before.bin',
+        'tmp',
+      ]);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('a workspace inside ~/.gemini (an extension being written) stays writable while the rest is hidden', async () => {
+    const base = tempDir('sbx-gemini-root-');
+    const home = join(base, 'home');
+    const ws = join(home, '.gemini/extensions/mine');
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(home, '.gemini/gemini-credentials.json'), `${SECRET}-token`);
+    const srv = await startStdioServer(ENTRY.shell, { args: ['--root', ws, '--sandbox'], env: { HOME: home } });
+    try {
+      const out = textOf(
+        await srv.call(TOOL, { command: 'echo built > out.txt && cat out.txt; cat ~/.gemini/gemini-credentials.json' }),
+      );
+      expect(out).toContain('built');
+      expect(out).not.toContain(SECRET);
+      expect(readFileSync(join(ws, 'out.txt'), 'utf8')).toBe('built\n');
+    } finally {
+      await srv.close();
+    }
+  });
 });
 
 describe('sandboxed shell: fail closed', () => {
