@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { geminiCli } from '../../helpers/gemini-cli.js';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
 import { pathWithoutBwrap } from '../../helpers/path-without-bwrap.js';
@@ -41,5 +43,19 @@ describe('the sandbox asked for, none available (headless)', () => {
     const out = JSON.parse(r.stdout) as { error?: { type?: string; message?: string; code?: number } };
     expect(out.error).toMatchObject({ type: 'FatalSandboxError', code: 44 });
     expect(out.error?.message).toContain('install it');
+  }, 60_000);
+
+  it('Gemini CLI 0.61 ends the same way: exit 44, the message naming what to install, no answer', async () => {
+    const { entry, why } = geminiCli();
+    // CI reaches the npm registry, so a missing Gemini CLI there is a failure, not a skip.
+    if (!entry && !process.env.CI) return console.warn(`sandbox-unavailable: Gemini CLI comparison skipped, ${why}`);
+    expect(entry, why).toBeDefined();
+    const ws = workspace();
+    const ep = await endpoint(reply.text('an answer that must not be printed'));
+    const env = { HOME: ws.home, PATH: pathWithoutBwrap(), GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: ep.url };
+    const r = spawnSync(process.execPath, [entry!, '-s', '-p', 'hi'], { cwd: ws.cwd, env, encoding: 'utf8' });
+    expect(r.status).toBe(44);
+    expect(r.stderr).toContain('install docker or podman');
+    expect(r.stdout).not.toContain('an answer');
   }, 60_000);
 });
