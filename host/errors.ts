@@ -7,6 +7,7 @@ export const EXIT = {
   error: 1,
   auth: 41,
   input: 42,
+  sandbox: 44,
   config: 52,
   turnLimit: 53,
   cancelled: 130,
@@ -39,6 +40,13 @@ export class FatalAuthenticationError extends FatalError {
 export class FatalInputError extends FatalError {
   constructor(message: string) {
     super(message, EXIT.input, 'FatalInputError');
+  }
+}
+
+/** The sandbox asked for (`-s`, GEMINI_SANDBOX, `tools.sandbox`) cannot be built here. */
+export class FatalSandboxError extends FatalError {
+  constructor(message: string) {
+    super(message, EXIT.sandbox, 'FatalSandboxError');
   }
 }
 

@@ -7,6 +7,7 @@ import {
   FatalCancellationError,
   type FatalError,
   FatalInputError,
+  FatalSandboxError,
   FatalTurnLimitedError,
   RunError,
 } from '../errors.js';
@@ -141,6 +142,8 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
   });
   ctx.session = session;
   const { runtime, model } = session;
+  // Asked for confinement and none can be had: no command may run unconfined, and no answer is given as if.
+  if (runtime.sandbox.unavailable) throw new FatalSandboxError(runtime.sandbox.unavailable);
   ctx.stats.sampling = () => runtime.clientRequests.sampling.json() as Record<string, unknown>;
   // Notices go to stderr in every output format: stdout stays the answer a script parses.
   for (const notice of runtime.notices) ctx.err(`${notice}\n`);

@@ -12,6 +12,8 @@ export interface SandboxChoice {
   secrets: string[];
   /** `tools.sandboxAutoApprove`: in default mode a sandboxed shell command runs without asking. */
   autoApprove: boolean;
+  /** Set when the sandbox asked for cannot be built here: why, and what to install (sandboxUnavailable). */
+  unavailable?: string;
 }
 
 /** How the host starts a stdio server it confines (`mcpServers.<name>.sandbox`). */
@@ -72,4 +74,21 @@ export function serverSandbox(
     allowNet: s.allowNet ?? [],
     secrets,
   };
+}
+
+/**
+ * Why the shell's sandbox cannot be built here, naming what to install or change; undefined when it
+ * can or was not asked for. The shell server refuses to start in that case, and a run that asked for
+ * confinement must not go on as if it had it.
+ */
+export async function sandboxUnavailable(choice: SandboxChoice): Promise<string | undefined> {
+  if (!choice.shell) return undefined;
+  const { findSandboxTools, SandboxUnavailableError } = await import('../../protocol/sandbox/preflight.js');
+  try {
+    findSandboxTools({ needNet: choice.allowNet.length > 0 });
+    return undefined;
+  } catch (err) {
+    if (err instanceof SandboxUnavailableError) return err.message;
+    throw err;
+  }
 }

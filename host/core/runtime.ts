@@ -20,7 +20,7 @@ import { callResourceTool, isResourceTool } from '../tools/resource-tools.js';
 import type { CallExecutor } from '../scheduler/executor.js';
 import { hooksFor, loadContributions, policiesFor, startupNotices } from './runtime-config.js';
 import type { EditorFiles } from '../../protocol/editor-files.js';
-import { sandboxChoice, type SandboxChoice } from '../config/sandbox.js';
+import { sandboxChoice, sandboxUnavailable, type SandboxChoice } from '../config/sandbox.js';
 import { geminiHome } from '../config/paths.js';
 import type { LoadedPolicies } from '../policy/policy-files.js';
 import type { HookSystem } from '../hooks/hook-system.js';
@@ -136,6 +136,8 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     env,
     processEnv: opts.env ?? process.env,
   });
+  const unavailable = await sandboxUnavailable(sandbox);
+  if (unavailable) sandbox.unavailable = unavailable;
   const servers = resolveServers(settings, {
     cwd,
     roots,

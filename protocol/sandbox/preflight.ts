@@ -56,6 +56,14 @@ export interface SandboxTools {
  * Throws SandboxUnavailableError instead: callers refuse to start rather than run unconfined.
  */
 export function checkSandbox(opts: { needNet?: boolean } = {}): SandboxTools {
+  return { ...findSandboxTools(opts), workDir: prepareWorkDir() };
+}
+
+/**
+ * checkSandbox's checks without its work folder, for a caller that only needs to know (the host, before
+ * it starts a sandboxed shell server): throws SandboxUnavailableError naming what to install or change.
+ */
+export function findSandboxTools(opts: { needNet?: boolean } = {}): Omit<SandboxTools, 'workDir'> {
   if (process.platform !== 'linux') {
     throw new SandboxUnavailableError(
       `sandbox: not supported on ${process.platform} (it needs Linux with bubblewrap); start without --sandbox`,
@@ -86,7 +94,7 @@ export function checkSandbox(opts: { needNet?: boolean } = {}): SandboxTools {
       'sandbox: socat is not on PATH and a network allow-list was given; install it (apt-get install socat)',
     );
   }
-  return { bwrap, socat, workDir: prepareWorkDir() };
+  return { bwrap, socat };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { OutputCapture, type ExecOutcome } from './output.js';
-import { appendGitConfig, hardenedGitEnv, scanGitConfig } from './git-env.js';
+import { appendGitConfig, hardenedGitEnv, scanGitConfig, UNLISTED_GIT_OVERRIDES } from './git-env.js';
 import { groupExists, groupMembers, type GroupRegistry } from './process-group.js';
 
 export interface ExecRequest {
@@ -53,7 +53,7 @@ export async function commandEnv(gitDirs?: readonly string[]): Promise<NodeJS.Pr
   const user: NodeJS.ProcessEnv = { ...process.env, GEMINI_CLI: '1' };
   for (const k of WITHHELD_ENV) delete user[k];
   const env = hardenedGitEnv(user);
-  return gitDirs?.length ? appendGitConfig(env, await scanGitConfig(gitDirs, user)) : env;
+  return appendGitConfig(env, gitDirs?.length ? await scanGitConfig(gitDirs, user) : UNLISTED_GIT_OVERRIDES);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
+import { NATIVE_DIFF_PROGRAM } from './git-native-diff.js';
 
 /**
  * Git runs programs named in its configuration: `core.fsmonitor` on every `git status`, hooks,
@@ -22,8 +23,6 @@ export const FIXED_GIT_OVERRIDES: ReadonlyArray<readonly [string, string]> = [
   // `:` is git's "keep the text as it is" editor: nothing runs and nothing waits for a terminal.
   ['core.editor', ':'],
   ['sequence.editor', ':'],
-  // Empty is not "unset" for git: `--ext-diff` then fails with "cannot run", which is the point.
-  ['diff.external', ''],
   // An empty helper clears the list collected so far.
   ['credential.helper', ''],
   ['core.askPass', ''],
@@ -36,6 +35,17 @@ export const FIXED_GIT_OVERRIDES: ReadonlyArray<readonly [string, string]> = [
   ['gpg.ssh.defaultKeyCommand', ''],
   ['protocol.ext.allow', 'never'],
   ['core.attributesFile', NULL_FILE],
+  // `git add -p` pipes its coloured hunks through this program.
+  ['interactive.diffFilter', 'cat'],
+];
+
+/**
+ * For a command not seen to run git (a script, `bash -c`), whose repository was not listed: a
+ * `diff.external` there is replaced by git's own diff. Where the listing ran, it is pinned only when a
+ * repository sets it, so that `git diff` keeps every option elsewhere.
+ */
+export const UNLISTED_GIT_OVERRIDES: ReadonlyArray<readonly [string, string]> = [
+  ['diff.external', NATIVE_DIFF_PROGRAM],
 ];
 
 /**
@@ -44,7 +54,8 @@ export const FIXED_GIT_OVERRIDES: ReadonlyArray<readonly [string, string]> = [
  */
 const NAMED_EXEC_KEYS: Record<string, string> = {
   textconv: 'cat',
-  command: '',
+  // diff.<driver>.command: git's own diff instead (an empty value would be run, and fail).
+  command: NATIVE_DIFF_PROGRAM,
   clean: 'cat',
   smudge: 'cat',
   process: '',
@@ -66,14 +77,22 @@ const NAMED_SECTIONS = new Set([
   'browser',
   'submodule',
 ]);
-const SCAN_PATTERN = `^(${[...NAMED_SECTIONS].join('|')})\\..+\\.(${Object.keys(NAMED_EXEC_KEYS).join('|')})$|^(user|safe|init)\\.|^core\\.(excludesfile|autocrlf|quotepath)$`;
+const SCAN_PATTERN = `^(${[...NAMED_SECTIONS].join('|')})\\..+\\.(${Object.keys(NAMED_EXEC_KEYS).join('|')})$|^diff\\.external$|^(user|safe|init|alias|color)\\.|^core\\.(excludesfile|autocrlf|quotepath)$`;
+
+/** The scopes a command reads: the global and system files are hidden from it. */
+const READ_SCOPES = new Set(['local', 'worktree', 'command']);
 
 /**
  * Settings of the user's own (global, system) files that execute nothing and that everyday git use
- * needs: identity for commits, trusted directories, the global ignore file, line endings.
+ * needs: identity for commits, trusted directories, the global ignore file, line endings, aliases
+ * (`git st`), colours.
  */
 const CARRIED_FROM_USER =
-  /^(user\.(name|email|signingkey)|safe\.directory|init\.defaultbranch|core\.(excludesfile|autocrlf|quotepath))$/;
+  /^(user\.(name|email|signingkey)|safe\.directory|init\.defaultbranch|core\.(excludesfile|autocrlf|quotepath)|alias\..+|color\..+)$/;
+
+/** An alias starting with `!` is a shell command, a program the approval of `git <alias>` does not show. */
+const carriable = (key: string, value: string) =>
+  CARRIED_FROM_USER.test(key) && !(key.startsWith('alias.') && value.trimStart().startsWith('!'));
 
 /** The environment every command gets, before any per-command overrides. */
 export function hardenedGitEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -118,10 +137,10 @@ export function appendGitConfig(
 }
 
 /**
- * Lists, in each directory a git command will run in, the keys that need pinning (named drivers
- * of every scope) and the user settings worth carrying over (global and system scopes only, which
- * the command itself no longer reads). The listing itself runs nothing: `git config` starts no
- * fsmonitor, hook or driver.
+ * Lists, in each directory a git command will run in, the keys that need pinning (named drivers and
+ * `diff.external` of the scopes the command reads) and the user settings worth carrying over (global
+ * and system scopes only, which the command itself no longer reads). The listing itself runs
+ * nothing: `git config` starts no fsmonitor, hook or driver.
  */
 export async function scanGitConfig(
   dirs: readonly string[],
@@ -134,9 +153,12 @@ export async function scanGitConfig(
     for (const { scope, key, value } of entries) {
       const last = key.slice(key.lastIndexOf('.') + 1);
       const section = key.slice(0, key.indexOf('.'));
-      if (NAMED_SECTIONS.has(section) && key.split('.').length > 2 && last in NAMED_EXEC_KEYS) {
+      const reads = READ_SCOPES.has(scope);
+      if (reads && NAMED_SECTIONS.has(section) && key.split('.').length > 2 && last in NAMED_EXEC_KEYS) {
         pinned.set(key, NAMED_EXEC_KEYS[last]);
-      } else if ((scope === 'global' || scope === 'system') && CARRIED_FROM_USER.test(key)) {
+      } else if (reads && key === 'diff.external') {
+        pinned.set(key, NATIVE_DIFF_PROGRAM);
+      } else if ((scope === 'global' || scope === 'system') && carriable(key, value)) {
         // safe.directory is a list: every entry is kept; other keys keep their last value.
         carried.set(key === 'safe.directory' ? `${key}\0${value}` : key, [key, value]);
       }

@@ -9,12 +9,16 @@ const FILES_URI = 'gemini-memory://files';
 /** A server still connecting after this long is called out as slow. */
 const SLOW_MS = 2000;
 
-/** The start-up line's text: context files, then each server by name while any is still connecting. */
+/**
+ * The start-up line's text: context files, then each server by name while any is still connecting, then
+ * why the sandbox asked for cannot be built.
+ */
 export function formatStartup(
   states: ServerState[],
   contextFiles: number | undefined,
   sinceMs: number,
   app: Pick<App, 'palette'>,
+  sandboxUnavailable?: string,
 ): string {
   const p = app.palette;
   const parts: string[] = [];
@@ -39,6 +43,8 @@ export function formatStartup(
     parts.push(ready.length ? `MCP ready: ${ready.map((s) => safeText(s.alias)).join(', ')}` : 'no MCP server ready');
   }
   if (failed.length) parts.push(p.red(`failed: ${failed.map((s) => safeText(s.alias)).join(', ')} (/mcp for why)`));
+  // The shell server refuses to start without it; the user needs what to install, not only "failed: shell".
+  if (sandboxUnavailable) parts.push(p.red(safeText(sandboxUnavailable)));
   return p.gray('ℹ ') + parts.join(p.gray(' · '));
 }
 
@@ -75,7 +81,13 @@ export class StartupLine {
       states.some((s) => s.alias === 'memory' && s.status === 'connected')
     )
       void this.readContextFiles();
-    const text = formatStartup(states, this.contextFiles ?? undefined, Date.now() - this.started, this.app);
+    const text = formatStartup(
+      states,
+      this.contextFiles ?? undefined,
+      Date.now() - this.started,
+      this.app,
+      this.runtime.sandbox.unavailable,
+    );
     if (this.item !== undefined) {
       this.app.conv.update(this.item, (it) => {
         if (it.kind === 'info') it.text = text;
