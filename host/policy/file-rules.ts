@@ -53,6 +53,11 @@ export class FileRules {
     return undefined;
   }
 
+  /** True when an applicable rule of any decision names the tool with a command or argument condition. */
+  hasCommandRules(tool: PolicyTool, mode: ApprovalMode, interactive: boolean): boolean {
+    return this.rules.some((r) => (r.commandPrefixes || r.argsPattern) && this.applies(r, tool, mode, interactive));
+  }
+
   /** True when some applicable allow rule names the tool (with or without argument conditions). */
   mayAllow(tool: PolicyTool, mode: ApprovalMode, interactive: boolean): boolean {
     return this.rules.some((r) => r.decision === 'allow' && this.applies(r, tool, mode, interactive));

@@ -57,3 +57,13 @@ export async function commandParts(command: string): Promise<string[] | undefine
   const parsed = await parseCommand(command);
   return parsed.ok ? parsed.commands.map((c) => c.text) : undefined;
 }
+
+/**
+ * The first part of a command whose program is known only when it runs (`$X v`, `bash -c "$C"`), or
+ * undefined. Rules name programs, so such a part can be any program a rule denies.
+ */
+export async function unknownProgramPart(command: string): Promise<string | undefined> {
+  const parsed = await parseCommand(command);
+  if (!parsed.ok) return undefined;
+  return parsed.commands.find((c) => c.programUnknown)?.text;
+}

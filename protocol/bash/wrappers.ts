@@ -19,6 +19,8 @@ export interface Unwrapped {
   scripts: string[];
   /** `NAME=value` words passed to the inner command's environment (`env`, `sudo`). */
   assignments: Word[];
+  /** It runs a command that cannot be known before it runs (`bash -c "$C"`, `env -S '…'`, `eval "$x"`). */
+  opaque?: true;
 }
 
 interface OptSpec {
@@ -75,7 +77,7 @@ const wrap = (
   scripts,
   assignments,
 });
-const opaque = (): Unwrapped => wrap(true, []);
+const opaque = (): Unwrapped => ({ ...wrap(true, []), opaque: true });
 const inner = (args: Word[], i: number, keep = false): Unwrapped | null =>
   i < args.length ? wrap(keep, [args.slice(i)]) : null;
 
