@@ -24,7 +24,10 @@ function engine(): typeof RE2JS {
 export function compileUserPattern(source: string): UserPattern {
   let compiled: RE2JS;
   try {
-    compiled = engine().compile(source);
+    const re2 = engine();
+    // Patterns are written for JavaScript (Gemini CLI runs them as RegExp): `\u0000`, `\cA` and the like are
+    // turned into RE2's spelling first.
+    compiled = re2.compile(re2.translateRegExp(source));
   } catch (err) {
     // re2js says "error parsing regexp: invalid or unsupported Perl syntax: `(?=`".
     throw new Error(`${(err as Error).message} (patterns run in RE2: no lookaround or backreferences)`);
