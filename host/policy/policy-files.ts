@@ -4,6 +4,7 @@ import { parse, TomlError } from 'smol-toml';
 import * as z from 'zod/mini';
 import type { ApprovalMode } from '../scheduler/types.js';
 import { parseApprovalMode } from './approval-mode.js';
+import { closestNames } from '../scheduler/texts.js';
 import { builtinByName } from '../tools/builtin-catalogue.js';
 import { exposedName } from '../tools/naming.js';
 import { compileUserPattern, type UserPattern } from '../user-pattern.js';
@@ -79,7 +80,19 @@ const RuleFields = z.looseObject({
   deny_message: z.optional(z.string()),
 });
 type RuleFields = z.output<typeof RuleFields>;
+/** Fields of a Gemini CLI 0.61 `[[rule]]`; any other is most likely a misspelt condition. */
+const RULE_FIELDS = [...Object.keys(RuleFields.shape), 'toolAnnotations', 'subagent'];
+const unknownField = (r: RuleFields) => Object.keys(r).find((k) => !RULE_FIELDS.includes(k));
+
 const RuleSchema = RuleFields.check(
+  // A misspelt condition (`comandPrefix`) ignored would let an allow rule allow every call of its tool.
+  z.refine((r: RuleFields) => unknownField(r) === undefined, {
+    error: (issue) => {
+      const field = unknownField(issue.input as RuleFields)!;
+      const near = closestNames(field, RULE_FIELDS, 1);
+      return `unknown field "${field}"${near.length ? ` (did you mean "${near[0]}"?)` : ''}`;
+    },
+  }),
   // A condition we do not check would make the rule match more than it says: refused, not ignored.
   z.refine((r: RuleFields) => r.toolAnnotations === undefined && r.subagent === undefined, {
     message: 'toolAnnotations and subagent conditions are not supported here; the rule is not loaded',

@@ -26,6 +26,22 @@ describe('a policy file fails closed', () => {
     expect(r.stderr).toContain('the whole file is rejected');
   });
 
+  it('a misspelt condition is an invalid rule, not an allow for every call of the tool', async () => {
+    const ws = project('v');
+    const file = policy(
+      ws,
+      'typo.toml',
+      '[[rule]]\ntoolName = "run_shell_command"\ncomandPrefix = "git status"\ndecision = "allow"\npriority = 10\n',
+    );
+    const { r, results } = await replay(ws, [shell('rm', 'rm v')], ['--policy', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `${file}:1: rule #1: rule: unknown field "comandPrefix" (did you mean "commandPrefix"?)`,
+    );
+    expect(JSON.stringify(results.rm)).toContain('requires user confirmation');
+    expect(existsSync(join(ws.cwd, 'v'))).toBe(true);
+  });
+
   it('a symlinked policy file in ~/.gemini/policies is followed: its deny applies', async () => {
     const ws = project('v');
     const target = policy(ws, 'shared.toml', DENY_RM);
