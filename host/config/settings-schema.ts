@@ -78,6 +78,9 @@ export function ownRecord<T extends z.ZodMiniType>(value: T) {
 
 export const SettingsSchema = z.looseObject({
   mcpServers: z.optional(ownRecord(McpServerSettingsSchema)),
+  /** Policy files or folders (user tier, admin tier); every settings file adds to the list. */
+  policyPaths: z.optional(stringList),
+  adminPolicyPaths: z.optional(stringList),
   mcp: z.optional(
     z.looseObject({
       serverCommand: z.optional(z.string()),

@@ -8,6 +8,8 @@ import { closestNames } from '../scheduler/texts.js';
 const KNOWN: Record<string, readonly string[] | undefined> = {
   $schema: undefined,
   mcpServers: undefined,
+  policyPaths: undefined,
+  adminPolicyPaths: undefined,
   general: [
     'preferredEditor',
     'openEditorInNewWindow',

@@ -39,6 +39,12 @@ export function filterUntrustedWorkspace(layer: Layer): FilteredWorkspace {
     if (servers.length) skipped.push(`mcpServers (${servers.join(', ')})`);
   }
   delete out.mcpServers;
+  // Policy files an untrusted folder names could allow what the user's own rules ask about.
+  for (const key of ['policyPaths', 'adminPolicyPaths']) {
+    if (!(key in out)) continue;
+    delete out[key];
+    skipped.push(key);
+  }
   for (const [group, key] of DROPPED) {
     const g = out[group];
     if (!isObject(g) || !(key in g)) continue;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { refusedContextFileNamesNotice } from '../../protocol/context-file-name.js';
 import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';
 import { type CommandSet, loadCommandFiles } from '../commands/custom-commands.js';
@@ -16,12 +16,8 @@ import { type HookSource, hookSwitches, loadHooks } from '../hooks/hook-config.j
 import { HookSystem } from '../hooks/hook-system.js';
 import type { McpClientManager } from '../mcp/client-manager.js';
 import type { PolicyEngine } from '../policy/policy-engine.js';
-import {
-  type LoadedPolicies,
-  loadPolicyFiles,
-  type PolicySource,
-  standardPolicySources,
-} from '../policy/policy-files.js';
+import { type LoadedPolicies, loadPolicyFiles } from '../policy/policy-files.js';
+import { policySources } from '../policy/policy-sources.js';
 import type { ApprovalMode } from '../scheduler/types.js';
 import { loadSkills, type Skill } from '../skills/skills.js';
 import { activateSkill, activateSkillEntry } from '../tools/activate-skill.js';
@@ -87,11 +83,11 @@ function skippedConfig(settings: LoadedSettings, modeSkipped: string[], cwd: str
   return out;
 }
 
-/** Hook and policy files that did not (wholly) load: shown at start, each with its file. */
+/** Hook and policy files that did not (wholly) load: shown at start, each with its file and line. */
 function configProblems(hooks: string[], policies: string[]): string[] {
   return [
     ...hooks.map((p) => `Hook configuration problem (the rest loaded): ${p}`),
-    ...policies.map((p) => `Policy file problem (the rest loaded): ${p}`),
+    ...policies.map((p) => `Policy file problem (other files loaded): ${p}`),
   ];
 }
 
@@ -112,27 +108,28 @@ export function hooksFor(
   return { system, problems: loaded.problems };
 }
 
-/** The policy files in force: the standard folders, `--policy` files (user tier) and enabled extensions' `policies/`. */
+/**
+ * The policy files in force: the standard folders, settings `policyPaths` / `adminPolicyPaths`, `--policy`
+ * files (user tier) and enabled extensions' `policies/`.
+ */
 export function policiesFor(
   opts: Pick<HostRuntimeOptions, 'homeDir' | 'policyFiles'>,
   settings: LoadedSettings,
   cwd: string,
 ): LoadedPolicies {
   const env = settings.env;
-  return loadPolicyFiles([
-    ...standardPolicySources({
-      home: geminiHome(env, opts.homeDir),
-      cwd,
-      trusted: settings.trust.trusted,
-      systemSettingsPath: systemSettingsPath(env),
-    }),
-    ...(opts.policyFiles ?? []).map(
-      (f): PolicySource => ({ path: resolve(cwd, f), tier: 'user', source: 'User (--policy)' }),
-    ),
-    ...enabledExtensions(settings).map(
-      (e): PolicySource => ({ path: join(e.path, 'policies'), tier: 'extension', source: `extension:${e.name}` }),
-    ),
-  ]);
+  const { sources, notices } = policySources({
+    home: geminiHome(env, opts.homeDir),
+    cwd,
+    trusted: settings.trust.trusted,
+    systemSettingsPath: systemSettingsPath(env),
+    flagPaths: opts.policyFiles,
+    policyPaths: settings.merged.policyPaths,
+    adminPolicyPaths: settings.merged.adminPolicyPaths,
+    extensions: enabledExtensions(settings),
+  });
+  const loaded = loadPolicyFiles(sources);
+  return { ...loaded, problems: [...notices, ...loaded.problems] };
 }
 
 /** Extensions enabled for this folder: their `hooks/hooks.json` and `policies/` apply, as in Gemini CLI. */

@@ -236,7 +236,8 @@ function policyFor(
   sandbox: SandboxChoice,
 ): PolicyEngine {
   return new PolicyEngine({
-    fileRules: policies.rules,
+    // `mcpName` names a server as written in mcpServers (`my.server`); tools carry its prefix (`my_server`).
+    fileRules: policies.rules.map((r) => (r.mcpName ? { ...r, mcpName: byName([r.mcpName])![0]! } : r)),
     settings: toolSettings,
     approvalMode: opts.approvalMode ?? parseApprovalMode(settings.merged.general?.defaultApprovalMode) ?? 'default',
     untrustedFolder: !settings.trust.trusted,

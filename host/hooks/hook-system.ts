@@ -1,5 +1,6 @@
 import { type HookEvent, type HookSpec, hookName } from './hook-config.js';
 import { type HookRun, runHook } from './hook-runner.js';
+import { tryUserPattern, type UserPattern } from '../user-pattern.js';
 import { readOutput, type HookOutput } from './hook-output.js';
 
 /** Names a tool goes by for matchers and payloads: Gemini CLI's, Claude Code's and ours. */
@@ -117,19 +118,21 @@ export class HookSystem {
   }
 }
 
+/** Compiled matchers (RE2: a matcher from a settings file cannot stall a call); null: not a pattern RE2 runs. */
+const matchers = new Map<string, UserPattern | null>();
+function matcherPattern(source: string): UserPattern | undefined {
+  if (!matchers.has(source)) matchers.set(source, tryUserPattern(source) ?? null);
+  return matchers.get(source) ?? undefined;
+}
+
 function matches(h: HookSpec, target: { tool?: HookToolNames; trigger?: string }): boolean {
   const m = h.matcher?.trim();
   if (!m || m === '*') return true;
   if (target.tool) {
     const names = [h.format === 'claude' ? target.tool.claude : target.tool.gemini, target.tool.exposed];
-    let re: RegExp | undefined;
-    try {
-      // Gemini CLI tests its matcher as an unanchored regular expression; Claude Code's names a whole tool.
-      re = new RegExp(h.format === 'claude' ? `^(?:${m})$` : m);
-    } catch {
-      return names.includes(m);
-    }
-    return names.some((n) => re!.test(n));
+    // Gemini CLI tests its matcher as an unanchored regular expression; Claude Code's names a whole tool.
+    const re = matcherPattern(h.format === 'claude' ? `^(?:${m})$` : m);
+    return re ? names.some((n) => re.test(n)) : names.includes(m);
   }
   if (target.trigger !== undefined) return m === target.trigger;
   return true;

@@ -1,3 +1,5 @@
+import { tryUserPattern } from '../user-pattern.js';
+
 /**
  * Form-mode elicitation from any MCP server: the requested schema (a flat object of primitive fields)
  * turned into fields a UI can show, text typed by the user turned into values, and the content sent
@@ -182,12 +184,9 @@ export function parseValue(field: FormField, text: string): Parsed {
       const bad = checkFormat(field.format, t);
       if (bad) return { ok: false, error: bad };
       if (field.pattern) {
-        let re: RegExp | undefined;
-        try {
-          re = new RegExp(field.pattern, 'u');
-        } catch {
-          re = undefined; // A pattern we cannot compile is the server's problem, not the user's.
-        }
+        // RE2 (linear time): a server's pattern cannot stall the form. One RE2 cannot run is the server's
+        // problem, not the user's: the field is not checked against it.
+        const re = tryUserPattern(field.pattern);
         if (re && !re.test(text)) return { ok: false, error: `must match ${field.pattern}` };
       }
       return { ok: true, value: text };

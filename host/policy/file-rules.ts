@@ -2,7 +2,7 @@ import type { ApprovalMode, PolicyTool } from '../scheduler/types.js';
 import { builtinTool, geminiToolName, inGeminiSpelling } from '../tools/builtin-catalogue.js';
 import { nameCoversTool } from '../tools/naming.js';
 import type { FileRule } from './policy-files.js';
-import { anyPartMatches, commandParts, shellDecision } from './shell-rules.js';
+import { anyPartMatches, commandParts, shellDecision, writesBeyondCommand } from './shell-rules.js';
 
 /** The rule of the policy files that decides a call: the matching rule of highest priority. */
 export interface FileVerdict {
@@ -51,6 +51,11 @@ export class FileRules {
       return rule;
     }
     return undefined;
+  }
+
+  /** True when an applicable rule of any decision names the tool with a command or argument condition. */
+  hasCommandRules(tool: PolicyTool, mode: ApprovalMode, interactive: boolean): boolean {
+    return this.rules.some((r) => (r.commandPrefixes || r.argsPattern) && this.applies(r, tool, mode, interactive));
   }
 
   /** True when some applicable allow rule names the tool (with or without argument conditions). */
@@ -117,11 +122,13 @@ async function argsMatch(rule: FileRule, tool: PolicyTool, args: Record<string, 
     return pattern.test(stableStringify(a)) || (other !== undefined && pattern.test(stableStringify(other)));
   };
   if (!test(args)) return false;
-  // An allow by pattern on a shell command holds only when every part of a compound command matches it.
+  // An allow by pattern on a shell command holds only when every part of a compound command matches it,
+  // and it allows running the command, not writing files with it: a redirection or an output option needs
+  // what a write needs, as with a prefix rule.
   if (rule.decision === 'allow' && command !== undefined && tool.toolName === 'run_shell_command') {
     const parts = await commandParts(command);
-    if (!parts) return false;
-    return parts.every((p) => test({ ...args, command: p }));
+    if (!parts?.every((p) => test({ ...args, command: p }))) return false;
+    return (await writesBeyondCommand(command, mode, rule.allowRedirection === true)) === undefined;
   }
   return true;
 }

@@ -2,7 +2,7 @@ import { FatalConfigError } from '../errors.js';
 import type { ConfirmationDetail } from '../../protocol/confirmation.js';
 import type { ApprovalMode, UserAnswer, Policy, PolicyInput, PolicyTool, Verdict } from '../scheduler/types.js';
 import { matchRules, parseRules, type ToolRule } from './rules.js';
-import { allPartsMatch, anyPartMatches, rootCommandsOf, shellDecision } from './shell-rules.js';
+import { allPartsMatch, anyPartMatches, rootCommandsOf, shellDecision, unknownProgramPart } from './shell-rules.js';
 import { classifyTool, type ToolClass } from './tool-class.js';
 import { SessionRules } from './session-rules.js';
 import { modeAllowedUntrusted } from './approval-mode.js';
@@ -169,6 +169,8 @@ export class PolicyEngine implements Policy {
       verdict = { decision: 'ask', reason: `hook: ${hook.reason}` };
     if (hook?.decision === 'allow' && verdict.decision === 'ask')
       verdict = { decision: 'allow', reason: `hook: ${hook.reason}` };
+    if (verdict.decision !== 'deny' && command !== undefined && this.commandRulesInForce(tool, mode))
+      verdict = (await unknownProgramVerdict(command, mode)) ?? verdict;
     if (verdict.decision === 'ask' && !this.interactive) {
       return { decision: 'deny', reason: `headless: ${verdict.reason}`, message: headlessDenial(tool.exposedName) };
     }
@@ -293,6 +295,16 @@ export class PolicyEngine implements Policy {
     return undefined;
   }
 
+  /** Rules that decide a shell command by what it runs: prefixes in settings or flags, policy file conditions. */
+  private commandRulesInForce(tool: PolicyTool, mode: ApprovalMode): boolean {
+    return (
+      matchRules(this.exclude, tool).prefixes.length > 0 ||
+      matchRules(this.allowed, tool).prefixes.length > 0 ||
+      (this.core !== undefined && matchRules(this.core, tool).prefixes.length > 0) ||
+      this.files.hasCommandRules(tool, mode, this.interactive)
+    );
+  }
+
   private wholeAllowed(tool: PolicyTool): boolean {
     return (
       this.allowedServers.has(tool.serverAlias) ||
@@ -304,6 +316,20 @@ export class PolicyEngine implements Policy {
   private shellAllowances(tool: PolicyTool): string[] {
     return [...matchRules(this.allowed, tool).prefixes, ...this.session.shellPrefixes()];
   }
+}
+
+/**
+ * A command rule names a program; a part whose program is known only when it runs (`X=rm; $X v`,
+ * `bash -c "$C"`) could be any program, so it counts as matching the strictest rule: the user is asked,
+ * and under yolo (nobody to ask) it is denied. Undefined when every program is known.
+ */
+async function unknownProgramVerdict(command: string, mode: ApprovalMode): Promise<Verdict | undefined> {
+  const part = await unknownProgramPart(command);
+  if (part === undefined) return undefined;
+  const why = `The program of "${part}" is known only when it runs, and command rules are in force: it counts as matching the strictest of them.`;
+  return mode === 'yolo'
+    ? { decision: 'deny', reason: why, message: `${DENIED_BY_POLICY} ${why}` }
+    : { decision: 'ask', reason: why };
 }
 
 /** The shell command a call or its confirmation names; the confirmation's is what will run. */

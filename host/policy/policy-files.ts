@@ -1,12 +1,14 @@
-import { type Dirent, readdirSync } from 'node:fs';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import * as z from 'zod/mini';
 import type { ApprovalMode } from '../scheduler/types.js';
 import { parseApprovalMode } from './approval-mode.js';
 import { ConfigFileError, readConfigFile } from '../config/config-file.js';
+import { closestNames } from '../scheduler/texts.js';
 import { builtinByName } from '../tools/builtin-catalogue.js';
 import { exposedName } from '../tools/naming.js';
+import { compileUserPattern, type UserPattern } from '../user-pattern.js';
 
 /**
  * Policy files in Gemini CLI's format: `[[rule]]` tables in `*.toml` files. Each folder belongs to a tier;
@@ -22,6 +24,8 @@ export interface PolicySource {
   tier: PolicyTier;
   /** Shown in `/policies` and in the explanation of a decision; defaults to the tier's name. */
   source?: string;
+  /** Named by the user for this run or in settings (`--policy`, `policyPaths`): a missing path is a problem. */
+  required?: boolean;
 }
 
 export type FileDecision = 'allow' | 'deny' | 'ask_user';
@@ -33,8 +37,11 @@ export interface FileRule {
   mcpName?: string;
   /** `commandPrefix`: matched against each part of a shell command, as the settings' prefix rules are. */
   commandPrefixes?: string[];
-  /** `argsPattern`, or `commandRegex` as Gemini CLI turns it into one; tested on the stable JSON of the arguments. */
-  argsPattern?: RegExp;
+  /**
+   * `argsPattern`, or `commandRegex` as Gemini CLI turns it into one; tested (in RE2, linear time) on the
+   * stable JSON of the arguments.
+   */
+  argsPattern?: UserPattern;
   decision: FileDecision;
   /** Final priority: tier + priority / 1000. */
   priority: number;
@@ -48,7 +55,7 @@ export interface FileRule {
 
 export interface LoadedPolicies {
   rules: FileRule[];
-  /** Files or rules that did not load, each with file and line; the rest loaded. */
+  /** Files that did not load (a file with any invalid rule loads none), each with file and line. */
   problems: string[];
 }
 
@@ -74,7 +81,19 @@ const RuleFields = z.looseObject({
   deny_message: z.optional(z.string()),
 });
 type RuleFields = z.output<typeof RuleFields>;
+/** Fields of a Gemini CLI 0.61 `[[rule]]`; any other is most likely a misspelt condition. */
+const RULE_FIELDS = [...Object.keys(RuleFields.shape), 'toolAnnotations', 'subagent'];
+const unknownField = (r: RuleFields) => Object.keys(r).find((k) => !RULE_FIELDS.includes(k));
+
 const RuleSchema = RuleFields.check(
+  // A misspelt condition (`comandPrefix`) ignored would let an allow rule allow every call of its tool.
+  z.refine((r: RuleFields) => unknownField(r) === undefined, {
+    error: (issue) => {
+      const field = unknownField(issue.input as RuleFields)!;
+      const near = closestNames(field, RULE_FIELDS, 1);
+      return `unknown field "${field}"${near.length ? ` (did you mean "${near[0]}"?)` : ''}`;
+    },
+  }),
   // A condition we do not check would make the rule match more than it says: refused, not ignored.
   z.refine((r: RuleFields) => r.toolAnnotations === undefined && r.subagent === undefined, {
     message: 'toolAnnotations and subagent conditions are not supported here; the rule is not loaded',
@@ -107,32 +126,54 @@ export function standardPolicySources(opts: {
   return out;
 }
 
-/** Loads every source; a bad file or rule is reported with its file and line and the rest still load. */
+/**
+ * Loads every source. A file with any invalid rule is rejected whole, as Gemini CLI does: loading the
+ * rest of it could drop a deny and keep the allow it guarded. Each refusal names the file and line.
+ */
 export function loadPolicyFiles(sources: readonly PolicySource[]): LoadedPolicies {
   const rules: FileRule[] = [];
   const problems: string[] = [];
   for (const src of sources) {
-    for (const file of tomlFiles(src.path, problems)) loadFile(file, src, rules, problems);
+    for (const file of tomlFiles(src, problems)) loadFile(file, src, rules, problems);
   }
   return { rules, problems };
 }
 
-/** A folder's `*.toml` files (sorted), or the file itself; a missing folder is no problem. */
-function tomlFiles(path: string, problems: string[]): string[] {
+/**
+ * A folder's `*.toml` files (sorted), links to files included, or the file itself. A missing folder is no
+ * problem unless the user named it (`--policy`, `policyPaths`).
+ */
+function tomlFiles(src: PolicySource, problems: string[]): string[] {
+  const path = src.path;
   let entries: Dirent[];
   try {
     entries = readdirSync(path, { withFileTypes: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && src.required) problems.push(`${path}: no such policy file or folder`);
     if (code === 'ENOENT') return [];
     if (code === 'ENOTDIR') return [path];
     problems.push(`${path}: cannot read policy folder: ${(err as Error).message}`);
     return [];
   }
-  return entries
-    .filter((e) => e.isFile() && e.name.endsWith('.toml'))
-    .map((e) => join(path, e.name))
-    .sort();
+  const out: string[] = [];
+  for (const e of entries) {
+    if (!e.name.endsWith('.toml')) continue;
+    const file = join(path, e.name);
+    if (e.isFile() || (e.isSymbolicLink() && linkedFile(file, problems))) out.push(file);
+  }
+  return out.sort();
+}
+
+/** A link is followed to a regular file; a dangling link or one to anything else is reported, not skipped. */
+function linkedFile(file: string, problems: string[]): boolean {
+  try {
+    if (statSync(file).isFile()) return true;
+    problems.push(`${file}: the link does not lead to a regular file; not loaded`);
+  } catch (err) {
+    problems.push(`${file}: the link cannot be followed (${(err as NodeJS.ErrnoException).code}); not loaded`);
+  }
+  return false;
 }
 
 function loadFile(file: string, src: PolicySource, rules: FileRule[], problems: string[]): void {
@@ -161,12 +202,16 @@ function loadFile(file: string, src: PolicySource, rules: FileRule[], problems: 
   }
   const lines = ruleLines(text);
   const label = src.source ?? src.tier[0]!.toUpperCase() + src.tier.slice(1);
+  const loaded: FileRule[] = [];
+  const refused: string[] = [];
   raw.forEach((entry, i) => {
     const line = lines[i] ?? 1;
     const rule = toRule(entry, src.tier, `${label}: ${basename(file)}:${line}`);
-    if (typeof rule === 'string') problems.push(`${file}:${line}: rule #${i + 1}: ${rule}`);
-    else rules.push(rule);
+    if (typeof rule === 'string') refused.push(`${file}:${line}: rule #${i + 1}: ${rule}`);
+    else loaded.push(rule);
   });
+  if (refused.length === 0) rules.push(...loaded);
+  else problems.push(...refused.map((r) => `${r} (the whole file is rejected: none of its ${raw.length} rules apply)`));
 }
 
 /** The line of each `[[rule]]` header, in order. */
@@ -188,11 +233,11 @@ function toRule(entry: unknown, tier: PolicyTier, origin: string): FileRule | st
   const toolNames = r.toolName === undefined ? undefined : [r.toolName].flat();
   if ((r.commandPrefix !== undefined || r.commandRegex !== undefined) && toolNames?.some((n) => !isShellName(n)))
     return 'commandPrefix and commandRegex apply to run_shell_command only';
-  let argsPattern: RegExp | undefined;
+  let argsPattern: UserPattern | undefined;
   const pattern = r.commandRegex !== undefined ? `"command":"${r.commandRegex}` : r.argsPattern;
   if (pattern !== undefined) {
     try {
-      argsPattern = new RegExp(pattern);
+      argsPattern = compileUserPattern(pattern);
     } catch (err) {
       return `invalid regular expression: ${(err as Error).message}`;
     }

@@ -57,3 +57,34 @@ export async function commandParts(command: string): Promise<string[] | undefine
   const parsed = await parseCommand(command);
   return parsed.ok ? parsed.commands.map((c) => c.text) : undefined;
 }
+
+/**
+ * The first part of a command whose program is known only when it runs (`$X v`, `bash -c "$C"`), or
+ * undefined. Rules name programs, so such a part can be any program a rule denies.
+ */
+export async function unknownProgramPart(command: string): Promise<string | undefined> {
+  const parsed = await parseCommand(command);
+  if (!parsed.ok) return undefined;
+  return parsed.commands.find((c) => c.programUnknown)?.text;
+}
+
+/**
+ * Why a command does more than run what a pattern allow rule names, or undefined: an option that writes a
+ * file or runs a program (`git diff --output=F`), or, in default mode, a redirection (`git log > F`) —
+ * what a write needs, as the prefix rules see it. A command that does not parse cannot be cleared.
+ */
+export async function writesBeyondCommand(
+  command: string,
+  mode: ApprovalMode,
+  allowRedirection: boolean,
+): Promise<string | undefined> {
+  const parsed = await parseCommand(command);
+  if (!parsed.ok) return parsed.error;
+  const { riskyOption } = await load();
+  for (const c of parsed.commands) {
+    const risky = riskyOption(c);
+    if (risky) return risky;
+  }
+  if (parsed.hasRedirection && mode === 'default' && !allowRedirection) return 'it redirects output to a file';
+  return undefined;
+}

@@ -26,6 +26,11 @@ export interface SimpleCommand {
   redirections: string[];
   /** The wrapper it was found in (`sudo`, `bash`, `xargs`, …). */
   viaWrapper?: string;
+  /**
+   * The program it runs is known only at run time: its name is computed (`$X v`, `rm${IFS}v`) or it is a
+   * wrapper running code given at run time (`bash -c "$C"`, `eval "$x"`, `env -S 'rm v'`).
+   */
+  programUnknown?: true;
 }
 
 export type ParsedCommand =
@@ -38,6 +43,7 @@ interface Cmd {
   text: string;
   redirections: string[];
   viaWrapper?: string;
+  opaque?: boolean;
 }
 
 interface Analysis {
@@ -145,7 +151,7 @@ function emit(parser: Parser, cmd: Cmd, depth: number, out: Analysis): void {
     return;
   }
   const wrapper = rootOf(cmd.words[0]);
-  if (u.keepWrapper) out.commands.push(cmd);
+  if (u.keepWrapper) out.commands.push(u.opaque ? { ...cmd, opaque: true } : cmd);
   for (const words of u.commands) {
     emit(
       parser,
@@ -190,6 +196,7 @@ export async function parseCommand(command: string): Promise<ParsedCommand> {
     text: c.text,
     redirections: c.redirections,
     ...(c.viaWrapper ? { viaWrapper: c.viaWrapper } : {}),
+    ...(c.opaque || c.words[0].dynamic ? { programUnknown: true as const } : {}),
   }));
   const rootCommands = [...new Set(commands.map((c) => c.name).filter((n) => n !== ''))];
   return { ok: true, commands, rootCommands, hasSubstitution: r.a.hasSubstitution, hasRedirection: r.a.hasRedirection };

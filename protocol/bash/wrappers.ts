@@ -19,6 +19,8 @@ export interface Unwrapped {
   scripts: string[];
   /** `NAME=value` words passed to the inner command's environment (`env`, `sudo`). */
   assignments: Word[];
+  /** It runs a command that cannot be known before it runs (`bash -c "$C"`, `env -S '…'`, `eval "$x"`). */
+  opaque?: true;
 }
 
 interface OptSpec {
@@ -75,7 +77,7 @@ const wrap = (
   scripts,
   assignments,
 });
-const opaque = (): Unwrapped => wrap(true, []);
+const opaque = (): Unwrapped => ({ ...wrap(true, []), opaque: true });
 const inner = (args: Word[], i: number, keep = false): Unwrapped | null =>
   i < args.length ? wrap(keep, [args.slice(i)]) : null;
 
@@ -189,6 +191,7 @@ function scriptOf(args: Word[], keep: boolean): Unwrapped {
 function unwrapShell(args: Word[]): Unwrapped | null {
   let i = 0;
   let hasC = false;
+  let hasS = false;
   while (i < args.length) {
     const w = args[i];
     if (w.dynamic) break;
@@ -203,13 +206,16 @@ function unwrapShell(args: Word[]): Unwrapped | null {
     }
     if ((v.startsWith('-') || v.startsWith('+')) && v.length > 1) {
       if (v[0] === '-' && v.includes('c')) hasC = true;
+      if (v[0] === '-' && v.includes('s')) hasS = true;
       // -o/+o take an option name
       i += /o/.test(v.slice(1)) && v.length === 2 ? 2 : 1;
       continue;
     }
     break;
   }
-  if (!hasC) return null; // a script file or an interactive shell: the shell itself is the command
+  // With no script file (or -s) the shell runs what reaches its standard input (`echo 'rm v' | sh`): code
+  // known only at run time. A script file: the shell itself is the command.
+  if (!hasC) return hasS || i >= args.length ? opaque() : null;
   const script = args[i];
   if (!script || script.dynamic) return opaque();
   return wrap(false, [], [script.value]);

@@ -188,7 +188,7 @@ priority = 10
     expect(loaded.rules.map((r) => r.modes)).toEqual([['autoEdit']]);
   });
 
-  it('a bad file or rule is reported with file and line; the rest load', () => {
+  it('a bad file or rule is reported with file and line; a file with any invalid rule loads none, other files load', () => {
     const dir = folder({
       'a-broken.toml': '[[rule]]\ntoolName = "x"\ndecision = allow\n',
       'b-rules.toml':
@@ -197,9 +197,11 @@ priority = 10
         '[[rule]]\ntoolName = "read_file"\ndecision = "deny"\npriority = 1000\n\n' +
         '[[rule]]\ntoolName = "replace"\ndecision = "deny"\npriority = 3\n\n' +
         '[[rule]]\ntoolName = "*"\ntoolAnnotations = { readOnlyHint = true }\ndecision = "allow"\npriority = 3\n',
+      'c-good.toml': '[[rule]]\ntoolName = "glob"\ndecision = "deny"\npriority = 2\n',
     });
     const { loaded } = engine([{ path: dir, tier: 'user' }]);
-    expect(loaded.rules.map((r) => r.origin)).toEqual(['User: b-rules.toml:17']);
+    // b-rules.toml's valid deny of replace (line 17) goes with the rest of its file.
+    expect(loaded.rules.map((r) => r.origin)).toEqual(['User: c-good.toml:1']);
     expect(loaded.problems).toHaveLength(5);
     expect(loaded.problems[4]).toMatch(
       /b-rules\.toml:22: rule #5: .*toolAnnotations and subagent conditions are not supported/,
@@ -208,6 +210,8 @@ priority = 10
     expect(loaded.problems[1]).toMatch(/b-rules\.toml:1: rule #1: decision/);
     expect(loaded.problems[2]).toMatch(/b-rules\.toml:6: rule #2: commandPrefix/);
     expect(loaded.problems[3]).toMatch(/b-rules\.toml:12: rule #3: priority/);
+    for (const p of loaded.problems.slice(1))
+      expect(p).toContain('the whole file is rejected: none of its 5 rules apply');
   });
 
   it('workspace policies load only in a trusted folder; the system folder sits next to the system settings', () => {

@@ -41,9 +41,11 @@ describe('/hooks and /policies list what is in force and where it comes from', (
   ]);
   const pol = join(dir, 'policies');
   mkdirSync(pol);
+  writeFileSync(join(pol, 'a.toml'), '[[rule]]\ntoolName = "glob"\ndecision = "deny"\npriority = 7\n');
+  // A file with an invalid rule is rejected whole.
   writeFileSync(
-    join(pol, 'a.toml'),
-    '[[rule]]\ntoolName = "glob"\ndecision = "deny"\npriority = 7\n\n[[rule]]\ndecision = "allow"\n',
+    join(pol, 'b.toml'),
+    '[[rule]]\ntoolName = "read_file"\ndecision = "deny"\npriority = 1\n\n[[rule]]\ndecision = "allow"\n',
   );
   const policies = loadPolicyFiles([{ path: pol, tier: 'user' }]);
   const rt = {
@@ -63,7 +65,8 @@ describe('/hooks and /policies list what is in force and where it comes from', (
   it('lists rules by priority with their origin, and what did not load', async () => {
     const text = formatPolicies(rt, p);
     expect(text).toContain('deny     4.007 toolName=glob — User: a.toml:1');
-    expect(text).toMatch(/not loaded: .*a\.toml:6: rule #2/);
+    expect(text).toMatch(/not loaded: .*b\.toml:6: rule #2/);
+    expect(text).not.toContain('toolName=read_file');
     const printed: string[] = [];
     const ctx = {
       runtime: rt,
