@@ -4,7 +4,7 @@ import type { ExtensionSetting } from '../config/extensions/manifest.js';
 import type { InstallIo } from '../extensions/install.js';
 import { loadExtensions } from '../config/extensions/loader.js';
 import { formatExtensions } from '../extensions/listing.js';
-import { safeBlock } from '../safe-text.js';
+import { safeBlock, safeText } from '../safe-text.js';
 
 /**
  * `gemini-mcp extensions …`, the same sub-commands, flags and files as `gemini extensions …`.
@@ -148,7 +148,7 @@ export async function runExtensionsCommand(argv: string[], opts: ExtensionsComma
       },
     });
   } catch (e) {
-    err(`${(e as Error).message}\n${USAGE}`);
+    err(safeBlock(`${(e as Error).message}\n${USAGE}`));
     return 42;
   }
   const [sub, arg, extra] = parsed.positionals;
@@ -164,7 +164,8 @@ export async function runExtensionsCommand(argv: string[], opts: ExtensionsComma
   try {
     return await runSub(sub, arg, extra, v, opts, out, usage);
   } catch (e) {
-    err(`${(e as Error).message}\n`);
+    // Names, sources and refs in errors are the user's or a third party's text: shown, never obeyed.
+    err(safeBlock(`${(e as Error).message}\n`));
     return 1;
   }
 }
@@ -208,7 +209,7 @@ async function runSub(
           : [];
       if (!names.length) return usage(v.all ? 'No extensions installed.' : 'Name an extension or use --all.');
       for (const n of names) {
-        const r = await ops.updateExtension(n, io);
+        const r = await ops.updateExtension(n, io, v.consent);
         out(
           r.from === r.to
             ? `Extension "${r.name}" refreshed from its source (version ${r.to}).\n`
@@ -243,6 +244,6 @@ async function runSub(
       return 0;
     }
     default:
-      return usage(`Unknown extensions command "${sub}".`);
+      return usage(`Unknown extensions command "${safeText(sub)}".`);
   }
 }

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 
 export const BUILTIN_ALIASES = ['filesystem', 'shell', 'web', 'memory'] as const;
 export const DISCOVERY_ALIAS = 'discovered';
+/** Names the host's own servers take: the built-ins, the discovery bridge and `mcp.serverCommand`'s. */
+export const RESERVED_SERVER_NAMES: readonly string[] = [...BUILTIN_ALIASES, DISCOVERY_ALIAS, 'mcp'];
 
 /**
  * Server names and the tool-name prefixes derived from them: any name a client accepts is accepted; the
@@ -39,7 +41,7 @@ function sanitizePrefix(name: string): string {
  */
 export function toolPrefixes(
   names: readonly string[],
-  reserved: readonly string[] = [...BUILTIN_ALIASES, DISCOVERY_ALIAS, 'mcp'],
+  reserved: readonly string[] = RESERVED_SERVER_NAMES,
 ): Map<string, string> {
   const out = new Map<string, string>();
   const taken = new Set([...reserved, ...names.filter((n) => !validateAlias(n))]);

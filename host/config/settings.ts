@@ -11,6 +11,8 @@ import { decideTrust, type TrustDecision } from './trust.js';
 import { findEnvFile, homeEnvFile, withEnvFile } from './env-file.js';
 import { filterUntrustedWorkspace, withoutFolderTrustKey } from './untrusted-workspace.js';
 import { geminiHome } from './paths.js';
+import { RESERVED_SERVER_NAMES } from './server-names.js';
+import { safeText } from '../safe-text.js';
 import { settingsFiles, type LoadSettingsOptions, type SettingsFileRef } from './settings-files.js';
 import { loadExtensions, type ExtensionSet } from './extensions/loader.js';
 
@@ -114,7 +116,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     merged = mergeLayer(merged, valid);
   }
   const extensions = loadExtensions({ cwd: opts.cwd, env, homeDir: opts.homeDir, only: opts.extensions });
-  const extensionServers = mergeExtensions(merged, extensions, warnings);
+  const extensionServers = mergeExtensions(merged, extensions, warnings, notices);
   return {
     merged: merged as Settings,
     extensions,
@@ -138,6 +140,7 @@ function mergeExtensions(
   merged: Record<string, unknown>,
   set: ExtensionSet,
   warnings: string[],
+  notices: string[],
 ): Record<string, string> {
   // Null-prototype objects: server names such as `constructor` or `__proto__` are plain names here.
   const from: Record<string, string> = Object.create(null);
@@ -149,6 +152,14 @@ function mergeExtensions(
   for (const ext of set.extensions) {
     if (!ext.enabled) continue;
     for (const [name, server] of Object.entries(ext.mcpServers)) {
+      // A user's own entry may replace a built-in; a third party's extension may not take its place.
+      if (RESERVED_SERVER_NAMES.includes(name)) {
+        notices.push(
+          `MCP server "${safeText(name)}" of extension ${safeText(ext.name)} is not started: "${safeText(name)}" is ` +
+            'the name of a built-in server, which an extension may not replace (its author can rename it).',
+        );
+        continue;
+      }
       if (Object.hasOwn(servers, name)) {
         warnings.push(
           Object.hasOwn(from, name)

@@ -77,7 +77,11 @@ function skippedConfig(settings: LoadedSettings, modeSkipped: string[], cwd: str
     [{ path: workspaceSettingsPath(cwd), source: 'project' }],
     hookSwitches(settings.merged as Record<string, unknown>),
   ).hooks;
-  if (workspace.length) out.push(`hooks (${workspace.length})`);
+  if (workspace.length) {
+    // The settings filter names the dropped `hooks` key; say how many hooks it held.
+    const at = out.indexOf('hooks');
+    out.splice(at < 0 ? out.length : at, at < 0 ? 0 : 1, `hooks (${workspace.length})`);
+  }
   const policies = join(cwd, '.gemini', 'policies');
   if (existsSync(policies)) out.push(`policy files in ${policies}`);
   return out;

@@ -14,7 +14,7 @@ import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from '../conf
 import { writeFileAtomic } from '../atomic-file.js';
 import { refuseLinksLeaving } from './foreign-links.js';
 import { formatEnv } from './settings-env.js';
-import { safeBlock } from '../safe-text.js';
+import { safeBlock, safeText } from '../safe-text.js';
 
 /**
  * Installing, updating, linking and removing extensions, in Gemini CLI's folders and files. Every
@@ -40,6 +40,8 @@ export interface InstallRequest {
   autoUpdate?: boolean;
   /** `--consent`: the user already agreed. */
   consent?: boolean;
+  /** An update: the consent text of the installed version, which the user agreed to. */
+  consentedTo?: string;
   link?: boolean;
 }
 
@@ -70,12 +72,23 @@ function git(args: string[], cwd?: string): void {
   if (r.status !== 0) throw new Error(`git ${args[0]} failed: ${(r.stderr || r.stdout).trim()}`);
 }
 
+/**
+ * A `--ref` reaches `git checkout` as a word of its own: one that starts with `-` would be read as an option
+ * (`--ref=-f` forces, `--ref=--orphan=x` makes a new branch), and control characters have no place in a
+ * ref. Refused with the reason; tags, branches and commit ids pass.
+ */
+function checkRef(ref: string): void {
+  if (ref.startsWith('-') || /[\u0000-\u001f\u007f\s]/.test(ref) || ref.includes('..'))
+    throw new Error(`Invalid --ref "${safeText(ref)}": name a branch, tag or commit (it may not start with "-").`);
+}
+
 /** Fills `dir` (which must not exist yet) with the extension's files. */
 function fetchInto(meta: InstallMetadata, dir: string): void {
   if (meta.type === 'git') {
+    if (meta.ref) checkRef(meta.ref);
     const url = meta.source.startsWith('github:') ? `https://github.com/${meta.source.slice(7)}.git` : meta.source;
     git(['clone', '--quiet', ...(meta.ref ? [] : ['--depth', '1']), '--', url, dir]);
-    if (meta.ref) git(['checkout', '--quiet', meta.ref], dir);
+    if (meta.ref) git(['checkout', '--quiet', meta.ref, '--'], dir);
   } else if (meta.type === 'local') {
     if (!statSync(meta.source).isDirectory()) throw new Error(`${meta.source} is not a folder.`);
     // Links are copied as written (not re-aimed at the source folder), then judged by refuseLinksLeaving.
@@ -85,8 +98,23 @@ function fetchInto(meta: InstallMetadata, dir: string): void {
   }
 }
 
-/** What the extension will run and add, shown before the user agrees (Gemini CLI's consent text). */
-export function consentText(manifest: Manifest, dir: string, meta: InstallMetadata): string {
+/** The environment variables a server's command line or environment names (`$X`, `${X}`). */
+function variablesNamed(server: object): string[] {
+  const found = new Set<string>();
+  for (const m of JSON.stringify(server).matchAll(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+  ))
+    found.add(m[1] ?? m[2]!);
+  return [...found];
+}
+
+/**
+ * What the extension will run and add, shown before the user agrees (Gemini CLI's consent text), with
+ * paths where the files will live (`shownDir`, the final folder, never the staging one) and the names of
+ * the environment variables each server reads (names only, never values).
+ */
+export function consentText(manifest: Manifest, dir: string, meta: InstallMetadata, shownDir = dir): string {
+  const shown = (p: string) => join(shownDir, p);
   const lines = [`${meta.type === 'link' ? 'Linking' : 'Installing'} extension "${manifest.name}".`];
   lines.push(
     'The extension you are about to install may have been created by a third-party developer and sourced from a public repository. Nobody vets, endorses, or guarantees the functionality or security of extensions. Please carefully inspect any extension and its source code before installing to understand the permissions it requires and the actions it may perform.',
@@ -96,21 +124,25 @@ export function consentText(manifest: Manifest, dir: string, meta: InstallMetada
     lines.push('This extension will run the following MCP servers:');
     for (const [name, s] of servers) {
       const what = s.httpUrl ?? s.url ?? [s.command, ...(s.args ?? [])].filter(Boolean).join(' ');
-      lines.push(`  * ${name} (${s.httpUrl || s.url ? 'remote' : 'local'}): ${what}`);
+      const vars = variablesNamed(s);
+      const reads = vars.length ? ` (reads ${vars.map((v) => `$${v}`).join(', ')} from your environment)` : '';
+      lines.push(`  * ${name} (${s.httpUrl || s.url ? 'remote' : 'local'}): ${what}${reads}`);
     }
   }
-  const hooks = join(dir, 'hooks', 'hooks.json');
-  if (existsSync(hooks))
-    lines.push(`⚠️  This extension contains Hooks which can automatically execute commands (${hooks}).`);
+  if (existsSync(join(dir, 'hooks', 'hooks.json')))
+    lines.push(
+      `⚠️  This extension contains Hooks which can automatically execute commands (${shown('hooks/hooks.json')}).`,
+    );
   const ctx = manifest.contextFileName;
   if (ctx) lines.push(`This extension will append info to your gemini.md context using ${[ctx].flat().join(', ')}`);
   if (manifest.excludeTools?.length)
     lines.push(`This extension will exclude the following core tools: ${manifest.excludeTools.join(', ')}`);
-  if (existsSync(join(dir, 'commands')))
-    lines.push(`This extension adds custom commands from ${join(dir, 'commands')}`);
-  if (existsSync(join(dir, 'skills'))) lines.push(`This extension adds agent skills from ${join(dir, 'skills')}`);
+  if (existsSync(join(dir, 'commands'))) lines.push(`This extension adds custom commands from ${shown('commands')}`);
+  if (existsSync(join(dir, 'skills'))) lines.push(`This extension adds agent skills from ${shown('skills')}`);
+  // `${extensionPath}` was substituted with the folder the files are in now: shown where they will live.
+  const text = dir === shownDir ? lines.join('\n') : lines.join('\n').replaceAll(dir, shownDir);
   // Names, commands and paths come from a third party's manifest: shown, never interpreted by the terminal.
-  return safeBlock(lines.join('\n'));
+  return safeBlock(text);
 }
 
 async function askSettings(
@@ -149,7 +181,12 @@ export async function installExtension(
     const filesDir = meta.type === 'link' ? meta.source : staging;
     const manifest = readManifest(filesDir, io.cwd);
     const dest = join(root, manifest.name);
-    if (replacing === undefined || replacing !== manifest.name) {
+    if (replacing !== undefined && replacing !== manifest.name)
+      throw new Error(
+        `Update of "${replacing}" refused: its source now names the extension "${manifest.name}". ` +
+          `Uninstall "${replacing}" and install the new one if you want it.`,
+      );
+    if (replacing === undefined) {
       const installed = loadExtensions({ cwd: io.cwd, env, homeDir: io.homeDir }).extensions;
       if (installed.some((e) => e.name === manifest.name))
         throw new Error(`Extension "${manifest.name}" is already installed. Please uninstall it first.`);
@@ -158,8 +195,15 @@ export async function installExtension(
           `Cannot install extension "${manifest.name}" because a directory with that name already exists. Please remove it manually.`,
         );
     }
-    if (!req.consent && !(await io.confirm(`${consentText(manifest, filesDir, meta)}\n`)))
-      throw new Error('Installation cancelled: consent was not given.');
+    const text = consentText(manifest, filesDir, meta, meta.type === 'link' ? filesDir : dest);
+    // An update asks again only when what it will run or add differs from what the user agreed to.
+    const agreed = req.consent || (req.consentedTo !== undefined && req.consentedTo === text);
+    if (!agreed && !(await io.confirm(`${text}\n`)))
+      throw new Error(
+        req.consentedTo === undefined
+          ? 'Installation cancelled: consent was not given.'
+          : `Update of "${manifest.name}" cancelled: it changes what the extension runs or adds, and consent was not given.`,
+      );
     const settings = await askSettings(manifest, io, previousEnv);
     // Written by renaming a fresh file over whatever the extension shipped under these names: a shipped
     // link is replaced, never written through (nor its target chmodded).
@@ -210,14 +254,16 @@ export function uninstallExtension(name: string, io: Pick<InstallIo, 'cwd' | 'en
 export async function updateExtension(
   name: string,
   io: InstallIo,
+  consent?: boolean,
 ): Promise<{ name: string; from: string; to: string }> {
   const ext = findInstalled(name, io);
   const meta = ext.installMetadata ?? readInstallMetadata(ext.installDir);
   if (!meta)
     throw new Error(`Extension "${ext.name}" has no install metadata (${INSTALL_METADATA_FILE}); reinstall it.`);
   if (meta.type === 'link') return { name: ext.name, from: ext.version, to: ext.version };
+  const consentedTo = consentText(ext.manifest, ext.path, meta, ext.path);
   const updated = await installExtension(
-    { source: meta.source, ref: meta.ref, autoUpdate: meta.autoUpdate, consent: true },
+    { source: meta.source, ref: meta.ref, autoUpdate: meta.autoUpdate, consent, consentedTo },
     io,
     ext.settingsEnv,
     ext.name,

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readEnvFile } from '../env-file.js';
 import { expandDeep } from '../expand.js';
+import { SECRET_ENV_NAME } from '../../../protocol/secret-names.js';
 import { geminiHome } from '../paths.js';
 import type { McpServerSettings } from '../settings-schema.js';
 import { Enablement } from './enablement.js';
@@ -110,6 +111,13 @@ export function loadExtensions(opts: LoadExtensionsOptions): ExtensionSet {
   return out;
 }
 
+/** The environment for expanding an extension's arguments: the host's secret-named variables left out. */
+function withoutHostSecrets(env: NodeJS.ProcessEnv, own: Record<string, string>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) if (!SECRET_ENV_NAME.test(k)) out[k] = v;
+  return { ...out, ...own };
+}
+
 function loadOne(
   installDir: string,
   cwd: string,
@@ -124,9 +132,17 @@ function loadOne(
   // The extension's own settings count before the environment, as in Gemini CLI.
   const expandEnv = { ...env, ...settingsEnv };
   const mcpServers: Record<string, McpServerSettings> = {};
+  // The command line of a process is visible to every local user (`ps`): a third party's manifest may
+  // not have the host's own credentials written into its servers' arguments. Its own settings (asked at
+  // install) and harmless variables still expand there; the environment block is private to the user.
+  const argEnv = withoutHostSecrets(env, settingsEnv);
   for (const [name, server] of Object.entries(manifest.mcpServers ?? {})) {
     // A manifest cannot make its own server trusted: `trust` is dropped.
-    const { trust: _trust, ...rest } = expandDeep(server, expandEnv) as McpServerSettings;
+    const { args, ...others } = server;
+    const { trust: _trust, ...rest } = {
+      ...(expandDeep(others, expandEnv) as McpServerSettings),
+      ...(args ? { args: expandDeep(args, argEnv) as string[] } : {}),
+    };
     // The extension's settings reach its servers as environment variables.
     if (rest.command && Object.keys(settingsEnv).length) rest.env = { ...settingsEnv, ...rest.env };
     mcpServers[name] = rest;

@@ -113,19 +113,18 @@ describe('folder trust: what an untrusted workspace loses', () => {
       model: { name: 'ws-model' },
       tools: { exclude: ['web__web_fetch'] },
       mcp: { excluded: ['web'] },
-      context: {},
       general: { maxAttempts: 2 },
-      security: { environmentVariableRedaction: {} },
     });
+    // In the file's order: anything not on the allow-list is named.
     expect(s.skipped).toEqual([
       'mcpServers (evil, helper)',
-      'mcp.serverCommand',
-      'mcp.allowed',
-      'tools.discoveryCommand',
       'tools.callCommand',
       'tools.allowed',
+      'tools.discoveryCommand',
+      'mcp.allowed',
+      'mcp.serverCommand',
       'context.includeDirectories',
-      'general.defaultApprovalMode (auto_edit)',
+      'general.defaultApprovalMode ("auto_edit")',
       'security.environmentVariableRedaction.allowed',
     ]);
     const trusted = loadSettings({ cwd: t.project, env: t.env, skipTrust: true });

@@ -210,4 +210,38 @@ describe("hooks in Claude Code's format", () => {
     ]);
     expect(got[3].payload.tool_input).toEqual({ file_path: join(ws.cwd, 'secret.txt') });
   });
+  it("an untrusted folder's settings cannot switch the user's hooks off, by any of the four keys", async () => {
+    const weakeners = [
+      { hooksConfig: { enabled: false } },
+      { hooksConfig: { disabled: ['guard'] } },
+      { hooks: { enabled: false } },
+      { hooks: { disabled: ['guard'] } },
+    ];
+    for (const weakening of weakeners) {
+      const ws = workspace();
+      const log = join(ws.home, 'hooks.log');
+      ws.settings({
+        ...ONLY('filesystem'),
+        tools: { allowed: ['write_file'] },
+        hooks: { BeforeTool: [{ hooks: [{ type: 'command', name: 'guard', command: hook(log, 'deny-json') }] }] },
+      });
+      mkdirSync(join(ws.cwd, '.gemini'), { recursive: true });
+      writeFileSync(join(ws.cwd, '.gemini', 'settings.json'), JSON.stringify(weakening));
+      const ep = await endpoint(writeCall(ws), reply.text('ok'));
+      const r = await runHost(['-p', 'go'], { ws, url: ep.url });
+      expect(r.code, r.stderr).toBe(0);
+      expect(
+        records(log).map((g) => g.payload.hook_event_name),
+        JSON.stringify(weakening),
+      ).toEqual(['BeforeTool']);
+      expect(existsSync(join(ws.cwd, 'out.txt'))).toBe(false);
+      expect(r.stderr).toMatch(new RegExp(`This folder is not trusted.*Skipped: .*${Object.keys(weakening)[0]}`));
+      // Trusted, the same file does switch the hook off: the check above can fail.
+      const trusted = await endpoint(writeCall(ws), reply.text('ok'));
+      const t = await runHost(['-p', 'go', '--skip-trust'], { ws, url: trusted.url });
+      expect(t.code, t.stderr).toBe(0);
+      expect(records(log)).toHaveLength(1);
+      expect(readFileSync(join(ws.cwd, 'out.txt'), 'utf8')).toBe('hello\n');
+    }
+  });
 });

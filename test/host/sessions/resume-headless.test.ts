@@ -74,7 +74,10 @@ describe('sessions: headless runs are recorded and resumed', () => {
     expect(JSON.parse(abc.stdout).session_id).toBe('abc');
 
     const hostile = '\x1b]0;owned\x07\x1b[2J';
-    for (const args of [['--resume', hostile, '-p', 'x'], ['--session-id', hostile, '-p', 'x']]) {
+    for (const args of [
+      ['--resume', hostile, '-p', 'x'],
+      ['--session-id', hostile, '-p', 'x'],
+    ]) {
       const r = await runHost(args, { ws, url: ep.url });
       expect(r.code).toBe(42);
       expect(r.stderr).not.toMatch(/[\x07\x1b]/);
