@@ -79,7 +79,7 @@ describe('loaders never wait on a FIFO: they refuse it, name it and go on', () =
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('answer');
     expect(r.stderr).toContain(
-      `Policy file problem (the rest loaded): Refusing to read ${fifo}: it is a named pipe (FIFO)`,
+      `Policy file problem (other files loaded): Refusing to read ${fifo}: it is a named pipe (FIFO)`,
     );
   }, 60_000);
 
