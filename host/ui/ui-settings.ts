@@ -1,0 +1,23 @@
+import type { Settings } from '../config/settings-schema.js';
+import { themeOf } from './text/theme-names.js';
+import type { Item } from './views/conversation.js';
+import type { App } from './views/app.js';
+
+/** The chat's look-and-feel settings, under Gemini CLI's keys (`ui.*`, `general.vimMode`). */
+interface UiSettings {
+  ui?: { theme?: unknown; customThemes?: unknown; hideTips?: unknown };
+  general?: { vimMode?: unknown };
+}
+
+/**
+ * Applies the chat's settings once they are loaded (the screen opens before them): the theme, vi keys
+ * from the start (`general.vimMode`, which `/vim` saves), and no first-run tip under `ui.hideTips`.
+ */
+export function applyUiSettings(app: App, merged: Settings, tip?: Item): void {
+  const s = merged as UiSettings;
+  const theme = themeOf(s.ui?.theme, s.ui?.customThemes);
+  if (theme && theme !== app.theme) app.setTheme(theme);
+  if (s.general?.vimMode === true && !app.vim) app.toggleVim();
+  if (s.ui?.hideTips === true && tip) app.conv.remove(tip);
+  app.requestRender();
+}

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { geminiCli, runGeminiCliOn } from '../../helpers/gemini-cli.js';
+import { ENTRY, requireBuilt } from '../../helpers/paths.js';
+import { ONLY, workspace } from '../../helpers/run-host.js';
+import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
+import { tempDir } from '../../helpers/tmp.js';
+import { waitFor } from '../../helpers/wait.js';
+import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
+
+/**
+ * `~/.gemini/settings.json` is Gemini CLI's file too: the chat honours the look-and-feel keys Gemini CLI
+ * users already have there, and whatever the chat writes into it Gemini CLI 0.61 must still start on.
+ */
+describeTmux('the settings file shared with Gemini CLI', () => {
+  const ws = workspace();
+  const settingsFile = join(ws.home, '.gemini', 'settings.json');
+  const saved = () => JSON.parse(readFileSync(settingsFile, 'utf8'));
+  let gemini: ScriptedGemini;
+  let ui: TmuxUi;
+  // The prompt marker is drawn in the accent colour: 111 on the dark palette, 25 on the light one.
+  const styled = () => ui.tmux('capture-pane', '-e', '-p', '-t', ui.session);
+  const drawn = (palette: 'dark' | 'light') =>
+    waitFor(() => styled().includes(palette === 'light' ? '38;5;25m' : '38;5;111m'), `the ${palette} palette`);
+
+  beforeAll(async () => {
+    ws.settings({ ...ONLY(), ui: { theme: 'Xcode', hideTips: true }, general: { vimMode: true } });
+    gemini = await startScriptedGemini([reply.text('unused')]);
+    ui = TmuxUi.start({
+      cwd: ws.cwd,
+      scriptDir: tempDir('ui-scripts-'),
+      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
+      argv: [process.execPath, requireBuilt(ENTRY.host)],
+      width: 110,
+      height: 30,
+    });
+  });
+
+  afterAll(async () => {
+    ui?.kill();
+    await gemini?.close();
+  });
+
+  it('starts as the settings say: Xcode is a light theme, vi keys are on, no first-run tip', async () => {
+    await ui.waitFor(INPUT_READY);
+    await ui.waitFor('[INSERT]');
+    await drawn('light');
+    expect(styled()).not.toContain('38;5;111m');
+    expect(ui.capture()).not.toContain('Tip: ask anything');
+  });
+
+  it('/vim turns vi keys off and keeps the choice in general.vimMode, as Gemini CLI does', async () => {
+    ui.submit('/vim');
+    await ui.waitFor('Vim mode off (kept in the user settings as general.vimMode)');
+    expect(ui.capture()).not.toContain('[INSERT]');
+    expect(saved().general.vimMode).toBe(false);
+    ui.submit('/vim');
+    await ui.waitFor('[INSERT]');
+    expect(saved().general.vimMode).toBe(true);
+  });
+
+  it('/theme light is kept as Gemini CLI\'s "Default Light", a name Gemini CLI knows', async () => {
+    ui.submit('/theme dark');
+    await drawn('dark');
+    ui.submit('/theme light');
+    await ui.waitFor('Theme light (kept in the user settings as ui.theme "Default Light")');
+    await drawn('light');
+    expect(saved().ui.theme).toBe('Default Light');
+  });
+
+  it('/theme and /settings set take Gemini CLI names too, and refuse a name Gemini CLI would not know', async () => {
+    ui.submit('/theme solarized dark');
+    await ui.waitFor('Theme Solarized Dark drawn dark (kept in the user settings as ui.theme "Solarized Dark")');
+    await drawn('dark');
+    expect(saved().ui.theme).toBe('Solarized Dark');
+    ui.submit('/theme mauve');
+    await ui.waitFor('No theme "mauve"');
+    ui.submit('/settings set ui.theme mauve');
+    await ui.waitFor('No theme "mauve": /theme lists the names');
+    expect(saved().ui.theme).toBe('Solarized Dark');
+    ui.submit('/settings set ui.theme light');
+    await ui.waitFor('ui.theme = "Default Light" written to the user settings');
+    expect(saved().ui).toEqual({ theme: 'Default Light', hideTips: true });
+  });
+
+  it('Gemini CLI 0.61 starts cleanly on the settings file the chat wrote', { timeout: 120_000 }, () => {
+    const { entry, why } = geminiCli();
+    // CI reaches the npm registry, so a missing Gemini CLI there is a failure, not a skip.
+    if (!entry && !process.env.CI) return console.warn(`shared-settings: Gemini CLI part skipped, ${why}`);
+    expect(entry, why).toBeDefined();
+    const r = runGeminiCliOn(entry!, ws.home, ws.cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('ok');
+    expect(r.stderr).not.toMatch(/Theme ".*" not found|Invalid configuration|Error in:|deprecated/);
+  });
+});
