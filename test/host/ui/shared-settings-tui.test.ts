@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { geminiCli, runGeminiCliOn } from '../../helpers/gemini-cli.js';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
-import { ONLY, workspace } from '../../helpers/run-host.js';
+import { ONLY, runHost, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { tempDir } from '../../helpers/tmp.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -84,7 +84,26 @@ describeTmux('the settings file shared with Gemini CLI', () => {
     expect(saved().ui).toEqual({ theme: 'Default Light', hideTips: true });
   });
 
-  it('Gemini CLI 0.61 starts cleanly on the settings file the chat wrote', { timeout: 120_000 }, () => {
+  it('Gemini CLI 0.61 starts cleanly on the settings file the chat and `mcp add` wrote', {
+    timeout: 120_000,
+  }, async () => {
+    const add = (...args: string[]) => runHost(['mcp', 'add', '-s', 'user', ...args], { ws });
+    for (const r of [
+      await add('-e', 'K=v', '--timeout', '5000', '--trust', '--include-tools', 'a,b', 'local', 'true', '--flag'),
+      await add(
+        '-t',
+        'http',
+        '-H',
+        'Authorization: Bearer x',
+        '--description',
+        'remote one',
+        'remote',
+        'http://127.0.0.1:9/mcp',
+      ),
+      await add('-t', 'sse', '--exclude-tools', 'c', 'events', 'http://127.0.0.1:9/sse'),
+    ])
+      expect(r.code, r.stderr).toBe(0);
+    expect(Object.keys(saved().mcpServers)).toEqual(['local', 'remote', 'events']);
     const { entry, why } = geminiCli();
     // CI reaches the npm registry, so a missing Gemini CLI there is a failure, not a skip.
     if (!entry && !process.env.CI) return console.warn(`shared-settings: Gemini CLI part skipped, ${why}`);
