@@ -1,4 +1,6 @@
 import type { Settings } from '../config/settings-schema.js';
+import { safeText } from '../safe-text.js';
+import { preferredEditorProblem } from './input/preferred-editor.js';
 import { themeOf } from './text/theme-names.js';
 import type { Item } from './views/conversation.js';
 import type { App } from './views/app.js';
@@ -6,12 +8,13 @@ import type { App } from './views/app.js';
 /** The chat's look-and-feel settings, under Gemini CLI's keys (`ui.*`, `general.vimMode`). */
 interface UiSettings {
   ui?: { theme?: unknown; customThemes?: unknown; hideTips?: unknown };
-  general?: { vimMode?: unknown };
+  general?: { vimMode?: unknown; preferredEditor?: unknown };
 }
 
 /**
  * Applies the chat's settings once they are loaded (the screen opens before them): the theme, vi keys
- * from the start (`general.vimMode`, which `/vim` saves), and no first-run tip under `ui.hideTips`.
+ * from the start (`general.vimMode`, which `/vim` saves), no first-run tip under `ui.hideTips`, and the
+ * editor Ctrl+G and "modify" open (`general.preferredEditor`, warned about once when it names none).
  */
 export function applyUiSettings(app: App, merged: Settings, tip?: Item): void {
   const s = merged as UiSettings;
@@ -19,5 +22,9 @@ export function applyUiSettings(app: App, merged: Settings, tip?: Item): void {
   if (theme && theme !== app.theme) app.setTheme(theme);
   if (s.general?.vimMode === true && !app.vim) app.toggleVim();
   if (s.ui?.hideTips === true && tip) app.conv.remove(tip);
+  const editor = s.general?.preferredEditor;
+  const problem = preferredEditorProblem(editor);
+  if (problem) app.conv.add({ kind: 'info', text: app.palette.yellow(safeText(problem)) });
+  else app.preferredEditor = editor as string | undefined;
   app.requestRender();
 }

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { geminiCli, runGeminiCliOn } from '../../helpers/gemini-cli.js';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
@@ -13,6 +13,14 @@ import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
  * `~/.gemini/settings.json` is Gemini CLI's file too: the chat honours the look-and-feel keys Gemini CLI
  * users already have there, and whatever the chat writes into it Gemini CLI 0.61 must still start on.
  */
+/** An "editor" that appends `text` to the file it is given (its last argument), as a user would type. */
+function fakeEditor(text: string, name = 'ed.sh'): string {
+  const file = join(tempDir('editor-'), name);
+  writeFileSync(file, `#!/bin/sh\nfor f; do :; done\nprintf ' ${text}' >> "$f"\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
 describeTmux('the settings file shared with Gemini CLI', () => {
   const ws = workspace();
   const settingsFile = join(ws.home, '.gemini', 'settings.json');
@@ -25,12 +33,20 @@ describeTmux('the settings file shared with Gemini CLI', () => {
     waitFor(() => styled().includes(palette === 'light' ? '38;5;25m' : '38;5;111m'), `the ${palette} palette`);
 
   beforeAll(async () => {
-    ws.settings({ ...ONLY(), ui: { theme: 'Xcode', hideTips: true }, general: { vimMode: true } });
+    ws.settings({
+      ...ONLY(),
+      ui: { theme: 'Xcode', hideTips: true },
+      general: { vimMode: true },
+    });
     gemini = await startScriptedGemini([reply.text('unused')]);
     ui = TmuxUi.start({
       cwd: ws.cwd,
       scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
+      env: {
+        GEMINI_CLI_HOME: ws.home,
+        GEMINI_API_KEY: 'test-key',
+        GOOGLE_GEMINI_BASE_URL: gemini.url,
+      },
       argv: [process.execPath, requireBuilt(ENTRY.host)],
       width: 110,
       height: 30,
@@ -112,5 +128,51 @@ describeTmux('the settings file shared with Gemini CLI', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('ok');
     expect(r.stderr).not.toMatch(/Theme ".*" not found|Invalid configuration|Error in:|deprecated/);
+  });
+});
+
+describeTmux('general.preferredEditor', () => {
+  const chats: TmuxUi[] = [];
+  /** A chat with `editor` as general.preferredEditor, a fake "vim" on PATH and $EDITOR naming another. */
+  const chat = (editor: string) => {
+    const ws = workspace();
+    ws.settings({ ...ONLY(), general: { preferredEditor: editor } });
+    const vim = fakeEditor('from vim', 'vim');
+    const ui = TmuxUi.start({
+      cwd: ws.cwd,
+      scriptDir: tempDir('ui-scripts-'),
+      env: {
+        GEMINI_CLI_HOME: ws.home,
+        PATH: `${dirname(vim)}:${process.env.PATH}`,
+        EDITOR: fakeEditor('from $EDITOR'),
+      },
+      argv: [process.execPath, requireBuilt(ENTRY.host)],
+      width: 110,
+      height: 24,
+    });
+    chats.push(ui);
+    return ui;
+  };
+
+  afterAll(() => {
+    for (const ui of chats) ui.kill();
+  });
+
+  it('Ctrl+G opens the editor the setting names, before $EDITOR, as in Gemini CLI', async () => {
+    const ui = chat('vim');
+    await ui.waitFor(INPUT_READY);
+    await ui.waitFor('no MCP server ready'); // the settings are in force
+    ui.type('draft');
+    ui.keys('C-g');
+    await ui.waitFor('> draft from vim');
+    expect(ui.capture()).not.toContain('from $EDITOR');
+  });
+
+  it('an editor Gemini CLI does not know is named at start, and $EDITOR is used', async () => {
+    const ui = chat('notepad++');
+    await ui.waitFor('general.preferredEditor "notepad++" is not an editor Gemini CLI knows');
+    ui.type('draft');
+    ui.keys('C-g');
+    await ui.waitFor('> draft from $EDITOR');
   });
 });
