@@ -7,14 +7,15 @@ import type { App } from './views/app.js';
 
 /** The chat's look-and-feel settings, under Gemini CLI's keys (`ui.*`, `general.vimMode`). */
 interface UiSettings {
-  ui?: { theme?: unknown; customThemes?: unknown; hideTips?: unknown };
+  ui?: { theme?: unknown; customThemes?: unknown; hideTips?: unknown; showLineNumbers?: unknown };
   general?: { vimMode?: unknown; preferredEditor?: unknown };
 }
 
 /**
  * Applies the chat's settings once they are loaded (the screen opens before them): the theme, vi keys
- * from the start (`general.vimMode`, which `/vim` saves), no first-run tip under `ui.hideTips`, and the
- * editor Ctrl+G and "modify" open (`general.preferredEditor`, warned about once when it names none).
+ * from the start (`general.vimMode`, which `/vim` saves), no first-run tip under `ui.hideTips`, no diff
+ * line numbers under `ui.showLineNumbers: false`, and the editor Ctrl+G and "modify" open
+ * (`general.preferredEditor`, named once at start when it is not an editor Gemini CLI knows).
  */
 export function applyUiSettings(app: App, merged: Settings, tip?: Item): void {
   const s = merged as UiSettings;
@@ -22,6 +23,9 @@ export function applyUiSettings(app: App, merged: Settings, tip?: Item): void {
   if (theme && theme !== app.theme) app.setTheme(theme);
   if (s.general?.vimMode === true && !app.vim) app.toggleVim();
   if (s.ui?.hideTips === true && tip) app.conv.remove(tip);
+  const lineNumbers = s.ui?.showLineNumbers !== false;
+  app.conv.lineNumbers = lineNumbers;
+  app.dialog.lineNumbers = lineNumbers;
   const editor = s.general?.preferredEditor;
   const problem = preferredEditorProblem(editor);
   if (problem) app.conv.add({ kind: 'info', text: app.palette.yellow(safeText(problem)) });

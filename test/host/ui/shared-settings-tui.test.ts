@@ -176,3 +176,46 @@ describeTmux('general.preferredEditor', () => {
     await ui.waitFor('> draft from $EDITOR');
   });
 });
+
+describeTmux('ui.showLineNumbers: false', () => {
+  const ws = workspace();
+  const target = ws.file('notes.txt', 'alpha\nbeta\n');
+  let gemini: ScriptedGemini;
+  let ui: TmuxUi;
+
+  beforeAll(async () => {
+    ws.settings({ ...ONLY('filesystem'), ui: { showLineNumbers: false } });
+    gemini = await startScriptedGemini([
+      reply.calls({ name: 'filesystem__write_file', args: { file_path: target, content: 'alpha\ngamma\n' } }),
+      reply.text('Rewritten.'),
+    ]);
+    ui = TmuxUi.start({
+      cwd: ws.cwd,
+      scriptDir: tempDir('ui-scripts-'),
+      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
+      argv: [process.execPath, requireBuilt(ENTRY.host)],
+      width: 100,
+      height: 30,
+    });
+  });
+
+  afterAll(async () => {
+    ui?.kill();
+    await gemini?.close();
+  });
+
+  it('diffs in the approval dialog and on the card have no line-number gutter', async () => {
+    await ui.waitFor(INPUT_READY);
+    ui.submit('rewrite the notes');
+    const dialog = await ui.waitFor('[y] allow once');
+    // The dialog's diff sits in a box: its lines begin at the border.
+    expect(dialog).toMatch(/│\+ gamma/);
+    expect(dialog).toMatch(/│- beta/);
+    expect(dialog).not.toMatch(/\d+ [+-] (gamma|beta)/);
+    ui.type('y');
+    const card = await ui.waitFor('Rewritten.');
+    expect(readFileSync(target, 'utf8')).toBe('alpha\ngamma\n');
+    expect(card).toMatch(/│ \+ gamma/);
+    expect(card).not.toMatch(/\d+ [+-] (gamma|beta)/);
+  });
+});
