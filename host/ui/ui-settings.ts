@@ -11,6 +11,11 @@ interface UiSettings {
   general?: { vimMode?: unknown; preferredEditor?: unknown };
 }
 
+/** Earlier versions of this host wrote `ui.theme` as plain dark / light, which Gemini CLI refuses. */
+function oldTheme(name: 'dark' | 'light'): string {
+  return `ui.theme "${name}" is not a theme Gemini CLI knows (it then asks you to pick one): /theme ${name} keeps it as "${name === 'light' ? 'Default Light' : 'Default'}".`;
+}
+
 /**
  * Applies the chat's settings once they are loaded (the screen opens before them): the theme, vi keys
  * from the start (`general.vimMode`, which `/vim` saves), no first-run tip under `ui.hideTips`, no diff
@@ -21,6 +26,8 @@ export function applyUiSettings(app: App, merged: Settings, tip?: Item): void {
   const s = merged as UiSettings;
   const theme = themeOf(s.ui?.theme, s.ui?.customThemes);
   if (theme && theme !== app.theme) app.setTheme(theme);
+  if (s.ui?.theme === 'dark' || s.ui?.theme === 'light')
+    app.conv.add({ kind: 'info', text: app.palette.yellow(oldTheme(s.ui.theme)) });
   if (s.general?.vimMode === true && !app.vim) app.toggleVim();
   if (s.ui?.hideTips === true && tip) app.conv.remove(tip);
   const lineNumbers = s.ui?.showLineNumbers !== false;

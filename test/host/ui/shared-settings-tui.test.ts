@@ -131,12 +131,12 @@ describeTmux('the settings file shared with Gemini CLI', () => {
   });
 });
 
-describeTmux('general.preferredEditor', () => {
-  const chats: TmuxUi[] = [];
-  /** A chat with `editor` as general.preferredEditor, a fake "vim" on PATH and $EDITOR naming another. */
-  const chat = (editor: string) => {
+describeTmux('general.preferredEditor and a ui.theme an older version wrote', () => {
+  const chats: { ui: TmuxUi; home: string }[] = [];
+  /** A chat on `general`/`ui` settings, with a fake "vim" on PATH and $EDITOR naming another editor. */
+  const chat = (settings: object) => {
     const ws = workspace();
-    ws.settings({ ...ONLY(), general: { preferredEditor: editor } });
+    ws.settings({ ...ONLY(), ...settings });
     const vim = fakeEditor('from vim', 'vim');
     const ui = TmuxUi.start({
       cwd: ws.cwd,
@@ -147,19 +147,19 @@ describeTmux('general.preferredEditor', () => {
         EDITOR: fakeEditor('from $EDITOR'),
       },
       argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 110,
+      width: 160,
       height: 24,
     });
-    chats.push(ui);
+    chats.push({ ui, home: ws.home });
     return ui;
   };
 
   afterAll(() => {
-    for (const ui of chats) ui.kill();
+    for (const c of chats) c.ui.kill();
   });
 
   it('Ctrl+G opens the editor the setting names, before $EDITOR, as in Gemini CLI', async () => {
-    const ui = chat('vim');
+    const ui = chat({ general: { preferredEditor: 'vim' } });
     await ui.waitFor(INPUT_READY);
     await ui.waitFor('no MCP server ready'); // the settings are in force
     ui.type('draft');
@@ -169,11 +169,23 @@ describeTmux('general.preferredEditor', () => {
   });
 
   it('an editor Gemini CLI does not know is named at start, and $EDITOR is used', async () => {
-    const ui = chat('notepad++');
+    const ui = chat({ general: { preferredEditor: 'notepad++' } });
     await ui.waitFor('general.preferredEditor "notepad++" is not an editor Gemini CLI knows');
     ui.type('draft');
     ui.keys('C-g');
     await ui.waitFor('> draft from $EDITOR');
+  });
+
+  it('ui.theme "light" as earlier versions wrote it is drawn light, and /theme light is offered as the fix', async () => {
+    const ui = chat({ ui: { theme: 'light' } });
+    await ui.waitFor('ui.theme "light" is not a theme Gemini CLI knows');
+    await ui.waitFor('/theme light keeps it as "Default Light"');
+    const styled = () => ui.tmux('capture-pane', '-e', '-p', '-t', ui.session);
+    await waitFor(() => styled().includes('38;5;25m'), 'the light palette');
+    ui.submit('/theme light');
+    await ui.waitFor('ui.theme "Default Light")');
+    const home = chats.at(-1)!.home;
+    expect(JSON.parse(readFileSync(join(home, '.gemini', 'settings.json'), 'utf8')).ui.theme).toBe('Default Light');
   });
 });
 
