@@ -5,6 +5,7 @@ import { geminiHome } from '../../config/paths.js';
 import { userSettingsPath, workspaceSettingsPath } from '../../config/settings-files.js';
 import { SettingsSchema } from '../../config/settings-schema.js';
 import { unknownKeyWarnings } from '../../config/unknown-settings.js';
+import { PREFERRED_EDITORS } from '../input/preferred-editor.js';
 import { chooseTheme } from '../text/theme-names.js';
 import type { ChatCommandContext } from './command-context.js';
 
@@ -38,6 +39,10 @@ export function settingsSet(args: string[], ctx: ChatCommandContext) {
   if (workspace && resolve(file) === resolve(userSettingsPath(home)))
     return ctx.error('This folder is the home directory: its settings are the user settings (drop --workspace).');
   const path = key.split('.');
+  if (key === 'general.preferredEditor' && !PREFERRED_EDITORS.includes(value as string))
+    return ctx.error(
+      `general.preferredEditor cannot be ${JSON.stringify(value)}: Gemini CLI knows ${PREFERRED_EDITORS.join(', ')}.\nNothing was written.`,
+    );
   if (key === 'ui.theme') {
     const theme = themeSetting(value, settings.merged);
     if (typeof theme !== 'string') return ctx.error(theme.error);

@@ -100,6 +100,18 @@ describeTmux('the settings file shared with Gemini CLI', () => {
     expect(saved().ui).toEqual({ theme: 'Default Light', hideTips: true });
   });
 
+  it('/settings set refuses a value of these keys Gemini CLI would refuse, and writes nothing', async () => {
+    const before = readFileSync(settingsFile, 'utf8');
+    ui.submit('/settings set ui.hideTips yes');
+    await ui.waitFor('ui.hideTips cannot be "yes"');
+    ui.submit('/settings set general.preferredEditor notepad');
+    await ui.waitFor('general.preferredEditor cannot be "notepad": Gemini CLI knows vscode');
+    expect(readFileSync(settingsFile, 'utf8')).toBe(before);
+    ui.submit('/settings set ui.showLineNumbers false');
+    await ui.waitFor('ui.showLineNumbers = false written to the user settings');
+    expect(saved().ui.showLineNumbers).toBe(false);
+  });
+
   it('Gemini CLI 0.61 starts cleanly on the settings file the chat and `mcp add` wrote', {
     timeout: 120_000,
   }, async () => {
