@@ -19,6 +19,8 @@ const DROPPED: ReadonlyArray<[group: string, key: string]> = [
   ['tools', 'sandboxAutoApprove'],
   ['tools', 'sandboxNetwork'],
   ['context', 'includeDirectories'],
+  // Which program Ctrl+G starts is the user's choice, not a cloned folder's.
+  ['general', 'preferredEditor'],
 ];
 
 export interface FilteredWorkspace {
