@@ -112,7 +112,7 @@ describeTmux('the settings file shared with Gemini CLI', () => {
     expect(saved().ui.showLineNumbers).toBe(false);
   });
 
-  it('Gemini CLI 0.61 starts cleanly on the settings file the chat and `mcp add` wrote', {
+  it('Gemini CLI 0.61 starts cleanly on the settings file the chat, `mcp add` and `mcp import` wrote', {
     timeout: 120_000,
   }, async () => {
     const add = (...args: string[]) => runHost(['mcp', 'add', '-s', 'user', ...args], { ws });
@@ -131,7 +131,29 @@ describeTmux('the settings file shared with Gemini CLI', () => {
       await add('-t', 'sse', '--exclude-tools', 'c', 'events', 'http://127.0.0.1:9/sse'),
     ])
       expect(r.code, r.stderr).toBe(0);
-    expect(Object.keys(saved().mcpServers)).toEqual(['local', 'remote', 'events']);
+    // Another client's servers, every transport spelling it has, brought in by `mcp import`.
+    const claude = ws.file(
+      'claude.json',
+      JSON.stringify({
+        mcpServers: {
+          streamed: { type: 'streamable-http', url: 'http://127.0.0.1:9/mcp', headers: { A: 'b' } },
+          pushed: { type: 'sse', url: 'http://127.0.0.1:9/sse' },
+          untyped: { url: 'http://127.0.0.1:9/x' },
+          spawned: { type: 'stdio', command: 'true', args: ['-x'], env: { K: 'v' }, cwd: '/tmp', timeout: 5 },
+        },
+      }),
+    );
+    const imported = await runHost(['mcp', 'import', '--from', 'claude-code', '--file', claude, '-s', 'user'], { ws });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(Object.keys(saved().mcpServers)).toEqual([
+      'local',
+      'remote',
+      'events',
+      'streamed',
+      'pushed',
+      'untyped',
+      'spawned',
+    ]);
     const { entry, why } = geminiCli();
     // CI reaches the npm registry, so a missing Gemini CLI there is a failure, not a skip.
     if (!entry && !process.env.CI) return console.warn(`shared-settings: Gemini CLI part skipped, ${why}`);
