@@ -74,10 +74,12 @@ export function themeOf(name: unknown, custom?: unknown): ThemeName | undefined 
  * spelled in any case. Undefined for anything else, so nothing Gemini CLI would refuse is written.
  */
 export function chooseTheme(input: string, custom?: unknown): ThemeChoice | undefined {
-  const wanted = input.trim().replace(/\s+/g, ' ').toLowerCase();
+  // `/theme "GitHub Light"` as a shell user would type it.
+  const typed = input.trim().replace(/^(["'])(.*)\1$/, '$2');
+  const wanted = typed.replace(/\s+/g, ' ').toLowerCase();
   if (wanted === 'dark' || wanted === 'light') return { palette: wanted, setting: WRITTEN[wanted] };
   const themes = customThemes(custom);
   const names = [...Object.keys(GEMINI_THEMES), ...Object.keys(themes)];
-  const setting = names.find((n) => n === input.trim()) ?? names.find((n) => n.toLowerCase() === wanted);
+  const setting = names.find((n) => n === typed) ?? names.find((n) => n.toLowerCase() === wanted);
   return setting === undefined ? undefined : { palette: themeOf(setting, themes) ?? 'dark', setting };
 }

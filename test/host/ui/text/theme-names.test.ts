@@ -32,6 +32,7 @@ describe("Gemini CLI's theme names", () => {
     expect(themeOf('Paper', { Paper: { background: { primary: '#fafafa' } } })).toBe('light');
     expect(themeOf('Ink', { Ink: { Background: '#111' } })).toBe('dark');
     expect(chooseTheme('github light')).toEqual({ palette: 'light', setting: 'GitHub Light' });
+    expect(chooseTheme('"Solarized  Light"')).toEqual({ palette: 'light', setting: 'Solarized Light' });
     expect(chooseTheme('light')).toEqual({ palette: 'light', setting: 'Default Light' });
     expect(chooseTheme('Paper', { Paper: { Background: '#ffffff' } })).toEqual({ palette: 'light', setting: 'Paper' });
     expect(chooseTheme('__proto__')).toBeUndefined();
