@@ -114,8 +114,21 @@ export const SettingsSchema = z.looseObject({
       disableLoopDetection: z.optional(z.boolean()),
     }),
   ),
+  // The chat's look and feel, typed as Gemini CLI types them: the file is shared, and Gemini CLI refuses
+  // to start cleanly on a wrong type.
+  ui: z.optional(
+    z.looseObject({
+      theme: z.optional(z.string()),
+      hideTips: z.optional(z.boolean()),
+      hideBanner: z.optional(z.boolean()),
+      showLineNumbers: z.optional(z.boolean()),
+    }),
+  ),
   general: z.optional(
     z.looseObject({
+      vimMode: z.optional(z.boolean()),
+      // One of Gemini CLI's editor ids; another is named at chat start and $VISUAL / $EDITOR is used.
+      preferredEditor: z.optional(z.string()),
       maxAttempts: z.optional(z.number()),
       // Gemini CLI's values; `plan` has no equivalent here and reads as `default`.
       defaultApprovalMode: z.optional(z.enum(['default', 'auto_edit', 'plan'])),

@@ -28,6 +28,10 @@ const KNOWN: Record<string, readonly string[] | undefined> = {
     'sessionRetention',
     'topicUpdateNarration',
     'logRagSnippets',
+    // Deprecated: Gemini CLI turns these into enableAutoUpdate / enableAutoUpdateNotification without a
+    // word, so they are known here too (neither has anything to do in this host, which never updates itself).
+    'disableAutoUpdate',
+    'disableUpdateNag',
   ],
   output: ['format'],
   ui: [

@@ -6,7 +6,8 @@ import { App } from './views/app.js';
 import type { UiRuntime } from './backend-types.js';
 import { Controller } from './controller.js';
 import { StartupLine } from './views/startup-line.js';
-import { themeOf } from './text/palette.js';
+import { applyUiSettings } from './ui-settings.js';
+import type { Item } from './views/conversation.js';
 import { InputHistory } from './input/history-store.js';
 import { preloadTextWidth } from './text/text-width.js';
 import { checkResumeRef, controllerSummary } from './views/exit-summary.js';
@@ -21,8 +22,6 @@ function attachSession(app: App, controller: Controller, session: Session): void
   controller.session = session;
   controller.recorder = session.recorder;
   app.status.model = session.model;
-  const theme = themeOf((session.runtime.settings.merged as { ui?: { theme?: unknown } }).ui?.theme);
-  if (theme && theme !== app.theme) app.setTheme(theme);
   const loaded = session.resumed;
   if (!loaded) return;
   for (const item of historyItems(loaded.transcript)) app.conv.add(item);
@@ -107,8 +106,11 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
   });
   // History is per project: loaded at once so Up works while the servers are still starting.
   app.history = new InputHistory(InputHistory.defaultFile(opts.cwd, env)).load();
-  if (app.history.list().length === 0 && !opts.initialPrompt)
-    app.conv.add({ kind: 'info', text: app.palette.gray(FIRST_RUN_TIP) });
+  const tip: Item | undefined =
+    app.history.list().length === 0 && !opts.initialPrompt
+      ? { kind: 'info', text: app.palette.gray(FIRST_RUN_TIP) }
+      : undefined;
+  if (tip) app.conv.add(tip);
   const controller = new Controller(app, opts.cwd);
   const closeRef: { close?: () => Promise<void> } = {};
   let fatal: FatalError | undefined;
@@ -121,7 +123,7 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
     .then(({ createMarkdownRenderer }) => app.setMarkdown(createMarkdownRenderer(app.palette)))
     .catch(() => undefined);
 
-  void startSession(app, controller, opts, env, closeRef).catch((err: unknown) => {
+  void startSession(app, controller, opts, env, closeRef, tip).catch((err: unknown) => {
     // Settings that cannot be used leave nothing to chat with: close the screen and say why (exit 52).
     if (err instanceof FatalError && err.exitCode === EXIT.config) {
       fatal = err;
@@ -201,6 +203,7 @@ async function startSession(
   opts: RunInteractiveOptions,
   env: NodeJS.ProcessEnv,
   closeRef: { close?: () => Promise<void> },
+  tip?: Item,
 ): Promise<void> {
   const trustedThisRun = await settleFolderTrust(app, opts, env);
   const { createSession, AuthError } = await import('../core/session.js');
@@ -236,6 +239,8 @@ async function startSession(
     });
     closeRef.close = session.close;
     runtime = session.runtime;
+    // Before the resumed conversation is drawn, so it is drawn in the theme chosen.
+    applyUiSettings(app, session.runtime.settings.merged, tip);
     attachSession(app, controller, session);
   } catch (err) {
     if (!(err instanceof AuthError)) throw err;
@@ -243,6 +248,7 @@ async function startSession(
     const rt = await createHostRuntime(base);
     closeRef.close = () => rt.close();
     runtime = rt;
+    applyUiSettings(app, rt.settings.merged, tip);
     controller.noClientReason = err.message;
     app.banner = app.palette.yellow(`⚠ ${err.message}\n  Slash commands and @server__tool({...}) calls still work.`);
   }

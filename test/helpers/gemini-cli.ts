@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './paths.js';
 
@@ -39,4 +39,33 @@ export const GEMINI_CLI_VERSION = VERSION;
 export function geminiCliEntry(): { entry: string } | { error: string } {
   const { entry, why } = geminiCli();
   return entry ? { entry } : { error: why ?? 'unknown' };
+}
+
+/**
+ * Gemini CLI 0.61 run headless, offline (a one-reply `--fake-responses` script), with `home` as its home:
+ * what it prints on a settings file another program wrote. `stdout` holds "ok" when it ran the prompt.
+ */
+export function runGeminiCliOn(
+  entry: string,
+  home: string,
+  cwd: string,
+): { code: number | null; stdout: string; stderr: string } {
+  const script = join(home, 'gemini-cli-reply.jsonl');
+  const reply = {
+    candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP', index: 0 }],
+  };
+  writeFileSync(script, `${JSON.stringify({ method: 'generateContentStream', response: [reply] })}\n`);
+  const r = spawnSync(process.execPath, [entry, '-m', 'gemini-2.5-flash', '-p', 'hi', '--fake-responses', script], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: {
+      ...process.env,
+      HOME: home,
+      GEMINI_CLI_HOME: home,
+      GEMINI_API_KEY: 'test-key',
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -19,6 +19,7 @@ import {
 import type { SlashInput } from './slash-parse.js';
 import { rewindCommand } from './rewind-command.js';
 import { themeCommand } from './theme-command.js';
+import { vimCommand } from './vim-command.js';
 
 /** The chat's session and information commands: handler, help line, sub-commands for Tab. */
 export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; subs: string[] }> = {
@@ -29,17 +30,12 @@ export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; sub
   },
   resume: { run: resumeCommand, help: 'list recorded sessions; /resume N continues one', subs: ['latest'] },
   restore: { run: restoreCommand, help: 'list checkpoints; /restore N puts back files and conversation', subs: [] },
-  vim: {
-    run: (_input, ctx) =>
-      ctx.print(
-        ctx.toggleVim?.()
-          ? 'Vim mode on: Esc for normal mode (h l w b e 0 $ x dw cw dd cc D C i a I A o, j k history), Enter sends. /vim again turns it off.'
-          : 'Vim mode off.',
-      ),
-    help: 'vi keys in the input on / off',
-    subs: [],
+  vim: { run: vimCommand, help: 'vi keys in the input on / off (kept in general.vimMode)', subs: [] },
+  theme: {
+    run: themeCommand,
+    help: 'list themes; /theme dark | light (or a Gemini CLI theme name) switches',
+    subs: ['dark', 'light'],
   },
-  theme: { run: themeCommand, help: 'list themes; /theme dark | light switches', subs: ['dark', 'light'] },
   rewind: {
     run: rewindCommand,
     help: 'list your messages; /rewind N goes back to just before one (Esc Esc on an empty prompt)',

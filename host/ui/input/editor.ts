@@ -4,9 +4,15 @@ import { basename, join } from 'node:path';
 import type { Widgets } from 'blessed';
 import { parse } from 'shell-quote';
 import { ENABLE_BRACKETED_PASTE } from './paste-filter.js';
+import { preferredEditorCommand } from './preferred-editor.js';
 
-/** `$VISUAL` / `$EDITOR` split into command and arguments (`code -w` works); `vi` when unset. */
-export function editorCommand(env: NodeJS.ProcessEnv): { file: string; args: string[] } {
+/**
+ * The editor to run: `general.preferredEditor` when it names one, else `$VISUAL` / `$EDITOR` split into
+ * command and arguments (`code -w` works), else `vi`.
+ */
+export function editorCommand(env: NodeJS.ProcessEnv, preferred?: string): { file: string; args: string[] } {
+  const chosen = preferred ? preferredEditorCommand(preferred, env) : undefined;
+  if (chosen) return chosen;
   const raw = (env.VISUAL || env.EDITOR || 'vi').trim();
   const words = parse(raw, env as Record<string, string>).filter((w): w is string => typeof w === 'string');
   return words.length ? { file: words[0], args: words.slice(1) } : { file: 'vi', args: [] };
@@ -21,11 +27,12 @@ export function openInEditor(
   content: string,
   fileName: string,
   env: NodeJS.ProcessEnv,
+  preferred?: string,
 ): Promise<string | undefined> {
   const dir = mkdtempSync(join(tmpdir(), 'gemini-mcp-edit-'));
   const file = join(dir, basename(fileName) || 'proposal.txt');
   writeFileSync(file, content);
-  const cmd = editorCommand(env);
+  const cmd = editorCommand(env, preferred);
   return new Promise((resolve) => {
     const done = (ok: boolean) => {
       let text: string | undefined;

@@ -52,12 +52,6 @@ const plain: Style = (text) => text;
 export type ThemeName = 'dark' | 'light';
 export const THEMES: readonly ThemeName[] = ['dark', 'light'];
 
-/** Gemini CLI's `ui.theme` names ("Default Light", "GitHub Light", "Default", "Dracula") mapped to ours. */
-export function themeOf(name: unknown): ThemeName | undefined {
-  if (typeof name !== 'string' || !name.trim()) return undefined;
-  return /light/i.test(name) ? 'light' : 'dark';
-}
-
 /** 256-colour codes per theme; the light one is darker so text stays readable on white. */
 const LIGHT = { red: 160, green: 28, yellow: 130, blue: 25, magenta: 90, cyan: 30, gray: 242, dim: 246, accent: 25 };
 const DARK = { red: 203, green: 114, yellow: 221, blue: 75, magenta: 176, cyan: 80, gray: 245, dim: 242, accent: 111 };

@@ -112,7 +112,7 @@ export class App {
         },
         // The editor helper (and its shell-word parser) is needed only when the user asks to edit.
         editText: async (content, name) =>
-          (await import('../input/editor.js')).openInEditor(this.screen, content, name, opts.env),
+          (await import('../input/editor.js')).openInEditor(this.screen, content, name, opts.env, this.preferredEditor),
         scroll: (n) => {
           this.layout.scrollDialog(n);
           this.requestRender();
@@ -158,7 +158,7 @@ export class App {
    */
   async editInput(): Promise<void> {
     const { openInEditor } = await import('../input/editor.js');
-    const text = await openInEditor(this.screen, this.editor.text, 'prompt.md', this.env);
+    const text = await openInEditor(this.screen, this.editor.text, 'prompt.md', this.env, this.preferredEditor);
     if (text !== undefined) this.editor.set(text.replace(/\n$/, ''));
     this.screen.realloc();
     this.renderNow();
@@ -186,6 +186,8 @@ export class App {
   }
 
   theme: ThemeName = 'dark';
+  /** `general.preferredEditor`: a Gemini CLI editor id, run instead of `$VISUAL` / `$EDITOR`. */
+  preferredEditor?: string;
   /** `/vim`: vi keys in the input (off by default). */
   vim?: VimKeys;
 

@@ -28,6 +28,8 @@ export class ConfirmDialog implements Confirmer {
   private queue: Pending[] = [];
   private current?: { pending: Pending; choices: ConfirmChoice[]; onAbort: () => void };
   private editing = false;
+  /** `ui.showLineNumbers`: line numbers beside the diff. */
+  lineNumbers = true;
 
   constructor(
     private readonly host: DialogHost,
@@ -89,7 +91,7 @@ export class ConfirmDialog implements Confirmer {
     pending.signal.addEventListener('abort', onAbort, { once: true });
     this.current = { pending, choices, onAbort };
     this.host.asking?.(pending.request.callId, true);
-    this.host.show(confirmBody(pending.request, this.palette), choicesLine(choices, this.palette));
+    this.host.show(confirmBody(pending.request, this.palette, this.lineNumbers), choicesLine(choices, this.palette));
   }
 
   private answer(outcome: UserAnswer): void {
@@ -113,7 +115,7 @@ export class ConfirmDialog implements Confirmer {
     if (this.current !== cur) return;
     if (edited === undefined) {
       this.host.show(
-        confirmBody(cur.pending.request, this.palette),
+        confirmBody(cur.pending.request, this.palette, this.lineNumbers),
         `${this.palette.red('The editor failed.')} ${choicesLine(cur.choices, this.palette)}`,
       );
       return;

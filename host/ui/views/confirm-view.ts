@@ -44,7 +44,7 @@ export function confirmChoices(req: ConfirmationRequest, canEdit: boolean): Conf
 }
 
 /** The body of the dialog: title, then the diff / command / URLs / arguments. */
-export function confirmBody(req: ConfirmationRequest, p: Palette): string {
+export function confirmBody(req: ConfirmationRequest, p: Palette, lineNumbers = true): string {
   const owner = `${p.bold(req.tool.exposedName)} ${p.gray(`from server ${req.tool.serverAlias}${req.tool.builtIn ? ' (built-in)' : ''}`)}`;
   if (req.source === 'pre-call') {
     const args = JSON.stringify(req.args, null, 2);
@@ -54,7 +54,7 @@ export function confirmBody(req: ConfirmationRequest, p: Palette): string {
   const lines = [p.yellow(d.title || req.message.split('\n')[0]), owner, ''];
   if (d.kind === 'edit') {
     lines.push(`${d.isNewFile ? 'new file: ' : 'file: '}${p.bold(d.filePath ?? '')}`);
-    if (d.fileDiff) lines.push(renderDiff(d.fileDiff, p));
+    if (d.fileDiff) lines.push(renderDiff(d.fileDiff, p, lineNumbers));
   } else if (d.kind === 'exec') {
     lines.push(`${p.gray('command:')} ${p.bold(d.command ?? '')}`);
     if (d.directory) lines.push(`${p.gray('in:')} ${d.directory}`);

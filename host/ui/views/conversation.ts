@@ -29,6 +29,8 @@ export class Conversation {
   private items: { item: Item; version: number; cache?: Cached }[] = [];
   private toolIndex = new Map<string, number>();
   showThoughts = false;
+  /** `ui.showLineNumbers`: line numbers beside diffs. */
+  lineNumbers = true;
   /** Ctrl+O: tool cards show their whole output instead of its last lines. */
   expandTools = false;
   /** Whether the last render clipped some card (the footer then offers Ctrl+O). */
@@ -176,6 +178,7 @@ export class Conversation {
           now,
           execStart: item.execStart,
           expanded: this.expandTools,
+          lineNumbers: this.lineNumbers,
         });
       case 'info':
         return item.text;

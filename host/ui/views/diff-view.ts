@@ -9,7 +9,7 @@ const HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
  * numbers in a gutter (the old file's for removals, the new file's otherwise), and each line coloured
  * whole by kind. Hunks are separated by a dotted row.
  */
-export function renderDiff(diff: string, p: Palette): string {
+export function renderDiff(diff: string, p: Palette, lineNumbers = true): string {
   const rows: { n?: number; mark: string; text: string }[] = [];
   let oldNo = 0;
   let newNo = 0;
@@ -32,13 +32,16 @@ export function renderDiff(diff: string, p: Palette): string {
     }
   }
   const width = String(Math.max(1, ...rows.map((r) => r.n ?? 0))).length;
+  // `ui.showLineNumbers: false` (Gemini CLI's key) drops the gutter.
+  const number = (n?: number) =>
+    lineNumbers ? `${p.gray(n === undefined ? ' '.repeat(width) : String(n).padStart(width))} ` : '';
   return rows
     .map((r) => {
-      const gutter = p.gray(r.n === undefined ? ' '.repeat(width) : String(r.n).padStart(width));
-      if (r.mark === '⋮') return `${gutter} ${p.gray('⋮')}`;
-      if (r.mark === '+') return `${gutter} ${p.added(`+ ${r.text}`)}`;
-      if (r.mark === '-') return `${gutter} ${p.removed(`- ${r.text}`)}`;
-      return r.mark === '\\' ? `${gutter} ${p.gray(r.text)}` : `${gutter}   ${r.text}`;
+      const gutter = number(r.n);
+      if (r.mark === '⋮') return `${gutter}${p.gray('⋮')}`;
+      if (r.mark === '+') return `${gutter}${p.added(`+ ${r.text}`)}`;
+      if (r.mark === '-') return `${gutter}${p.removed(`- ${r.text}`)}`;
+      return r.mark === '\\' ? `${gutter}${p.gray(r.text)}` : `${gutter}  ${r.text}`;
     })
     .join('\n');
 }

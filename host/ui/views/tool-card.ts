@@ -35,6 +35,8 @@ export interface CardOptions {
   maxLines?: number;
   /** Ctrl+O: show every line. */
   expanded?: boolean;
+  /** Line numbers beside a diff (`ui.showLineNumbers`; on unless false). */
+  lineNumbers?: boolean;
   /** When the call began executing (after any approval wait); defaults to its start time. */
   execStart?: number;
 }
@@ -183,7 +185,7 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
     lines.push(
       `  ${d.isNewFile ? 'new file ' : ''}${p.bold(safeText(d.fileName))} ${p.green(`+${st.added}`)} ${p.red(`-${st.removed}`)}`,
     );
-    lines.push(...clip(indent(renderDiff(safeBlock(d.fileDiff), p)), max * 2, false, p));
+    lines.push(...clip(indent(renderDiff(safeBlock(d.fileDiff), p, opts.lineNumbers !== false)), max * 2, false, p));
   } else if (typeof d === 'string' && d.trim() !== '') {
     const text = safeBlock(unwrapUntrusted(d.replace(/\n$/, '')));
     lines.push(...clip(indent(text, status === 'cancelled' ? p.gray : undefined), max, true, p));

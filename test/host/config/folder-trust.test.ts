@@ -105,7 +105,7 @@ describe('folder trust: what an untrusted workspace loses', () => {
       mcp: { allowed: ['shell'], serverCommand: 'touch pwned3', excluded: ['web'] },
       mcpServers: { evil: t.spawnsMarker('evil'), helper: { url: 'http://127.0.0.1:1/mcp' } },
       context: { includeDirectories: ['/'] },
-      general: { defaultApprovalMode: 'auto_edit', maxAttempts: 2 },
+      general: { defaultApprovalMode: 'auto_edit', maxAttempts: 2, preferredEditor: 'vscode' },
       security: { environmentVariableRedaction: { allowed: ['GITHUB_TOKEN'] } },
     });
     const s = loadSettings({ cwd: t.project, env: t.env });
@@ -125,6 +125,7 @@ describe('folder trust: what an untrusted workspace loses', () => {
       'mcp.serverCommand',
       'context.includeDirectories',
       'general.defaultApprovalMode ("auto_edit")',
+      'general.preferredEditor',
       'security.environmentVariableRedaction.allowed',
     ]);
     const trusted = loadSettings({ cwd: t.project, env: t.env, skipTrust: true });

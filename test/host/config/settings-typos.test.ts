@@ -23,6 +23,17 @@ describe('settings typos', () => {
     expect(r.stderr).not.toContain('vimMode');
   });
 
+  it('deprecated keys Gemini CLI migrates silently do not warn on every run', async () => {
+    const ws = workspace();
+    ws.settings({ ...ONLY(), general: { disableAutoUpdate: true, disableUpdateNag: false } });
+    const ep = await endpoint(reply.text('ok'));
+    const r = await runHost(['-p', 'x'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('ok');
+    expect(r.stderr).not.toContain('disableAutoUpdate');
+    expect(r.stderr).not.toContain('disableUpdateNag');
+  });
+
   it('every type error is listed, not only the first', async () => {
     const ws = workspace();
     ws.settings({ ...ONLY(), model: { name: 3, maxSessionTurns: 'ten' }, general: { maxAttempts: 'many' } });
