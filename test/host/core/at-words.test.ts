@@ -100,5 +100,13 @@ describe('@image and @pdf reach the model as inline data', () => {
       { mimeType: 'image/png', data: readFileSync(png).toString('base64') },
       { mimeType: 'application/pdf', data: PDF.toString('base64') },
     ]);
+
+    // The recorded session keeps the bytes: a resumed run sends the image again as history.
+    const ep2 = await endpoint(reply.text('Still one pixel.'));
+    const again = await runHost(['--resume', 'latest', '-p', 'and now?'], { ws, url: ep2.url });
+    expect(again.code, again.stderr).toBe(0);
+    const history: { parts: Part[] }[] = ep2.requests[0]!.body.contents;
+    expect(history[0]!.parts.filter((p) => p.inlineData)).toHaveLength(2);
+    expect(history.at(-1)!.parts).toEqual([{ text: 'and now?' }]);
   });
 });
