@@ -57,7 +57,8 @@ export async function preparePrompt(typed: string, deps: PrepareDeps): Promise<P
     if (!mcpPrompt.ok) return error(mcpPrompt.error);
     return { kind: 'send', parts: mcpPrompt.parts, display: '' };
   }
-  if (!typed.trim()) return { kind: 'send', parts: [{ text }], display: '' };
+  // Only piped text: data, sent as is.
+  if (!typed.trim()) return { kind: 'send', parts: text.trim() ? [{ text }] : [], display: '' };
   const { findPathProblems, describePathProblems } = await import('./at-path-check.js');
   const aliases = runtime.manager.states().map((s) => s.alias);
   const problems = findPathProblems(typed, runtime.roots, aliases);

@@ -51,6 +51,16 @@ describe('@ in text that names no file', () => {
     expect(r.stderr).not.toContain('@');
   });
 
+  it('stdin alone (no -p) is data too: its @README.md and @@ are sent as is, nothing is read', async () => {
+    const ws = setup();
+    const ep = await endpoint(reply.text('Read.'));
+    const piped = 'explain @README.md\n@@ -1 +1 @@\n';
+    const r = await runHost([], { ws, url: ep.url, stdin: piped });
+    expect(r.code, r.stderr).toBe(0);
+    expect(sentParts(ep)).toEqual([{ text: piped.trimEnd() }]);
+    expect(r.stderr).not.toContain('@');
+  });
+
   it.each([
     ['upgrade @types/node', '@types/node'],
     ['what does @Override do', '@Override'],
