@@ -26,11 +26,14 @@ export interface HeadlessIo {
   stderr?: (s: string) => void;
 }
 
-/** Stdin first, then `-p` / the positional prompt, as Gemini CLI joins them. */
-export function headlessPrompt(args: CliArgs, stdinText: string): string {
+/**
+ * The run's input: `piped` stdin and the `typed` `-p` / positional prompt, and `prompt`, the two joined
+ * stdin first, as Gemini CLI joins them.
+ */
+export function headlessPrompt(args: CliArgs, stdinText: string): { piped: string; typed: string; prompt: string } {
   const typed = [args.prompt, args.positional].filter((s): s is string => !!s && s.trim() !== '').join(' ');
   const piped = stdinText.trim() ? stdinText.replace(/\s+$/, '') : '';
-  return [piped, typed].filter(Boolean).join('\n\n');
+  return { piped, typed, prompt: [piped, typed].filter(Boolean).join('\n\n') };
 }
 
 /** The failure a stream event ends the run with, if it is one. */
@@ -126,7 +129,7 @@ interface RunContext {
 /** One prompt, start to end; returns the failure it ended with, if any. */
 async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
   const { args, io, sink, stats, signal, warn } = ctx;
-  const prompt = headlessPrompt(args, io.stdinText);
+  const { piped, typed, prompt } = headlessPrompt(args, io.stdinText);
   if (!prompt.trim())
     throw new FatalInputError(
       'No input provided via stdin. Input can be provided by piping data into gemini-mcp or using the --prompt option.',
@@ -159,11 +162,12 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
   const { preparePrompt } = await import('../core/prepare-prompt.js');
   const { runHeadlessSlash } = await import('./headless-commands.js');
   // A custom command, a built-in that makes sense without a screen, an MCP prompt, or text with `@` refs.
-  const prepared = await preparePrompt(prompt, {
+  const prepared = await preparePrompt(typed, {
     runtime,
     signal,
     promptId,
     warn,
+    piped,
     onCall: (c) => stats.tool(c),
     builtIn: (text) => runHeadlessSlash(text, { runtime }),
   });

@@ -1,5 +1,7 @@
 import { toolFor } from '../tools/builtin-catalogue.js';
 import { randomUUID } from 'node:crypto';
+import { lstatSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type { Part } from '@google/genai';
 import { displayOf, findPassiveCalls, outputOf, parsePassiveArgs, resolvePassiveTool } from '../passive-call.js';
 import type { ToolLookup } from '../scheduler/executor.js';
@@ -15,7 +17,8 @@ export interface ResourceReader {
 }
 
 export interface AtCommandDeps {
-  runtime: { scheduler: LoopScheduler; registry: ToolLookup; manager?: ResourceReader };
+  /** `roots`: the workspace directories a relative `@path` is looked up in. */
+  runtime: { scheduler: LoopScheduler; registry: ToolLookup; manager?: ResourceReader; roots: string[] };
   signal: AbortSignal;
   promptId: string;
   onWarning?: (msg: string) => void;
@@ -36,6 +39,8 @@ export interface AtCommandResult {
 
 const PATH_REF = /(^|\s)@((?:\\\s|[^\s])+)/g;
 const TRAILING_PUNCT = /[,.;:!?)\]'"]+$/;
+/** A glob pattern: left to the read tool, which expands it (a glob names no single path to look up). */
+export const GLOB = /[*?[\]{}]/;
 
 /** `@path` tokens (an `@` at the start or after whitespace; `\ ` escapes a space). */
 export function findPathRefs(text: string): { start: number; end: number; path: string }[] {
@@ -47,6 +52,22 @@ export function findPathRefs(text: string): { start: number; end: number; path: 
     refs.push({ start, end: start + 1 + raw.length, path: raw.replace(/\\(\s)/g, '$1') });
   }
   return refs;
+}
+
+/**
+ * Where a `@path` leads: the path itself when absolute, else the first workspace root that has it.
+ * Undefined when nothing is there (a dangling link counts as there: it is refused, not sent as text).
+ */
+export function locatePathRef(path: string, roots: string[]): string | undefined {
+  const candidates = isAbsolute(path) ? [path] : roots.map((r) => resolve(r, path));
+  return candidates.find((c) => {
+    try {
+      lstatSync(c);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
@@ -141,7 +162,7 @@ async function expandAt(query: string, deps: AtCommandDeps): Promise<AtCommandRe
   }
   for (const p of [...passive].reverse()) text = text.slice(0, p.start) + text.slice(p.end);
 
-  const refs = findPathRefs(text);
+  const refs = readableRefs(text, deps);
   if (!refs.length) {
     const rest = text.trim();
     return {
@@ -162,15 +183,33 @@ async function expandAt(query: string, deps: AtCommandDeps): Promise<AtCommandRe
     deps.signal,
   );
   calls.push(call!);
-  const parts: Part[] = [{ text }];
-  const content = call!.status === 'success' ? call!.response.responseText : undefined;
-  if (content === undefined) {
-    deps.onWarning?.(
-      `Could not read ${paths.map((p) => `@${p}`).join(', ')}: ${call!.response?.error ?? 'no content'}`,
-    );
-  } else {
-    const body = content.includes('--- End of content ---') ? content : `${content}\n--- End of content ---`;
-    parts.push({ text: `\n--- Content from referenced files ---\n${body}` });
+  return { parts: [{ text }, ...readParts(call!, paths, deps)], skipModel: false, calls, display: display.join('\n') };
+}
+
+/**
+ * The `@path` references that name something in the workspace (or a glob, which the read tool expands).
+ * The rest (`@alice`, `@types/node`, a diff's `@@`) are words, not files: they stay in the text as typed,
+ * with one warning, instead of failing the prompt.
+ */
+function readableRefs(text: string, deps: AtCommandDeps): ReturnType<typeof findPathRefs> {
+  const refs = findPathRefs(text);
+  const found = refs.filter((r) => GLOB.test(r.path) || locatePathRef(r.path, deps.runtime.roots) !== undefined);
+  const words = [...new Set(refs.filter((r) => !found.includes(r)).map((r) => `@${r.path}`))];
+  if (words.length) deps.onWarning?.(`Sent as text, not a file in the workspace: ${words.join(', ')}`);
+  return found;
+}
+
+/**
+ * What the read for `@path` adds to the message: the files' text, then any images and PDFs as inline
+ * data with their MIME types, as the model gets them when it calls the read tool itself.
+ */
+function readParts(call: ToolCall, paths: string[], deps: AtCommandDeps): Part[] {
+  if (call.status !== 'success') {
+    deps.onWarning?.(`Could not read ${paths.map((p) => `@${p}`).join(', ')}: ${call.response?.error ?? 'no content'}`);
+    return [];
   }
-  return { parts, skipModel: false, calls, display: display.join('\n') };
+  const content = call.response.responseText;
+  const body = content.includes('--- End of content ---') ? content : `${content}\n--- End of content ---`;
+  const media = call.response.responseParts.filter((p) => p.inlineData);
+  return [{ text: `\n--- Content from referenced files ---\n${body}` }, ...media];
 }

@@ -1,16 +1,14 @@
-import { lstatSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
 import { MAX_FILE_BYTES } from '../../protocol/file-limits.js';
 import { findPassiveCalls } from '../passive-call.js';
 import { findResourceRefs } from '../tools/resource-tools.js';
-import { findPathRefs } from './at-command.js';
+import { findPathRefs, GLOB, locatePathRef } from './at-command.js';
 
 export interface PathProblem {
   path: string;
   problem: string;
 }
-
-const GLOB = /[*?[\]{}]/;
 
 const within = (root: string, p: string) => {
   const rel = relative(root, p);
@@ -19,9 +17,10 @@ const within = (root: string, p: string) => {
 
 /**
  * What is wrong with the prompt's `@path` references, checked before anything is sent so the user can
- * fix the prompt: a path that does not exist in any workspace directory, one that leads outside them
- * (by its real path), or a file over the filesystem server's read limit. Globs and directories are left
- * to the server. This is for the user's sake only: the server re-checks every path when it reads.
+ * fix the prompt: a path that leads outside the workspace directories (by its real path), a link that
+ * leads nowhere, or a file over the filesystem server's read limit. A reference that names nothing is
+ * not a problem: it is a word (`@alice`), sent as typed. Globs and directories are left to the server.
+ * This is for the user's sake only: the server re-checks every path when it reads.
  */
 export function findPathProblems(text: string, roots: string[], serverAliases: string[] = []): PathProblem[] {
   let rest = text;
@@ -37,16 +36,8 @@ export function findPathProblems(text: string, roots: string[], serverAliases: s
 }
 
 function problemOf(path: string, roots: string[]): string | undefined {
-  const candidates = isAbsolute(path) ? [path] : roots.map((r) => resolve(r, path));
-  const found = candidates.find((c) => {
-    try {
-      lstatSync(c);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  if (!found) return 'no such file or directory in the workspace';
+  const found = locatePathRef(path, roots);
+  if (!found) return undefined;
   let real: string;
   try {
     real = realpathSync(found);

@@ -23,11 +23,19 @@ export interface PrepareDeps {
   onCall(call: ToolCall): void | Promise<void>;
   /** The caller's own `/name` built-ins, tried after custom commands: their output, or undefined. */
   builtIn?(text: string): Promise<string | undefined>;
+  /**
+   * Piped stdin, sent before the typed text as is. It is data (a diff's `@@`, a log's `user@host`), so it
+   * is never scanned for `@` references; the typed text is.
+   */
+  piped?: string;
 }
 
 /** Custom command → the caller's built-ins → MCP prompt → `@path` check → `@` expansion. */
-export async function preparePrompt(text: string, deps: PrepareDeps): Promise<PreparedPrompt> {
+export async function preparePrompt(typed: string, deps: PrepareDeps): Promise<PreparedPrompt> {
   const { runtime } = deps;
+  const piped = deps.piped ?? '';
+  // Commands read the whole input, stdin first, as Gemini CLI joins them.
+  const text = [piped, typed].filter(Boolean).join('\n\n');
   if (text.trimStart().startsWith('/')) {
     const { expandTypedCommand } = await import('../commands/run-custom-command.js');
     const calls: ToolCall[] = [];
@@ -49,12 +57,14 @@ export async function preparePrompt(text: string, deps: PrepareDeps): Promise<Pr
     if (!mcpPrompt.ok) return error(mcpPrompt.error);
     return { kind: 'send', parts: mcpPrompt.parts, display: '' };
   }
+  // Only piped text: data, sent as is.
+  if (!typed.trim()) return { kind: 'send', parts: text.trim() ? [{ text }] : [], display: '' };
   const { findPathProblems, describePathProblems } = await import('./at-path-check.js');
   const aliases = runtime.manager.states().map((s) => s.alias);
-  const problems = findPathProblems(text, runtime.roots, aliases);
+  const problems = findPathProblems(typed, runtime.roots, aliases);
   if (problems.length) return error(describePathProblems(problems));
   const { processAtCommands } = await import('./at-command.js');
-  const prepared = await processAtCommands(text, {
+  const prepared = await processAtCommands(typed, {
     runtime,
     signal: deps.signal,
     promptId: deps.promptId,
@@ -62,7 +72,15 @@ export async function preparePrompt(text: string, deps: PrepareDeps): Promise<Pr
   });
   if (prepared.error) return error(prepared.error);
   for (const call of prepared.calls) await deps.onCall(call);
-  return { kind: 'send', parts: prepared.skipModel ? [] : prepared.parts, display: prepared.display };
+  const parts = prepared.skipModel ? [] : prepared.parts;
+  return { kind: 'send', parts: piped ? withPiped(piped, parts) : parts, display: prepared.display };
+}
+
+/** The piped text goes first, in the same text part as the typed text (or alone when that was all calls). */
+function withPiped(piped: string, parts: Part[]): Part[] {
+  const [first, ...rest] = parts;
+  if (first?.text === undefined) return [{ text: piped }, ...parts];
+  return [{ text: `${piped}\n\n${first.text}` }, ...rest];
 }
 
 const error = (message: string): PreparedPrompt => ({ kind: 'error', message });

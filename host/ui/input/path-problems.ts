@@ -3,7 +3,7 @@ import type { UiRuntime } from '../backend-types.js';
 import type { LineEditor } from './line-editor.js';
 
 /**
- * `@path` references that cannot be read (missing, outside the workspace, too big): says why, puts the
+ * `@path` references that exist but cannot be read (outside the workspace, too big): says why, puts the
  * prompt back in the input box so the user can fix it, and tells the caller to send nothing.
  */
 export function refusePathProblems(
