@@ -117,6 +117,10 @@ export class App {
           this.layout.scrollDialog(n);
           this.requestRender();
         },
+        scrollTo: (edge) => {
+          this.layout.scrollDialogTo(edge);
+          this.requestRender();
+        },
         asking: (callId, open) => this.conv.setAsking(callId, open),
       },
       this.palette,

@@ -16,6 +16,8 @@ export interface DialogHost {
   editText(content: string, fileName: string): Promise<string | undefined>;
   /** Scrolls the dialog body (PageUp / PageDown on a long diff). */
   scroll(lines: number): void;
+  /** Jumps to the top or the bottom of the dialog body (Home / End, g / G). */
+  scrollTo(edge: 'top' | 'bottom'): void;
   /** A call's question opened (true) or was answered (false): its card shows it is waiting. */
   asking?(callId: string, open: boolean): void;
 }
@@ -57,6 +59,9 @@ export class ConfirmDialog implements Confirmer {
     if (name === 'pagedown') return this.host.scroll(10), true;
     if (name === 'up') return this.host.scroll(-1), true;
     if (name === 'down') return this.host.scroll(1), true;
+    // Home / End (Ctrl too), and less's g / G: a 600-line diff is read from either end.
+    if (name === 'home' || (ch === 'g' && !key.ctrl)) return this.host.scrollTo('top'), true;
+    if (name === 'end' || ch === 'G') return this.host.scrollTo('bottom'), true;
     const pressed = (ch ?? name).toLowerCase();
     const byNumber = /^[1-9]$/.test(pressed) ? this.current.choices[Number(pressed) - 1] : undefined;
     const choice =

@@ -1,5 +1,5 @@
 import type { ConfirmationRequest, UserAnswer } from '../../scheduler/types.js';
-import { renderDiff } from './diff-view.js';
+import { diffSummary, renderDiff } from './diff-view.js';
 import type { Palette } from '../text/palette.js';
 
 export interface ConfirmChoice {
@@ -54,7 +54,7 @@ export function confirmBody(req: ConfirmationRequest, p: Palette, lineNumbers = 
   const lines = [p.yellow(d.title || req.message.split('\n')[0]), owner, ''];
   if (d.kind === 'edit') {
     lines.push(`${d.isNewFile ? 'new file: ' : 'file: '}${p.bold(d.filePath ?? '')}`);
-    if (d.fileDiff) lines.push(renderDiff(d.fileDiff, p, lineNumbers));
+    if (d.fileDiff) lines.push(diffSummary(d.fileDiff, p), renderDiff(d.fileDiff, p, { lineNumbers }));
   } else if (d.kind === 'exec') {
     lines.push(`${p.gray('command:')} ${p.bold(d.command ?? '')}`);
     if (d.directory) lines.push(`${p.gray('in:')} ${d.directory}`);

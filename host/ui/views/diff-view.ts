@@ -4,23 +4,45 @@ import type { Palette } from '../text/palette.js';
 const HEADER = /^(Index: |={5,}$|diff |--- |\+\+\+ |new file mode|deleted file mode)/;
 const HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
 
+type Row = { n?: number; mark: string; text: string };
+
 /**
- * A unified diff as the chat shows it, in the dialog and on the card alike: no file headers, line
- * numbers in a gutter (the old file's for removals, the new file's otherwise), and each line coloured
- * whole by kind. Hunks are separated by a dotted row.
+ * Within a change (removed lines followed by added ones) the lines are shown in pairs, each old line
+ * above the line that replaced it: a 300-line rewrite otherwise reads as 300 deletions (the file looks
+ * emptied) before the first addition. Unequal runs end with the longer side's rest.
  */
-export function renderDiff(diff: string, p: Palette, lineNumbers = true): string {
-  const rows: { n?: number; mark: string; text: string }[] = [];
+function interleave(rows: Row[]): Row[] {
+  const out: Row[] = [];
+  for (let i = 0; i < rows.length; ) {
+    if (rows[i]!.mark !== '-') {
+      out.push(rows[i++]!);
+      continue;
+    }
+    const removed: Row[] = [];
+    while (rows[i]?.mark === '-') removed.push(rows[i++]!);
+    const added: Row[] = [];
+    while (rows[i]?.mark === '+') added.push(rows[i++]!);
+    for (let k = 0; k < Math.max(removed.length, added.length); k++) {
+      if (removed[k]) out.push(removed[k]!);
+      if (added[k]) out.push(added[k]!);
+    }
+  }
+  return out;
+}
+
+function diffRows(diff: string): Row[][] {
+  const hunks: Row[][] = [];
+  let rows: Row[] = [];
   let oldNo = 0;
   let newNo = 0;
-  let hunks = 0;
   for (const line of diff.replace(/\n$/, '').split('\n')) {
     if (HEADER.test(line)) continue;
     const hunk = HUNK.exec(line);
     if (hunk) {
       oldNo = Number(hunk[1]);
       newNo = Number(hunk[2]);
-      if (hunks++ > 0) rows.push({ mark: '⋮', text: '' });
+      if (rows.length) hunks.push(rows);
+      rows = [];
       continue;
     }
     if (line.startsWith('\\')) rows.push({ mark: '\\', text: line });
@@ -31,19 +53,45 @@ export function renderDiff(diff: string, p: Palette, lineNumbers = true): string
       oldNo++;
     }
   }
+  if (rows.length) hunks.push(rows);
+  return hunks.map(interleave);
+}
+
+export interface RenderDiffOptions {
+  /** Line numbers in a gutter (`ui.showLineNumbers`, Gemini CLI's key; on unless false). */
+  lineNumbers?: boolean;
+  /** Only the first hunk (the card's preview); the count of the others is said after it. */
+  firstHunk?: boolean;
+}
+
+/**
+ * A unified diff as the chat shows it, in the dialog and on the card alike: no file headers, line
+ * numbers in a gutter (the old file's for removals, the new file's otherwise), each line coloured whole
+ * by kind, and each changed line next to its replacement. Hunks are separated by a dotted row.
+ */
+export function renderDiff(diff: string, p: Palette, opts: RenderDiffOptions = {}): string {
+  const all = diffRows(diff);
+  const hunks = opts.firstHunk ? all.slice(0, 1) : all;
+  const rows = hunks.flatMap((h, i) => (i > 0 ? [{ mark: '⋮', text: '' }, ...h] : h));
   const width = String(Math.max(1, ...rows.map((r) => r.n ?? 0))).length;
-  // `ui.showLineNumbers: false` (Gemini CLI's key) drops the gutter.
   const number = (n?: number) =>
-    lineNumbers ? `${p.gray(n === undefined ? ' '.repeat(width) : String(n).padStart(width))} ` : '';
-  return rows
-    .map((r) => {
-      const gutter = number(r.n);
-      if (r.mark === '⋮') return `${gutter}${p.gray('⋮')}`;
-      if (r.mark === '+') return `${gutter}${p.added(`+ ${r.text}`)}`;
-      if (r.mark === '-') return `${gutter}${p.removed(`- ${r.text}`)}`;
-      return r.mark === '\\' ? `${gutter}${p.gray(r.text)}` : `${gutter}  ${r.text}`;
-    })
-    .join('\n');
+    opts.lineNumbers !== false ? `${p.gray(n === undefined ? ' '.repeat(width) : String(n).padStart(width))} ` : '';
+  const out = rows.map((r) => {
+    const gutter = number(r.n);
+    if (r.mark === '⋮') return `${gutter}${p.gray('⋮')}`;
+    if (r.mark === '+') return `${gutter}${p.added(`+ ${r.text}`)}`;
+    if (r.mark === '-') return `${gutter}${p.removed(`- ${r.text}`)}`;
+    return r.mark === '\\' ? `${gutter}${p.gray(r.text)}` : `${gutter}  ${r.text}`;
+  });
+  const more = all.length - hunks.length;
+  if (more > 0) out.push(p.gray(`⋮ ${more} more change${more === 1 ? '' : 's'} below`));
+  return out.join('\n');
+}
+
+/** `+12 −3`, coloured: said before a diff so its size is known before scrolling through it. */
+export function diffSummary(diff: string, p: Palette): string {
+  const st = diffStats(diff);
+  return `${p.green(`+${st.added}`)} ${p.red(`−${st.removed}`)}`;
 }
 
 /** Counts added / removed lines, for a one-line summary on a collapsed card. */

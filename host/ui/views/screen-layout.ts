@@ -133,4 +133,8 @@ export class ScreenLayout {
   scrollDialog(lines: number): void {
     this.dialogBox.scroll(lines);
   }
+
+  scrollDialogTo(edge: 'top' | 'bottom'): void {
+    this.dialogBox.setScrollPerc(edge === 'top' ? 0 : 100);
+  }
 }

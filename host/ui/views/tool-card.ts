@@ -1,6 +1,6 @@
 import type { ToolCall, ToolCallStatus } from '../../scheduler/types.js';
 import { type FileDiffDisplay, unwrapUntrusted } from '../../../protocol/tool-result.js';
-import { diffStats, renderDiff } from './diff-view.js';
+import { diffSummary, renderDiff } from './diff-view.js';
 import type { Palette } from '../text/palette.js';
 import { wrapLine } from '../text/wrap.js';
 import { userShellLines } from './user-shell-card.js';
@@ -181,11 +181,11 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
     }
     lines.push(...clip(indent(safeBlock(output.replace(/\n$/, ''))), max * 2, true, p));
   } else if (isDiff(d)) {
-    const st = diffStats(d.fileDiff);
-    lines.push(
-      `  ${d.isNewFile ? 'new file ' : ''}${p.bold(safeText(d.fileName))} ${p.green(`+${st.added}`)} ${p.red(`-${st.removed}`)}`,
-    );
-    lines.push(...clip(indent(renderDiff(safeBlock(d.fileDiff), p, opts.lineNumbers !== false)), max * 2, false, p));
+    lines.push(`  ${d.isNewFile ? 'new file ' : ''}${p.bold(safeText(d.fileName))} ${diffSummary(d.fileDiff, p)}`);
+    // Collapsed, the card previews the first change with both sides, short enough that its summary line
+    // stays on an 80×24 screen; expanded, it shows every hunk.
+    const diff = renderDiff(safeBlock(d.fileDiff), p, { lineNumbers: opts.lineNumbers, firstHunk: max !== Infinity });
+    lines.push(...clip(indent(diff), max, false, p));
   } else if (typeof d === 'string' && d.trim() !== '') {
     const text = safeBlock(unwrapUntrusted(d.replace(/\n$/, '')));
     lines.push(...clip(indent(text, status === 'cancelled' ? p.gray : undefined), max, true, p));

@@ -130,7 +130,8 @@ describe('diffs', () => {
           },
         }),
         plain,
-        { width: 80, now: 20 },
+        // Expanded: every hunk, as the dialog shows them (collapsed, the card previews the first).
+        { width: 80, now: 20, expanded: true },
       ),
     );
     for (const row of stripSgr(renderDiff(diff, plain)).split('\n')) {
@@ -139,6 +140,20 @@ describe('diffs', () => {
     }
     expect(body).not.toContain('Index:');
     expect(card).not.toContain('====');
+  });
+});
+
+describe('diffs: pairs and previews', () => {
+  const twoHunks = ['@@ -1,2 +1,2 @@', '-a1', '-a2', '+b1', '+b2', '@@ -10,1 +10,1 @@', '-z', '+y', ''].join('\n');
+
+  it('shows each removed line above the line that replaced it', () => {
+    const rows = stripSgr(renderDiff(twoHunks, plain, { lineNumbers: false })).split('\n');
+    expect(rows.slice(0, 4)).toEqual(['- a1', '+ b1', '- a2', '+ b2']);
+  });
+
+  it('previews only the first change, saying how many follow', () => {
+    const rows = stripSgr(renderDiff(twoHunks, plain, { lineNumbers: false, firstHunk: true })).split('\n');
+    expect(rows).toEqual(['- a1', '+ b1', '- a2', '+ b2', '⋮ 1 more change below']);
   });
 });
 

@@ -109,7 +109,7 @@ describe('tool cards', () => {
       },
     };
     const text = stripSgr(formatToolCard(ok, p256, { width: 80, now: 3000 }));
-    expect(text).toContain('a.txt +1 -1');
+    expect(text).toContain('a.txt +1 −1');
     expect(text).toMatch(/│ 1 \+ b/);
     const err: ToolCall = { ...base, status: 'error', response: { callId: 'c1', responseParts: [], error: 'boom' } };
     expect(formatToolCard(err, createPalette(8), { width: 80, now: 0 })).toContain('\x1b[31mboom');
