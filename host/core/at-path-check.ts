@@ -22,20 +22,29 @@ const within = (root: string, p: string) => {
  * not a problem: it is a word (`@alice`), sent as typed. Globs and directories are left to the server.
  * This is for the user's sake only: the server re-checks every path when it reads.
  */
-export function findPathProblems(text: string, roots: string[], serverAliases: string[] = []): PathProblem[] {
+export function findPathProblems(
+  text: string,
+  roots: string[],
+  serverAliases: string[] = [],
+  projectTempDir?: string,
+): PathProblem[] {
   let rest = text;
   const cut = [...findPassiveCalls(text), ...findResourceRefs(text, serverAliases)].sort((a, b) => b.start - a.start);
   for (const c of cut) rest = rest.slice(0, c.start) + ' '.repeat(c.end - c.start) + rest.slice(c.end);
   const problems: PathProblem[] = [];
   for (const path of new Set(findPathRefs(rest).map((r) => r.path))) {
     if (GLOB.test(path)) continue;
-    const problem = problemOf(path, roots);
+    const problem = problemOf(path, roots, projectTempDir);
     if (problem) problems.push({ path, problem });
   }
   return problems;
 }
 
-function problemOf(path: string, roots: string[]): string | undefined {
+/**
+ * The project temp folder is readable too, as the filesystem server reads it: pasted clipboard images
+ * and saved outputs live there.
+ */
+function problemOf(path: string, roots: string[], projectTempDir?: string): string | undefined {
   const found = locatePathRef(path, roots);
   if (!found) return undefined;
   let real: string;
@@ -44,7 +53,8 @@ function problemOf(path: string, roots: string[]): string | undefined {
   } catch {
     return 'a link that leads nowhere';
   }
-  if (!roots.some((r) => within(realOf(r), real))) return `outside the workspace (${roots.join(', ')})`;
+  const readable = projectTempDir ? [...roots, projectTempDir] : roots;
+  if (!readable.some((r) => within(realOf(r), real))) return `outside the workspace (${roots.join(', ')})`;
   const st = statSync(real);
   if (st.isFile() && st.size > MAX_FILE_BYTES)
     return `too big to read (${mib(st.size)} MB; the limit is ${mib(MAX_FILE_BYTES)} MB)`;

@@ -61,7 +61,7 @@ export async function preparePrompt(typed: string, deps: PrepareDeps): Promise<P
   if (!typed.trim()) return { kind: 'send', parts: text.trim() ? [{ text }] : [], display: '' };
   const { findPathProblems, describePathProblems } = await import('./at-path-check.js');
   const aliases = runtime.manager.states().map((s) => s.alias);
-  const problems = findPathProblems(typed, runtime.roots, aliases);
+  const problems = findPathProblems(typed, runtime.roots, aliases, runtime.projectTempDir);
   if (problems.length) return error(describePathProblems(problems));
   const { processAtCommands } = await import('./at-command.js');
   const prepared = await processAtCommands(typed, {

@@ -257,6 +257,7 @@ async function startSession(
   new StartupLine(app, runtime).start();
   for (const notice of runtime.notices) app.conv.add({ kind: 'info', text: app.palette.yellow(safeBlock(notice)) });
   if (runtime.extensions.some((e) => e.installMetadata?.autoUpdate)) void autoUpdate(app, opts.cwd, env);
+  app.projectTempDir = runtime.projectTempDir;
   const historyFile = InputHistory.fileFor(runtime.projectTempDir);
   if (app.history.file !== historyFile) app.history = new InputHistory(historyFile).load();
   if (opts.initialPrompt?.trim()) void controller.submit(opts.initialPrompt);
@@ -269,8 +270,9 @@ async function autoUpdate(app: App, cwd: string, env: NodeJS.ProcessEnv): Promis
     cwd,
     env,
     log: () => {},
-    // Nobody is asked in the background: consent was given at install, a new setting stays unset.
-    confirm: async () => true,
+    // Nobody is asked in the background: an update that runs or adds something the user has not agreed to
+    // waits for `gemini-mcp extensions update` (the chat says so); a new setting stays unset.
+    confirm: async () => false,
     askSetting: async () => undefined,
   }).catch((err: unknown) => [`Extension auto-update failed: ${(err as Error).message}`]);
   for (const l of lines) app.conv.add({ kind: 'info', text: app.palette.yellow(safeBlock(l)) });

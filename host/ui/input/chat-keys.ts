@@ -37,6 +37,7 @@ export class ChatKeys {
     } else if (name === 'tab' && key.shift) app.handlers?.cycleApprovalMode();
     else if (key.ctrl && name === 'y') app.handlers?.toggleYolo();
     else if (key.ctrl && name === 'g') void app.editInput();
+    else if (key.ctrl && name === 'v') void app.pasteImage();
     else if (name === 'tab') this.complete();
     else if (isNewlineKey(key)) this.insert('\n');
     else if (name === 'return') this.enter();

@@ -14,7 +14,7 @@ export function refusePathProblems(
 ): boolean {
   if (!rt || !/(^|\s)@\S/.test(text)) return false;
   const aliases = rt.manager.states().map((s) => s.alias);
-  const problems = findPathProblems(text, rt.roots, aliases);
+  const problems = findPathProblems(text, rt.roots, aliases, rt.projectTempDir);
   if (!problems.length) return false;
   error(`${describePathProblems(problems)}\nThe prompt is back in the input box: fix it and press Enter.`);
   editor.set(text);

@@ -168,6 +168,20 @@ export class App {
     this.renderNow();
   }
 
+  /**
+   * Ctrl+V: an image on the clipboard is saved under the project temp folder and its `@path` inserted at
+   * the cursor, as Gemini CLI does; without one (or without a clipboard tool) nothing changes.
+   */
+  async pasteImage(): Promise<void> {
+    if (!this.projectTempDir) return;
+    const { saveClipboardImage } = await import('../input/clipboard-image.js');
+    const file = await saveClipboardImage(this.projectTempDir, this.env).catch(() => undefined);
+    if (!file) return;
+    const before = this.editor.text.slice(0, this.editor.cursor);
+    this.editor.insert(`${before === '' || /\s$/.test(before) ? '' : ' '}@${file} `);
+    this.requestRender();
+  }
+
   /** A confirmation step in the conversation: Enter answers yes, Esc (or n) no; other keys are ignored. */
   ask(question: string): Promise<boolean> {
     this.conv.add({
@@ -190,6 +204,9 @@ export class App {
   }
 
   theme: ThemeName = 'dark';
+  /** Where pasted clipboard images are saved (the runtime's project temp folder, once it has started). */
+  projectTempDir?: string;
+
   /** `general.preferredEditor`: a Gemini CLI editor id, run instead of `$VISUAL` / `$EDITOR`. */
   preferredEditor?: string;
   /** `/vim`: vi keys in the input (off by default). */
