@@ -1,6 +1,6 @@
 import { lstatSync, openSync, readSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import picomatch from 'picomatch';
+import micromatch from 'micromatch';
 import { looksBinary, SNIFF_BYTES } from '../../common/binary-sniff.js';
 import { isAllowedReal } from '../../common/path-guard.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
@@ -54,7 +54,9 @@ export const compareMatches = (a: { file: string; line: number }, b: { file: str
 export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]> {
   const rules = new IgnoreRules(req.root ?? req.dir, { git: true, gemini: true });
   const dirRel = req.root ? req.dirRel : '';
-  const include = req.include ? picomatch(req.include, { dot: true, basename: !req.include.includes('/') }) : undefined;
+  const include = req.include
+    ? micromatch.matcher(req.include, { dot: true, basename: !req.include.includes('/') })
+    : undefined;
   const basenameInclude = req.include && !req.include.includes('/') ? req.include : undefined;
   const verdicts = new Map<string, boolean>();
   const fileOk = (file: string): boolean => {
