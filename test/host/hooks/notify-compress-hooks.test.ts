@@ -5,6 +5,7 @@ import { createSession } from '../../../host/core/session.js';
 import { reply, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { ScriptedConfirmer } from '../../helpers/scripted-confirmer.js';
+import { waitFor } from '../../helpers/wait.js';
 import { hook, records } from './record-hook.js';
 
 const payloads = (log: string) => records(log).map((r) => r.payload);
@@ -64,8 +65,8 @@ describe('Notification and PreCompress hooks (in-process chat session)', async (
     expect(confirmer.seen).toHaveLength(1);
     const info = await session.client.compress(signal, true);
     expect(info.status).toBe('compressed');
-    // The notification is not awaited by the dialog: give it a moment to land.
-    for (let i = 0; i < 50 && payloads(log).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    // The notification is not awaited by the dialog: wait for its hook's record to land.
+    await waitFor(() => payloads(log).length >= 2, 'the Notification and PreCompress hook records');
     const got = payloads(log);
     expect(got.map((p) => p.hook_event_name).sort()).toEqual(['Notification', 'PreCompress']);
     const note = got.find((p) => p.hook_event_name === 'Notification');

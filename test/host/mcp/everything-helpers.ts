@@ -1,3 +1,4 @@
+import { waitFor } from '../../helpers/wait.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
@@ -31,17 +32,14 @@ export async function startEverythingHttp(mode: 'sse' | 'streamableHttp', childr
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
-  const end = Date.now() + 30_000;
-  for (;;) {
-    const ok = await new Promise<boolean>((r) => {
+  const listening = () =>
+    new Promise<boolean>((r) => {
+      if (child.exitCode !== null) throw new Error(`server-everything ${mode} exited: ${stderr}`);
       const s = connect(port, '127.0.0.1', () => (s.end(), r(true)));
       s.on('error', () => r(false));
     });
-    if (ok) return port;
-    if (Date.now() > end || child.exitCode !== null)
-      throw new Error(`server-everything ${mode} did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(listening, `server-everything ${mode} listening on ${port}`);
+  return port;
 }
 
 /** Managers and servers a test file starts, closed after each test / the file. */

@@ -75,14 +75,18 @@ function rawSocket(port: number): {
   const sock = connect(port, '127.0.0.1');
   sock.on('error', () => undefined);
   sockets.push(sock);
-  let closedAt: number | undefined;
-  sock.on('close', () => (closedAt = Date.now()));
+  const closedAt = new Promise<number>((r) => sock.on('close', () => r(Date.now())));
   return {
     sock,
+    // The close event, or undefined once `within` ms from t0 have passed without it.
     closed: async (t0, within) => {
-      const deadline = t0 + within;
-      while (closedAt === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      return closedAt === undefined ? undefined : closedAt - t0;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<undefined>((r) => {
+        timer = setTimeout(r, Math.max(0, t0 + within - Date.now()), undefined);
+      });
+      const at = await Promise.race([closedAt, late]);
+      clearTimeout(timer);
+      return at === undefined ? undefined : at - t0;
     },
   };
 }
