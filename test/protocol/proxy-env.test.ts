@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRY, requireBuilt } from '../helpers/paths.js';
 import { startLoggingProxy, type LoggingProxy } from '../helpers/logging-proxy.js';
-import { runHost, scriptedEndpoints, workspace, type Workspace } from '../helpers/run-host.js';
+import { collect, runHost, scriptedEndpoints, spawnHost, workspace, type Workspace } from '../helpers/run-host.js';
 import { reply, type ScriptEntry } from '../helpers/scripted-gemini.mjs';
 import { tempDir } from '../helpers/tmp.js';
+import { waitFor } from '../helpers/wait.js';
+import { OAuthMcpFixture } from '../host/mcp/oauth-fixture.js';
 import { startSite, type TestSite } from '../servers/web/site.js';
 
 /** The web server's answer after its fallback fetch (its one generateContent). */
@@ -138,6 +140,43 @@ describe('HTTP_PROXY / NO_PROXY: every request a run makes goes through the prox
     expect(r.code).toBe(52);
     expect(r.stderr).toContain('HTTPS_PROXY is not a URL ("127.0.0.1:3128"): write it as http://host:port');
     expect(ep.requestsOf('streamGenerateContent')).toHaveLength(0);
+  });
+});
+
+describe('OAuth through HTTPS_PROXY / HTTP_PROXY', () => {
+  const fixture = new OAuthMcpFixture();
+  const endpoint = scriptedEndpoints();
+  beforeAll(() => fixture.start());
+  afterAll(() => fixture.close());
+
+  it('mcp auth (discovery, registration, code exchange) and a token refresh in a session go through the proxy', async () => {
+    const ws = workspace();
+    ws.settings({
+      mcp: { excluded: ['filesystem', 'shell', 'web', 'memory'] },
+      mcpServers: { remote: { httpUrl: `${fixture.base}/mcp`, trust: true } },
+    });
+    const env = { ...NO_PROXY_ENV, HTTP_PROXY: proxy.url };
+    proxy.hits.length = 0;
+    // The test is the browser: it opens the printed URL and follows the redirect home, directly.
+    const auth = collect(spawnHost(['mcp', 'auth', 'remote'], { ws, env }));
+    await waitFor(() => /https?:\/\/\S+authorize\S*/.test(auth.stdout()), 'the authorization URL');
+    const approved = await fetch(/(https?:\/\/\S+authorize\S*)/.exec(auth.stdout())![1]!, { redirect: 'manual' });
+    expect((await fetch(approved.headers.get('location')!)).status).toBe(200);
+    const signedIn = await auth.done;
+    expect(signedIn.code, signedIn.stderr).toBe(0);
+    expect(signedIn.stdout).toContain('Signed in to "remote".');
+    expect(fixture.seen).toMatchObject({ registrations: 1, codeExchanges: 1 });
+    expect(proxy.reached(hostOf(fixture.base)), JSON.stringify(proxy.hits)).toBe(true);
+
+    proxy.hits.length = 0;
+    fixture.expireAccessTokens();
+    const ep = await endpoint(reply.calls({ name: 'remote__whoami' }), reply.text('It is you.'));
+    const r = await runHost(['-p', 'who am I?'], { ws, url: ep.url, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.stringify(ep.requestsOf('streamGenerateContent').at(-1)!.body)).toMatch(/hello client/);
+    expect(fixture.seen.refreshes).toBe(1);
+    expect(proxy.reached(hostOf(fixture.base)), JSON.stringify(proxy.hits)).toBe(true);
+    expect(proxy.reached(hostOf(ep.url))).toBe(true);
   });
 });
 
