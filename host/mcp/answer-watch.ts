@@ -61,7 +61,9 @@ export class AnswerWatch {
     if (!stream || !res.body) return res;
     const carried = this.carriedBy(method, ids, resumeFrom);
     if (!carried) return res;
-    const body = watchEnd(res.body, (lastEventId) => setTimeout(() => this.ended(carried, lastEventId), SETTLE_MS));
+    const body = watchEnd(res.body, (lastEventId) =>
+      setTimeout(() => this.ended(carried, lastEventId), SETTLE_MS).unref(),
+    );
     return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
 
