@@ -3,7 +3,8 @@
 // First: zod's settings (protocol/zod-config.ts) must be in place before any schema is built.
 import '../protocol/zod-config.js';
 import { fstatSync, statSync } from 'node:fs';
-import { asFatal, EXIT, FatalInputError } from './errors.js';
+import { asFatal, EXIT, FatalConfigError, FatalInputError } from './errors.js';
+import { useProxyFromEnv } from '../protocol/proxy-env.js';
 import { HELP_TEXT, parseCliArgs, type CliArgs } from './cli-args.js';
 
 function isHeadless(args: CliArgs): boolean {
@@ -70,6 +71,12 @@ function endQuietlyOnClosedPipe(): void {
 
 async function main(argv: string[]): Promise<number> {
   endQuietlyOnClosedPipe();
+  // Before anything can send a request: the model, OAuth and remote MCP servers all honour the proxy.
+  try {
+    useProxyFromEnv();
+  } catch (err) {
+    throw new FatalConfigError((err as Error).message);
+  }
   const [first, ...rest] = argv;
   if (first === 'mcp') return (await import('./cli/mcp-command.js')).runMcpCommand(rest);
   if (first === 'tools') return (await import('./cli/tools-command.js')).runToolsCommand(rest);

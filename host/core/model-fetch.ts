@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { lazyRequire } from '../../protocol/lazy-require.js';
 import { LightHeaders, LightResponse, headerPairs } from '../../protocol/light-web.js';
+import { useProxyFromEnv } from '../../protocol/proxy-env.js';
 
 /** The diagnostics channel a model request's written body is announced on (after-request-sent.ts). */
 export const MODEL_REQUEST_SENT = 'gemini-mcp:model-request:sent';
@@ -16,9 +17,11 @@ type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<
  * an abort signal, and a response read as JSON or as a stream. Errors look like fetch's, which the retry
  * rules read (host/core/retry.ts): "fetch failed" with the network error as `cause`, "terminated" for a
  * body cut short, the signal's reason on abort. Anything else (a Blob upload, another scheme) goes to the
- * global fetch.
+ * global fetch. With a proxy named in the environment every request goes to the global fetch, which then
+ * goes through the proxy (protocol/proxy-env.ts); undici is loaded for the proxy anyway.
  */
 export function createModelFetch(): FetchLike {
+  if (useProxyFromEnv()) return (input, init) => fetch(input, init);
   const clients = new Map<string, HttpClient>();
   const clientFor = (protocol: 'http:' | 'https:'): HttpClient => {
     let c = clients.get(protocol);

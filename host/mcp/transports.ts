@@ -42,13 +42,19 @@ export async function createTransport(
   }
   // Imported here, not at the top: the HTTP transports, OAuth (with web streams and web crypto) and the
   // sandbox's network bridge cost a start-up ~15 ms of CPU that a session of stdio servers never uses.
-  const [{ StreamableHTTPClientTransport }, { SSEClientTransport }, { StoredOAuthProvider }, { TokenStore }] =
-    await Promise.all([
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/client/sse.js'),
-      import('./oauth/provider.js'),
-      import('./oauth/token-store.js'),
-    ]);
+  const [
+    { StreamableHTTPClientTransport },
+    { SSEClientTransport },
+    { StoredOAuthProvider },
+    { TokenStore },
+    { AnswerWatch },
+  ] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('./oauth/provider.js'),
+    import('./oauth/token-store.js'),
+    import('./answer-watch.js'),
+  ]);
   const url = new URL(config.url!);
   const requestInit: RequestInit = config.headers ? { headers: config.headers } : {};
   // Stored OAuth tokens are sent and refreshed by the SDK; a needed sign-in fails the connection with
@@ -56,9 +62,28 @@ export async function createTransport(
   const authProvider = config.oauth
     ? new StoredOAuthProvider(new TokenStore(config.oauth.tokenFile), { config: config.oauth, serverUrl: config.url! })
     : undefined;
-  if (kind === 'http') return new StreamableHTTPClientTransport(url, { requestInit, authProvider });
-  return new SSEClientTransport(url, { requestInit, authProvider });
+  // A request whose answer can no longer come (the server died mid-call) fails when its stream ends.
+  const watch = new AnswerWatch(kind, RECONNECTION.maxRetries);
+  const transport =
+    kind === 'http'
+      ? new StreamableHTTPClientTransport(url, {
+          requestInit,
+          authProvider,
+          fetch: watch.fetch,
+          reconnectionOptions: RECONNECTION,
+        })
+      : new SSEClientTransport(url, { requestInit, authProvider, fetch: watch.fetch });
+  watch.attach(transport);
+  return transport;
 }
+
+/** The SDK's own defaults, spelled out: the answer watch gives up on a stream when the SDK does. */
+const RECONNECTION = {
+  initialReconnectionDelay: 1000,
+  maxReconnectionDelay: 30_000,
+  reconnectionDelayGrowFactor: 1.5,
+  maxRetries: 2,
+};
 
 /**
  * checkSandbox blocks on a bubblewrap probe; it ran on every (re)start of every sandboxed server. A

@@ -1,15 +1,22 @@
 import { looksBinary } from '../common/binary-sniff.js';
 import { withDeadline } from '../common/deadline.js';
-import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import type { Readable } from 'node:stream';
-import { isBlockedAddress, isPrivateLiteral } from './host-policy.js';
+import { proxyConfigured } from '../../protocol/proxy-env.js';
+import { isBlockedAddress, isPrivateHost, isPrivateLiteral } from './host-policy.js';
+import { proxiedGet, type PageResponse } from './proxied-get.js';
 
 export const USER_AGENT =
   'Mozilla/5.0 (compatible; Google-Gemini-CLI/1.0; +https://github.com/google-gemini/gemini-cli)';
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const MAX_REDIRECTS = 10;
+const HEADERS = {
+  'user-agent': USER_AGENT,
+  accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.8',
+  'accept-encoding': 'gzip, deflate, br',
+};
+const RETRYABLE_CODES = ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN'];
 const RETRIES = 2;
 
 export interface FetchOptions {
@@ -83,7 +90,8 @@ async function fetchWithin(href: string, opts: FetchOptions, deadline: AbortSign
  * address is never looked up, so it is checked here; a name is checked by the connection's own
  * lookup, which resolves it once.
  */
-async function send(url: URL, opts: FetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
+async function send(url: URL, opts: FetchOptions, signal: AbortSignal): Promise<PageResponse> {
+  if (proxyConfigured()) return sendViaProxy(url, opts, signal);
   let lookupFn: LookupFunction | undefined;
   if (!opts.allowPrivate(url)) {
     if (isPrivateLiteral(url.hostname))
@@ -93,33 +101,41 @@ async function send(url: URL, opts: FetchOptions, signal: AbortSignal): Promise<
   // http, https (with tls) and zlib are loaded on the first fetch: together they cost the server's
   // startup ~25 ms, and most sessions never fetch a page.
   const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
-  return new Promise<IncomingMessage>((resolve, reject) => {
+  return new Promise<PageResponse>((resolve, reject) => {
     const req = request(
       url,
       {
         method: 'GET',
         signal,
         ...(lookupFn ? { lookup: lookupFn } : {}),
-        headers: {
-          'user-agent': USER_AGENT,
-          accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.8',
-          'accept-encoding': 'gzip, deflate, br',
-        },
+        headers: HEADERS,
       },
       resolve,
     );
     req.on('error', (err: NodeJS.ErrnoException) => {
       if (signal.aborted) reject(abortError(opts));
-      else
-        reject(
-          new FetchError(
-            err.message,
-            ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN'].includes(err.code ?? ''),
-          ),
-        );
+      else reject(new FetchError(err.message, RETRYABLE_CODES.includes(err.code ?? '')));
     });
     req.end();
   });
+}
+
+/**
+ * A request through the proxy the environment names. The proxy resolves the name and connects, so the
+ * private-host rule is checked here first: on the literal, and on the name's addresses as this machine
+ * resolves it (a name only the proxy can resolve is left to the proxy).
+ */
+async function sendViaProxy(url: URL, opts: FetchOptions, signal: AbortSignal): Promise<PageResponse> {
+  if (!opts.allowPrivate(url) && (await isPrivateHost(url.hostname)))
+    throw new FetchError(`Blocked host (private or local network address): ${url.host}`);
+  try {
+    return await proxiedGet(url, HEADERS, signal);
+  } catch (err) {
+    if (signal.aborted) throw abortError(opts);
+    const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+    const code = e.code ?? e.cause?.code ?? '';
+    throw new FetchError(`${e.message} (through the proxy)`, RETRYABLE_CODES.includes(code));
+  }
 }
 
 /**
@@ -151,7 +167,7 @@ function abortError(opts: FetchOptions): Error {
 const BINARY_TYPE =
   /^(image|audio|video|font)\/|^application\/(octet-stream|pdf|zip|gzip|x-tar|x-7z|vnd\.|msword|wasm)/;
 
-async function readText(url: URL, res: IncomingMessage, signal: AbortSignal, opts: FetchOptions): Promise<FetchedText> {
+async function readText(url: URL, res: PageResponse, signal: AbortSignal, opts: FetchOptions): Promise<FetchedText> {
   const type = String(res.headers['content-type'] ?? '').toLowerCase();
   const mime = type.split(';')[0].trim();
   if (BINARY_TYPE.test(mime)) {
@@ -183,7 +199,7 @@ async function readText(url: URL, res: IncomingMessage, signal: AbortSignal, opt
 
 /** The (decompressed) body, stopping at the 10 MB cap instead of failing. */
 async function readBody(
-  res: IncomingMessage,
+  res: PageResponse,
   signal: AbortSignal,
   opts: FetchOptions,
 ): Promise<{ body: Buffer; truncated: boolean }> {

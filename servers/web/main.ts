@@ -1,7 +1,16 @@
 #!/usr/bin/env node
+import { useProxyFromEnv } from '../../protocol/proxy-env.js';
 import { runServerMain } from '../common/entry.js';
 import { DEFAULT_MODEL } from './model.js';
 import { createWebServer, DEFAULT_FETCH_TIMEOUT_MS } from './server.js';
+
+// Page fetches and the model's requests go through HTTPS_PROXY / HTTP_PROXY (NO_PROXY honoured).
+try {
+  useProxyFromEnv();
+} catch (err) {
+  process.stderr.write(`gemini-mcp-web: ${(err as Error).message}\n`);
+  process.exit(2);
+}
 
 void runServerMain({
   name: 'gemini-mcp-web',
