@@ -215,6 +215,16 @@ describe('third-party patches still match upstream', () => {
       /\.replace\(unicode\.chars\.all/,
     );
   });
+
+  it('wrap measure: blessed wraps in Element#_wrapContent, counting UTF-16 units, and returns lines with fake', () => {
+    const Element = require('blessed/lib/widgets/element.js') as { prototype: Record<string, unknown> };
+    expect(typeof Element.prototype._wrapContent, 'patchWrapMeasure: _wrapContent is gone').toBe('function');
+    const src = readFileSync(require.resolve('blessed/lib/widgets/element.js'), 'utf8');
+    expect(src, 'patchWrapMeasure: blessed no longer measures a line by its length').toContain(
+      'while (line.length > width)',
+    );
+    expect(src, 'patchWrapMeasure: the wrapped lines no longer carry `fake`').toContain('out.fake = lines;');
+  });
 });
 
 describe('docs/third-party-patches.md', () => {

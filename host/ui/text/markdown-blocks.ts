@@ -128,14 +128,11 @@ export class BlockRenderer {
     const natural = Array.from({ length: cols }, (_, i) =>
       Math.max(1, ...[head, ...rows].map((r) => textWidth(stripSgr(r[i] ?? '')))),
     );
-    // Borders and padding take 3 columns per cell plus one; shrink the widest columns to fit.
-    const room = Math.max(cols, width - (3 * cols + 1));
-    const widths = [...natural];
-    while (widths.reduce((a, b) => a + b, 0) > room) {
-      const i = widths.indexOf(Math.max(...widths));
-      if (widths[i]! <= 3) break;
-      widths[i]!--;
-    }
+    const longestWord = Array.from({ length: cols }, (_, i) =>
+      Math.max(1, ...[head, ...rows].flatMap((r) => stripSgr(r[i] ?? '').split(/\s+/).map(textWidth))),
+    );
+    // Borders and padding take 3 columns per cell plus one.
+    const widths = columnWidths(natural, longestWord, Math.max(cols, width - (3 * cols + 1)));
     const line = (l: string, m: string, r: string) => this.p.gray(l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r);
     const row = (cells: string[]) => {
       const wrapped = widths.map((w, i) => wrapLine(cells[i] ?? '', w));
@@ -150,6 +147,37 @@ export class BlockRenderer {
     };
     return [line('┌', '┬', '┐'), row(head), line('├', '┼', '┤'), ...rows.map(row), line('└', '┴', '┘')].join('\n');
   }
+}
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/**
+ * Column widths for a table that must fit `room` columns, sized by content: a column never gets less
+ * than its longest word while the words can all fit (so `gemini-2.5-pro` is not cut), and the room left
+ * goes to the columns in proportion to how much more they need. Only when the longest words themselves do
+ * not fit are the widest columns narrowed further, breaking inside words.
+ */
+export function columnWidths(natural: number[], longestWord: number[], room: number): number[] {
+  if (sum(natural) <= room) return [...natural];
+  const min = natural.map((n, i) => Math.min(n, longestWord[i]!));
+  if (sum(min) >= room) {
+    const widths = [...min];
+    while (sum(widths) > room) {
+      const i = widths.indexOf(Math.max(...widths));
+      if (widths[i]! <= 3) break;
+      widths[i]!--;
+    }
+    return widths;
+  }
+  const want = natural.map((n, i) => n - min[i]!);
+  const extra = room - sum(min);
+  const widths = min.map((m, i) => m + Math.floor((extra * want[i]!) / sum(want)));
+  // What the rounding left goes, a column at a time, to those still furthest from their natural width.
+  for (let left = room - sum(widths); left > 0; left--) {
+    const short = widths.map((w, i) => natural[i]! - w);
+    widths[short.indexOf(Math.max(...short))]!++;
+  }
+  return widths;
 }
 
 function wrap(text: string, width: number): string {

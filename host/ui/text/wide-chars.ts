@@ -18,6 +18,39 @@ interface BlessedScreenClass {
   global?: { tabc: string };
 }
 
+type WrappedLines = string[] & { fake: string[] };
+
+interface BlessedElementClass {
+  prototype: { _wrapContent(this: unknown, content: string, width: number): WrappedLines };
+}
+
+const ASTRAL = /[\u{10000}-\u{10ffff}]/u;
+const ASTRAL_ALL = /[\u{10000}-\u{10ffff}]/gu;
+/** A private-use character standing in for one astral character while blessed measures a line. */
+const STAND_IN = '\ue0ff';
+
+/**
+ * blessed wraps by counting UTF-16 units as columns: an astral character (🚀 🎉) is two units, and with
+ * the filler cell after a wide one it counts three columns where the terminal draws two, so a row the
+ * host sized to fit (a table's, ending in its border) was wrapped one column early. While blessed
+ * measures, each astral character is one unit (its filler makes the second column); it is put back after.
+ */
+function patchWrapMeasure(element: BlessedElementClass): void {
+  const original = element.prototype._wrapContent;
+  element.prototype._wrapContent = function (content, width) {
+    if (!ASTRAL.test(content) || content.includes(STAND_IN)) return original.call(this, content, width);
+    const astral = content.match(ASTRAL_ALL) ?? [];
+    const out = original.call(this, content.replace(ASTRAL_ALL, STAND_IN), width);
+    const restore = (lines: string[]) => {
+      let k = 0;
+      for (let i = 0; i < lines.length; i++) lines[i] = lines[i]!.replaceAll(STAND_IN, () => astral[k++] ?? '');
+    };
+    restore(out);
+    if (out.fake !== out) restore(out.fake);
+    return out;
+  };
+}
+
 // Characters below U+1100 (Hangul Jamo) are never wide; anything else may be, including every astral one.
 const MAYBE_WIDE = /[\u{1100}-\u{10ffff}]/gu;
 
@@ -58,6 +91,7 @@ export function patchBlessedWideChars(): void {
     const own = original(str, i);
     return own === 2 ? 1 : own;
   };
+  patchWrapMeasure(req('blessed/lib/widgets/element.js') as BlessedElementClass);
   // blessed only calls `content.replace(chars.all, replacement)`; String#replace defers to Symbol.replace.
   unicode.chars.all = {
     [Symbol.replace]: (text: string, replacement: string) => markWide(text, replacement, widthOf),

@@ -1,3 +1,4 @@
+import { columnWidths } from '../../../../host/ui/text/markdown-blocks.js';
 import { describe, expect, it } from 'vitest';
 import { highlightCode } from '../../../../host/ui/text/code-highlight.js';
 import { createMarkdownRenderer } from '../../../../host/ui/text/markdown.js';
@@ -79,5 +80,23 @@ describe('markdown (as the chat uses it)', () => {
     const out = render('word '.repeat(40), 30, plain);
     for (const line of out.split('\n')) expect(line.length).toBeLessThanOrEqual(30);
     expect(render('```py\nprint(1)', 40, plain)).toContain('print(1)');
+  });
+});
+
+describe('columnWidths: tables sized by content', () => {
+  it('keeps natural widths that fit, and never cuts a word while the longest words fit', () => {
+    expect(columnWidths([5, 10], [5, 4], 20)).toEqual([5, 10]);
+    // 20 columns of room for 14 + 60 of content: the name column keeps its one long word whole.
+    const w = columnWidths([14, 60], [14, 9], 40);
+    expect(w[0]).toBe(14);
+    expect(w[0]! + w[1]!).toBe(40);
+  });
+
+  it('gives the room left in proportion to what each column still needs', () => {
+    expect(columnWidths([10, 40, 10], [5, 5, 5], 35)).toEqual([7, 21, 7]);
+  });
+
+  it('narrows the widest columns, inside words, only when the longest words cannot all fit', () => {
+    expect(columnWidths([30, 30], [30, 30], 40)).toEqual([20, 20]);
   });
 });
