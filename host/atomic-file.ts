@@ -26,7 +26,7 @@ export interface AtomicWriteOptions {
  * power cut. The mode is set with fchmod, so the umask cannot narrow a preserved mode nor leave a secret
  * wider than asked. A failed write removes its temp file and throws.
  */
-export function writeFileAtomic(file: string, text: string, opts: AtomicWriteOptions = {}): void {
+export function writeFileAtomic(file: string, text: string | Uint8Array, opts: AtomicWriteOptions = {}): void {
   const dir = dirname(file);
   mkdirSync(dir, { recursive: true, ...(opts.dirMode === undefined ? {} : { mode: opts.dirMode }) });
   const mode = opts.mode ?? existingMode(file) ?? 0o600;
@@ -35,7 +35,8 @@ export function writeFileAtomic(file: string, text: string, opts: AtomicWriteOpt
   try {
     try {
       fchmodSync(fd, mode);
-      writeSync(fd, text);
+      if (typeof text === 'string') writeSync(fd, text);
+      else writeSync(fd, text);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

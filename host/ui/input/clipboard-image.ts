@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../../atomic-file.js';
 
 /**
  * An image on the system clipboard, saved where Gemini CLI saves it (`<project temp>/images/
@@ -81,20 +81,7 @@ export async function saveClipboardImage(projectTempDir: string, env: NodeJS.Pro
     return undefined;
   const png = await run(tool.command, tool.png, env);
   if (!png?.subarray(0, 8).equals(PNG_SIGNATURE)) return undefined;
-  const dir = join(projectTempDir, 'images');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, `clipboard-${Date.now()}.png`);
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    writeSync(fd, png);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-  closeSync(fd);
-  renameSync(tmp, file);
+  const file = join(projectTempDir, 'images', `clipboard-${Date.now()}.png`);
+  writeFileAtomic(file, png, { mode: 0o600, dirMode: 0o700 });
   return file;
 }
