@@ -52,6 +52,7 @@ export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
        gemini-mcp mcp <add|remove|list|...>    manage MCP servers
        gemini-mcp tools <list|call|...>        inspect and call tools
        gemini-mcp trust [--parent|--never|--reset] [dir]   trust a folder (or not)
+       gemini-mcp skills <list|enable|disable>  manage agent skills
        gemini-mcp extensions <install|uninstall|list|update|enable|disable|link|new|validate>
 
 Options:

@@ -267,7 +267,12 @@ function applyV1Renames(obj: Record<string, unknown>, path: string, warnings: st
 }
 
 // A hook one settings file switches off stays off whichever file sets the list, as in Gemini CLI.
-const UNION_ARRAYS = new Set(['context.includeDirectories', 'hooksConfig.disabled', 'hooks.disabled']);
+const UNION_ARRAYS = new Set([
+  'context.includeDirectories',
+  'hooksConfig.disabled',
+  'hooks.disabled',
+  'skills.disabled',
+]);
 
 /** Objects merge deeply, scalars and arrays are replaced; `mcpServers` entries replace whole per alias. */
 export function mergeLayer(

@@ -23,7 +23,7 @@ import {
   standardPolicySources,
 } from '../policy/policy-files.js';
 import type { ApprovalMode } from '../scheduler/types.js';
-import { loadSkills, type Skill } from '../skills/skills.js';
+import { disabledSkillNames, loadSkills, type Skill } from '../skills/skills.js';
 import { activateSkill, activateSkillEntry } from '../tools/activate-skill.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { HostRuntimeOptions } from './runtime.js';
@@ -157,7 +157,8 @@ export function loadContributions(
   };
   const where = { cwd, home, trusted: settings.trust.trusted, extensions: settings.extensions.extensions };
   const commands = loadCommandFiles(commandDirs(where), BUILTIN_COMMAND_NAMES);
-  const skills = loadSkills(skillDirs(where));
+  const disabled = disabledSkillNames(settings.merged);
+  const skills = loadSkills(skillDirs(where)).filter((s) => !disabled.has(s.name));
   if (skills.length) registry.addHostTool(activateSkillEntry(skills), (args) => activateSkill(skills, args, addRoot));
   const extensions = settings.extensions.extensions;
   return { extensions, extensionContext: extensionContext(extensions), commands, skills };
