@@ -53,6 +53,7 @@ export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
        gemini-mcp tools <list|call|...>        inspect and call tools
        gemini-mcp trust [--parent|--never|--reset] [dir]   trust a folder (or not)
        gemini-mcp skills <list|enable|disable>  manage agent skills
+       gemini-mcp hooks migrate --from-claude   Claude Code hooks → .gemini/settings.json
        gemini-mcp extensions <install|uninstall|list|update|enable|disable|link|new|validate>
 
 Options:

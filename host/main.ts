@@ -74,6 +74,8 @@ async function main(argv: string[]): Promise<number> {
   if (first === 'mcp') return (await import('./cli/mcp-command.js')).runMcpCommand(rest);
   if (first === 'tools') return (await import('./cli/tools-command.js')).runToolsCommand(rest);
   if (first === 'trust') return (await import('./cli/trust-command.js')).runTrustCommand(rest);
+  if (first === 'hooks' || first === 'hook')
+    return (await import('./cli/hooks-command.js')).runHooksCommand(rest, { cwd: process.cwd() });
   if (first === 'skills' || first === 'skill')
     return (await import('./cli/skills-command.js')).runSkillsCommand(rest, { cwd: process.cwd() });
   if (first === 'extensions' || first === 'extension')
