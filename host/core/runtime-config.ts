@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { refusedContextFileNamesNotice } from '../../protocol/context-file-name.js';
 import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';
 import { type CommandSet, loadCommandFiles } from '../commands/custom-commands.js';
@@ -15,6 +15,7 @@ import { commandDirs, extensionContext, skillDirs } from '../extensions/contribu
 import { type HookSource, hookSwitches, loadHooks } from '../hooks/hook-config.js';
 import { HookSystem } from '../hooks/hook-system.js';
 import type { McpClientManager } from '../mcp/client-manager.js';
+import { adminPolicySources } from '../policy/admin-policy-flag.js';
 import type { PolicyEngine } from '../policy/policy-engine.js';
 import {
   type LoadedPolicies,
@@ -112,20 +113,25 @@ export function hooksFor(
   return { system, problems: loaded.problems };
 }
 
-/** The policy files in force: the standard folders, `--policy` files (user tier) and enabled extensions' `policies/`. */
+/**
+ * The policy files in force: the standard folders, `--admin-policy` files (admin tier), `--policy` files
+ * (user tier) and enabled extensions' `policies/`.
+ */
 export function policiesFor(
-  opts: Pick<HostRuntimeOptions, 'homeDir' | 'policyFiles'>,
+  opts: Pick<HostRuntimeOptions, 'homeDir' | 'policyFiles' | 'adminPolicyFiles'>,
   settings: LoadedSettings,
   cwd: string,
 ): LoadedPolicies {
   const env = settings.env;
-  return loadPolicyFiles([
+  const admin = adminPolicySources(opts.adminPolicyFiles, join(dirname(systemSettingsPath(env)), 'policies'), cwd);
+  const loaded = loadPolicyFiles([
     ...standardPolicySources({
       home: geminiHome(env, opts.homeDir),
       cwd,
       trusted: settings.trust.trusted,
       systemSettingsPath: systemSettingsPath(env),
     }),
+    ...admin.sources,
     ...(opts.policyFiles ?? []).map(
       (f): PolicySource => ({ path: resolve(cwd, f), tier: 'user', source: 'User (--policy)' }),
     ),
@@ -133,6 +139,7 @@ export function policiesFor(
       (e): PolicySource => ({ path: join(e.path, 'policies'), tier: 'extension', source: `extension:${e.name}` }),
     ),
   ]);
+  return admin.warning ? { ...loaded, problems: [admin.warning, ...loaded.problems] } : loaded;
 }
 
 /** Extensions enabled for this folder: their `hooks/hooks.json` and `policies/` apply, as in Gemini CLI. */
