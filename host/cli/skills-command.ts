@@ -17,6 +17,9 @@ const USAGE = `Usage: gemini-mcp skills <command>
   list [--all]                                   discovered agent skills, enabled or disabled
   enable <name>                                  enable a skill (removes it from every disabled list)
   disable <name> [--scope user|workspace]        disable a skill (default scope: workspace)
+  install <git URL | path> [--scope user|workspace] [--path sub/dir] [--consent]   copy a skill in
+  link <path> [--scope user|workspace] [--consent]                           use a skill folder in place
+  uninstall <name> [--scope user|workspace]                                  remove an installed skill
 `;
 
 export interface SkillsCommandOptions {
@@ -40,10 +43,7 @@ export async function runSkillsCommand(argv: string[], opts: SkillsCommandOption
       case 'install':
       case 'link':
       case 'uninstall':
-        throw new FatalInputError(
-          `gemini-mcp skills ${sub} is not supported yet: put the skill's folder (with its SKILL.md) in ` +
-            '~/.gemini/skills or .gemini/skills, or remove it from there.',
-        );
+        return await (await import('./skills-install-command.js')).runSkillInstall(sub, rest, opts, out);
       case '-h':
       case '--help':
       case 'help':
@@ -61,7 +61,7 @@ export async function runSkillsCommand(argv: string[], opts: SkillsCommandOption
   }
 }
 
-function parse(args: string[], options: Record<string, { type: 'string' | 'boolean'; short?: string }>) {
+export function parse(args: string[], options: Record<string, { type: 'string' | 'boolean'; short?: string }>) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {

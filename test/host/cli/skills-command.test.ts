@@ -88,14 +88,13 @@ describe('gemini-mcp skills', () => {
       ['skills', 'frobnicate'],
       ['skills', 'disable'],
       ['skills', 'disable', 'pdf', '--scope', 'system'],
+      ['skills', 'install'],
+      ['skills', 'uninstall', 'pdf', '--scope', 'system'],
     ]) {
       const r = await runHost(args, { ws, url: ep.url });
       expect(r.code, args.join(' ')).toBe(42);
       expect(r.stderr).toContain('Usage: gemini-mcp skills');
     }
-    const install = await runHost(['skills', 'install', 'https://example.com/x.git'], { ws, url: ep.url });
-    expect(install.code).toBe(42);
-    expect(install.stderr).toContain('gemini-mcp skills install is not supported yet');
     expect(ep.requests).toHaveLength(0);
   });
 
