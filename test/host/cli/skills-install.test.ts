@@ -86,12 +86,12 @@ describe('gemini-mcp skills install|link|uninstall', () => {
     expect(r.stdout).toContain('You have consented to the following:');
     expect(readFileSync(join(projectSkills, 'lint', 'SKILL.md'), 'utf8')).toContain('Lints things');
     expect(existsSync(join(projectSkills, '.git'))).toBe(false);
-    const escape = await runHost(['skills', 'install', `file://${repo}`, '--path', '../..', '--consent'], {
+    const outside = await runHost(['skills', 'install', `file://${repo}`, '--path', '../..', '--consent'], {
       ws,
       url: ep.url,
     });
-    expect(escape.code).toBe(1);
-    expect(escape.stderr).toContain('Directory traversal not allowed');
+    expect(outside.code).toBe(1);
+    expect(outside.stderr).toContain('Directory traversal not allowed');
   });
 
   it('link points at the source (edits show at once); uninstall removes the link, not the source', async () => {
