@@ -46,6 +46,8 @@ export interface CliArgs {
   listExtensions: boolean;
   /** `-i/--prompt-interactive`: open the chat with this message already sent. */
   promptInteractive?: string;
+  /** `-w/--worktree [NAME]`: run in a new git worktree ('' when no name was given). */
+  worktree?: string;
   /** `--session-id ID`: the id of the new session (an id in use is refused). */
   sessionId?: string;
 }
@@ -78,6 +80,7 @@ Options:
       --session-id <id>               start a new session with this id (letters, digits, - and _)
       --list-sessions                 list this project's recorded sessions
       --delete-session <N|ID>         delete a recorded session
+  -w, --worktree [name]               run in a new git worktree (needs experimental.worktrees)
       --checkpointing                 snapshot project files before approved edits (/restore)
       --acp                           serve the Agent Client Protocol on stdio (for editors)
   -e, --extensions <a,b|none>         use only these extensions for this run
@@ -101,8 +104,6 @@ const UNSUPPORTED_FLAGS: Readonly<Record<string, string>> = {
     '--raw-output is not supported: model and tool text is always shown with its control characters escaped.',
   'accept-raw-output-risk':
     '--accept-raw-output-risk is not supported: model and tool text is always shown with its control characters escaped.',
-  worktree:
-    '-w/--worktree is not supported: create a worktree with "git worktree add ../NAME" and run gemini-mcp in it.',
 };
 
 function refuseUnsupported(values: Record<string, unknown>): void {
@@ -139,7 +140,7 @@ function defaultResumeValue(argv: string[]): string[] {
     out.push(a);
     const last = i + 1 >= argv.length || argv[i + 1]!.startsWith('-');
     if ((a === '-r' || a === '--resume') && last) out.push('latest');
-    // Gemini CLI's -w takes an optional name: alone, it still names the flag in the refusal.
+    // Gemini CLI's -w takes an optional name: alone, a name is made up.
     else if ((a === '-w' || a === '--worktree') && last) out.push('');
   }
   return out;
@@ -243,6 +244,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     sandboxAllowNet: list(v['sandbox-allow-net']),
     extensions: list(v.extensions),
     listExtensions: v['list-extensions'] ?? false,
+    worktree: v.worktree,
   };
 }
 

@@ -99,6 +99,18 @@ async function main(argv: string[]): Promise<number> {
   if (args.listSessions || args.deleteSession !== undefined) {
     return (await import('./cli/sessions-command.js')).runSessionsCommand(args, { cwd: process.cwd() });
   }
+  if (args.worktree === undefined) return runSession(args);
+  const { enterWorktree, leaveWorktree } = await import('./cli/worktree.js');
+  const worktree = enterWorktree(args.worktree);
+  try {
+    return await runSession(args);
+  } finally {
+    process.stderr.write(`${leaveWorktree(worktree)}\n`);
+  }
+}
+
+/** The session itself: editors (ACP), a headless run or the chat, in the current directory. */
+async function runSession(args: CliArgs): Promise<number> {
   if (args.acp) return (await import('./acp/run-acp.js')).runAcp(args);
   if (isHeadless(args)) {
     // `-i` opens the chat with a first message; without a terminal there is no chat to open.

@@ -74,8 +74,6 @@ describe('Gemini CLI 0.61 flags', () => {
     ],
     [['--screen-reader', '-p', 'hi'], '--screen-reader is not supported'],
     [['--raw-output', '--accept-raw-output-risk', '-p', 'hi'], '--raw-output is not supported'],
-    [['-w', '-p', 'hi'], '-w/--worktree is not supported: create a worktree with "git worktree add ../NAME"'],
-    [['--worktree', 'feature-x', '-p', 'hi'], '-w/--worktree is not supported'],
   ])('%j is refused with what to do instead (exit 42), before any request', async (flags, message) => {
     const { ws } = setUp();
     const ep = await endpoint(reply.text('should not be asked'));
