@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { FatalInputError } from './errors.js';
 import { safeText } from './safe-text.js';
 import type { ApprovalMode } from './scheduler/types.js';
@@ -39,12 +39,16 @@ export interface CliArgs {
   sandboxAllowNet?: string[];
   /** `--policy FILE` (repeatable, or comma-separated): policy files of the user tier. */
   policyFiles?: string[];
+  /** `--admin-policy FILE` (repeatable, or comma-separated): policy files of the admin tier. */
+  adminPolicyFiles?: string[];
   /** `-e/--extensions a,b` (or `none`): only these extensions for this run. */
   extensions?: string[];
   /** `-l/--list-extensions`: print the installed extensions and exit. */
   listExtensions: boolean;
   /** `-i/--prompt-interactive`: open the chat with this message already sent. */
   promptInteractive?: string;
+  /** `-w/--worktree [NAME]`: run in a new git worktree ('' when no name was given). */
+  worktree?: string;
   /** `--session-id ID`: the id of the new session (an id in use is refused). */
   sessionId?: string;
 }
@@ -53,6 +57,8 @@ export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
        gemini-mcp mcp <add|remove|list|...>    manage MCP servers
        gemini-mcp tools <list|call|...>        inspect and call tools
        gemini-mcp trust [--parent|--never|--reset] [dir]   trust a folder (or not)
+       gemini-mcp skills <list|enable|disable>  manage agent skills
+       gemini-mcp hooks migrate --from-claude   Claude Code hooks → .gemini/settings.json
        gemini-mcp extensions <install|uninstall|list|update|enable|disable|link|new|validate>
 
 Options:
@@ -66,6 +72,7 @@ Options:
       --allowed-mcp-server-names <a,b> start only these servers and allow their tools
       --allowed-tools <a,b>           tools that run without confirmation
       --policy <file>                 load a policy file or folder (.toml [[rule]]s); repeatable
+      --admin-policy <file>           the same, in the admin tier (ignored when system policies exist)
   -o, --output-format <fmt>           text | json | stream-json (headless)
       --include-directories <a,b>     extra workspace directories
       --skip-trust                    trust this folder for this run (workspace servers, .env, modes)
@@ -74,6 +81,7 @@ Options:
       --session-id <id>               start a new session with this id (letters, digits, - and _)
       --list-sessions                 list this project's recorded sessions
       --delete-session <N|ID>         delete a recorded session
+  -w, --worktree [name]               run in a new git worktree (needs experimental.worktrees)
       --checkpointing                 snapshot project files before approved edits (/restore)
       --acp                           serve the Agent Client Protocol on stdio (for editors)
   -e, --extensions <a,b|none>         use only these extensions for this run
@@ -83,6 +91,26 @@ Options:
   -v, --version                       print the version
   -h, --help                          print this help
 `;
+
+/**
+ * Gemini CLI 0.61 flags we do not have: refused with what to do instead (exit 42), never read as a prompt
+ * or silently ignored.
+ */
+const UNSUPPORTED_FLAGS: Readonly<Record<string, string>> = {
+  'session-file':
+    '--session-file is not supported: sessions are recorded per project; use -r/--resume [latest|N|ID] (--list-sessions lists them).',
+  'screen-reader':
+    '--screen-reader is not supported: the chat has no screen reader mode yet; headless -p prints plain text.',
+  'raw-output':
+    '--raw-output is not supported: model and tool text is always shown with its control characters escaped.',
+  'accept-raw-output-risk':
+    '--accept-raw-output-risk is not supported: model and tool text is always shown with its control characters escaped.',
+};
+
+function refuseUnsupported(values: Record<string, unknown>): void {
+  for (const [flag, message] of Object.entries(UNSUPPORTED_FLAGS))
+    if (values[flag] !== undefined) throw new FatalInputError(message);
+}
 
 /** Comma-separated and repeatable list flags both work: `--x a,b --x c`. */
 function list(values: string[] | undefined): string[] | undefined {
@@ -105,16 +133,57 @@ function approvalModeOf(raw: string | undefined, yolo: boolean): ApprovalMode | 
   return mode;
 }
 
-/** `-r` / `--resume` without a value (last, or followed by another flag) means `latest`. */
+/** `-r` / `--resume` without a value (last, or followed by another flag) means `latest`; `-w` alone, ''. */
 function defaultResumeValue(argv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     out.push(a);
-    if ((a === '-r' || a === '--resume') && (i + 1 >= argv.length || argv[i + 1]!.startsWith('-'))) out.push('latest');
+    const last = i + 1 >= argv.length || argv[i + 1]!.startsWith('-');
+    if ((a === '-r' || a === '--resume') && last) out.push('latest');
+    // Gemini CLI's -w takes an optional name: alone, a name is made up.
+    else if ((a === '-w' || a === '--worktree') && last) out.push('');
   }
   return out;
 }
+
+/** Every flag, for node:util's parseArgs. */
+const OPTIONS = {
+  prompt: { type: 'string', short: 'p' },
+  'prompt-interactive': { type: 'string', short: 'i' },
+  'session-id': { type: 'string' },
+  model: { type: 'string', short: 'm' },
+  yolo: { type: 'boolean', short: 'y', default: false },
+  'approval-mode': { type: 'string' },
+  'allowed-mcp-server-names': { type: 'string', multiple: true },
+  'allowed-tools': { type: 'string', multiple: true },
+  policy: { type: 'string', multiple: true },
+  'admin-policy': { type: 'string', multiple: true },
+  'session-file': { type: 'string' },
+  'screen-reader': { type: 'boolean' },
+  'raw-output': { type: 'boolean' },
+  'accept-raw-output-risk': { type: 'boolean' },
+  worktree: { type: 'string', short: 'w' },
+  'output-format': { type: 'string', short: 'o' },
+  'include-directories': { type: 'string', multiple: true },
+  debug: { type: 'boolean', short: 'd', default: false },
+  'record-responses': { type: 'string' },
+  'fake-responses': { type: 'string' },
+  'fake-responses-non-strict': { type: 'string' },
+  resume: { type: 'string', short: 'r' },
+  'list-sessions': { type: 'boolean', default: false },
+  'delete-session': { type: 'string' },
+  checkpointing: { type: 'boolean', default: false },
+  acp: { type: 'boolean', default: false },
+  'experimental-acp': { type: 'boolean', default: false },
+  sandbox: { type: 'boolean', short: 's', default: false },
+  'sandbox-allow-net': { type: 'string', multiple: true },
+  extensions: { type: 'string', short: 'e', multiple: true },
+  'list-extensions': { type: 'boolean', short: 'l', default: false },
+  'skip-trust': { type: 'boolean', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
 
 export function parseCliArgs(argv: string[]): CliArgs {
   let parsed;
@@ -123,41 +192,13 @@ export function parseCliArgs(argv: string[]): CliArgs {
       args: defaultResumeValue(argv),
       allowPositionals: true,
       strict: true,
-      options: {
-        prompt: { type: 'string', short: 'p' },
-        'prompt-interactive': { type: 'string', short: 'i' },
-        'session-id': { type: 'string' },
-        model: { type: 'string', short: 'm' },
-        yolo: { type: 'boolean', short: 'y', default: false },
-        'approval-mode': { type: 'string' },
-        'allowed-mcp-server-names': { type: 'string', multiple: true },
-        'allowed-tools': { type: 'string', multiple: true },
-        policy: { type: 'string', multiple: true },
-        'output-format': { type: 'string', short: 'o' },
-        'include-directories': { type: 'string', multiple: true },
-        debug: { type: 'boolean', short: 'd', default: false },
-        'record-responses': { type: 'string' },
-        'fake-responses': { type: 'string' },
-        'fake-responses-non-strict': { type: 'string' },
-        resume: { type: 'string', short: 'r' },
-        'list-sessions': { type: 'boolean', default: false },
-        'delete-session': { type: 'string' },
-        checkpointing: { type: 'boolean', default: false },
-        acp: { type: 'boolean', default: false },
-        'experimental-acp': { type: 'boolean', default: false },
-        sandbox: { type: 'boolean', short: 's', default: false },
-        'sandbox-allow-net': { type: 'string', multiple: true },
-        extensions: { type: 'string', short: 'e', multiple: true },
-        'list-extensions': { type: 'boolean', short: 'l', default: false },
-        'skip-trust': { type: 'boolean', default: false },
-        version: { type: 'boolean', short: 'v', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
+      options: OPTIONS,
     });
   } catch (err) {
     throw new FatalInputError(`${parseArgsMessage(err, 'gemini-mcp')}\nRun "gemini-mcp --help" for usage.`);
   }
   const v = parsed.values;
+  refuseUnsupported(v);
   const format = v['output-format'] ?? 'text';
   if (format !== 'text' && format !== 'json' && format !== 'stream-json') {
     throw new FatalInputError(`Invalid --output-format "${format}". Use one of: text, json, stream-json.`);
@@ -185,6 +226,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     allowedMcpServerNames: list(v['allowed-mcp-server-names']),
     allowedTools: list(v['allowed-tools']),
     policyFiles: list(v.policy),
+    adminPolicyFiles: list(v['admin-policy']),
     outputFormat: format,
     includeDirectories: list(v['include-directories']) ?? [],
     debug: v.debug ?? false,
@@ -203,6 +245,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     sandboxAllowNet: list(v['sandbox-allow-net']),
     extensions: list(v.extensions),
     listExtensions: v['list-extensions'] ?? false,
+    worktree: v.worktree,
   };
 }
 
@@ -217,6 +260,7 @@ export function sessionFlags(args: CliArgs) {
     allowedMcpServerNames: args.allowedMcpServerNames,
     allowedTools: args.allowedTools,
     policyFiles: args.policyFiles,
+    adminPolicyFiles: args.adminPolicyFiles,
     includeDirectories: args.includeDirectories,
     model: args.model,
     fakeResponses: args.fakeResponses,

@@ -81,6 +81,10 @@ async function main(argv: string[]): Promise<number> {
   if (first === 'mcp') return (await import('./cli/mcp-command.js')).runMcpCommand(rest);
   if (first === 'tools') return (await import('./cli/tools-command.js')).runToolsCommand(rest);
   if (first === 'trust') return (await import('./cli/trust-command.js')).runTrustCommand(rest);
+  if (first === 'hooks' || first === 'hook')
+    return (await import('./cli/hooks-command.js')).runHooksCommand(rest, { cwd: process.cwd() });
+  if (first === 'skills' || first === 'skill')
+    return (await import('./cli/skills-command.js')).runSkillsCommand(rest, { cwd: process.cwd() });
   if (first === 'extensions' || first === 'extension')
     return (await import('./cli/extensions-command.js')).runExtensionsCommand(rest, { cwd: process.cwd() });
 
@@ -102,6 +106,18 @@ async function main(argv: string[]): Promise<number> {
   if (args.listSessions || args.deleteSession !== undefined) {
     return (await import('./cli/sessions-command.js')).runSessionsCommand(args, { cwd: process.cwd() });
   }
+  if (args.worktree === undefined) return runSession(args);
+  const { enterWorktree, leaveWorktree } = await import('./cli/worktree.js');
+  const worktree = enterWorktree(args.worktree);
+  try {
+    return await runSession(args);
+  } finally {
+    process.stderr.write(`${leaveWorktree(worktree)}\n`);
+  }
+}
+
+/** The session itself: editors (ACP), a headless run or the chat, in the current directory. */
+async function runSession(args: CliArgs): Promise<number> {
   if (args.acp) return (await import('./acp/run-acp.js')).runAcp(args);
   if (isHeadless(args)) {
     // `-i` opens the chat with a first message; without a terminal there is no chat to open.

@@ -20,6 +20,7 @@ const USAGE = `Usage: gemini-mcp extensions <command>
   link <path> [--consent]                                          use a folder in place (changes show at once)
   new <path> [context|custom-commands|exclude-tools|mcp-server|skills]   create a new extension
   validate <path>                                                  check a folder's gemini-extension.json
+  config [name] [setting]                                          set an extension's settings again
 `;
 
 export interface ExtensionsCommandOptions {
@@ -96,7 +97,7 @@ function askSecret(
   });
 }
 
-function installIo(opts: ExtensionsCommandOptions, out: (s: string) => void): InstallIo {
+function installIo(opts: ExtensionsCommandOptions, out: (s: string) => void): InstallIo & ConfigureIoExtra {
   const next = lineReader();
   const askLine = (q: string, o: (s: string) => void) => {
     o(q);
@@ -113,6 +114,11 @@ function installIo(opts: ExtensionsCommandOptions, out: (s: string) => void): In
       const t = a.trim().toLowerCase();
       return t === '' || t === 'y' || t === 'yes';
     },
+    confirmNo: async (question) => {
+      const a = await askLine(`${question} [y/N]: `, out);
+      const t = a?.trim().toLowerCase();
+      return t === 'y' || t === 'yes';
+    },
     askSetting: async (s: ExtensionSetting) => {
       const label = safeBlock(
         `${s.name}${s.description ? `\n${s.description}` : ''}\n${s.envVar}${s.sensitive ? ' (hidden)' : ''}: `,
@@ -121,6 +127,11 @@ function installIo(opts: ExtensionsCommandOptions, out: (s: string) => void): In
       return v?.trim() ? v.trim() : undefined;
     },
   };
+}
+
+/** `extensions config` asks yes/no questions whose default is no. */
+interface ConfigureIoExtra {
+  confirmNo(question: string): Promise<boolean>;
 }
 
 export function listExtensionsText(o: { cwd: string; env?: NodeJS.ProcessEnv; only?: string[] }): string {
@@ -227,6 +238,9 @@ async function runSub(
       out(`Extension "${name}" successfully ${sub}d for scope "${scope}".\n`);
       return 0;
     }
+    case 'config':
+    case 'configure':
+      return configure(arg, extra, v, io, usage);
     case 'new': {
       if (!arg) return usage('Missing the path of the new extension.');
       const dir = (await import('../extensions/templates.js')).newExtension(arg, extra, opts.cwd);
@@ -246,4 +260,25 @@ async function runSub(
     default:
       return usage(`Unknown extensions command "${safeText(sub)}".`);
   }
+}
+
+async function configure(
+  name: string | undefined,
+  setting: string | undefined,
+  v: Values,
+  io: InstallIo & ConfigureIoExtra,
+  usage: (msg: string) => number,
+): Promise<number> {
+  // Settings live in the extension's own .env, which is one per installed extension: the user scope.
+  if (v.scope !== undefined && v.scope !== 'user')
+    return usage(
+      `--scope ${v.scope} is not supported: extension settings are kept in the extension's .env (user scope).`,
+    );
+  if (name && /[/\\]|\.\./.test(name))
+    return usage('Invalid extension name. Names cannot contain path separators or "..".');
+  const { configureExtensions, configureSetting } = await import('../extensions/configure.js');
+  const cio = { ...io, confirm: io.confirmNo };
+  if (name && setting) await configureSetting(name, setting, cio);
+  else await configureExtensions(name, cio);
+  return 0;
 }

@@ -9,6 +9,7 @@ const USAGE = `Usage:
                      [--trust] [--timeout ms] [--description text] [--include-tools a,b] [--exclude-tools a,b]
                      <name> <command-or-url> [args...]
   gemini-mcp mcp remove [-s user|project] <name>
+  gemini-mcp mcp enable|disable <name>       switch a server on or off (Gemini CLI's mcp-server-enablement.json)
   gemini-mcp mcp resources [server]          resources and resource templates servers offer
   gemini-mcp mcp read <server> <uri>         a resource's content on stdout
   gemini-mcp mcp prompts [server]            prompts, run as gemini-mcp -p "/name arg=value"
@@ -33,6 +34,9 @@ export async function runMcpCommand(argv: string[], opts: McpCommandOptions = { 
       case 'remove':
       case 'rm':
         return (await import('./mcp-edit.js')).removeServer(rest, opts, out, err);
+      case 'enable':
+      case 'disable':
+        return (await import('./mcp-enable.js')).setServerEnabled(sub === 'enable', rest, opts, out, err);
       case 'resources':
         return await (await import('./mcp-inspect.js')).listResources(rest, opts, out);
       case 'read':

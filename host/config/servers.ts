@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import shellQuote from 'shell-quote';
 import { splitContextFileNames } from '../../protocol/context-file-name.js';
 import { SettingsError } from './errors.js';
+import { disabledMcpServers, normalizeServerId } from './mcp-enablement.js';
+import { geminiHome } from './paths.js';
 import { oauthFor, type OAuthServerConfig } from './server-oauth.js';
 import { BUILTIN_ALIASES, DISCOVERY_ALIAS, toolPrefixes } from './server-names.js';
 import type { McpServerSettings, Settings } from './settings-schema.js';
@@ -152,6 +154,7 @@ export function resolveServerSet(input: Settings | { merged: Settings }, opts: R
   }
 
   const excluded = new Set(settings.mcp?.excluded ?? []);
+  const disabled = disabledMcpServers(geminiHome(env, opts.homeDir));
   const allowLists = [settings.mcp?.allowed, opts.allowedMcpServerNames].filter(
     (l): l is string[] => !!l && l.length > 0,
   );
@@ -163,6 +166,12 @@ export function resolveServerSet(input: Settings | { merged: Settings }, opts: R
   for (const server of ordered.values()) {
     if (named(excluded, server))
       blocked.push({ alias: server.alias, name: server.name, reason: 'excluded by mcp.excluded' });
+    else if (disabled.has(normalizeServerId(server.name ?? server.alias)))
+      blocked.push({
+        alias: server.alias,
+        name: server.name,
+        reason: `disabled (gemini-mcp mcp enable ${server.name ?? server.alias})`,
+      });
     else if (!server.builtIn && allowLists.some((l) => !named(l, server))) {
       blocked.push({
         alias: server.alias,

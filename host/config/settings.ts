@@ -284,6 +284,7 @@ const UNION_ARRAYS = new Set([
   'hooks.disabled',
   'policyPaths',
   'adminPolicyPaths',
+  'skills.disabled',
 ]);
 
 /** Objects merge deeply, scalars and arrays are replaced; `mcpServers` entries replace whole per alias. */

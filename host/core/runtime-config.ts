@@ -19,7 +19,7 @@ import type { PolicyEngine } from '../policy/policy-engine.js';
 import { type LoadedPolicies, loadPolicyFiles } from '../policy/policy-files.js';
 import { policySources } from '../policy/policy-sources.js';
 import type { ApprovalMode } from '../scheduler/types.js';
-import { loadSkills, type Skill } from '../skills/skills.js';
+import { disabledSkillNames, loadSkills, type Skill } from '../skills/skills.js';
 import { activateSkill, activateSkillEntry } from '../tools/activate-skill.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { HostRuntimeOptions } from './runtime.js';
@@ -113,11 +113,11 @@ export function hooksFor(
 }
 
 /**
- * The policy files in force: the standard folders, settings `policyPaths` / `adminPolicyPaths`, `--policy`
- * files (user tier) and enabled extensions' `policies/`.
+ * The policy files in force: the standard folders, settings `policyPaths` / `adminPolicyPaths`,
+ * `--admin-policy` files (admin tier), `--policy` files (user tier) and enabled extensions' `policies/`.
  */
 export function policiesFor(
-  opts: Pick<HostRuntimeOptions, 'homeDir' | 'policyFiles'>,
+  opts: Pick<HostRuntimeOptions, 'homeDir' | 'policyFiles' | 'adminPolicyFiles'>,
   settings: LoadedSettings,
   cwd: string,
 ): LoadedPolicies {
@@ -128,6 +128,7 @@ export function policiesFor(
     trusted: settings.trust.trusted,
     systemSettingsPath: systemSettingsPath(env),
     flagPaths: opts.policyFiles,
+    adminFlagPaths: opts.adminPolicyFiles,
     policyPaths: settings.merged.policyPaths,
     adminPolicyPaths: settings.merged.adminPolicyPaths,
     extensions: enabledExtensions(settings),
@@ -158,7 +159,8 @@ export function loadContributions(
   };
   const where = { cwd, home, trusted: settings.trust.trusted, extensions: settings.extensions.extensions };
   const commands = loadCommandFiles(commandDirs(where), BUILTIN_COMMAND_NAMES);
-  const skills = loadSkills(skillDirs(where));
+  const disabled = disabledSkillNames(settings.merged);
+  const skills = loadSkills(skillDirs(where)).filter((s) => !disabled.has(s.name));
   if (skills.length) registry.addHostTool(activateSkillEntry(skills), (args) => activateSkill(skills, args, addRoot));
   const extensions = settings.extensions.extensions;
   return { extensions, extensionContext: extensionContext(extensions), commands, skills };

@@ -60,6 +60,8 @@ export interface HostRuntimeOptions {
   sandboxAllowNet?: string[];
   /** `--policy FILE` (repeatable): policy files or folders of the user tier. */
   policyFiles?: string[];
+  /** `--admin-policy FILE` (repeatable): policy files or folders of the admin tier. */
+  adminPolicyFiles?: string[];
   /** `-e/--extensions a,b` (or `none`): only these extensions for this run. */
   extensions?: string[];
 }

@@ -15,6 +15,8 @@ export interface ConfiguredPolicies {
   /** Settings `policyPaths` (user tier) and `adminPolicyPaths` (admin tier), as Gemini CLI 0.61 names them. */
   policyPaths?: readonly string[];
   adminPolicyPaths?: readonly string[];
+  /** `--admin-policy` (admin tier): when given, it takes the place of `adminPolicyPaths`, as in Gemini CLI. */
+  adminFlagPaths?: readonly string[];
   /** Enabled extensions: their `policies/` folder is the extension tier. */
   extensions: ReadonlyArray<{ name: string; path: string }>;
 }
@@ -33,10 +35,12 @@ export function policySources(c: ConfiguredPolicies): { sources: PolicySource[];
   const notices: string[] = [];
   const standard = standardPolicySources(c);
   const systemDir = standard[0]!.path;
-  let admin = (c.adminPolicyPaths ?? []).map((p) => expand(p, c.cwd));
+  const fromFlag = !!c.adminFlagPaths?.length;
+  const adminSource = fromFlag ? 'Admin (--admin-policy)' : 'Admin (adminPolicyPaths)';
+  let admin = ((fromFlag ? c.adminFlagPaths : c.adminPolicyPaths) ?? []).map((p) => expand(p, c.cwd));
   if (admin.length && hasTomlFiles(systemDir)) {
     notices.push(
-      `Security Warning: Ignoring adminPolicyPaths because system policies are already defined in ${systemDir}`,
+      `Security Warning: Ignoring ${fromFlag ? '--admin-policy' : 'adminPolicyPaths'} because system policies are already defined in ${systemDir}`,
     );
     admin = [];
   }
@@ -49,7 +53,7 @@ export function policySources(c: ConfiguredPolicies): { sources: PolicySource[];
     sources: [
       standard[0]!,
       ...admin.map(
-        (path): PolicySource => ({ path, tier: 'admin', source: 'Admin (adminPolicyPaths)', required: true }),
+        (path): PolicySource => ({ path, tier: 'admin', source: adminSource, required: true }),
       ),
       ...standard.slice(1),
       ...named(c.policyPaths, 'user', 'User (policyPaths)'),

@@ -68,3 +68,12 @@ export function loadSkills(dirs: SkillDir[]): Skill[] {
   for (const d of dirs) for (const s of loadSkillsFrom(d)) byName.set(s.name, s);
   return [...byName.values()];
 }
+
+/**
+ * Names in settings' `skills.disabled` (user and workspace lists add up): such a skill is installed but
+ * not offered to the model, as in Gemini CLI.
+ */
+export function disabledSkillNames(settings: Record<string, unknown>): Set<string> {
+  const list = (settings.skills as { disabled?: unknown } | undefined)?.disabled;
+  return new Set(Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : []);
+}

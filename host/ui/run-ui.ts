@@ -220,6 +220,7 @@ async function startSession(
     allowedMcpServerNames: opts.allowedMcpServerNames,
     allowedTools: opts.allowedTools,
     policyFiles: opts.args?.policyFiles,
+    adminPolicyFiles: opts.args?.adminPolicyFiles,
     skipTrust: opts.args?.skipTrust || trustedThisRun,
     sandbox: opts.args?.sandbox,
     sandboxAllowNet: opts.args?.sandboxAllowNet,

@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { editJsoncFile } from '../config/jsonc-edit.js';
+import { readJsoncObject } from '../config/jsonc-file.js';
+
+/**
+ * Enabling and disabling a skill, as Gemini CLI 0.61 stores it: the skill's name in `skills.disabled` of
+ * the user or workspace settings file (the lists of both files add up). Enabling removes the name from
+ * every file that lists it; disabling adds it to one scope's file. Edits keep the file's comments.
+ */
+export type SkillScope = 'user' | 'workspace';
+
+export interface ScopeFile {
+  scope: SkillScope;
+  path: string;
+}
+
+export interface ToggleResult {
+  status: 'success' | 'no-op';
+  action: 'enable' | 'disable';
+  name: string;
+  modified: ScopeFile[];
+  already: ScopeFile[];
+}
+
+function disabledIn(file: string): string[] {
+  if (!existsSync(file)) return [];
+  const skills = readJsoncObject(file).value.skills as { disabled?: unknown } | undefined;
+  const list = skills?.disabled;
+  return Array.isArray(list) ? list.filter((n): n is string => typeof n === 'string') : [];
+}
+
+/** `files` in Gemini CLI's order: workspace first, then user. */
+export function enableSkill(name: string, files: ScopeFile[]): ToggleResult {
+  const listed = files.filter((f) => disabledIn(f.path).includes(name));
+  const already = files.filter((f) => !listed.includes(f));
+  for (const f of listed) {
+    const next = disabledIn(f.path).filter((n) => n !== name);
+    editJsoncFile(f.path, [{ path: ['skills', 'disabled'], value: next }]);
+  }
+  return { status: listed.length ? 'success' : 'no-op', action: 'enable', name, modified: listed, already };
+}
+
+export function disableSkill(name: string, target: ScopeFile, other: ScopeFile | undefined): ToggleResult {
+  const current = disabledIn(target.path);
+  if (current.includes(name)) return { status: 'no-op', action: 'disable', name, modified: [], already: [target] };
+  editJsoncFile(target.path, [{ path: ['skills', 'disabled'], value: [...current, name] }]);
+  const already = other && disabledIn(other.path).includes(name) ? [other] : [];
+  return { status: 'success', action: 'disable', name, modified: [target], already };
+}
+
+/** Gemini CLI 0.61's wording of the outcome, word for word. */
+export function toggleFeedback(r: ToggleResult): string {
+  if (r.status === 'no-op') return `Skill "${r.name}" is already ${r.action === 'enable' ? 'enabled' : 'disabled'}.`;
+  const enable = r.action === 'enable';
+  const verb = enable ? 'enabled' : 'disabled';
+  const preposition = enable ? 'by removing it from the disabled list in' : 'by adding it to the disabled list in';
+  const label = (s: ScopeFile) => `${s.scope} (${s.path})`;
+  const all = [...r.modified, ...r.already];
+  if (all.length === 2) {
+    if (enable) return `Skill "${r.name}" ${verb} ${preposition} ${label(all[0]!)} and ${label(all[1]!)} settings.`;
+    return `Skill "${r.name}" is now disabled in both ${label(all[0]!)} and ${label(all[1]!)} settings.`;
+  }
+  return `Skill "${r.name}" ${verb} ${preposition} ${label(all[0]!)} settings.`;
+}
