@@ -43,16 +43,8 @@ export async function runHeadlessSlash(text: string, ctx: HeadlessSlashContext):
     case 'skills':
       return formatSkills(rt.skills);
     case 'memory':
-      if (args === '' || args === 'show') {
-        const { MemoryContext } = await import('../core/memory-context.js');
-        const mem = new MemoryContext(rt.manager);
-        try {
-          const t = (await mem.get()).trim();
-          return t ? `${t}\n` : 'Memory is empty.\n';
-        } finally {
-          mem.dispose();
-        }
-      }
+      if (args === '' || args === 'show') return memoryShow(rt);
+      if (args === 'list') return memoryList(rt);
       break;
     default:
       break;
@@ -64,8 +56,30 @@ export async function runHeadlessSlash(text: string, ctx: HeadlessSlashContext):
   return undefined;
 }
 
+/** `/memory show`: the memory server's context, then the enabled extensions' context files. */
+async function memoryShow(rt: HostRuntime): Promise<string> {
+  const { MemoryContext } = await import('../core/memory-context.js');
+  const mem = new MemoryContext(rt.manager);
+  try {
+    const t = [(await mem.get()).trim(), rt.extensionContext.trim()].filter(Boolean).join('\n\n');
+    return t ? `${t}\n` : 'Memory is empty.\n';
+  } finally {
+    mem.dispose();
+  }
+}
+
+/** `/memory list`: every context file in use, one a line, with where it comes from. */
+async function memoryList(rt: HostRuntime): Promise<string> {
+  const { contextFilesInUse } = await import('../core/context-files.js');
+  await rt.manager.whenReady();
+  const files = await contextFilesInUse(rt.manager, rt.extensions);
+  if (!files) throw new FatalInputError('/memory list: no memory server is connected.');
+  if (!files.length) return 'No context files are in use.\n';
+  return safeBlock(`${files.map((f) => `${f.path}${f.scope ? ` (${f.scope})` : ''}`).join('\n')}\n`);
+}
+
 function headlessHelp(rt: HostRuntime): string {
-  const lines = ['Commands in headless mode: /help, /tools, /mcp, /extensions, /skills, /memory show'];
+  const lines = ['Commands in headless mode: /help, /tools, /mcp, /extensions, /skills, /memory show, /memory list'];
   if (rt.commands.commands.length) {
     lines.push('Custom commands:');
     for (const c of [...rt.commands.commands].sort((a, b) => a.name.localeCompare(b.name)))

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Enablement } from '../config/extensions/enablement.js';
 import {
   type InstallMetadata,
@@ -51,6 +52,13 @@ export function isGitSource(source: string): boolean {
   return GIT_PREFIXES.some((p) => source.startsWith(p));
 }
 
+function isBareRepository(dir: string): boolean {
+  return (
+    ['HEAD', 'objects', 'refs'].every((n) => existsSync(join(dir, n))) &&
+    !existsSync(join(dir, 'gemini-extension.json'))
+  );
+}
+
 function metadataFor(req: InstallRequest, cwd: string): InstallMetadata {
   if (req.link) return { source: resolve(cwd, req.source), type: 'link' };
   if (isGitSource(req.source))
@@ -60,8 +68,11 @@ function metadataFor(req: InstallRequest, cwd: string): InstallMetadata {
       ...(req.ref ? { ref: req.ref } : {}),
       ...(req.autoUpdate ? { autoUpdate: true } : {}),
     };
-  if (req.ref || req.autoUpdate) throw new Error('--ref and --auto-update are not applicable for local extensions.');
   const source = resolve(cwd, req.source);
+  // A bare git repository (HEAD, objects/ and refs/, no working files) named by its plain path is a git
+  // source, as if written `file://…`: copying it would copy git's internals, not the extension.
+  if (isBareRepository(source)) return metadataFor({ ...req, source: pathToFileURL(source).href }, cwd);
+  if (req.ref || req.autoUpdate) throw new Error('--ref and --auto-update are not applicable for local extensions.');
   if (!existsSync(source)) throw new Error('Install source not found.');
   return { source, type: 'local' };
 }

@@ -22,6 +22,7 @@ export type UiRuntime = Pick<
   | 'commands'
   | 'skills'
   | 'extensions'
+  | 'extensionContext'
   | 'policy'
 > &
   Partial<Pick<HostRuntime, 'hooks' | 'policies'>>;

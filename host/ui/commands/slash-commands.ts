@@ -1,3 +1,4 @@
+import { contextFilesInUse } from '../../core/context-files.js';
 import type { ServerState } from '../../mcp/types.js';
 import type { UiRuntime } from '../backend-types.js';
 import type { Palette } from '../text/palette.js';
@@ -220,15 +221,18 @@ function showContributions(input: SlashInput, ctx: SlashContext): true {
   return true;
 }
 
-/** `/memory list`: the context files in use (Gemini CLI's sub-command), as the memory server reports them. */
+/**
+ * `/memory list`: the context files in use (Gemini CLI's sub-command): the memory server's and the enabled
+ * extensions', each with where it comes from.
+ */
 async function memoryList(ctx: SlashContext): Promise<void> {
   const p = ctx.palette;
-  const text = await ctx.readMemory('gemini-memory://files');
-  if (text === undefined) {
+  const rt = ctx.runtime;
+  const files = rt && (await contextFilesInUse(rt.manager, rt.extensions));
+  if (!files) {
     ctx.error('No memory server is connected.');
     return;
   }
-  const files = (JSON.parse(text) as { files?: { path: string; scope?: string }[] }).files ?? [];
   ctx.print(
     files.length
       ? [
@@ -303,9 +307,12 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
       }
       if (sub === 'show' || sub === 'refresh') {
         const text = await ctx.readMemory();
-        if (text === undefined) ctx.error('No memory server is connected.');
-        else if (sub === 'refresh') ctx.print(`Memory refreshed: ${text.length} characters of context.`);
-        else ctx.print(text.trim() ? `${p.bold('Memory context')}\n${text.trim()}` : p.gray('Memory is empty.'));
+        // Extensions' context files are context too: shown after the memory server's.
+        const fromExtensions = rt?.extensionContext.trim() ?? '';
+        const all = [text?.trim(), fromExtensions].filter(Boolean).join('\n\n');
+        if (text === undefined && !fromExtensions) ctx.error('No memory server is connected.');
+        else if (sub === 'refresh') ctx.print(`Memory refreshed: ${all.length} characters of context.`);
+        else ctx.print(all ? `${p.bold('Memory context')}\n${all}` : p.gray('Memory is empty.'));
         return true;
       }
       if (sub === 'list') {

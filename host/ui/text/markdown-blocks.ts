@@ -129,7 +129,14 @@ export class BlockRenderer {
       Math.max(1, ...[head, ...rows].map((r) => textWidth(stripSgr(r[i] ?? '')))),
     );
     const longestWord = Array.from({ length: cols }, (_, i) =>
-      Math.max(1, ...[head, ...rows].flatMap((r) => stripSgr(r[i] ?? '').split(/\s+/).map(textWidth))),
+      Math.max(
+        1,
+        ...[head, ...rows].flatMap((r) =>
+          stripSgr(r[i] ?? '')
+            .split(/\s+/)
+            .map(textWidth),
+        ),
+      ),
     );
     // Borders and padding take 3 columns per cell plus one.
     const widths = columnWidths(natural, longestWord, Math.max(cols, width - (3 * cols + 1)));

@@ -1,11 +1,10 @@
+import { contextFileNames, contextFilesInUse } from '../../core/context-files.js';
 import type { App } from './app.js';
 import type { ServerState } from '../../mcp/types.js';
 import type { UiRuntime } from '../backend-types.js';
 import { formatElapsed } from './tool-card.js';
-import { resourceText } from '../../mcp/util.js';
 import { safeText } from '../../safe-text.js';
 
-const FILES_URI = 'gemini-memory://files';
 /** A server still connecting after this long is called out as slow. */
 const SLOW_MS = 2000;
 
@@ -15,18 +14,18 @@ const SLOW_MS = 2000;
  */
 export function formatStartup(
   states: ServerState[],
-  contextFiles: number | undefined,
+  contextFiles: { count: number; names: string } | undefined,
   sinceMs: number,
   app: Pick<App, 'palette'>,
   sandboxUnavailable?: string,
 ): string {
   const p = app.palette;
   const parts: string[] = [];
-  if (contextFiles !== undefined && contextFiles >= 0)
+  if (contextFiles !== undefined && contextFiles.count >= 0)
     parts.push(
-      contextFiles === 0
+      contextFiles.count === 0
         ? 'no context files'
-        : `${contextFiles} context file${contextFiles === 1 ? '' : 's'} (GEMINI.md) loaded`,
+        : `${contextFiles.count} context file${contextFiles.count === 1 ? '' : 's'} (${safeText(contextFiles.names)}) loaded`,
     );
   const connecting = states.filter((s) => s.status === 'connecting');
   const failed = states.filter((s) => s.status === 'failed' || s.status === 'disconnected');
@@ -54,8 +53,8 @@ export function formatStartup(
  */
 export class StartupLine {
   private item?: number;
-  /** How many context files the memory server loaded; null while unknown, -1 when it cannot say. */
-  private contextFiles: number | null = null;
+  /** The context files in use (the memory server's and extensions'); null while unknown, count -1 when unknown for good. */
+  private contextFiles: { count: number; names: string } | null = null;
   private reading = false;
   private timer?: NodeJS.Timeout;
   private readonly started = Date.now();
@@ -103,13 +102,8 @@ export class StartupLine {
 
   private async readContextFiles(): Promise<void> {
     this.reading = true;
-    try {
-      const res = await this.runtime.manager.readResource('memory', FILES_URI);
-      const parsed = JSON.parse(resourceText(res) || '{}') as { files?: unknown[] };
-      this.contextFiles = parsed.files?.length ?? 0;
-    } catch {
-      this.contextFiles = -1;
-    }
+    const files = await contextFilesInUse(this.runtime.manager, this.runtime.extensions);
+    this.contextFiles = files ? { count: files.length, names: contextFileNames(files) } : { count: -1, names: '' };
     this.reading = false;
     this.refresh();
   }

@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
@@ -137,5 +139,22 @@ describe('extensions cannot take over built-ins or change behind consent', () =>
     expect(args).toContain('--key=${GEMINI_API_KEY}');
     expect(args.join(' ')).not.toContain('test-key');
     expect(args).toContain(`--home=${process.env.HOME}`);
+  });
+});
+
+describe('extensions from a local bare repository', () => {
+  it('installs from its plain path as from its file:// URL, recorded as a git source', async () => {
+    const ws = workspace();
+    ws.settings(ONLY());
+    const root = tempDir('gmc-ext-bare-');
+    const repo = extension(join(root, 'work'), { name: 'from-bare' });
+    gitInit(repo);
+    const bare = join(root, 'from-bare.git');
+    const clone = spawnSync('git', ['clone', '-q', '--bare', repo, bare]);
+    expect(clone.status, String(clone.stderr)).toBe(0);
+    const r = await runHost(['extensions', 'install', bare, '--consent'], { ws });
+    expect(r.code, r.stderr).toBe(0);
+    const record = join(ws.home, '.gemini', 'extensions', 'from-bare', '.gemini-extension-install.json');
+    expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual({ source: pathToFileURL(bare).href, type: 'git' });
   });
 });
