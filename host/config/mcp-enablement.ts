@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
+import { readConfigFile } from './config-file.js';
 
 /**
  * MCP servers switched off with `mcp disable`, in Gemini CLI 0.61's file and format:
@@ -19,13 +20,9 @@ type Enablement = Record<string, { enabled?: unknown }>;
 
 /** The file's entries; a missing file is empty. A file that does not parse throws (never overwritten). */
 function readEnablement(file: string): Enablement {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw e;
-  }
+  // Read at every start: through the one safe reader, so a FIFO or device there is refused, not waited on.
+  const text = readConfigFile(file);
+  if (text === undefined) return {};
   let value: unknown;
   try {
     value = JSON.parse(text);
