@@ -52,9 +52,7 @@ export function policySources(c: ConfiguredPolicies): { sources: PolicySource[];
   return {
     sources: [
       standard[0]!,
-      ...admin.map(
-        (path): PolicySource => ({ path, tier: 'admin', source: adminSource, required: true }),
-      ),
+      ...admin.map((path): PolicySource => ({ path, tier: 'admin', source: adminSource, required: true })),
       ...standard.slice(1),
       ...named(c.policyPaths, 'user', 'User (policyPaths)'),
       ...named(c.flagPaths, 'user', 'User (--policy)'),
