@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { ExtensionSetting } from '../config/extensions/manifest.js';
 import type { InstallIo } from '../extensions/install.js';
 import { loadExtensions } from '../config/extensions/loader.js';
-import { formatExtensions } from '../extensions/listing.js';
+import { extensionDetails, formatExtensions } from '../extensions/listing.js';
 import { safeBlock, safeText } from '../safe-text.js';
 
 /**
@@ -136,7 +136,8 @@ interface ConfigureIoExtra {
 
 export function listExtensionsText(o: { cwd: string; env?: NodeJS.ProcessEnv; only?: string[] }): string {
   const set = loadExtensions({ cwd: o.cwd, env: o.env, only: o.only });
-  return formatExtensions(set.extensions, true) + set.errors.map((e) => `Warning: ${e}\n`).join('');
+  const details = extensionDetails(set.extensions, { cwd: o.cwd, env: o.env });
+  return formatExtensions(set.extensions, true, details) + set.errors.map((e) => `Warning: ${e}\n`).join('');
 }
 
 export async function runExtensionsCommand(argv: string[], opts: ExtensionsCommandOptions): Promise<number> {
@@ -164,9 +165,10 @@ export async function runExtensionsCommand(argv: string[], opts: ExtensionsComma
   }
   const [sub, arg, extra] = parsed.positionals;
   const v = parsed.values;
+  // `--help` is an answer (0), as for `mcp --help`; no command at all is a usage error (42).
   if (v.help || !sub) {
     out(USAGE);
-    return sub ? 0 : 42;
+    return v.help ? 0 : 42;
   }
   const usage = (msg: string): number => {
     err(`${msg}\n${USAGE}`);

@@ -53,7 +53,9 @@ export async function runMcpCommand(argv: string[], opts: McpCommandOptions = { 
         out.write(USAGE);
         return EXIT_OK;
       case undefined:
-        throw new FatalInputError('mcp needs a command: list, add, remove or import.');
+        throw new FatalInputError(
+          'mcp needs a command: list, add, remove, enable, disable, resources, read, prompts, auth or import.',
+        );
       default:
         throw new FatalInputError(`Unknown mcp command "${sub}".`);
     }

@@ -1,12 +1,11 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { geminiHome, loadSettings, userSettingsPath, workspaceSettingsPath } from '../config/settings.js';
+import { geminiHome, loadSettings } from '../config/settings.js';
 import { asFatal, EXIT, FatalInputError } from '../errors.js';
 import { skillDirs } from '../extensions/contributions.js';
 import { parseArgsMessage } from '../cli-parse-error.js';
 import { safeBlock } from '../safe-text.js';
 import { disabledSkillNames, loadSkills } from '../skills/skills.js';
-import { disableSkill, enableSkill, type ScopeFile, toggleFeedback } from '../skills/skill-toggle.js';
+import { toggleSkill } from '../skills/skill-toggle.js';
 
 /**
  * `gemini-mcp skills …` (alias `skill`): Gemini CLI 0.61's `gemini skills` sub-commands, its output and its
@@ -101,15 +100,6 @@ function toggle(action: 'enable' | 'disable', args: string[], opts: SkillsComman
   const scope = values.scope ?? 'workspace';
   if (scope !== 'user' && scope !== 'workspace')
     throw new FatalInputError(`Invalid --scope "${scope}". Use one of: user, workspace.`);
-  const env = opts.env ?? process.env;
-  const user: ScopeFile = { scope: 'user', path: userSettingsPath(geminiHome(env)) };
-  const project: ScopeFile = { scope: 'workspace', path: workspaceSettingsPath(opts.cwd) };
-  // Run in the home folder, the workspace file is the user file: one file, edited once.
-  const files = resolve(user.path) === resolve(project.path) ? [user] : [project, user];
-  const result =
-    action === 'enable'
-      ? enableSkill(name, files)
-      : disableSkill(name, scope === 'user' || files.length === 1 ? user : project, scope === 'user' ? project : user);
-  out(safeBlock(`${toggleFeedback(result)}\n`));
+  out(safeBlock(`${toggleSkill(action, name, scope, { cwd: opts.cwd, env: opts.env ?? process.env })}\n`));
   return EXIT.ok;
 }

@@ -20,6 +20,7 @@ import { type LoadedPolicies, loadPolicyFiles } from '../policy/policy-files.js'
 import { policySources } from '../policy/policy-sources.js';
 import type { ApprovalMode } from '../scheduler/types.js';
 import { disabledSkillNames, loadSkills, type Skill } from '../skills/skills.js';
+import { disabledIn, skillScopeFiles } from '../skills/skill-toggle.js';
 import { activateSkill, activateSkillEntry } from '../tools/activate-skill.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { HostRuntimeOptions } from './runtime.js';
@@ -36,6 +37,11 @@ export interface Contributions {
   extensionContext: string;
   commands: CommandSet;
   skills: Skill[];
+  /**
+   * Reads the skill folders and `skills.disabled` again (`/skills reload`, after enable or disable): the
+   * same `skills` array is updated in place and `activate_skill` declared anew from the next request.
+   */
+  reloadSkills(): Skill[];
 }
 
 /** What the user is told at start (headless: stderr; the chat: its first lines). */
@@ -161,7 +167,15 @@ export function loadContributions(
   const commands = loadCommandFiles(commandDirs(where), BUILTIN_COMMAND_NAMES);
   const disabled = disabledSkillNames(settings.merged);
   const skills = loadSkills(skillDirs(where)).filter((s) => !disabled.has(s.name));
-  if (skills.length) registry.addHostTool(activateSkillEntry(skills), (args) => activateSkill(skills, args, addRoot));
+  const offer = () => registry.addHostTool(activateSkillEntry(skills), (args) => activateSkill(skills, args, addRoot));
+  if (skills.length) offer();
+  const reloadSkills = (): Skill[] => {
+    const files = skillScopeFiles(cwd, settings.env).filter((f) => f.scope === 'user' || settings.trust.trusted);
+    const off = new Set(files.flatMap((f) => disabledIn(f.path)));
+    skills.splice(0, skills.length, ...loadSkills(skillDirs(where)).filter((s) => !off.has(s.name)));
+    offer();
+    return skills;
+  };
   const extensions = settings.extensions.extensions;
-  return { extensions, extensionContext: extensionContext(extensions), commands, skills };
+  return { extensions, extensionContext: extensionContext(extensions), commands, skills, reloadSkills };
 }

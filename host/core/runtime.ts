@@ -97,6 +97,8 @@ export interface HostRuntime {
   commands: CommandSet;
   /** Agent skills offered to the model (activate_skill). */
   skills: Skill[];
+  /** Reads the skills again (`/skills reload`): `skills` is updated in place. */
+  reloadSkills(): Skill[];
 }
 
 /** Host-provided tools (search_tools, the resource tools) run here; every other call goes to its server. */

@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { editJsoncFile } from '../config/jsonc-edit.js';
 import { readJsoncObject } from '../config/jsonc-file.js';
+import { geminiHome } from '../config/paths.js';
+import { userSettingsPath, workspaceSettingsPath } from '../config/settings-files.js';
 
 /**
  * Enabling and disabling a skill, as Gemini CLI 0.61 stores it: the skill's name in `skills.disabled` of
@@ -22,7 +25,7 @@ export interface ToggleResult {
   already: ScopeFile[];
 }
 
-function disabledIn(file: string): string[] {
+export function disabledIn(file: string): string[] {
   if (!existsSync(file)) return [];
   const skills = readJsoncObject(file).value.skills as { disabled?: unknown } | undefined;
   const list = skills?.disabled;
@@ -61,4 +64,32 @@ export function toggleFeedback(r: ToggleResult): string {
     return `Skill "${r.name}" is now disabled in both ${label(all[0]!)} and ${label(all[1]!)} settings.`;
   }
   return `Skill "${r.name}" ${verb} ${preposition} ${label(all[0]!)} settings.`;
+}
+
+/** The settings files a toggle reads and edits, in Gemini CLI's order (workspace first, then user). */
+export function skillScopeFiles(cwd: string, env: NodeJS.ProcessEnv): ScopeFile[] {
+  const user: ScopeFile = { scope: 'user', path: userSettingsPath(geminiHome(env)) };
+  const project: ScopeFile = { scope: 'workspace', path: workspaceSettingsPath(cwd) };
+  // Run in the home folder, the workspace file is the user file: one file, edited once.
+  return resolve(user.path) === resolve(project.path) ? [user] : [project, user];
+}
+
+/**
+ * `skills enable NAME` / `skills disable NAME [--scope]`, for the CLI and the chat alike: Gemini CLI's
+ * defaults (disable in the workspace file unless the scope says user) and its wording of the outcome.
+ */
+export function toggleSkill(
+  action: 'enable' | 'disable',
+  name: string,
+  scope: SkillScope,
+  where: { cwd: string; env: NodeJS.ProcessEnv },
+): string {
+  const files = skillScopeFiles(where.cwd, where.env);
+  const user = files.find((f) => f.scope === 'user')!;
+  const project = files.find((f) => f.scope === 'workspace');
+  const result =
+    action === 'enable'
+      ? enableSkill(name, files)
+      : disableSkill(name, scope === 'user' || !project ? user : project, scope === 'user' ? project : user);
+  return toggleFeedback(result);
 }

@@ -21,6 +21,7 @@ export type UiRuntime = Pick<
   | 'close'
   | 'commands'
   | 'skills'
+  | 'reloadSkills'
   | 'extensions'
   | 'extensionContext'
   | 'policy'

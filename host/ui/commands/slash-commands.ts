@@ -1,4 +1,5 @@
 import { contextFilesInUse } from '../../core/context-files.js';
+import { toggleSkill } from '../../skills/skill-toggle.js';
 import type { ServerState } from '../../mcp/types.js';
 import type { UiRuntime } from '../backend-types.js';
 import type { Palette } from '../text/palette.js';
@@ -7,7 +8,7 @@ import { CHAT_COMMANDS } from './chat-commands.js';
 import { formatHooks, formatPolicies } from './config-commands.js';
 import { toolFor } from '../../tools/builtin-catalogue.js';
 import { exposedName } from '../../tools/naming.js';
-import { formatExtensions, formatSkills } from '../../extensions/listing.js';
+import { extensionDetails, formatExtensions, formatSkills } from '../../extensions/listing.js';
 import { safeBlock, safeText } from '../../safe-text.js';
 
 export interface SlashContext {
@@ -41,7 +42,10 @@ export const BUILTIN_COMMANDS: Record<string, { help: string; subs: string[] }> 
   hooks: { help: 'list the hooks in force and where they come from', subs: [] },
   policies: { help: 'list the policy file rules in force', subs: [] },
   extensions: { help: 'installed extensions and whether each is enabled here', subs: [] },
-  skills: { help: 'agent skills the model can activate', subs: [] },
+  skills: {
+    help: 'agent skills: list | enable NAME | disable NAME | reload',
+    subs: ['list', 'enable', 'disable', 'reload'],
+  },
   ...Object.fromEntries(Object.entries(CHAT_COMMANDS).map(([name, c]) => [name, { help: c.help, subs: c.subs }])),
   clear: { help: 'clear the screen and start a new conversation view', subs: [] },
   quit: { help: 'exit', subs: [] },
@@ -211,12 +215,41 @@ async function rememberFact(ctx: SlashContext, fact: string): Promise<void> {
   await ctx.runTool(tool?.exposedName ?? exposedName('memory', 'save_memory'), { fact });
 }
 
+/**
+ * `/skills enable NAME [--scope user]`, `/skills disable NAME`, `/skills reload`: Gemini CLI's sub-commands,
+ * the same files and words as `gemini-mcp skills`; a change reaches the model after a reload.
+ */
+function skillsCommand(input: SlashInput, ctx: SlashContext, rt: NonNullable<SlashContext['runtime']>): void {
+  const [sub, name, ...rest] = input.args;
+  const cwd = rt.roots[0] ?? process.cwd();
+  if (sub === 'reload') {
+    const skills = rt.reloadSkills();
+    return ctx.print(`Skills reloaded: ${skills.length} available to the model.`);
+  }
+  if ((sub === 'enable' || sub === 'disable') && name) {
+    const scope = rest.join(' ').match(/--scope[= ](user|workspace)/)?.[1] === 'user' ? 'user' : 'workspace';
+    ctx.print(safeBlock(toggleSkill(sub, name, scope, { cwd, env: process.env })));
+    const skills = rt.reloadSkills();
+    return ctx.print(`${skills.length} skill${skills.length === 1 ? '' : 's'} now available to the model.`);
+  }
+  ctx.error('Usage: /skills [list] | enable NAME | disable NAME [--scope user|workspace] | reload');
+}
+
 /** `/extensions [desc]` and `/skills`. */
 function showContributions(input: SlashInput, ctx: SlashContext): true {
   const rt = ctx.runtime;
   if (!rt) return ctx.error('The host runtime is still starting.'), true;
+  if (input.name === 'skills' && input.args[0] && input.args[0] !== 'list') return skillsCommand(input, ctx, rt), true;
   const text =
-    input.name === 'skills' ? formatSkills(rt.skills) : formatExtensions(rt.extensions, input.args[0] === 'desc');
+    input.name === 'skills'
+      ? formatSkills(rt.skills)
+      : input.args[0] === 'desc'
+        ? formatExtensions(
+            rt.extensions,
+            true,
+            extensionDetails(rt.extensions, { cwd: rt.roots[0] ?? process.cwd(), env: process.env }),
+          )
+        : formatExtensions(rt.extensions);
   ctx.print(text.trimEnd());
   return true;
 }

@@ -1,0 +1,72 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ENTRY, requireBuilt } from '../../helpers/paths.js';
+import { ONLY, workspace } from '../../helpers/run-host.js';
+import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
+import { tempDir } from '../../helpers/tmp.js';
+import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
+
+const skill = (dir: string, name: string, description: string) => {
+  mkdirSync(join(dir, name), { recursive: true });
+  writeFileSync(
+    join(dir, name, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: ${description}\n---\n\nBody of ${name}.\n`,
+  );
+};
+
+/** What the model was offered in the newest request: activate_skill's enum of skill names. */
+const offeredSkills = (gemini: ScriptedGemini): string[] => {
+  const body = JSON.stringify(gemini.requestsOf('streamGenerateContent').at(-1)!.body);
+  const m = /"enum":\[([^\]]*)\],"description":"The name of the skill to activate\./.exec(body);
+  return m ? (JSON.parse(`[${m[1]}]`) as string[]) : [];
+};
+
+describeTmux('/skills enable, disable and reload in the chat', () => {
+  const ws = workspace();
+  const userSkills = join(ws.home, '.gemini', 'skills');
+  let gemini: ScriptedGemini;
+  let ui: TmuxUi;
+
+  beforeAll(async () => {
+    ws.settings(ONLY());
+    skill(userSkills, 'greeter', 'Greets people');
+    skill(userSkills, 'reviewer', 'Reviews code');
+    gemini = await startScriptedGemini([reply.text('one'), reply.text('two'), reply.text('three')]);
+    ui = TmuxUi.start({
+      cwd: ws.cwd,
+      scriptDir: tempDir('ui-scripts-'),
+      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
+      argv: [process.execPath, requireBuilt(ENTRY.host)],
+      width: 120,
+      height: 30,
+    });
+    await ui.waitFor(INPUT_READY);
+  });
+
+  afterAll(async () => {
+    ui?.kill();
+    await gemini?.close();
+  });
+
+  it('disable writes skills.disabled as Gemini CLI does and takes the skill from the next request', async () => {
+    ui.submit('/skills disable reviewer --scope user');
+    await ui.waitFor('Skill "reviewer" disabled by adding it to the disabled list in user');
+    const settings = JSON.parse(readFileSync(join(ws.home, '.gemini', 'settings.json'), 'utf8'));
+    expect(settings.skills.disabled).toEqual(['reviewer']);
+    ui.submit('hello');
+    await ui.waitFor('one');
+    expect(offeredSkills(gemini)).toEqual(['greeter']);
+  });
+
+  it('enable brings it back; reload picks up a skill written meanwhile', async () => {
+    ui.submit('/skills enable reviewer');
+    await ui.waitFor('Skill "reviewer" enabled by removing it from the disabled list in user');
+    skill(userSkills, 'writer', 'Writes docs');
+    ui.submit('/skills reload');
+    await ui.waitFor('Skills reloaded: 3 available to the model.');
+    ui.submit('again');
+    await ui.waitFor('two');
+    expect(offeredSkills(gemini).sort()).toEqual(['greeter', 'reviewer', 'writer']);
+  });
+});
