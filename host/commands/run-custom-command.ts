@@ -6,6 +6,7 @@ import { META } from '../../protocol/meta.js';
 import type { Policy, ToolCall, ToolCallRequestInfo, ToolRef } from '../scheduler/types.js';
 import type { CustomCommand } from './custom-commands.js';
 import { type ExpandDeps, expandCommand, type Invocation, RefusedError, type ShellRun } from './expand-command.js';
+import { isWithin } from '../../protocol/path-within.js';
 
 /**
  * Runs a custom command's `@{…}` and `!{…}` through the servers: a file is read with the filesystem
@@ -120,10 +121,7 @@ async function readDirectory(rt: CommandRuntime, shown: string, abs: string, o: 
   const tool = await toolNamed(rt, 'read_many_files', 'filesystem');
   if (!tool) throw new Error('no read_many_files tool is registered (is the filesystem server running?)');
   // The tool takes paths relative to the workspace roots; a folder outside them is refused there.
-  const root = rt.roots.find((r) => {
-    const rel = relative(r, abs);
-    return !rel.startsWith('..') && !isAbsolute(rel);
-  });
+  const root = rt.roots.find((r) => isWithin(r, abs));
   const entry = root ? relative(root, abs) || '.' : abs;
   const call = await callOnce(rt, tool, { paths: [entry] }, o.signal, o.promptId);
   o.onCall?.(call);

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
+import { isWithin } from '../../protocol/path-within.js';
 
 /**
  * Whether a path stays inside a folder someone else filled (an extension): by its text, and by its real
@@ -7,11 +7,7 @@ import { isAbsolute, relative, sep } from 'node:path';
  * we read from it on its behalf, or show to the model, must be its own.
  */
 
-/** `p` is `root` or below it, as written (no link followed). */
-export function isWithin(root: string, p: string): boolean {
-  const rel = relative(root, p);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
+export { isWithin } from '../../protocol/path-within.js';
 
 /** The real path of `p`, or undefined when it does not resolve (missing, a loop, a dangling link). */
 export function realPathOf(p: string): string | undefined {

@@ -3,6 +3,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { SettingsError } from './errors.js';
 import { readJsoncObject } from './jsonc-file.js';
 import { geminiHome } from './paths.js';
+import { isWithin } from '../../protocol/path-within.js';
 
 /**
  * Folder trust, in Gemini CLI's file format: `trustedFolders.json` maps a folder to TRUST_FOLDER,
@@ -62,8 +63,7 @@ export function canonical(p: string): string {
   }
 }
 
-const covers = (folder: string, dir: string) =>
-  dir === folder || dir.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+const covers = (folder: string, dir: string) => isWithin(folder, dir);
 
 const depthOf = (folder: string) => folder.split(sep).filter(Boolean).length;
 

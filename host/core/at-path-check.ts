@@ -1,5 +1,5 @@
 import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
+import { isWithin } from '../../protocol/path-within.js';
 import { MAX_FILE_BYTES } from '../../protocol/file-limits.js';
 import { findPassiveCalls } from '../passive-call.js';
 import { findResourceRefs } from '../tools/resource-tools.js';
@@ -9,11 +9,6 @@ export interface PathProblem {
   path: string;
   problem: string;
 }
-
-const within = (root: string, p: string) => {
-  const rel = relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-};
 
 /**
  * What is wrong with the prompt's `@path` references, checked before anything is sent so the user can
@@ -54,7 +49,7 @@ function problemOf(path: string, roots: string[], projectTempDir?: string): stri
     return 'a link that leads nowhere';
   }
   const readable = projectTempDir ? [...roots, projectTempDir] : roots;
-  if (!readable.some((r) => within(realOf(r), real))) return `outside the workspace (${roots.join(', ')})`;
+  if (!readable.some((r) => isWithin(realOf(r), real))) return `outside the workspace (${roots.join(', ')})`;
   const st = statSync(real);
   if (st.isFile() && st.size > MAX_FILE_BYTES)
     return `too big to read (${mib(st.size)} MB; the limit is ${mib(MAX_FILE_BYTES)} MB)`;

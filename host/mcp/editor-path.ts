@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { isWithin } from '../../protocol/path-within.js';
 
 /**
  * Why the host will not hand this path to the editor, or undefined when it may: a built-in server asks for
@@ -9,7 +10,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 export function editorPathRefusal(path: string, roots: readonly string[]): string | undefined {
   if (!isAbsolute(path)) return `The editor's files are asked for by absolute path, not "${path}".`;
   const real = realOf(resolve(path));
-  if (real !== undefined && roots.some((r) => within(realOf(resolve(r)) ?? r, real))) return undefined;
+  if (real !== undefined && roots.some((r) => isWithin(realOf(resolve(r)) ?? r, real))) return undefined;
   return `Path is outside the workspace roots (${roots.join(', ')}): ${path}`;
 }
 
@@ -29,9 +30,4 @@ function realOf(abs: string): string | undefined {
       cur = parent;
     }
   }
-}
-
-function within(root: string, p: string): boolean {
-  const rel = relative(root, p);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

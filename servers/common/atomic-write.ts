@@ -1,8 +1,9 @@
 import { randomHex } from '../../protocol/lazy-require.js';
 import { constants } from 'node:fs';
 import { access, lstat, mkdir, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { errnoError, fdPathsWork } from './confined-fs.js';
+import { relativeWithin } from '../../protocol/path-within.js';
 
 /**
  * Writes a file so that a crash at any moment leaves the old or the new content, never a mix: the
@@ -49,9 +50,8 @@ export async function atomicWrite(
 ): Promise<void> {
   const dirPath = dirname(target);
   const base = opts.base ?? (await nearestExisting(dirPath));
-  const rel = relative(base, dirPath);
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
-    throw errnoError('EINVAL', `'${target}' is not below '${base}'`);
+  const rel = relativeWithin(base, dirPath);
+  if (rel === undefined) throw errnoError('EINVAL', `'${target}' is not below '${base}'`);
   const dir = await openDirChain(base, rel === '' ? [] : rel.split(sep));
   try {
     await writeInDir(dir, basename(target), content);

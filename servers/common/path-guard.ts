@@ -1,7 +1,8 @@
 import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { WorkspaceRoots } from './roots.js';
 import { ToolError } from './result.js';
+import { isWithin } from '../../protocol/path-within.js';
 
 /**
  * Workspace confinement, the one module every path-taking tool goes through.
@@ -56,10 +57,7 @@ export function realPathOf(abs: string): string {
   }
 }
 
-export function isWithin(root: string, p: string): boolean {
-  const rel = relative(root, p);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
+export { isWithin };
 
 export function isSensitiveSegment(segment: string): boolean {
   const cleaned = segment

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
+import { relativeWithin } from '../../protocol/path-within.js';
 
 export interface MemoryPaths {
   /** The home directory (`GEMINI_CLI_HOME` when set). */
@@ -23,8 +24,8 @@ export function resolveMemoryPaths(opts: {
 
 /** `~/...` for paths under the home directory, as the confirmation title shows them. */
 export function tildify(path: string, home: string): string {
-  const rel = relative(home, path);
+  const rel = relativeWithin(home, path);
   if (rel === '') return '~';
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return path;
+  if (rel === undefined) return path;
   return `~/${rel.split(sep).join('/')}`;
 }

@@ -1,8 +1,9 @@
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import * as z from 'zod/mini';
 import { McpServerSettingsSchema, ownRecord } from '../settings-schema.js';
 import { EXTENSION_NAME, MANIFEST_FILE } from './paths.js';
 import { ConfigFileError, readConfigFile } from '../config-file.js';
+import { isWithin } from '../../../protocol/path-within.js';
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 
@@ -88,8 +89,7 @@ export function contextFilePaths(dir: string, manifest: Manifest): string[] {
   const names = v === undefined ? ['GEMINI.md'] : typeof v === 'string' ? [v] : v;
   return names.map((n) => {
     const p = join(dir, n);
-    const rel = relative(dir, p);
-    if (rel.startsWith('..') || isAbsolute(rel))
+    if (!isWithin(dir, p))
       throw new ManifestError(
         `Invalid context file path: "${n}". Context files must be within the extension directory.`,
       );

@@ -217,20 +217,23 @@ async function rememberFact(ctx: SlashContext, fact: string): Promise<void> {
 
 /**
  * `/skills enable NAME [--scope user]`, `/skills disable NAME`, `/skills reload`: Gemini CLI's sub-commands,
- * the same files and words as `gemini-mcp skills`; a change reaches the model after a reload.
+ * the same files and words as `gemini-mcp skills`; enable and disable reload the skills, so the next
+ * request already has the change.
  */
 function skillsCommand(input: SlashInput, ctx: SlashContext, rt: NonNullable<SlashContext['runtime']>): void {
   const [sub, name, ...rest] = input.args;
   const cwd = rt.roots[0] ?? process.cwd();
   if (sub === 'reload') {
     const skills = rt.reloadSkills();
-    return ctx.print(`Skills reloaded: ${skills.length} available to the model.`);
+    ctx.print(`Skills reloaded: ${skills.length} available to the model.`);
+    return;
   }
   if ((sub === 'enable' || sub === 'disable') && name) {
     const scope = rest.join(' ').match(/--scope[= ](user|workspace)/)?.[1] === 'user' ? 'user' : 'workspace';
     ctx.print(safeBlock(toggleSkill(sub, name, scope, { cwd, env: process.env })));
     const skills = rt.reloadSkills();
-    return ctx.print(`${skills.length} skill${skills.length === 1 ? '' : 's'} now available to the model.`);
+    ctx.print(`${skills.length} skill${skills.length === 1 ? '' : 's'} now available to the model.`);
+    return;
   }
   ctx.error('Usage: /skills [list] | enable NAME | disable NAME [--scope user|workspace] | reload');
 }
