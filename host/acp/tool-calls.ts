@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ConfirmationRequest, ToolCall, ToolRef } from '../scheduler/types.js';
+import { bareToolName } from '../../protocol/tool-names.js';
 
 /**
  * How a tool call looks to the editor: its kind (the icon and grouping editors use), a title, the files
@@ -25,7 +26,7 @@ const KINDS: Record<string, acp.ToolKind> = {
 };
 
 export function toolKind(tool: Pick<ToolRef, 'toolName' | 'readOnly'> | undefined, name: string): acp.ToolKind {
-  const bare = tool?.toolName ?? (name.includes('__') ? name.slice(name.indexOf('__') + 2) : name);
+  const bare = tool?.toolName ?? bareToolName(name);
   return KINDS[bare] ?? (tool?.readOnly ? 'read' : 'other');
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { SEPARATOR } from '../../protocol/tool-names.js';
 
 export const BUILTIN_ALIASES = ['filesystem', 'shell', 'web', 'memory'] as const;
 export const DISCOVERY_ALIAS = 'discovered';
@@ -16,7 +17,7 @@ export function validateAlias(alias: string): string | undefined {
   if (!ALIAS.test(alias)) {
     return `MCP server alias "${alias}" is invalid: it must start with a letter and contain only letters, digits, "_" and "-"`;
   }
-  if (alias.includes('__')) {
+  if (alias.includes(SEPARATOR)) {
     return `MCP server alias "${alias}" is invalid: it must not contain "__" (the separator in "<server>__<tool>" tool names)`;
   }
   if (alias.endsWith('_')) return `MCP server alias "${alias}" is invalid: it must not end with "_"`;

@@ -9,6 +9,7 @@ import type { ToolCall } from '../scheduler/types.js';
 import type { LoopScheduler } from './loop-runtime.js';
 import { findResourceRefs } from '../tools/resource-tools.js';
 import { closestNames } from '../scheduler/texts.js';
+import { SEPARATOR } from '../../protocol/tool-names.js';
 
 /** The manager calls `@server:uri` needs. */
 export interface ResourceReader {
@@ -80,7 +81,7 @@ function unknownToolCalls(found: ReturnType<typeof findPassiveCalls>, registry: 
   const lines = found
     .filter(
       (p) =>
-        (p.name.includes('__') || p.argText === '' || p.argText.startsWith('{')) &&
+        (p.name.includes(SEPARATOR) || p.argText === '' || p.argText.startsWith('{')) &&
         !resolvePassiveTool(p.name, registry).ok,
     )
     .map((p) => {

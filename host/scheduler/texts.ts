@@ -1,5 +1,6 @@
+import { bareToolName, USER_DENIED_TEXT } from '../../protocol/tool-names.js';
 /** Texts the model reads for calls that did not run. */
-export const CANCELLED_BY_USER = '[Operation Cancelled] Reason: User denied execution.';
+export const CANCELLED_BY_USER = USER_DENIED_TEXT;
 export const CANCELLED_WAITING = 'User cancelled operation';
 export const ABORTED = '[Operation Cancelled] User cancelled tool execution.';
 
@@ -15,9 +16,11 @@ export function notFoundText(name: string, candidates: string[]): string {
  * edits; by default a third of the name, at least 3).
  */
 export function closestNames(name: string, candidates: string[], n: number, limit?: number): string[] {
-  const bare = (s: string) => (s.includes('__') ? s.slice(s.indexOf('__') + 2) : s);
   const scored = candidates.map((c) => {
-    const d = bare(c) === bare(name) ? 0 : Math.min(distance(name, c), distance(bare(name), bare(c)) + 1);
+    const d =
+      bareToolName(c) === bareToolName(name)
+        ? 0
+        : Math.min(distance(name, c), distance(bareToolName(name), bareToolName(c)) + 1);
     return { c, d };
   });
   const max = limit ?? Math.max(3, Math.floor(name.length / 3));

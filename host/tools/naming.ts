@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { parseToolPattern } from '../config/tool-pattern.js';
 import { builtinByName } from './builtin-catalogue.js';
+import { SEPARATOR } from '../../protocol/tool-names.js';
 
 /** Gemini function names: `[A-Za-z_][A-Za-z0-9_.:-]*`, at most this many characters. */
 export const MAX_NAME_LENGTH = 64;
 /** Readable head kept when a name is too long; `_` + 8 hex digits fill the rest to 64. */
 const HEAD_LENGTH = 55;
-export const SEPARATOR = '__';
+export { SEPARATOR };
 
 /** Replaces every character Gemini does not accept in a function name with `_`. */
 export function sanitizeNamePart(part: string): string {

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { META } from '../../protocol/meta.js';
 import type { ErrorType, FileDiffDisplay } from '../../protocol/tool-result.js';
+import { USER_DENIED_TEXT } from '../../protocol/tool-names.js';
 
 export function textResult(text: string, display?: string | FileDiffDisplay): CallToolResult {
   const result: CallToolResult = { content: [{ type: 'text', text }] };
@@ -16,11 +17,9 @@ export function errorResult(text: string, errorType: ErrorType, display?: string
   };
 }
 
-const DENIED_TEXT = '[Operation Cancelled] Reason: User denied execution.';
-
 /** The result of a confirmation the user declined or cancelled. */
 export function cancelledResult(): CallToolResult {
-  return errorResult(DENIED_TEXT, 'execution_failed');
+  return errorResult(USER_DENIED_TEXT, 'execution_failed');
 }
 
 /**
@@ -39,5 +38,5 @@ export class ToolError extends Error {
 
 /** The user declined or cancelled the confirmation: thrown like any other failure. */
 export function userCancelled(): ToolError {
-  return new ToolError(DENIED_TEXT, 'execution_failed');
+  return new ToolError(USER_DENIED_TEXT, 'execution_failed');
 }
