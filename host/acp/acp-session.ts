@@ -3,6 +3,7 @@ import type { Part } from '@google/genai';
 import type { ServerGeminiStreamEvent } from '../core/events.js';
 import type { Session } from '../core/session.js';
 import type { ApprovalMode, ToolCall } from '../scheduler/types.js';
+import { APPROVAL_MODES, isApprovalMode } from '../policy/approval-mode.js';
 import { callStatus, resultContent, toolKind, toolLocations, toolTitle } from './tool-calls.js';
 import { promptInput } from './prompt-blocks.js';
 import { builtInCommand, rescanCustomCommands } from './commands.js';
@@ -10,12 +11,15 @@ import { isAuthStatus } from '../core/api-error-text.js';
 
 export type SendUpdate = (update: acp.SessionUpdate) => Promise<void>;
 
-export const MODES: acp.SessionMode[] = [
-  { id: 'default', name: 'Default', description: 'Ask before edits, commands and untrusted tools' },
-  { id: 'autoEdit', name: 'Auto edit', description: 'Edits run without asking; commands still ask' },
-  { id: 'yolo', name: 'YOLO', description: 'Every tool call runs without asking' },
-  { id: 'plan', name: 'Plan', description: 'Read-only tools only: the model plans, nothing changes' },
-];
+/** How the editor names each approval mode; a mode added to the host without a name here fails to build. */
+const MODE_NAMES: Record<ApprovalMode, { name: string; description: string }> = {
+  default: { name: 'Default', description: 'Ask before edits, commands and untrusted tools' },
+  autoEdit: { name: 'Auto edit', description: 'Edits run without asking; commands still ask' },
+  yolo: { name: 'YOLO', description: 'Every tool call runs without asking' },
+  plan: { name: 'Plan', description: 'Read-only tools only: the model plans, nothing changes' },
+};
+
+export const MODES: acp.SessionMode[] = APPROVAL_MODES.map((id) => ({ id, ...MODE_NAMES[id] }));
 
 const REFUSAL = new Set(['SAFETY', 'RECITATION', 'PROHIBITED_CONTENT', 'BLOCKLIST', 'SPII', 'IMAGE_SAFETY']);
 const LIVE_OUTPUT_CHARS = 16_000;
@@ -96,14 +100,14 @@ export class AcpSession {
   }
 
   setMode(mode: string): void {
-    if (!MODES.some((m) => m.id === mode)) {
+    if (!isApprovalMode(mode)) {
       throw acp.RequestError.invalidParams(
         { modeId: mode },
         `Unknown mode "${mode}": use one of ${MODES.map((m) => m.id).join(', ')}.`,
       );
     }
     try {
-      this.session.runtime.setApprovalMode(mode as ApprovalMode);
+      this.session.runtime.setApprovalMode(mode);
     } catch (e) {
       throw acp.RequestError.invalidParams({ modeId: mode }, (e as Error).message);
     }

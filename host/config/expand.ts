@@ -26,34 +26,3 @@ export function expandDeep(value: unknown, env: NodeJS.ProcessEnv): unknown {
   }
   return value;
 }
-
-/**
- * Blanks `//` and `/* *\/` comments outside strings (Gemini CLI settings files may carry them). Comments
- * become spaces, line breaks stay: JSON.parse positions still point at the same line and column.
- */
-export function stripJsonComments(text: string): string {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '"') {
-      const start = i++;
-      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-      out += text.slice(start, ++i);
-    } else if (c === '/' && text[i + 1] === '/') {
-      const start = i;
-      while (i < text.length && text[i] !== '\n') i++;
-      out += ' '.repeat(i - start);
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      // Keep line breaks so JSON.parse positions still point at the right line.
-      const comment = text.slice(i, end < 0 ? text.length : end + 2);
-      out += comment.replace(/[^\n]/g, ' ');
-      i += comment.length;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out;
-}

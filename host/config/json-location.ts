@@ -1,5 +1,3 @@
-import { stripJsonComments } from './expand.js';
-
 /** A JSON syntax error with where it is, 1-based (what an editor's "go to line" takes). */
 export class JsonSyntaxError extends Error {
   constructor(
@@ -37,4 +35,35 @@ export function parseJsonc(text: string): unknown {
     const { line, column } = lineColumn(stripped, offset);
     throw new JsonSyntaxError(reason, line, column);
   }
+}
+
+/**
+ * Blanks `//` and `/* *\/` comments outside strings (Gemini CLI settings files may carry them). Comments
+ * become spaces, line breaks stay: JSON.parse positions still point at the same line and column.
+ */
+function stripJsonComments(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      const start = i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      out += text.slice(start, ++i);
+    } else if (c === '/' && text[i + 1] === '/') {
+      const start = i;
+      while (i < text.length && text[i] !== '\n') i++;
+      out += ' '.repeat(i - start);
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      // Keep line breaks so JSON.parse positions still point at the right line.
+      const comment = text.slice(i, end < 0 ? text.length : end + 2);
+      out += comment.replace(/[^\n]/g, ' ');
+      i += comment.length;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
 }

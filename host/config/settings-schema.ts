@@ -76,6 +76,12 @@ export function ownRecord<T extends z.ZodMiniType>(value: T) {
   );
 }
 
+/**
+ * What Gemini CLI's settings accept for `general.defaultApprovalMode` (yolo is a flag only); every spelling
+ * is then read by the one parser, host/policy/approval-mode.ts.
+ */
+export const SETTINGS_APPROVAL_MODES = ['default', 'auto_edit', 'plan'] as const;
+
 export const SettingsSchema = z.looseObject({
   mcpServers: z.optional(ownRecord(McpServerSettingsSchema)),
   /** Policy files or folders (user tier, admin tier); every settings file adds to the list. */
@@ -131,7 +137,7 @@ export const SettingsSchema = z.looseObject({
       preferredEditor: z.optional(z.string()),
       maxAttempts: z.optional(z.number()),
       // Gemini CLI's values; `plan` has no equivalent here and reads as `default`.
-      defaultApprovalMode: z.optional(z.enum(['default', 'auto_edit', 'plan'])),
+      defaultApprovalMode: z.optional(z.enum(SETTINGS_APPROVAL_MODES)),
       retryFetchErrors: z.optional(z.boolean()),
       checkpointing: z.optional(z.looseObject({ enabled: z.optional(z.boolean()) })),
     }),

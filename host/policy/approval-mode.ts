@@ -13,6 +13,13 @@ const SPELLINGS: Readonly<Record<string, ApprovalMode>> = {
   plan: 'plan',
 };
 
+/** Every mode, in the order pickers show them (ours; `parseApprovalMode` reads Gemini CLI's spellings too). */
+export const APPROVAL_MODES: readonly ApprovalMode[] = ['default', 'autoEdit', 'yolo', 'plan'];
+
+export function isApprovalMode(raw: string): raw is ApprovalMode {
+  return (APPROVAL_MODES as readonly string[]).includes(raw);
+}
+
 /** For usage messages: the spellings users type. */
 export const APPROVAL_MODE_CHOICES = 'default, auto_edit, yolo, plan';
 

@@ -1,3 +1,4 @@
+import { readJsoncObject } from '../../config/jsonc-file.js';
 import { closestNames } from '../../scheduler/texts.js';
 import { SETTINGS_SET_USAGE, settingsSet } from './settings-set.js';
 import { spawnSync } from 'node:child_process';
@@ -5,7 +6,6 @@ import { existsSync, statSync } from 'node:fs';
 import { arch, platform, release } from 'node:os';
 import { resolve } from 'node:path';
 import { VERSION } from '../../../protocol/version.js';
-import { readConfigFile } from '../../config/config-file.js';
 import { safeText } from '../../safe-text.js';
 import type { RunStats } from '../../core/run-stats.js';
 import { KNOWN_MODEL_NAMES, MODEL_ALIAS_AUTO, MODEL_CHOICES, modelChain } from '../../core/models.js';
@@ -62,7 +62,8 @@ export const settingsCommand: ChatCommand = (input, ctx) => {
   const files = settings.files.map((f) => {
     let json: unknown;
     try {
-      json = JSON.parse((readConfigFile(f.path) ?? '').replace(/^\s*\/\/.*$/gm, ''));
+      // The settings files' one reader: comments of both kinds, with positions kept.
+      json = readJsoncObject(f.path).value;
     } catch {
       json = undefined;
     }

@@ -29,7 +29,11 @@ describeTmux('terminal UI: sessions, shell mode and the daily commands', () => {
   beforeAll(async () => {
     requireBuilt(ENTRY.host);
     mkdirSync(join(ws, '.gemini'), { recursive: true });
-    writeFileSync(join(ws, '.gemini', 'settings.json'), JSON.stringify({ mcp: { excluded: ['web', 'memory'] } }));
+    // A block comment, as settings files may carry: /settings still says which file set each key.
+    writeFileSync(
+      join(ws, '.gemini', 'settings.json'),
+      `/* project settings */\n${JSON.stringify({ mcp: { excluded: ['web', 'memory'] } })}`,
+    );
     mkdirSync(join(home, '.gemini'), { recursive: true });
     writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws]: 'TRUST_FOLDER' }));
     gemini = await startScriptedGemini([
