@@ -53,45 +53,6 @@ export interface CliArgs {
   sessionId?: string;
 }
 
-export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
-       gemini-mcp mcp <add|remove|list|...>    manage MCP servers
-       gemini-mcp tools <list|call|...>        inspect and call tools
-       gemini-mcp trust [--parent|--never|--reset] [dir]   trust a folder (or not)
-       gemini-mcp skills <list|enable|disable>  manage agent skills
-       gemini-mcp hooks migrate --from-claude   Claude Code hooks → .gemini/settings.json
-       gemini-mcp extensions <install|uninstall|list|update|enable|disable|link|new|validate>
-
-Options:
-  -p, --prompt <text>                 run one prompt headless (appended to piped stdin)
-  -i, --prompt-interactive <text>     open the chat with this prompt already sent
-  -m, --model <id>                    model or alias: auto (default), pro, flash, flash-lite
-  -y, --yolo                          approve every tool call
-  -s, --sandbox                       run shell commands in the sandbox (bubblewrap; also GEMINI_SANDBOX=true)
-      --sandbox-allow-net <a,b>       hosts sandboxed commands may reach (default: no network)
-      --approval-mode <mode>          default | auto_edit | yolo | plan (read-only tools only)
-      --allowed-mcp-server-names <a,b> start only these servers and allow their tools
-      --allowed-tools <a,b>           tools that run without confirmation
-      --policy <file>                 load a policy file or folder (.toml [[rule]]s); repeatable
-      --admin-policy <file>           the same, in the admin tier (ignored when system policies exist)
-  -o, --output-format <fmt>           text | json | stream-json (headless)
-      --include-directories <a,b>     extra workspace directories
-      --skip-trust                    trust this folder for this run (workspace servers, .env, modes)
-  -d, --debug                         debug logging on stderr
-  -r, --resume [latest|N|ID]          continue a recorded session of this project (default: latest)
-      --session-id <id>               start a new session with this id (letters, digits, - and _)
-      --list-sessions                 list this project's recorded sessions
-      --delete-session <N|ID>         delete a recorded session
-  -w, --worktree [name]               run in a new git worktree (needs experimental.worktrees)
-      --checkpointing                 snapshot project files before approved edits (/restore)
-      --acp                           serve the Agent Client Protocol on stdio (for editors)
-  -e, --extensions <a,b|none>         use only these extensions for this run
-  -l, --list-extensions               list the installed extensions and exit
-      --record-responses <file>       record model responses as JSONL
-      --fake-responses <file>         replay model responses from JSONL (no network)
-  -v, --version                       print the version
-  -h, --help                          print this help
-`;
-
 /**
  * Gemini CLI 0.61 flags we do not have: refused with what to do instead (exit 42), never read as a prompt
  * or silently ignored.
@@ -147,43 +108,131 @@ function defaultResumeValue(argv: string[]): string[] {
   return out;
 }
 
-/** Every flag, for node:util's parseArgs. */
-const OPTIONS = {
-  prompt: { type: 'string', short: 'p' },
-  'prompt-interactive': { type: 'string', short: 'i' },
-  'session-id': { type: 'string' },
-  model: { type: 'string', short: 'm' },
-  yolo: { type: 'boolean', short: 'y', default: false },
-  'approval-mode': { type: 'string' },
-  'allowed-mcp-server-names': { type: 'string', multiple: true },
-  'allowed-tools': { type: 'string', multiple: true },
-  policy: { type: 'string', multiple: true },
-  'admin-policy': { type: 'string', multiple: true },
+/**
+ * Every flag, once: node:util's parseArgs reads `type`, `short`, `multiple` and `default`; `--help` is made
+ * from `arg` and `help` in this order. A flag without `help` is accepted but not listed (an alias, or
+ * one of Gemini CLI's flags we refuse with a reason).
+ */
+const FLAGS = {
+  prompt: { type: 'string', short: 'p', arg: '<text>', help: 'run one prompt headless (appended to piped stdin)' },
+  'prompt-interactive': {
+    type: 'string',
+    short: 'i',
+    arg: '<text>',
+    help: 'open the chat with this prompt already sent',
+  },
+  'session-id': { type: 'string', arg: '<id>', help: 'start a new session with this id (letters, digits, - and _)' },
+  model: { type: 'string', short: 'm', arg: '<id>', help: 'model or alias: auto (default), pro, flash, flash-lite' },
+  yolo: { type: 'boolean', short: 'y', default: false, help: 'approve every tool call' },
+  'approval-mode': { type: 'string', arg: '<mode>', help: 'default | auto_edit | yolo | plan (read-only tools only)' },
+  'allowed-mcp-server-names': {
+    type: 'string',
+    multiple: true,
+    arg: '<a,b>',
+    help: 'start only these servers and allow their tools',
+  },
+  'allowed-tools': { type: 'string', multiple: true, arg: '<a,b>', help: 'tools that run without confirmation' },
+  policy: {
+    type: 'string',
+    multiple: true,
+    arg: '<file>',
+    help: 'load a policy file or folder (.toml [[rule]]s); repeatable',
+  },
+  'admin-policy': {
+    type: 'string',
+    multiple: true,
+    arg: '<file>',
+    help: 'the same, in the admin tier (ignored when system policies exist)',
+  },
   'session-file': { type: 'string' },
   'screen-reader': { type: 'boolean' },
   'raw-output': { type: 'boolean' },
   'accept-raw-output-risk': { type: 'boolean' },
-  worktree: { type: 'string', short: 'w' },
-  'output-format': { type: 'string', short: 'o' },
-  'include-directories': { type: 'string', multiple: true },
-  debug: { type: 'boolean', short: 'd', default: false },
-  'record-responses': { type: 'string' },
-  'fake-responses': { type: 'string' },
+  worktree: {
+    type: 'string',
+    short: 'w',
+    arg: '[name]',
+    help: 'run in a new git worktree (needs experimental.worktrees)',
+  },
+  'output-format': { type: 'string', short: 'o', arg: '<fmt>', help: 'text | json | stream-json (headless)' },
+  'include-directories': { type: 'string', multiple: true, arg: '<a,b>', help: 'extra workspace directories' },
+  debug: { type: 'boolean', short: 'd', default: false, help: 'debug logging on stderr' },
+  'record-responses': { type: 'string', arg: '<file>', help: 'record model responses as JSONL' },
+  'fake-responses': { type: 'string', arg: '<file>', help: 'replay model responses from JSONL (no network)' },
   'fake-responses-non-strict': { type: 'string' },
-  resume: { type: 'string', short: 'r' },
-  'list-sessions': { type: 'boolean', default: false },
-  'delete-session': { type: 'string' },
-  checkpointing: { type: 'boolean', default: false },
-  acp: { type: 'boolean', default: false },
+  resume: {
+    type: 'string',
+    short: 'r',
+    arg: '[latest|N|ID]',
+    help: 'continue a recorded session of this project (default: latest)',
+  },
+  'list-sessions': { type: 'boolean', default: false, help: "list this project's recorded sessions" },
+  'delete-session': { type: 'string', arg: '<N|ID>', help: 'delete a recorded session' },
+  checkpointing: { type: 'boolean', default: false, help: 'snapshot project files before approved edits (/restore)' },
+  acp: { type: 'boolean', default: false, help: 'serve the Agent Client Protocol on stdio (for editors)' },
   'experimental-acp': { type: 'boolean', default: false },
-  sandbox: { type: 'boolean', short: 's', default: false },
-  'sandbox-allow-net': { type: 'string', multiple: true },
-  extensions: { type: 'string', short: 'e', multiple: true },
-  'list-extensions': { type: 'boolean', short: 'l', default: false },
-  'skip-trust': { type: 'boolean', default: false },
-  version: { type: 'boolean', short: 'v', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const satisfies NonNullable<ParseArgsConfig['options']>;
+  sandbox: {
+    type: 'boolean',
+    short: 's',
+    default: false,
+    help: 'run shell commands in the sandbox (bubblewrap; also GEMINI_SANDBOX=true)',
+  },
+  'sandbox-allow-net': {
+    type: 'string',
+    multiple: true,
+    arg: '<a,b>',
+    help: 'hosts sandboxed commands may reach (default: no network)',
+  },
+  extensions: {
+    type: 'string',
+    short: 'e',
+    multiple: true,
+    arg: '<a,b|none>',
+    help: 'use only these extensions for this run',
+  },
+  'list-extensions': { type: 'boolean', short: 'l', default: false, help: 'list the installed extensions and exit' },
+  'skip-trust': {
+    type: 'boolean',
+    default: false,
+    help: 'trust this folder for this run (workspace servers, .env, modes)',
+  },
+  version: { type: 'boolean', short: 'v', default: false, help: 'print the version' },
+  help: { type: 'boolean', short: 'h', default: false, help: 'print this help' },
+} as const satisfies Record<string, NonNullable<ParseArgsConfig['options']>[string] & { arg?: string; help?: string }>;
+
+const OPTIONS = Object.fromEntries(
+  Object.entries(FLAGS).map(([name, { type, ...rest }]) => [
+    name,
+    {
+      type,
+      ...('short' in rest ? { short: rest.short } : {}),
+      ...('multiple' in rest ? { multiple: rest.multiple } : {}),
+      ...('default' in rest ? { default: rest.default } : {}),
+    },
+  ]),
+) as { [K in keyof typeof FLAGS]: Omit<(typeof FLAGS)[K], 'arg' | 'help'> };
+
+function optionLines(): string {
+  return Object.entries(FLAGS)
+    .filter(([, f]) => 'help' in f)
+    .map(([name, f]) => {
+      const flag = `${'short' in f ? `-${f.short}, ` : '    '}--${name}${'arg' in f ? ` ${f.arg}` : ''}`;
+      return `  ${flag.padEnd(35)} ${(f as { help: string }).help}`;
+    })
+    .join('\n');
+}
+
+export const HELP_TEXT = `Usage: gemini-mcp [options] [prompt..]
+       gemini-mcp mcp <add|remove|list|...>    manage MCP servers
+       gemini-mcp tools <list|call|...>        inspect and call tools
+       gemini-mcp trust [--parent|--never|--reset] [dir]   trust a folder (or not)
+       gemini-mcp skills <list|enable|disable>  manage agent skills
+       gemini-mcp hooks migrate --from-claude   Claude Code hooks → .gemini/settings.json
+       gemini-mcp extensions <install|uninstall|list|update|enable|disable|link|new|validate>
+
+Options:
+${optionLines()}
+`;
 
 export function parseCliArgs(argv: string[]): CliArgs {
   let parsed;
