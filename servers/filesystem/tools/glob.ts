@@ -13,6 +13,12 @@ import { type MtimeReader, PARALLEL_FROM } from '../lib/mtime-reader.js';
 import { rootOf, toPosix } from '../lib/paths.js';
 
 const RECENCY_MS = 24 * 60 * 60 * 1000;
+/**
+ * Paths the model gets at most, the first in the result's order (recent ones newest first, then by path): a glob over a big tree matched 50,000 files and sent 1.4 MB
+ * of paths into the conversation. The count of all matches and how to narrow them come with the list, as
+ * the grep does with its matches.
+ */
+export const MAX_GLOB_RESULTS = 1000;
 /** Files handed to the mtime reader's worker at a time while a big walk goes on. */
 const PREFETCH_BATCH = 2048;
 
@@ -86,9 +92,14 @@ export const createGlobTool = (deps: GlobDeps) =>
       }
       const sorted = sortByRecency(found.files, await deps.mtimes.read(found.files), Date.now());
       const ignoredNote = ignored > 0 ? ` (${ignored} additional files were ignored)` : '';
+      const shown = sorted.length > MAX_GLOB_RESULTS ? sorted.slice(0, MAX_GLOB_RESULTS) : sorted;
+      const limitNote =
+        shown.length < sorted.length
+          ? `\n(Showing the first ${shown.length} of ${sorted.length}. Narrow the search with a more specific pattern, such as a folder or an extension, or with 'path', to see the others.)`
+          : '';
       return textResult(
-        `Found ${sorted.length} file(s) matching "${args.pattern}"${where}${ignoredNote}, sorted by modification time (newest first):\n${sorted.join('\n')}`,
-        `Found ${sorted.length} matching file(s)`,
+        `Found ${sorted.length} file(s) matching "${args.pattern}"${where}${ignoredNote}, sorted by modification time (newest first):\n${shown.join('\n')}${limitNote}`,
+        `Found ${sorted.length} matching file(s)${shown.length < sorted.length ? ` (showing ${shown.length})` : ''}`,
       );
     },
   });

@@ -33,6 +33,29 @@ describe('glob', () => {
     );
   });
 
+  it('a glob matching more than the cap sends the newest ones, the whole count and how to narrow it', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'many'));
+    const now = Date.now() / 1000;
+    for (let i = 0; i < 1200; i++) {
+      const f = join(root, 'many', `f${i}.txt`);
+      writeFileSync(f, '');
+      // Recent, each newer than the one before: f1199 is the newest.
+      utimesSync(f, now - 3600 + i, now - 3600 + i);
+    }
+    const fs = await connectFs({ roots: [root] });
+    const text = await fs.text('glob', { pattern: '**/*.txt' });
+    const lines = text.split('\n');
+    expect(lines[0]).toBe(
+      `Found 1200 file(s) matching "**/*.txt" within ${root}, sorted by modification time (newest first):`,
+    );
+    const paths = lines.filter((l) => l.startsWith(root));
+    expect(paths).toHaveLength(1000);
+    expect(paths[0]).toBe(join(root, 'many', 'f1199.txt'));
+    expect(text).not.toContain(join(root, 'many', 'f199.txt'));
+    expect(lines.at(-1)).toMatch(/^\(Showing the first 1000 of 1200\. Narrow the search .* 'path'/);
+  });
+
   it('is case-insensitive by default, matches literal names, skips core excludes', async () => {
     const root = tempDir();
     mkdirSync(join(root, 'node_modules'));
@@ -138,7 +161,9 @@ describe('glob over thousands of files (mtimes read on two threads, prefetched d
     expect(lines[0]).toBe(
       `Found 5500 file(s) matching "**/*.ts" within ${root} (1 additional files were ignored), sorted by modification time (newest first):`,
     );
-    expect(lines.slice(1)).toEqual([...recent.map((r) => r.file), ...old]);
+    // The order of the whole result, of which the model gets the first MAX_GLOB_RESULTS.
+    expect(lines.slice(1, -1)).toEqual([...recent.map((r) => r.file), ...old].slice(0, 1000));
+    expect(lines.at(-1)).toContain('(Showing the first 1000 of 5500.');
     // Closing ends the server and with it the mtime reader's worker.
     await fs.client.close();
   });
