@@ -53,7 +53,8 @@ export const createGlobTool = (deps: GlobDeps) =>
     description:
       "Efficiently finds files matching a glob pattern (e.g. 'src/**/*.ts', '**/*.md') and returns their absolute paths, " +
       'sorted with recently modified files (last 24 hours) first, newest first. Matching is case-insensitive by default. ' +
-      '.gitignore and .geminiignore rules are respected.',
+      '.gitignore and .geminiignore rules are respected. ' +
+      `At most ${MAX_GLOB_RESULTS} paths are returned, with the total count when there are more.`,
     inputSchema,
     annotations: READ_ONLY,
     handler: async (args, ctx) => {
