@@ -1,3 +1,4 @@
+import { createSearchGate } from './lib/search-gate.js';
 import { createKitServer, type KitServer } from '../common/create-server.js';
 import type { Logger } from '../common/logger.js';
 import { VERSION } from '../../protocol/version.js';
@@ -35,7 +36,7 @@ export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
     name: 'gemini-mcp-filesystem',
     version: VERSION,
     instructions: 'File tools confined to the workspace roots. Paths may be absolute or relative to the first root.',
-    tools: filesystemTools({ mtimes }),
+    tools: filesystemTools({ mtimes, searches: createSearchGate() }),
     log: deps.log,
     roots: deps.roots,
     projectTempDir: deps.projectTempDir,

@@ -3,6 +3,7 @@ import { delimiter, join } from 'node:path';
 import { lazyRequire } from '../../../protocol/lazy-require.js';
 import { CORE_EXCLUDE_DIRS, type IgnoreRules } from './ignore-rules.js';
 import { runJs } from './grep-js-engine.js';
+import type { SearchGate } from './search-gate.js';
 
 /** One matching line as an engine reports it; `file` is relative to the search dir, `/`-separated. */
 export interface RawMatch {
@@ -34,6 +35,8 @@ export interface EngineRequest {
    * verified anyway, and a folder of 100 KB log lines then crosses the pipe as a few bytes per match.
    */
   linesOnly?: boolean;
+  /** The server's gate for search processes: a slot per core, shared fairly (search-gate.ts). */
+  gate?: SearchGate;
 }
 
 /** An engine that could not run (missing, unsupported regex, crashed): the next one is tried. */
@@ -108,7 +111,7 @@ function runRipgrep(req: EngineRequest): Promise<void> {
   if (req.basenameInclude) args.push('-g', req.basenameInclude);
   if (req.linesOnly) args.push('--only-matching', '--replace', '');
   args.push('--regexp', req.pattern, '--', ...(req.paths ?? ['.']));
-  return runProcess('rg', args, req, 'colon');
+  return runProcess('rg', args, req, 'colon', (threads) => ['--threads', String(threads)]);
 }
 
 /**
@@ -162,7 +165,20 @@ function runSystemGrep(req: EngineRequest): Promise<void> {
  * Runs a grep-like tool and streams `path\0line:text` (colon) or `path\0line\0text` (nul) lines.
  * Exit 1 means "no match"; anything else without output is a failure the caller falls back from.
  */
-function runProcess(cmd: string, args: string[], req: EngineRequest, format: 'colon' | 'nul'): Promise<void> {
+function runProcess(
+  cmd: string,
+  args: string[],
+  req: EngineRequest,
+  format: 'colon' | 'nul',
+  threadArgs?: (threads: number) => string[],
+): Promise<void> {
+  if (!req.gate) return spawnSearch(cmd, args, req, format);
+  return req.gate.run(req.signal, (threads) =>
+    spawnSearch(cmd, threads !== undefined && threadArgs ? [...threadArgs(threads), ...args] : args, req, format),
+  );
+}
+
+function spawnSearch(cmd: string, args: string[], req: EngineRequest, format: 'colon' | 'nul'): Promise<void> {
   return new Promise((resolve, reject) => {
     const { spawn } = lazyRequire('node:child_process') as typeof import('node:child_process');
     const child = spawn(cmd, args, { cwd: req.dir, stdio: ['ignore', 'pipe', 'pipe'], signal: req.signal });

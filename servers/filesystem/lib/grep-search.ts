@@ -6,6 +6,7 @@ import { isAllowedReal } from '../../common/path-guard.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
 import { EngineFailed, type EngineName, engineOrder, forcedEngine, runEngine, type RawMatch } from './grep-engines.js';
 import { listFiles, rootRel } from './grep-js-engine.js';
+import type { SearchGate } from './search-gate.js';
 import { nextBatch, oneRunSuffices, searchUnits } from './grep-units.js';
 import { verifyMatches } from './grep-verify.js';
 import type { GrepGroup } from './grep-format.js';
@@ -33,6 +34,8 @@ export interface SearchRequest {
   max: number;
   /** Receives the verified lines of matched files when few enough matches call for auto-context. */
   linesByFile?: Map<string, string[]>;
+  /** The server's gate for search processes (one slot per core). */
+  gate?: SearchGate;
 }
 
 /** Up to this many matches get surrounding lines. */
@@ -93,6 +96,7 @@ export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]>
       signal: req.signal,
       linesOnly,
       files,
+      gate: req.gate,
       onMatch: (m: RawMatch) => {
         buffer.push(m);
         if (buffer.length >= 20_000) compact();

@@ -4,16 +4,16 @@ import { listDirectory } from './list-directory.js';
 import { readFile } from './read-file.js';
 import { readManyFiles } from './read-many-files.js';
 import { replace } from './replace.js';
-import { searchFileContent } from './search-file-content.js';
+import { createSearchFileContentTool, type SearchDeps } from './search-file-content.js';
 import { writeFile } from './write-file.js';
 
 /** The server's tools; `deps` are the resources one server instance owns. */
-export const filesystemTools = (deps: GlobDeps): ToolDefinition[] => [
+export const filesystemTools = (deps: GlobDeps & SearchDeps): ToolDefinition[] => [
   listDirectory,
   readFile,
   writeFile,
   replace,
-  searchFileContent,
+  createSearchFileContentTool(deps),
   createGlobTool(deps),
   readManyFiles,
 ];
