@@ -26,17 +26,21 @@ export interface MemoryServerDeps {
   log: Logger;
   /** `--memory-file`; default `<home>/.gemini/<first file name>`. */
   memoryFile?: string;
-  /** Context file names (`--context-file-name`), default `GEMINI.md`. */
+  /** Context file names (`--context-file-name`), default `GEMINI.md` then `AGENTS.md`. */
   contextFileNames?: string[];
   /** For `GEMINI_CLI_HOME`; defaults to process.env. */
   env?: NodeJS.ProcessEnv;
 }
 
+export const DEFAULT_CONTEXT_FILE_NAMES = ['GEMINI.md', 'AGENTS.md'];
+
 export function createMemoryServer(deps: MemoryServerDeps): KitServer {
   // A context file name is a plain name looked up in a folder, never a path out of it.
   const { names: plain, refused } = splitContextFileNames(deps.contextFileNames ?? []);
   if (refused.length) deps.log.warn(refusedContextFileNamesNotice(refused));
-  const fileNames = plain.length ? plain : ['GEMINI.md'];
+  // AGENTS.md beside GEMINI.md by default: the file Claude Code, Codex and other agents' users already keep
+  // (Gemini CLI reads it only when named in context.fileName); memories are saved to the first name.
+  const fileNames = plain.length ? plain : DEFAULT_CONTEXT_FILE_NAMES;
   const paths = resolveMemoryPaths({ memoryFile: deps.memoryFile, fileNames, env: deps.env ?? process.env });
   const writer = new MemoryFileWriter(paths.memoryFile);
   const subscriptions = new Set<string>();
