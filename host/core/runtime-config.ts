@@ -22,6 +22,7 @@ import type { ApprovalMode } from '../scheduler/types.js';
 import { disabledSkillNames, loadSkills, type Skill } from '../skills/skills.js';
 import { disabledIn, skillScopeFiles } from '../skills/skill-toggle.js';
 import { activateSkill, activateSkillEntry } from '../tools/activate-skill.js';
+import { type TopicState, updateTopic, updateTopicEntry } from '../tools/update-topic.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { HostRuntimeOptions } from './runtime.js';
 
@@ -167,6 +168,9 @@ export function loadContributions(
   const commands = loadCommandFiles(commandDirs(where), BUILTIN_COMMAND_NAMES);
   const disabled = disabledSkillNames(settings.merged);
   const skills = loadSkills(skillDirs(where)).filter((s) => !disabled.has(s.name));
+  // Gemini CLI's update_topic: a note of the session's chapter, offered in every session as in 0.61.
+  const topic: TopicState = {};
+  registry.addHostTool(updateTopicEntry(), async (args) => updateTopic(topic, args));
   const offer = () => registry.addHostTool(activateSkillEntry(skills), (args) => activateSkill(skills, args, addRoot));
   if (skills.length) offer();
   const reloadSkills = (): Skill[] => {
