@@ -34,4 +34,9 @@ export const META = {
    * unwrapped), for a client that inserts it elsewhere (custom commands' `!{…}`).
    */
   shellOutcome: `${NS}/shellOutcome`,
+  /**
+   * Result `_meta`: the server already cut this result's text for the model and saved the whole output at
+   * this path. The host (for its own servers) cuts nothing again and links the card to this file.
+   */
+  outputFile: `${NS}/outputFile`,
 } as const;

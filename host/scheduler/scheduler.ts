@@ -288,10 +288,13 @@ export class ToolScheduler extends EventEmitter {
         converted.display,
       );
     }
-    // What the user typed is shown to the user only: nothing to cut for the model.
-    const threshold = call.request.typedByUser
-      ? 0
-      : effectiveThreshold(this.opts.truncateThreshold, tool.maxResultSizeChars);
+    // What the user typed is shown to the user only: nothing to cut for the model. Our own servers say when
+    // they cut the text themselves (they hold the whole output): cut once, and link to their file.
+    const cutByServer = tool.builtIn ? result._meta?.[META.outputFile] : undefined;
+    const threshold =
+      call.request.typedByUser || typeof cutByServer === 'string'
+        ? 0
+        : effectiveThreshold(this.opts.truncateThreshold, tool.maxResultSizeChars);
     const cut = await truncateToolOutput(converted.text, {
       threshold,
       projectTempDir: this.opts.projectTempDir,
@@ -307,7 +310,7 @@ export class ToolScheduler extends EventEmitter {
       }),
       responseText: cut.text + extra,
       resultDisplay: converted.display,
-      ...(cut.file ? { outputFile: cut.file } : {}),
+      ...(cut.file ? { outputFile: cut.file } : typeof cutByServer === 'string' ? { outputFile: cutByServer } : {}),
       ...(result._meta ? { meta: result._meta as Record<string, unknown> } : {}),
     };
     this.finish(call, 'success');

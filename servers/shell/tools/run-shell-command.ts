@@ -132,12 +132,13 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
         ctx.roots.projectTempDir ?? deps.fallbackTempDir,
         ctx.callId,
       );
-      // The display travels in the same message: a huge output shows as the truncated text.
-      const display = capDisplay(result.timedOut || file ? text : displayOf(result));
+      // The display is the command's own output (its end, when huge), never the text wrapped for the model.
+      const display = capDisplay(result.timedOut ? text : displayOf(result));
       if (result.error) throw new ToolError(text, 'shell_execute_error', display);
       const done = textResult(text, display);
       done._meta = {
         ...done._meta,
+        ...(file ? { [META.outputFile]: file } : {}),
         [META.shellOutcome]: {
           // Bounded: the result already carries the (truncated) text once; a 16 MB copy would double it.
           output:

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ENTRY, requireBuilt } from '../../helpers/paths.js';
+import { ONLY, workspace } from '../../helpers/run-host.js';
+import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
+import { tempDir } from '../../helpers/tmp.js';
+import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
+
+describeTmux("a long command's card, when the model ran it", () => {
+  const ws = workspace();
+  let gemini: ScriptedGemini;
+  let ui: TmuxUi;
+
+  beforeAll(async () => {
+    ws.settings({ ...ONLY('shell'), tools: { allowed: ['run_shell_command(seq)'] } });
+    gemini = await startScriptedGemini([
+      reply.calls({ id: 's1', name: 'shell__run_shell_command', args: { command: 'seq 1 30000' } }),
+      reply.text('Counted to thirty thousand.'),
+    ]);
+    ui = TmuxUi.start({
+      cwd: ws.cwd,
+      scriptDir: tempDir('ui-scripts-'),
+      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
+      argv: [process.execPath, requireBuilt(ENTRY.host)],
+      width: 120,
+      height: 40,
+    });
+    await ui.waitFor(INPUT_READY);
+  });
+
+  afterAll(async () => {
+    ui?.kill();
+    await gemini?.close();
+  });
+
+  it("shows the output's end, no internal lines, and links the file with the whole output", async () => {
+    ui.submit('count');
+    const screen = await ui.waitFor('Counted to thirty thousand.');
+    expect(screen).toMatch(/│ 30000/);
+    expect(screen).not.toContain('untrusted_context');
+    expect(screen).not.toContain('PGID');
+    // The path may wrap at the pane's edge.
+    expect(screen.replace(/\n/g, '')).toMatch(/full output: \S*tool-outputs\/run_shell_command_s1_\w+\.txt/);
+  });
+});
