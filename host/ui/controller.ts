@@ -75,6 +75,8 @@ export class Controller {
     const refresh = () => this.refreshServers();
     rt.manager.on('status', refresh);
     rt.manager.on('tools_changed', refresh);
+    // `/mcp disable|enable NAME` changes the registry, not the servers: the footer follows it too.
+    rt.registry.on('changed', refresh);
     this.modes.attach(rt);
     this.refreshServers();
     this.readyResolve?.();
@@ -86,8 +88,11 @@ export class Controller {
   }
 
   refreshServers(): void {
-    const states = this.runtime?.manager.states() ?? [];
-    this.app.status.serversTotal = states.length;
+    const all = this.runtime?.manager.states() ?? [];
+    const on = (alias: string) => this.runtime?.registry.isServerEnabled(alias) ?? true;
+    const states = all.filter((s) => on(s.alias));
+    this.app.status.serversTotal = all.length;
+    this.app.status.serversDisabled = all.length - states.length;
     this.app.status.serversReady = states.filter((s) => s.status === 'connected').length;
     this.app.status.serversFailed = states.filter((s) => s.status === 'failed').length;
     this.app.status.serversIdle = states.filter((s) => s.status === 'idle').length;

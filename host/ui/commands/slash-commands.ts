@@ -87,10 +87,22 @@ export function completionTable(runtime: UiRuntime | undefined): Record<string, 
   return table;
 }
 
-export function formatMcp(states: ServerState[], p: Palette, withDescriptions: boolean): string {
+export function formatMcp(
+  states: ServerState[],
+  p: Palette,
+  withDescriptions: boolean,
+  isEnabled: (alias: string) => boolean = () => true,
+): string {
   if (states.length === 0) return p.gray('No MCP servers configured.');
   const lines = [p.bold('MCP servers')];
   for (const s of states) {
+    if (!isEnabled(s.alias)) {
+      // Turned off for this session: its tools are not offered, whatever its connection does.
+      lines.push(
+        `${p.gray('○')} ${p.bold(safeText(s.alias))} ${p.gray(`disabled for this session (/mcp enable ${safeText(s.alias)})`)}`,
+      );
+      continue;
+    }
     const colour =
       s.status === 'connected' ? p.green : s.status === 'failed' || s.status === 'disconnected' ? p.red : p.yellow;
     const icon = s.status === 'connected' ? '●' : s.status === 'connecting' ? '◌' : s.status === 'idle' ? '○' : '✗';
@@ -184,7 +196,9 @@ async function runMcpSlash(args: string[], ctx: SlashContext, rt: NonNullable<Sl
     }
     return;
   }
-  ctx.print(formatMcp(rt.manager.states(), p, sub === 'desc' || sub === 'descriptions'));
+  ctx.print(
+    formatMcp(rt.manager.states(), p, sub === 'desc' || sub === 'descriptions', (a) => rt.registry.isServerEnabled(a)),
+  );
 }
 
 /** `/tools [desc]`: the tools the model can call. */

@@ -10,6 +10,8 @@ export interface StatusInfo {
   serversFailed: number;
   /** Configured but not started yet (lazy start): not a problem, unlike a failed one. */
   serversIdle?: number;
+  /** Turned off for this session (`/mcp disable NAME`): not counted as ready, not a problem either. */
+  serversDisabled?: number;
   tokens: number;
   /** `/vim` on: the input's mode. */
   vim?: 'NORMAL' | 'INSERT';
@@ -58,11 +60,16 @@ export function formatStatusLine(s: StatusInfo, width: number, p: Palette): stri
   const modeStyled =
     s.approvalMode === 'yolo' ? p.red(p.bold(mode)) : s.approvalMode === 'autoEdit' ? p.yellow(mode) : p.gray(mode);
   const idle = s.serversIdle ?? 0;
-  const notes = [idle ? `${idle} idle` : '', s.serversFailed ? `${s.serversFailed} failed` : ''].filter(Boolean);
+  const off = s.serversDisabled ?? 0;
+  const notes = [
+    idle ? `${idle} idle` : '',
+    off ? `${off} disabled` : '',
+    s.serversFailed ? `${s.serversFailed} failed` : '',
+  ].filter(Boolean);
   const servers = `MCP ${s.serversReady}/${s.serversTotal}${notes.length ? ` (${notes.join(', ')})` : ''}`;
   const serversStyled = s.serversFailed
     ? p.red(servers)
-    : s.serversReady + idle < s.serversTotal
+    : s.serversReady + idle + off < s.serversTotal
       ? p.yellow(servers)
       : p.green(servers);
   const logs = s.unseenLogs ? ` · ${s.unseenLogs} log${s.unseenLogs === 1 ? '' : 's'} (F12)` : '';

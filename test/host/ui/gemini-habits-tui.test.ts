@@ -80,11 +80,16 @@ describe.skipIf(!hasTmux)('Gemini CLI habits in the chat', () => {
     await ui.waitFor('MCP 1/1');
     ui.submit('/mcp disable memory');
     await ui.waitFor('disabled for this session');
+    // The list and the footer say so too (the server itself still runs).
+    await ui.waitFor(/MCP 0\/1 \(1 disabled\)/);
+    ui.submit('/mcp');
+    await ui.waitFor('memory disabled for this session (/mcp enable memory)');
     ui.submit('/tools');
     const off = await ui.waitFor(/No tools yet|Tools \(/);
     expect(off).not.toContain('memory__save_memory');
     ui.submit('/mcp enable memory');
     await ui.waitFor('enabled for this session: 1 tool back');
+    await ui.waitFor('MCP 1/1');
     ui.submit('/tools');
     await ui.waitFor('memory__save_memory');
   });
