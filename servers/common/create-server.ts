@@ -49,6 +49,8 @@ export interface KitServer {
   roots: WorkspaceRoots;
   /** Resolves once the client's roots (if offered) have been applied; resource handlers await it. */
   rootsReady?: () => Promise<void>;
+  /** The names of its tools (metrics label calls only with these). */
+  toolNames?: ReadonlySet<string>;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -137,7 +139,7 @@ export function createKitServer(spec: KitServerSpec): KitServer {
       }) as never,
     );
   }
-  return { mcp, roots, rootsReady: () => currentRoots() };
+  return { mcp, roots, rootsReady: () => currentRoots(), toolNames: new Set(spec.tools.map((t) => t.name)) };
 }
 
 /** Says on stderr and to the client (MCP logging) which offered roots were ignored or cut down, and why. */

@@ -29,6 +29,7 @@ const COMMON_OPTIONS = {
   'request-timeout': { type: 'string', default: '30' },
   'write-stall-timeout': { type: 'string', default: '15' },
   'max-session-requests': { type: 'string', default: '8' },
+  'shutdown-grace': { type: 'string', default: '30' },
   debug: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -88,15 +89,17 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
     requestTimeoutMs,
     writeStallMs: seconds('write-stall-timeout'),
     maxSessionRequests,
+    shutdownGraceMs: seconds('shutdown-grace'),
   };
 
   if (flags.transport === 'http') {
     // Loaded only here: the Streamable HTTP stack costs a stdio server measurable startup time.
     const { serveHttp } = await import('./http.js');
-    const http = await serveHttp(flags, () => spec.create(flags, values, log), log).catch((err) =>
+    const http = await serveHttp(flags, () => spec.create(flags, values, log), log, spec.name).catch((err) =>
       fail(spec, err.message),
     );
-    onShutdown(() => http.close());
+    // SIGTERM drains so a rolling restart loses no call; past the grace period and a margin the process exits anyway.
+    onShutdown(() => http.drain(flags.shutdownGraceMs), flags.shutdownGraceMs + 5000);
     return;
   }
   const server = await spec.create(flags, values, log);
@@ -110,12 +113,12 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
   onShutdown(stop);
 }
 
-function onShutdown(close: () => Promise<void>): void {
+function onShutdown(close: () => Promise<void>, forceAfterMs = 5000): void {
   let closing = false;
   const handler = () => {
     if (closing) return;
     closing = true;
-    const force = setTimeout(() => process.exit(0), 5000);
+    const force = setTimeout(() => process.exit(0), forceAfterMs);
     force.unref();
     void close()
       .catch(() => undefined)
@@ -132,7 +135,7 @@ function usage(spec: EntrySpec): string {
     `       [--root DIR]... [--project-temp-dir DIR] [--debug]\n` +
     `       HTTP: [--allow-origin ORIGIN]... [--max-sessions 100] [--session-idle-timeout SECONDS (1800)]\n` +
     `             [--headers-timeout SECONDS (10)] [--request-timeout SECONDS (30)] [--write-stall-timeout SECONDS (15)]\n` +
-    `             [--max-session-requests N (8)]${spec.usage ? `\n${spec.usage}` : ''}\n`
+    `             [--max-session-requests N (8)] [--shutdown-grace SECONDS (30)]${spec.usage ? `\n${spec.usage}` : ''}\n`
   );
 }
 

@@ -21,6 +21,8 @@ export interface CommonFlags {
   maxSessionRequests: number;
   /** HTTP: a response whose unsent output the client does not take for this long is cut. */
   writeStallMs: number;
+  /** HTTP: on SIGTERM, how long calls in flight may take to finish before the sessions close. */
+  shutdownGraceMs: number;
 }
 
 export type FlagValues = Record<string, string | boolean | (string | boolean)[] | undefined>;

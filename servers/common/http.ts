@@ -5,7 +5,10 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { KitServer } from './create-server.js';
 import type { CommonFlags } from './flags.js';
+import { CallMeter } from './http-call-meter.js';
+import { createHttpMetrics } from './http-metrics.js';
 import { Outbox } from './http-outbox.js';
+import { answerProbe, PROBE_PATHS } from './http-probes.js';
 import { SessionTable } from './http-sessions.js';
 import type { Logger } from './logger.js';
 import { MAX_MESSAGE_BYTES } from './message-limit.js';
@@ -16,19 +19,28 @@ import { isLoopbackHostname } from '../../protocol/loopback.js';
  * configured, a non-loopback bind requires one, and Host headers are checked against the bind
  * address so a web page cannot reach a local server through DNS rebinding. A browser's Origin must be
  * the server's own or one allowed with `--allow-origin`; clients that send none (not browsers) pass.
- * An unknown or closed session id gets 404, so a client knows to initialize again.
+ * An unknown or closed session id gets 404, so a client knows to initialize again. `/healthz`, `/readyz`
+ * and `/metrics` answer without a token. `drain` stops taking sessions and lets the calls in flight finish.
  */
 export async function serveHttp(
   flags: CommonFlags,
   create: () => KitServer | Promise<KitServer>,
   log: Logger,
-): Promise<{ port: number; close: () => Promise<void> }> {
+  serverName = 'mcp',
+): Promise<HttpService> {
   if (!isLoopbackHostname(flags.host) && !flags.token) {
     throw new Error(`refusing to listen on non-loopback host ${flags.host} without a token (use --token-env NAME)`);
   }
   const sessions = new SessionTable({ maxSessions: flags.maxSessions, idleMs: flags.sessionIdleMs }, log);
   let allowedHosts: string[] = [];
   let ownOrigins = new Set<string>();
+  let draining = false;
+  const metrics = createHttpMetrics(
+    serverName,
+    () => sessions.size,
+    () => meter.inFlight,
+  );
+  const meter = new CallMeter(metrics);
 
   const http = createServer(slowClientLimits(flags), (req, res) => {
     void handle(req, res).catch((err) => {
@@ -39,6 +51,8 @@ export async function serveHttp(
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://x');
+    const probe = PROBE_PATHS.has(url.pathname) && req.headers.origin === undefined;
+    if (probe) return answerProbe(url.pathname, req, res, { ready: () => !draining, metrics });
     if (url.pathname !== '/mcp') return sendJsonError(res, 404, -32000, 'Not found: the endpoint is /mcp');
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin, ownOrigins, flags.allowOrigins)) {
@@ -63,27 +77,8 @@ export async function serveHttp(
     if (body === undefined) return sendJsonError(res, 400, -32700, 'Parse error: invalid JSON');
     if (!isInitializeRequest(body))
       return sendJsonError(res, 400, -32000, 'Bad request: no session id (send initialize first)');
-    if (!sessions.makeRoom()) {
-      return sendJsonError(
-        res,
-        503,
-        -32000,
-        `Service unavailable: all ${flags.maxSessions} sessions are busy (raise --max-sessions)`,
-      );
-    }
-    const server = await create();
-    const outbox = sessionOutbox(flags, log, res);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      enableDnsRebindingProtection: true,
-      allowedHosts,
-      onsessioninitialized: (id) => sessions.add(id, { transport, server, outbox, open: 0, lastUsed: Date.now() }),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    await server.mcp.connect(transport);
-    await transport.handleRequest(req, res, body);
+    if (draining) return sendDraining(res);
+    return startSession({ flags, log, create, sessions, meter, allowedHosts }, req, res, body);
   }
 
   async function inSession(sid: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -109,13 +104,66 @@ export async function serveHttp(
   // Tests and launchers read this line to learn the port.
   log.info(`listening on http://${flags.host.includes(':') ? `[${flags.host}]` : flags.host}:${port}/mcp`);
 
+  const close = async () => {
+    draining = true;
+    await sessions.closeAll();
+    await new Promise<void>((r) => http.close(() => r()));
+  };
   return {
     port,
-    close: async () => {
-      await sessions.closeAll();
-      await new Promise<void>((r) => http.close(() => r()));
+    close,
+    drain: async (graceMs: number) => {
+      draining = true;
+      await meter.settle(graceMs, log);
+      await close();
     },
   };
+}
+
+interface SessionEnv {
+  flags: CommonFlags;
+  log: Logger;
+  create: () => KitServer | Promise<KitServer>;
+  sessions: SessionTable;
+  meter: CallMeter;
+  allowedHosts: string[];
+}
+
+/** A new session for an initialize request: its server, transport and outbox, its calls watched by the meter. */
+async function startSession(env: SessionEnv, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  const { flags, log, sessions } = env;
+  if (!sessions.makeRoom()) {
+    return sendJsonError(
+      res,
+      503,
+      -32000,
+      `Service unavailable: all ${flags.maxSessions} sessions are busy (raise --max-sessions)`,
+    );
+  }
+  const server = await env.create();
+  const outbox = sessionOutbox(flags, log, res);
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    enableDnsRebindingProtection: true,
+    allowedHosts: env.allowedHosts,
+    onsessioninitialized: (id) => sessions.add(id, { transport, server, outbox, open: 0, lastUsed: Date.now() }),
+  });
+  let unwatch: () => void = () => {};
+  transport.onclose = () => {
+    unwatch();
+    if (transport.sessionId) sessions.delete(transport.sessionId);
+  };
+  await server.mcp.connect(transport);
+  unwatch = env.meter.watch(transport, server.toolNames ?? new Set());
+  await transport.handleRequest(req, res, body);
+}
+
+export interface HttpService {
+  port: number;
+  /** Closes every session at once. */
+  close: () => Promise<void>;
+  /** Refuses new sessions (readiness 503), waits up to `graceMs` for the calls in flight, then closes. */
+  drain: (graceMs: number) => Promise<void>;
 }
 
 /**
@@ -187,6 +235,12 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   } catch {
     return undefined;
   }
+}
+
+function sendDraining(res: ServerResponse): void {
+  res.setHeader('Retry-After', '1');
+  res.setHeader('Connection', 'close');
+  sendJsonError(res, 503, -32000, 'Service unavailable: this server is shutting down; connect again');
 }
 
 function sendTooLarge(res: ServerResponse): void {
