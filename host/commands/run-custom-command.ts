@@ -79,6 +79,14 @@ export function commandDeps(rt: CommandRuntime, o: RunOptions): ExpandDeps {
       if (!tool || !rt.policy) return;
       for (const command of commands) {
         const v = await rt.policy.decide(tool, { args: { command } });
+        if (v.decision === 'deny' && v.reason.startsWith('headless:')) {
+          // Headless cannot ask: say which flag would let this command run.
+          const root = command.trim().split(/\s+/)[0] ?? command;
+          throw new RefusedError(
+            `"${command}" needs your approval, which a headless run cannot ask for; to allow it, pass ` +
+              `--allowed-tools "run_shell_command(${root})" or -y`,
+          );
+        }
         if (v.decision === 'deny') throw new RefusedError(`Blocked command: "${command}". Reason: ${v.message}`);
       }
     },
@@ -181,7 +189,8 @@ export async function expandTypedCommand(
     return {
       ok: false,
       command,
-      message: `/${command.name} cannot be run: ${(err as Error).message}. Nothing was sent to the model.`,
+      // One period between the reason and what follows, whatever the reason ended with.
+      message: `/${command.name} cannot be run: ${(err as Error).message.replace(/\.+$/, '')}. Nothing was sent to the model.`,
     };
   }
 }

@@ -5,7 +5,7 @@ import type { App } from './views/app.js';
 import type { UiChatClient, UiRuntime } from './backend-types.js';
 import { completeInput } from './input/input-completion.js';
 import { processAtCommands } from '../core/at-command.js';
-import { runSlash } from './commands/slash-commands.js';
+import { completionTable, runSlash, unknownCommandText } from './commands/slash-commands.js';
 import { parseSlash } from './commands/slash-parse.js';
 import { SessionStats } from './session-stats.js';
 import { ApprovalModeSwitch } from './approval-mode-switch.js';
@@ -179,7 +179,7 @@ export class Controller {
         this.error(`/${slash.name} failed: ${(err as Error).message}`);
         return true;
       });
-      if (!handled) this.error(`Unknown command /${slash.name}. Type /help for the list.`);
+      if (!handled) this.error(unknownCommandText(slash.name, Object.keys(completionTable(this.runtime))));
       return;
     }
     if (refusePathProblems(text, this.runtime, this.app.editor, (m) => this.error(m))) return;

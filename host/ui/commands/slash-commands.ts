@@ -1,3 +1,4 @@
+import { closestNames } from '../../scheduler/texts.js';
 import { contextFilesInUse } from '../../core/context-files.js';
 import { toggleSkill } from '../../skills/skill-toggle.js';
 import type { ServerState } from '../../mcp/types.js';
@@ -401,4 +402,13 @@ function contentText(c: unknown): string {
   if (o?.type === 'text') return o.text ?? '';
   if (o?.type === 'resource') return o.resource?.text ?? o.resource?.uri ?? '';
   return '';
+}
+
+/** `Unknown command /expotr. Did you mean /export-session?`: the closest names, as `/model` suggests models. */
+export function unknownCommandText(name: string, known: string[]): string {
+  // A prefix of a command is the likeliest meaning (`/export` for `/export-session`), then the nearest spellings.
+  const prefixed = known.filter((k) => k.startsWith(name) && k !== name);
+  const near = prefixed.length ? prefixed.slice(0, 3) : closestNames(name, known, 3);
+  const hint = near.length ? ` Did you mean ${near.map((n) => `/${n}`).join(', ')}?` : '';
+  return `Unknown command /${safeText(name)}.${hint} Type /help for the list.`;
 }

@@ -85,7 +85,11 @@ describe('custom .toml commands in headless -p "/cmd args"', () => {
     const r = await runHost(['-p', '/git:commit x'], { ws, url: ep.url });
     expect(r.code).toBe(42);
     expect(r.stderr).toContain('/git:commit cannot be run');
-    expect(r.stderr).toContain('Nothing was sent to the model');
+    // It says which flag would allow it, with one period before what follows.
+    expect(r.stderr).toContain(
+      'pass --allowed-tools "run_shell_command(printf)" or -y. Nothing was sent to the model.',
+    );
+    expect(r.stderr).not.toContain('..');
     expect(ep.requestsOf('streamGenerateContent')).toHaveLength(0);
   }, 60_000);
 

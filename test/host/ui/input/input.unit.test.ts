@@ -12,7 +12,12 @@ import { editorCommand } from '../../../../host/ui/input/editor.js';
 import { InputHistory } from '../../../../host/ui/input/history-store.js';
 import { LineEditor, wrappedRows } from '../../../../host/ui/input/line-editor.js';
 import { installPasteFilter } from '../../../../host/ui/input/paste-filter.js';
-import { formatMcp, promptCommands, runSlash } from '../../../../host/ui/commands/slash-commands.js';
+import {
+  formatMcp,
+  promptCommands,
+  runSlash,
+  unknownCommandText,
+} from '../../../../host/ui/commands/slash-commands.js';
 import { parseSlash, promptArgs } from '../../../../host/ui/commands/slash-parse.js';
 import { createPalette, stripSgr } from '../../../../host/ui/text/palette.js';
 import { tempDir } from '../../../helpers/tmp.js';
@@ -148,5 +153,16 @@ describe('bracketed paste', () => {
   it('splits $EDITOR into command and arguments', () => {
     expect(editorCommand({ EDITOR: 'code -w' })).toEqual({ file: 'code', args: ['-w'] });
     expect(editorCommand({})).toEqual({ file: 'vi', args: [] });
+  });
+});
+
+describe('an unknown slash command suggests the closest ones', () => {
+  const known = ['export-session', 'exit', 'extensions', 'model', 'memory', 'help'];
+  it('a prefix first (/export → /export-session), then near spellings, then none', () => {
+    expect(unknownCommandText('export', known)).toBe(
+      'Unknown command /export. Did you mean /export-session? Type /help for the list.',
+    );
+    expect(unknownCommandText('modle', known)).toContain('Did you mean /model?');
+    expect(unknownCommandText('zzzzzzzz', known)).toBe('Unknown command /zzzzzzzz. Type /help for the list.');
   });
 });
