@@ -48,6 +48,8 @@ export class Controller {
   private exitResolve?: (code: number) => void;
   readonly exited: Promise<number>;
   private readyResolve?: () => void;
+  /** A submission waits for the servers to finish connecting: others queue behind it. */
+  private waitingForServers = false;
   /** Settles when the runtime is attached or startup failed: early submissions wait for it. */
   readonly ready: Promise<void>;
 
@@ -128,9 +130,30 @@ export class Controller {
     this.app.requestRender();
   }
 
+  /**
+   * Holds a submission while servers are still connecting, as Gemini CLI does ("Waiting for MCP servers to
+   * initialize… prompts will be queued"): a request sent then would silently lack their tools. Typed
+   * meanwhile, messages queue as during a turn. The manager bounds the wait for servers not our own.
+   */
+  private async untilServersReady(): Promise<void> {
+    const rt = this.runtime;
+    if (!rt?.manager.states().some((s) => s.status === 'connecting')) return;
+    this.print(
+      this.app.palette.gray('Waiting for MCP servers to initialize… your message goes out when they are ready.'),
+    );
+    this.waitingForServers = true;
+    this.app.setBusy('Waiting for MCP servers');
+    try {
+      await rt.manager.whenReady();
+    } finally {
+      this.waitingForServers = false;
+      this.app.setBusy(undefined);
+    }
+  }
+
   async submit(text: string, fromQueue = false): Promise<void> {
     const p = this.app.palette;
-    if (this.running || (this.draining && !fromQueue)) {
+    if (this.running || this.waitingForServers || (this.draining && !fromQueue)) {
       // As in Gemini CLI: typed during a turn, sent when it ends.
       this.app.queued.push(text);
       this.app.requestRender();
@@ -143,6 +166,9 @@ export class Controller {
     }
     const shell = parseShellInput(text, this.shellMode);
     if (shell.kind === 'toggle') return this.toggleShellMode();
+    // A prompt or a command must not go out before the servers whose tools it may need are up.
+    const builtinSlash = text.startsWith('/') && !(this.runtime && findCommand(text, this.runtime.commands.commands));
+    if (!builtinSlash) await this.untilServersReady();
     if (shell.kind === 'command') return this.runShell(text, shell.command);
     const custom = text.startsWith('/') && this.runtime ? findCommand(text, this.runtime.commands.commands) : undefined;
     if (custom && this.runtime) {
