@@ -95,7 +95,7 @@ describeTmux('terminal UI in tmux', () => {
   it('/mcp lists the servers and their status', async () => {
     await ui.waitFor(/MCP 4\/4/, 60_000);
     ui.submit('/mcp');
-    const screen = await ui.waitFor('MCP servers');
+    const screen = await ui.waitFor(/^MCP servers\n[\s\S]*● memory/m);
     for (const alias of ['filesystem', 'shell', 'web', 'memory'])
       expect(screen).toMatch(new RegExp(`● ${alias} \\(built-in\\) connected`));
     expect(screen).toContain('run_shell_command');
