@@ -185,8 +185,11 @@ export class ToolRegistry extends EventEmitter {
     if (this.manager.states().some((s) => s.status === 'connected' && s.resources.length > 0)) {
       for (const t of resourceToolEntries()) if (!map.has(t.exposedName)) map.set(t.exposedName, t);
     }
+    // The host's own tools (activate_skill, update_topic) are Gemini CLI core tools: tools.core and
+    // tools.exclude hold for them as for any.
     for (const { entry } of this.extraHostTools.values())
-      if (!map.has(entry.exposedName)) map.set(entry.exposedName, entry);
+      if (!map.has(entry.exposedName) && passesCore(core, entry) && !excluded(exclude, entry))
+        map.set(entry.exposedName, entry);
     // Above the budget the model gets search_tools to reach the tools a request leaves out.
     const chars = [...map.values()].reduce((a, t) => a + declarationSize(t.declaration), 0);
     if (chars > this.budget && !map.has(SEARCH_TOOLS_NAME)) map.set(SEARCH_TOOLS_NAME, searchToolsEntry());

@@ -1,3 +1,4 @@
+import { gitBranch } from './git-branch.js';
 import type { CliArgs } from '../cli-args.js';
 import { unparsableSettingsFiles } from '../config/settings-precheck.js';
 import { EXIT, FatalError } from '../errors.js';
@@ -102,6 +103,7 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
       tokens: 0,
       cwd: opts.cwd,
       home: env.HOME,
+      branch: gitBranch(opts.cwd),
     },
   });
   // History is per project: loaded at once so Up works while the servers are still starting.

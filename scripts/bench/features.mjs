@@ -24,7 +24,10 @@ const put = (path, text) => {
   writeFileSync(path, text);
 };
 const skill = (dir, name) =>
-  put(join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: Helps with ${name} tasks\n---\n\nSteps for ${name}.\n`);
+  put(
+    join(dir, name, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: Helps with ${name} tasks\n---\n\nSteps for ${name}.\n`,
+  );
 
 /** A home with every kind of configuration, many times over. */
 function fullHome(home) {
@@ -38,12 +41,16 @@ function fullHome(home) {
   put(join(gemini, 'settings.json'), JSON.stringify({ ...NO_SERVERS, hooks }));
   const rules = Array.from(
     { length: 1000 },
-    (_, i) => `[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "tool-${i}"\ndecision = "allow"\npriority = 100\n`,
+    (_, i) =>
+      `[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "tool-${i}"\ndecision = "allow"\npriority = 100\n`,
   );
   put(join(gemini, 'policies', 'many.toml'), rules.join('\n'));
   for (let i = 0; i < 200; i++) skill(join(gemini, 'skills'), `skill-${i}`);
   for (let i = 0; i < 500; i++)
-    put(join(gemini, 'commands', `group-${i % 10}`, `cmd-${i}.toml`), `description = "Command ${i}"\nprompt = "Do ${i} with {{args}}"\n`);
+    put(
+      join(gemini, 'commands', `group-${i % 10}`, `cmd-${i}.toml`),
+      `description = "Command ${i}"\nprompt = "Do ${i} with {{args}}"\n`,
+    );
   const enabled = {};
   for (let i = 0; i < 20; i++) {
     const dir = join(gemini, 'extensions', `ext-${i}`);

@@ -59,6 +59,8 @@ export function confirmBody(req: ConfirmationRequest, p: Palette, lineNumbers = 
     lines.push(`${p.gray('command:')} ${p.bold(d.command ?? '')}`);
     if (d.directory) lines.push(`${p.gray('in:')} ${d.directory}`);
     if (d.rootCommands?.length) lines.push(`${p.gray('root commands:')} ${d.rootCommands.join(', ')}`);
+    // Said where the decision is made: what the command can reach if allowed.
+    if (req.tool.sandboxed) lines.push(p.green('runs in the sandbox (it writes only in the workspace)'));
     if (d.description) lines.push(p.gray(d.description));
   } else {
     if (d.prompt) lines.push(d.prompt);

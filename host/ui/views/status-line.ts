@@ -21,6 +21,10 @@ export interface StatusInfo {
   home?: string;
   /** Shell commands run in the sandbox (-s/--sandbox, tools.sandbox). */
   sandboxed?: boolean;
+  /** The git branch of the working directory (Gemini CLI's footer shows it beside the folder). */
+  branch?: string;
+  /** The share of the model's context window the last request left free, 0–1. */
+  contextLeft?: number;
 }
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -75,11 +79,13 @@ export function formatStatusLine(s: StatusInfo, width: number, p: Palette): stri
   const logs = s.unseenLogs ? ` · ${s.unseenLogs} log${s.unseenLogs === 1 ? '' : 's'} (F12)` : '';
   const vim = s.vim ? `[${s.vim}] ` : '';
   const sandbox = s.sandboxed ? ' · sandbox' : '';
-  const rightPlain = `${vim}${s.model} · ${mode}${sandbox} · ${servers} · ${formatTokens(s.tokens)} tokens${logs}`;
-  const right = `${p.yellow(vim)}${p.cyan(s.model)} · ${modeStyled}${p.green(sandbox)} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens`)}${p.yellow(logs)}`;
-  const room = width - textWidth(rightPlain) - 2;
+  const left = s.contextLeft === undefined ? '' : ` (${Math.round(s.contextLeft * 100)}% context left)`;
+  const rightPlain = `${vim}${s.model} · ${mode}${sandbox} · ${servers} · ${formatTokens(s.tokens)} tokens${left}${logs}`;
+  const right = `${p.yellow(vim)}${p.cyan(s.model)} · ${modeStyled}${p.green(sandbox)} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens${left}`)}${p.yellow(logs)}`;
+  const branch = s.branch ? ` (${s.branch})` : '';
+  const room = width - textWidth(rightPlain) - textWidth(branch) - 2;
   if (room < 8) return right;
-  const cwd = shortenPath(s.cwd, s.home, room);
+  const cwd = shortenPath(s.cwd, s.home, room) + branch;
   const gap = Math.max(1, width - textWidth(cwd) - textWidth(rightPlain));
   return `${p.gray(cwd)}${' '.repeat(gap)}${right}`;
 }

@@ -1,3 +1,5 @@
+import { tokenLimit } from '../../core/compression.js';
+import { gitBranch } from '../git-branch.js';
 import type { ServerGeminiStreamEvent } from '../../core/events.js';
 import type { App } from './app.js';
 import { coreNotice } from './core-notices.js';
@@ -54,10 +56,15 @@ export class StreamView {
         app.conv.add({ kind: 'info', text: p.yellow(ev.value.message) });
         app.status.model = ev.value.to;
         break;
-      case 'usage':
+      case 'usage': {
         this.stats.addUsage(ev.value.usage);
         app.status.tokens = this.stats.totalTokens;
+        const prompt = ev.value.usage.promptTokenCount;
+        if (prompt) app.status.contextLeft = Math.max(0, 1 - prompt / tokenLimit(app.status.model));
+        // A turn may have switched branches (git checkout through the shell): the footer follows.
+        app.status.branch = gitBranch(app.status.cwd);
         break;
+      }
       case 'error':
         this.finishModelItem();
         app.conv.add({ kind: 'error', text: `Error: ${ev.value.error.message}` });

@@ -41,7 +41,7 @@ describe.skipIf(!realRg)('searches share the machine', () => {
       const results = await Promise.all(
         Array.from({ length: 8 }, (_, i) => srv.call('search_file_content', { pattern: `needle ${i}-1$` })),
       );
-      results.forEach((r, i) => expect(textOf(r)).toContain(`needle ${i}-1`));
+      for (const [i, r] of results.entries()) expect(textOf(r)).toContain(`needle ${i}-1`);
       let running = 0;
       let most = 0;
       const lines = readFileSync(log, 'utf8').trim().split('\n');

@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ENTRY, requireBuilt } from '../../helpers/paths.js';
+import { ONLY, workspace } from '../../helpers/run-host.js';
+import { chunk, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
+import { tempDir } from '../../helpers/tmp.js';
+import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
+
+describeTmux('the footer: git branch and context left, as Gemini CLI shows them', () => {
+  const ws = workspace();
+  let gemini: ScriptedGemini;
+  let ui: TmuxUi;
+
+  beforeAll(async () => {
+    ws.settings(ONLY());
+    execFileSync('git', ['init', '-q', '-b', 'feature-x', ws.cwd]);
+    // A quarter of the window used by the last request: 262,144 of gemini-3-pro-preview's 1,048,576 tokens.
+    const usage = { promptTokenCount: 262_144, candidatesTokenCount: 5, totalTokenCount: 262_149 };
+    gemini = await startScriptedGemini([
+      { method: 'generateContentStream', response: [chunk([{ text: 'A long context answer.' }], true, usage)] },
+    ]);
+    ui = TmuxUi.start({
+      cwd: ws.cwd,
+      scriptDir: tempDir('ui-scripts-'),
+      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
+      argv: [process.execPath, requireBuilt(ENTRY.host)],
+      width: 140,
+      height: 20,
+    });
+    await ui.waitFor(INPUT_READY);
+  });
+
+  afterAll(async () => {
+    ui?.kill();
+    await gemini?.close();
+  });
+
+  it('names the branch beside the folder, and after a request how much of the context is left', async () => {
+    await ui.waitFor('(feature-x)');
+    ui.submit('hello');
+    const screen = await ui.waitFor('A long context answer.');
+    expect(await ui.waitFor('(75% context left)')).toContain('(feature-x)');
+    expect(screen).toContain('proj');
+  });
+});
