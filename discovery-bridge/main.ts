@@ -91,6 +91,8 @@ function bridgeEntry(): Parameters<typeof runServerMain>[0] {
   let shared: Promise<DiscoveryBridgeDeps> | undefined;
   return {
     name: SERVER_NAME,
+    summary:
+      "an MCP server for the tools a discovery command lists, each call run through the call command (Gemini CLI's tools.discoveryCommand / tools.callCommand).",
     options: {
       'discovery-command': { type: 'string' },
       'call-command': { type: 'string' },

@@ -25,3 +25,12 @@ describe('the docs document every flag', () => {
     expect(flags.filter((f) => !doc.includes(f))).toEqual([]);
   });
 });
+
+describe("each server's --help says first what it provides", () => {
+  const servers = Object.entries(ENTRY).filter(([name]) => name !== 'host');
+  it.each(servers)('%s', (_name, entry) => {
+    const r = spawnSync(process.execPath, [requireBuilt(entry), '--help'], { encoding: 'utf8' });
+    const first = (r.stdout + r.stderr).split('\n')[0]!;
+    expect(first).toMatch(/^gemini-mcp-[a-z-]+: an MCP server .+\.$/);
+  });
+});

@@ -8,6 +8,8 @@ import type { CommonFlags, FlagValues } from './flags.js';
 
 export interface EntrySpec {
   name: string;
+  /** One line for `--help`: what the server provides (its tools), before the usage. */
+  summary?: string;
   /** Server-specific flags beside the common ones. */
   options?: ParseArgsConfig['options'];
   usage?: string;
@@ -131,6 +133,7 @@ function onShutdown(close: () => Promise<void>, forceAfterMs = 5000): void {
 
 function usage(spec: EntrySpec): string {
   return (
+    `${spec.summary ? `${spec.name}: ${spec.summary}\n` : ''}` +
     `Usage: ${spec.name} [--transport stdio|http] [--port N] [--host 127.0.0.1] [--token-env NAME]\n` +
     `       [--root DIR]... [--project-temp-dir DIR] [--debug]\n` +
     `       HTTP: [--allow-origin ORIGIN]... [--max-sessions 100] [--session-idle-timeout SECONDS (1800)]\n` +

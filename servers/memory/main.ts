@@ -4,6 +4,7 @@ import { createMemoryServer } from './server.js';
 
 void runServerMain({
   name: 'gemini-mcp-memory',
+  summary: 'an MCP server for GEMINI.md / AGENTS.md context: save_memory, and the context files as resources.',
   options: {
     'memory-file': { type: 'string' },
     'context-file-name': { type: 'string', multiple: true },

@@ -35,6 +35,8 @@ function sandboxOrExit(values: Record<string, unknown>): SandboxFor | undefined 
 
 void runServerMain({
   name: 'gemini-mcp-shell',
+  summary:
+    'an MCP server that runs shell commands in the workspace (run_shell_command), in a bubblewrap sandbox with --sandbox.',
   options: {
     'timeout-s': { type: 'string' },
     'truncate-threshold': { type: 'string' },

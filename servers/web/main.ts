@@ -14,6 +14,7 @@ try {
 
 void runServerMain({
   name: 'gemini-mcp-web',
+  summary: 'an MCP server for the web: web_fetch and google_web_search (through the Gemini API).',
   options: {
     model: { type: 'string' },
     'base-url': { type: 'string' },
