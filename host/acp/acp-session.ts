@@ -163,6 +163,7 @@ export class AcpSession {
     const shown = ran ? '' : prepared.display;
     if (prepared.parts.length === 0 && input.extra.length === 0) return `${notes}${shown}`;
     if (notes || shown) await this.say(`${notes}${shown ? `${shown}\n\n` : ''}`);
+    if (prepared.typed) this.session.recorder?.noteTyped(prepared.typed);
     return [...prepared.parts, ...input.extra];
   }
 

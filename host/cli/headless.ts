@@ -178,6 +178,7 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
     return undefined;
   }
   if (prepared.display) sink.display(prepared.display);
+  if (prepared.typed) ctx.session?.recorder?.noteTyped(prepared.typed);
   return prepared.parts.length ? sendParts(ctx, prepared.parts, promptId) : undefined;
 }
 

@@ -9,7 +9,7 @@ import type { HostRuntime } from './runtime.js';
  * nothing was sent).
  */
 export type PreparedPrompt =
-  | { kind: 'send'; parts: Part[]; display: string }
+  | { kind: 'send'; parts: Part[]; display: string; typed?: string }
   | { kind: 'show'; text: string }
   | { kind: 'error'; message: string };
 
@@ -46,7 +46,8 @@ export async function preparePrompt(typed: string, deps: PrepareDeps): Promise<P
       onCall: (call) => calls.push(call),
     });
     for (const call of calls) await deps.onCall(call);
-    if (custom) return custom.ok ? { kind: 'send', parts: custom.parts, display: '' } : error(custom.message);
+    if (custom)
+      return custom.ok ? { kind: 'send', parts: custom.parts, display: '', typed: text.trim() } : error(custom.message);
     const shown = await deps.builtIn?.(text);
     if (shown !== undefined) return { kind: 'show', text: shown };
   }
@@ -55,7 +56,7 @@ export async function preparePrompt(typed: string, deps: PrepareDeps): Promise<P
   const mcpPrompt = await expandPromptCommand(runtime.manager, text);
   if (mcpPrompt) {
     if (!mcpPrompt.ok) return error(mcpPrompt.error);
-    return { kind: 'send', parts: mcpPrompt.parts, display: '' };
+    return { kind: 'send', parts: mcpPrompt.parts, display: '', typed: text.trim() };
   }
   // Only piped text: data, sent as is.
   if (!typed.trim()) return { kind: 'send', parts: text.trim() ? [{ text }] : [], display: '' };

@@ -24,6 +24,7 @@ function fileStamp(d: Date): string {
  * the first record, so a run that never talked to the model leaves nothing behind.
  */
 export class SessionRecorder implements HistoryListener {
+  private typed?: string;
   readonly id: string;
   readonly file: string;
   private fd?: number;
@@ -57,9 +58,21 @@ export class SessionRecorder implements HistoryListener {
     return this.continued || this.fd !== undefined;
   }
 
+  /**
+   * What the user typed when it differs from the message the model gets (a custom command's `/name args`,
+   * an MCP prompt): kept with the next user message, so the session is titled and listed by it.
+   */
+  noteTyped(text: string): void {
+    this.typed = text;
+  }
+
   appended(contents: Content[]): void {
     const time = new Date().toISOString();
-    for (const content of contents) this.write({ type: 'content', time, content });
+    for (const content of contents) {
+      const typed = content.role === 'user' ? this.typed : undefined;
+      if (typed) this.typed = undefined;
+      this.write({ type: 'content', time, content, ...(typed ? { typed } : {}) });
+    }
   }
 
   replaced(history: Content[], reason: string): void {

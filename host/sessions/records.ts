@@ -20,7 +20,7 @@ export interface SessionHeader {
 export type SessionRecord =
   | SessionHeader
   /** Contents appended to the history once they were committed (a finished model turn, answered calls). */
-  | { type: 'content'; time: string; content: Content }
+  | { type: 'content'; time: string; content: Content; typed?: string }
   /** The whole history replaced (compression, a restored checkpoint, a resumed tag). */
   | { type: 'replace'; time: string; reason: string; history: Content[] };
 
@@ -138,14 +138,18 @@ export function foldRecords(records: SessionRecord[]): {
   history: Content[];
   firstContents: Content[];
   transcript: Content[];
+  /** What the user typed for the first message, when it was a command (see SessionRecorder.noteTyped). */
+  firstTyped?: string;
 } {
   let header: SessionHeader | undefined;
   let history: Content[] = [];
   let transcript: Content[] = [];
   const firstContents: Content[] = [];
+  let firstTyped: string | undefined;
   for (const r of records) {
     if (r.type === 'session') header ??= r;
     else if (r.type === 'content') {
+      if (firstContents.length === 0 && typeof r.typed === 'string') firstTyped = r.typed;
       history.push(r.content);
       transcript.push(r.content);
       if (firstContents.length < 4) firstContents.push(r.content);
@@ -155,7 +159,7 @@ export function foldRecords(records: SessionRecord[]): {
       if (r.reason !== 'compress') transcript = [...r.history];
     }
   }
-  return { header, history, firstContents, transcript };
+  return { header, history, firstContents, transcript, firstTyped };
 }
 
 export const UNFINISHED_CALL_TEXT = 'The session ended before this tool call completed; its result is unknown.';

@@ -63,12 +63,15 @@ function readSession(file: string, onUnusable?: (message: string) => void): Read
     return undefined;
   }
   const { records, skipped } = parseRecords(text);
-  const { header, history, firstContents, transcript } = foldRecords(records);
+  const { header, history, firstContents, transcript, firstTyped } = foldRecords(records);
   if (!header) {
     if (skipped.length) onUnusable?.(`${file}: no usable session header, skipped (${skipped.join('; ')})`);
     return undefined;
   }
-  return { header, history, transcript, title: titleOf(firstContents.length ? firstContents : history), skipped };
+  const title = firstTyped?.trim()
+    ? firstTyped.trim().split('\n')[0]!
+    : titleOf(firstContents.length ? firstContents : history);
+  return { header, history, transcript, title, skipped };
 }
 
 /** The warning for a session some of whose records were skipped. */

@@ -174,6 +174,7 @@ export class Controller {
     if (custom && this.runtime) {
       const rt = this.runtime;
       this.app.conv.add({ kind: 'user', text });
+      this.recorder?.noteTyped(text);
       // `@{…}` and `!{…}` run as client-initiated calls: their cards show, a shell command asks as any does.
       return this.sendToModel(text, async (signal, promptId) => {
         const r = await expandTypedCommand(rt, rt.commands.commands, text, {

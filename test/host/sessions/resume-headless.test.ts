@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
@@ -118,5 +118,23 @@ describe('sessions: headless runs are recorded and resumed', () => {
     expect(calls).toEqual(['g1']);
     expect(answers).toEqual(['g1']);
     expect(sent.at(-1)!.parts!.at(-1)!.text).toBe('go on');
+  });
+});
+
+describe('sessions started by a custom command', () => {
+  const endpoint = scriptedEndpoints();
+
+  it('are titled with the command as typed, not its expanded prompt', async () => {
+    const ws = workspace();
+    ws.settings(ONLY());
+    const dir = join(ws.home, '.gemini', 'commands', 'security');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'analyze.toml'), 'prompt = "Please analyze the security of this project in depth."\n');
+    const ep = await endpoint(reply.text('ok'));
+    const r = await runHost(['-p', '/security:analyze src'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const list = await runHost(['--list-sessions'], { ws });
+    expect(list.stdout).toMatch(/1\. \/security:analyze src \(/);
+    expect(list.stdout).not.toContain('Please analyze');
   });
 });
