@@ -40,11 +40,10 @@ async function callOnce(
   args: Record<string, unknown>,
   signal: AbortSignal,
   promptId: string,
+  origin?: string,
 ): Promise<ToolCall> {
-  const [call] = await rt.scheduler.schedule(
-    [{ callId: `cmd-${randomUUID().slice(0, 8)}`, name: tool.exposedName, args, isClientInitiated: true, promptId }],
-    signal,
-  );
+  const request = { callId: `cmd-${randomUUID().slice(0, 8)}`, name: tool.exposedName, args, isClientInitiated: true };
+  const [call] = await rt.scheduler.schedule([{ ...request, promptId, ...(origin ? { origin } : {}) }], signal);
   return call!;
 }
 
@@ -54,6 +53,8 @@ export interface RunOptions {
   warn(message: string): void;
   /** Every call the expansion ran (stats, cards). */
   onCall?(call: ToolCall): void;
+  /** The command as its cards name it (`/review`). */
+  origin?: string;
 }
 
 export function commandDeps(rt: CommandRuntime, o: RunOptions): ExpandDeps {
@@ -67,7 +68,7 @@ export function commandDeps(rt: CommandRuntime, o: RunOptions): ExpandDeps {
         ? path
         : (rt.roots.map((r) => resolve(r, path)).find((p) => existsSync(p)) ?? resolve(rt.roots[0] ?? '.', path));
       if (isDirectory(abs)) return readDirectory(rt, path, abs, o);
-      const call = await callOnce(rt, tool, { absolute_path: abs }, o.signal, o.promptId);
+      const call = await callOnce(rt, tool, { absolute_path: abs }, o.signal, o.promptId, o.origin);
       o.onCall?.(call);
       if (call.status === 'success') return [{ text: call.response.responseText }] as Part[];
       const error = call.response?.error ?? 'no content';
@@ -93,7 +94,7 @@ export function commandDeps(rt: CommandRuntime, o: RunOptions): ExpandDeps {
     runShell: async (command): Promise<ShellRun> => {
       const tool = await toolNamed(rt, 'run_shell_command', 'shell');
       if (!tool) throw new Error('no run_shell_command tool is registered (is the shell server running?)');
-      const call = await callOnce(rt, tool, { command }, o.signal, o.promptId);
+      const call = await callOnce(rt, tool, { command }, o.signal, o.promptId, o.origin);
       o.onCall?.(call);
       if (call.status === 'cancelled' || call.response?.errorType === 'policy_denied')
         throw new RefusedError(`Shell command "${command}" was not approved: ${call.response?.error ?? 'refused'}`);
@@ -131,7 +132,7 @@ async function readDirectory(rt: CommandRuntime, shown: string, abs: string, o: 
   // The tool takes paths relative to the workspace roots; a folder outside them is refused there.
   const root = rt.roots.find((r) => isWithin(r, abs));
   const entry = root ? relative(root, abs) || '.' : abs;
-  const call = await callOnce(rt, tool, { paths: [entry] }, o.signal, o.promptId);
+  const call = await callOnce(rt, tool, { paths: [entry] }, o.signal, o.promptId, o.origin);
   o.onCall?.(call);
   if (call.status !== 'success') throw new Error(call.response?.error ?? 'no content');
   return [
@@ -184,7 +185,8 @@ export async function expandTypedCommand(
   if (!found) return undefined;
   const { command } = found;
   try {
-    return { ok: true, command, parts: await runCustomCommand(rt, command, found.invocation, o) };
+    const origin = `/${command.name}`;
+    return { ok: true, command, parts: await runCustomCommand(rt, command, found.invocation, { ...o, origin }) };
   } catch (err) {
     return {
       ok: false,

@@ -22,6 +22,8 @@ export interface ToolCallRequestInfo {
    * dialog (a denial still holds); its output is for the user only and is not cut for the model.
    */
   typedByUser?: boolean;
+  /** What ran a client-initiated call, for its card: a custom command's `/name` (its `@{…}`, `!{…}`). */
+  origin?: string;
   promptId: string;
 }
 

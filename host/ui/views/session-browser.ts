@@ -22,7 +22,7 @@ export function browserText(
   const rows = sessions.slice(start, start + VISIBLE).map((s, i) => {
     const mark = start + i === state.selected ? p.accent('❯ ') : '  ';
     const here = s.id === state.current ? p.green(' (this session)') : '';
-    const line = `${String(s.index).padStart(3)}. ${safeText(s.title)} ${p.gray(`· ${s.messages} messages · ${formatAge(s.updated)} · ${s.id.slice(0, 8)}`)}${here}`;
+    const line = `${String(s.index).padStart(3)}. ${safeText(s.title)} ${p.gray(`· ${s.messages} messages · ${formatAge(s.updated)} · ${shortId(s.id)}`)}${here}`;
     return mark + (start + i === state.selected ? p.bold(line) : line);
   });
   const head = p.bold(`Resume a session (${sessions.length}${state.filter ? ` matching "${state.filter}"` : ''})`);
@@ -75,4 +75,9 @@ export function browseSessions(
     host.interceptors.unshift(intercept);
     draw();
   });
+}
+
+/** A generated id (a UUID) shortened to its first 8 characters; an id the user chose (`--session-id`) whole. */
+function shortId(id: string): string {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(id) ? id.slice(0, 8) : safeText(id);
 }

@@ -123,7 +123,10 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
           : status === 'awaiting_approval'
             ? p.yellow
             : p.cyan;
-  const passive = call.request.isClientInitiated ? p.gray(' (passive)') : '';
+  // A call the user ran (its result not sent to the model) says so; a custom command's says which command.
+  const passive = call.request.isClientInitiated
+    ? p.gray(call.request.origin ? ` (from ${safeText(call.request.origin)})` : ' (passive)')
+    : '';
   // Names, arguments and output come from the model and the server: made safe before our styling.
   const name = safeText(call.request.name);
   const desc = safeText(describeArgs(call.request.name, call.request.args));

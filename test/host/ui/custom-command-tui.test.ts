@@ -54,7 +54,10 @@ describe.skipIf(!hasTmux)('custom commands in the chat', () => {
     ui.submit('/stamp hello');
     screen = await ui.waitFor('[y] allow once');
     ui.type('y');
-    await ui.waitFor('Stamped.');
+    const done = await ui.waitFor('Stamped.');
+    // The card of the command's !{} says which command ran it.
+    expect(done).toMatch(/shell__run_shell_command \(from \/stamp\)/);
+    expect(done).not.toContain('(passive)');
     const sent = gemini.requestsOf('streamGenerateContent')[0]!.body.contents.at(-1).parts[0].text;
     expect(sent).toBe('Result: hello');
   }, 90_000);

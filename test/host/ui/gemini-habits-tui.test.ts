@@ -71,6 +71,13 @@ describe.skipIf(!hasTmux)('Gemini CLI habits in the chat', () => {
     expect(readFileSync(victim, 'utf8')).toBe('victim');
   });
 
+  it('/resume shows an id chosen with --session-id whole', async () => {
+    ui.submit('/resume');
+    await ui.waitFor(/Resume a session[\s\S]*habit-run-1/);
+    ui.keys('Escape');
+    await ui.waitFor('Resume closed.');
+  });
+
   it('/memory list names the context files in use', async () => {
     ui.submit('/memory list');
     await ui.waitFor(/Context files in use \(1\)\n.*GEMINI\.md/);
