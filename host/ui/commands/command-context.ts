@@ -41,6 +41,8 @@ export interface ChatCommandContext {
   theme?: { current(): string; set(name: 'dark' | 'light'): void; colour: boolean };
   /** `/vim`: vi keys in the input on or off; returns whether they are on. */
   toggleVim?(): boolean;
+  /** A list to pick from with the arrow keys and Enter; undefined when closed with Esc. */
+  pick?(title: string, items: string[], initial?: number): Promise<number | undefined>;
   /** A yes/no question answered with Enter (yes) or Esc (no). */
   confirm?(question: string): Promise<boolean>;
   /** An abort signal tied to Esc for a long command (`/compress`, `/init`). */

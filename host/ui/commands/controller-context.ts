@@ -3,6 +3,7 @@ import type { ChatCommandContext } from './command-context.js';
 import type { Controller } from '../controller.js';
 import { historyItems } from '../views/history-view.js';
 import { browseSessions } from '../views/session-browser.js';
+import { pickFromList } from '../views/list-picker.js';
 
 /** The command context for one slash command, over the controller's session and the screen. */
 export function buildCommandContext(c: Controller, app: App, cwd: string): ChatCommandContext {
@@ -32,6 +33,7 @@ export function buildCommandContext(c: Controller, app: App, cwd: string): ChatC
       app.requestRender();
     },
     browseSessions: (sessions, current) => browseSessions(app, sessions, current),
+    pick: (title, items, initial) => pickFromList(app, title, items, initial),
     editInput: () => app.editInput(),
     confirm: (question) => app.ask(question),
     toggleVim: () => app.toggleVim(),

@@ -49,7 +49,7 @@ describe.skipIf(!hasTmux)('/rewind and the external editor', () => {
     await gemini?.close();
   });
 
-  it('Esc Esc lists earlier messages oldest on top; /rewind N confirms, goes back and puts the message in the input', async () => {
+  it('Esc Esc lists earlier messages oldest on top to pick with the arrows; the rewind says file changes are kept, goes back and puts the message in the input', async () => {
     ui.submit('first message');
     await ui.waitFor('answer one');
     ui.submit('second message');
@@ -58,11 +58,18 @@ describe.skipIf(!hasTmux)('/rewind and the external editor', () => {
     ui.keys('Escape');
     ui.keys('Escape');
     const list = await ui.waitFor('Rewind to before which message?');
-    expect(list).toMatch(/1\. first message[\s\S]*2\. second message/);
-    ui.submit('/rewind 2');
-    await ui.waitFor('Enter to confirm');
+    // Oldest on top, the newest selected; the arrow keys move the choice.
+    expect(list).toMatch(/1\. first message[\s\S]*❯\s+2\. second message/);
+    ui.keys('Up');
+    await ui.waitFor(/❯\s+1\. first message/);
+    ui.keys('Down');
+    await ui.waitFor(/❯\s+2\. second message/);
     ui.keys('Enter');
-    await ui.waitFor('is back in the input');
+    // Checkpointing is off here: the question says the files stay as they are.
+    const ask = await ui.waitFor('Enter to confirm');
+    expect(ask.replace(/\s+/g, ' ')).toContain('File changes are kept');
+    ui.keys('Enter');
+    await ui.waitFor('file changes are kept; it is back in the input');
     const screen = ui.capture();
     expect(screen).not.toContain('answer two');
     expect(screen).toContain('> second message');

@@ -43,8 +43,11 @@ describe.skipIf(!hasTmux)('/rewind with checkpointing on', () => {
     await ui.waitFor('changed it');
     expect(readFileSync(target, 'utf8')).toBe('new text\n');
     ui.submit('/rewind 1');
-    const ask = await ui.waitFor('Enter to confirm');
-    expect(ask.replace(/\s+/g, ' ')).toContain('the files go back to how they were');
+    // A checkpoint holds the files: Gemini CLI's three choices, conversation and code first.
+    const ask = await ui.waitFor('Restore code only (the conversation stays)');
+    expect(ask).toContain('❯ Rewind conversation and code');
+    expect(ask).toContain('Rewind conversation only (file changes are kept)');
+    expect(ask).toContain('Restore code only (the conversation stays)');
     ui.keys('Enter');
     await ui.waitFor('(files restored)');
     expect(readFileSync(target, 'utf8')).toBe('old text\n');
