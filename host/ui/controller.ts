@@ -5,7 +5,7 @@ import type { App } from './views/app.js';
 import type { UiChatClient, UiRuntime } from './backend-types.js';
 import { completeInput } from './input/input-completion.js';
 import { processAtCommands } from '../core/at-command.js';
-import { completionTable, runSlash, unknownCommandText } from './commands/slash-commands.js';
+import { completionTable, runSlash, slashSuggestions, unknownCommandText } from './commands/slash-commands.js';
 import { parseSlash } from './commands/slash-parse.js';
 import { SessionStats } from './session-stats.js';
 import { ApprovalModeSwitch } from './approval-mode-switch.js';
@@ -67,6 +67,7 @@ export class Controller {
       cycleApprovalMode: () => this.modes.cycle(),
       toggleYolo: () => this.modes.toggleYolo(),
       complete: (t, c) => this.complete(t, c),
+      suggest: (t) => slashSuggestions(t, this.runtime),
       exit: () => this.exit(0),
     };
   }

@@ -23,6 +23,12 @@ export class ChatKeys {
       app.requestRender();
       return;
     }
+    // Sending, cancelling or clearing ends the live list; typing recomputes it (below).
+    if (app.suggestions && (name === 'return' || name === 'escape' || (key.ctrl && name === 'c'))) {
+      app.suggestions = undefined;
+      app.requestRender();
+      if (name === 'escape') return;
+    }
     if (key.ctrl && name === 'c') this.ctrlC();
     else if (name === 'escape') {
       if (app.queued.length) app.takeBackQueued();
@@ -38,8 +44,13 @@ export class ChatKeys {
     else if (key.ctrl && name === 'y') app.handlers?.toggleYolo();
     else if (key.ctrl && name === 'g') void app.editInput();
     else if (key.ctrl && name === 'v') void app.pasteImage();
-    else if (name === 'tab') this.complete();
-    else if (isNewlineKey(key)) this.insert('\n');
+    // One match: Tab completes it (with the space after it) as before; several: Tab cycles through them.
+    else if (name === 'tab' && (app.suggestions?.items.length ?? 0) > 1) this.cycleSuggestion(1);
+    else if ((name === 'up' || name === 'down') && app.suggestions) this.cycleSuggestion(name === 'up' ? -1 : 1);
+    else if (name === 'tab') {
+      app.suggestions = undefined;
+      this.complete();
+    } else if (isNewlineKey(key)) this.insert('\n');
     else if (name === 'return') this.enter();
     else if (name === 'up' || name === 'down') this.upDown(name === 'up' ? -1 : 1);
     else if (name === 'pageup' || name === 'pagedown') {
@@ -65,8 +76,18 @@ export class ChatKeys {
       app.renderNow();
     } else if (applyEditKey(app.editor, ch, key)) {
       app.history.reset();
+      app.refreshSuggestions();
       app.requestRender();
     }
+  }
+
+  /** Tab and ↑/↓ while the list shows: the next (or previous) command goes into the input. */
+  private cycleSuggestion(step: 1 | -1): void {
+    const app = this.app;
+    const s = app.suggestions!;
+    s.selected = (s.selected + step + s.items.length) % s.items.length;
+    app.editor.set(s.items[s.selected]!.value);
+    app.requestRender();
   }
 
   private ctrlC(): void {

@@ -1,3 +1,4 @@
+import type { Suggestion } from '../commands/slash-commands.js';
 import { appendFileSync } from 'node:fs';
 import type { Widgets } from 'blessed';
 import { loadBlessed } from './blessed-load.js';
@@ -29,6 +30,8 @@ export interface AppHandlers {
   /** Ctrl+Y: yolo on, or back to the mode before it. */
   toggleYolo(): void;
   complete(text: string, cursor: number): { text: string; cursor: number; hint?: string } | undefined;
+  /** The live list shown under the input while a command is typed. */
+  suggest?(text: string): Suggestion[];
   exit(): void;
 }
 
@@ -51,6 +54,8 @@ export class App {
   handlers?: AppHandlers;
   status: StatusInfo;
   banner?: string;
+  /** The live completion list (a slash command being typed) and the one Tab or ↑/↓ put in the input. */
+  suggestions?: { items: Suggestion[]; selected: number };
   /** Messages sent while a turn ran: they go out when it ends. */
   queued: string[] = [];
   /** `> `, or `! ` in shell mode. */
@@ -336,7 +341,31 @@ export class App {
       }),
       status: (w) => formatStatusLine(this.status, w, p),
       dialog: this.dialogText,
+      suggestions: this.dialogText ? undefined : this.suggestionLines(),
     };
+  }
+
+  /** The live list, at most 8 rows around the selected one: `/name  what it does`. */
+  private suggestionLines(): string[] | undefined {
+    const s = this.suggestions;
+    if (!s?.items.length) return undefined;
+    const p = this.palette;
+    const start = Math.max(0, Math.min(s.selected - 3, s.items.length - 8));
+    const shown = s.items.slice(start, start + 8);
+    const width = Math.max(...shown.map((i) => i.value.length));
+    // One row each: the description is cut to what the terminal's width leaves.
+    const room = Math.max(0, this.layout.width - width - 6);
+    const cut = (t: string) => (t.length > room ? `${t.slice(0, Math.max(0, room - 1))}…` : t);
+    return shown.map((item, i) => {
+      const row = `${item.value.padEnd(width)}  ${p.gray(cut(item.help))}`;
+      return start + i === s.selected ? `${p.accent('❯')} ${p.bold(row)}` : `  ${row}`;
+    });
+  }
+
+  /** Recomputes the live list from the input (cleared when the input is no longer a command name). */
+  refreshSuggestions(): void {
+    const items = this.handlers?.suggest?.(this.editor.text) ?? [];
+    this.suggestions = items.length ? { items, selected: -1 } : undefined;
   }
 
   private onPaste(text: string): void {

@@ -11,6 +11,8 @@ export interface Frame {
   input: InputView;
   status(width: number): string;
   dialog?: { body: string; footer: string };
+  /** The live completion list, shown between the activity line and the input. */
+  suggestions?: string[];
 }
 
 const stripSgr = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
@@ -68,7 +70,8 @@ export class ScreenLayout {
     const W = this.width;
     const H = Math.max(5, this.screen.height as number);
     const inputRows = Math.min(Math.max(1, Math.floor(H / 3)), wrappedRows(f.input.plain, W));
-    const convHeight = Math.max(1, H - inputRows - 2);
+    const listRows = Math.min(f.suggestions?.length ?? 0, Math.max(0, H - inputRows - 4));
+    const convHeight = Math.max(1, H - inputRows - 2 - listRows);
     const dialogRows = this.placeDialog(f.dialog, convHeight, W);
     const shown = convHeight - dialogRows;
 
@@ -81,9 +84,11 @@ export class ScreenLayout {
     else if (this.stickBottom || dialogRows > 0) this.convBox.setScrollPerc(100);
 
     this.activityBox.top = convHeight;
-    this.activityBox.setContent(f.activity(W));
+    this.activityBox.height = 1 + listRows;
+    const list = listRows ? `\n${f.suggestions!.slice(0, listRows).join('\n')}` : '';
+    this.activityBox.setContent(f.activity(W) + list);
 
-    this.inputBox.top = convHeight + 1;
+    this.inputBox.top = convHeight + 1 + listRows;
     this.inputBox.height = inputRows;
     this.inputBox.setContent(f.input.styled);
     if (inputRows < wrappedRows(f.input.plain, W)) this.inputBox.setScrollPerc(100);
