@@ -1,4 +1,3 @@
-import { closestNames } from '../../scheduler/texts.js';
 import { contextFilesInUse } from '../../core/context-files.js';
 import { toggleSkill } from '../../skills/skill-toggle.js';
 import type { ServerState } from '../../mcp/types.js';
@@ -402,36 +401,4 @@ function contentText(c: unknown): string {
   if (o?.type === 'text') return o.text ?? '';
   if (o?.type === 'resource') return o.resource?.text ?? o.resource?.uri ?? '';
   return '';
-}
-
-/** `Unknown command /expotr. Did you mean /export-session?`: the closest names, as `/model` suggests models. */
-export function unknownCommandText(name: string, known: string[]): string {
-  // A prefix of a command is the likeliest meaning (`/export` for `/export-session`), then the nearest spellings.
-  const prefixed = known.filter((k) => k.startsWith(name) && k !== name);
-  const near = prefixed.length ? prefixed.slice(0, 3) : closestNames(name, known, 3);
-  const hint = near.length ? ` Did you mean ${near.map((n) => `/${n}`).join(', ')}?` : '';
-  return `Unknown command /${safeText(name)}.${hint} Type /help for the list.`;
-}
-
-export interface Suggestion {
-  /** What Tab inserts: `/memory`. */
-  value: string;
-  help: string;
-}
-
-/**
- * The live list while a command name is typed (`/me` → `/memory`, `/mcp`, …), each with what it does:
- * built-ins, custom commands and MCP prompts, as Gemini CLI lists them under the input.
- */
-export function slashSuggestions(text: string, runtime: UiRuntime | undefined): Suggestion[] {
-  const m = /^\/(\S*)$/.exec(text);
-  if (!m) return [];
-  const help = new Map<string, string>(Object.entries(BUILTIN_COMMANDS).map(([n, c]) => [n, c.help]));
-  for (const c of runtime?.commands.commands ?? []) help.set(c.name, c.description || 'custom command');
-  for (const pc of runtime ? promptCommands(runtime.manager.states()) : [])
-    help.set(pc.command, pc.prompt.description || 'MCP prompt');
-  return Object.keys(completionTable(runtime))
-    .filter((n) => n.startsWith(m[1]!) && n !== m[1])
-    .sort()
-    .map((n) => ({ value: `/${n}`, help: help.get(n) ?? '' }));
 }
