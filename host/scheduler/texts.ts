@@ -44,3 +44,8 @@ function distance(a: string, b: string): number {
   }
   return row[b.length];
 }
+
+/** What Gemini CLI's editor mode sends the model for a call the user rejected (the turn goes on). */
+export function rejectedText(exposedName: string): string {
+  return `Tool "${exposedName}" was canceled by the user.`;
+}

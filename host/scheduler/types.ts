@@ -163,6 +163,12 @@ export interface Policy {
 /** Injected by the consumer: the terminal UI shows a dialog; headless declines unless allowed. */
 export interface Confirmer {
   confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<UserAnswer>;
+  /**
+   * Set by an editor (ACP): a user's rejection answers the model ("Tool … was canceled by the user.") and
+   * the turn goes on, as Gemini CLI's editor mode does; only a cancel of the turn stops it. Unset (the chat,
+   * headless): a rejection ends the turn, as Gemini CLI's chat does.
+   */
+  readonly rejectionContinuesTurn?: boolean;
 }
 
 /**
