@@ -343,7 +343,8 @@ export class ToolScheduler extends EventEmitter {
   private finishRejected(call: CallRecord, tool: ToolRef, batch: Batch): void {
     if (this.approvals.rejectionEndsTurn || batch.signal.aborted) {
       batch.cancelled = true;
-      return this.finishCancelled(call, CANCELLED_BY_USER);
+      this.finishCancelled(call, CANCELLED_BY_USER);
+      return;
     }
     this.finishError(call, rejectedText(tool.exposedName), 'rejected');
   }
