@@ -145,6 +145,7 @@ export class ApprovalBroker {
         source: 'elicitation',
         callId: call.callId,
         tool: call.tool,
+        args: call.args,
         detail,
         message: params.message,
       };

@@ -4,7 +4,7 @@ import { ApprovalBroker } from './approvals.js';
 import { applyProgress, type CallRecord, decide, errorResponse, newRecord, snapshot } from './call-record.js';
 import { convertCallToolResult, functionResponseParts } from './convert-result.js';
 import type { CallExecutor, ToolLookup } from './executor.js';
-import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING, notFoundText, rejectedText } from './texts.js';
+import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING, notFoundText, REJECTED, rejectedText } from './texts.js';
 import { effectiveThreshold, truncateToolOutput } from './truncate-output.js';
 import type {
   ConfirmationRequest,
@@ -346,7 +346,7 @@ export class ToolScheduler extends EventEmitter {
       this.finishCancelled(call, CANCELLED_BY_USER);
       return;
     }
-    this.finishError(call, rejectedText(tool.exposedName), 'rejected');
+    this.finishError(call, rejectedText(tool.exposedName), REJECTED);
   }
 
   /** `undecided`: the outcome to record when the call was not decided before the user ended it. */

@@ -73,7 +73,7 @@ describe('gemini-mcp --acp over the SDK client', () => {
       expect(call).toMatchObject({
         toolCallId: 'c1',
         kind: 'read',
-        title: `Read ${file}`,
+        title: 'notes.txt', // Gemini CLI's title for a read: the path in the workspace
         locations: [{ path: file }],
       });
       const done = run.updatesOf(sessionId, 'tool_call_update').at(-1);
