@@ -211,7 +211,7 @@ export class AcpSession {
         return this.send({
           sessionUpdate: 'tool_call',
           toolCallId: callId,
-          title: toolTitle(name, args, tool),
+          title: toolTitle(name, args, this.cwd, tool),
           kind: toolKind(tool, name),
           status: 'pending',
           rawInput: args,
@@ -259,7 +259,7 @@ export class AcpSession {
       await this.send({
         sessionUpdate: 'tool_call',
         toolCallId: callId,
-        title: toolTitle(name, args, call.tool),
+        title: toolTitle(name, args, this.cwd, call.tool),
         kind: toolKind(call.tool, name),
         status: 'in_progress',
         rawInput: args,

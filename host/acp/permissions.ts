@@ -33,9 +33,11 @@ function scopeKey(req: ConfirmationRequest): string {
  * allow once / allow always / reject once / reject always. "Allow always" is policy's ("always" rules,
  * as the chat records them); "reject always" is kept here for the session, since policy has no
  * user-made deny rule: a rejected scope is answered `cancel` without asking again. A rejection never
- * runs or writes anything; the scheduler tells the model the user declined.
+ * runs or writes anything; the scheduler tells the model the tool was canceled and the prompt goes on,
+ * as Gemini CLI's editor mode does (only `session/cancel` ends a prompt).
  */
 export class AcpConfirmer implements Confirmer {
+  readonly rejectionContinuesTurn = true;
   private readonly rejected = new Set<string>();
 
   constructor(

@@ -45,7 +45,7 @@ export function replayUpdates(transcript: Content[], tools: ToolLookup, cwd: str
         out.push({
           sessionUpdate: 'tool_call',
           toolCallId: id,
-          title: toolTitle(name, args, tool),
+          title: toolTitle(name, args, cwd, tool),
           kind: toolKind(tool, name),
           status: 'pending',
           rawInput: args,

@@ -2,6 +2,8 @@ import { isAbsolute, resolve } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ConfirmationRequest, ToolCall, ToolRef } from '../scheduler/types.js';
 import { bareToolName } from '../../protocol/tool-names.js';
+import { BUILTIN_TOOLS, builtinTool } from '../tools/builtin-catalogue.js';
+import { relativeTo } from '../tools/call-titles.js';
 
 /**
  * How a tool call looks to the editor: its kind (the icon and grouping editors use), a title, the files
@@ -9,25 +11,22 @@ import { bareToolName } from '../../protocol/tool-names.js';
  * typed tool calls only: the ACP agent never looks inside a server.
  */
 
-/** Our built-in tools by their server's tool name; any other tool is `other` (or `read` when read-only). */
-const KINDS: Record<string, acp.ToolKind> = {
-  read_file: 'read',
-  read_many_files: 'read',
-  list_directory: 'search',
-  glob: 'search',
-  search_file_content: 'search',
-  google_web_search: 'search',
-  search_tools: 'search',
-  write_file: 'edit',
-  replace: 'edit',
-  save_memory: 'edit',
-  run_shell_command: 'execute',
-  web_fetch: 'fetch',
-};
+/**
+ * The catalogue row behind a call: the built-in server's own tool, or, when the tool is not registered
+ * (a replayed session whose server is gone), a built-in of that bare name.
+ */
+function rowOf(tool: Pick<ToolRef, 'toolName' | 'serverAlias' | 'builtIn'> | undefined, name: string) {
+  if (tool) return tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName) : undefined;
+  const bare = bareToolName(name);
+  return BUILTIN_TOOLS.find((r) => r.tool === bare);
+}
 
-export function toolKind(tool: Pick<ToolRef, 'toolName' | 'readOnly'> | undefined, name: string): acp.ToolKind {
-  const bare = tool?.toolName ?? bareToolName(name);
-  return KINDS[bare] ?? (tool?.readOnly ? 'read' : 'other');
+/** The editor's kind: the catalogue's for a built-in; another server's tool is `read` when read-only, else `other`. */
+export function toolKind(
+  tool: Pick<ToolRef, 'toolName' | 'serverAlias' | 'builtIn' | 'readOnly'> | undefined,
+  name: string,
+): acp.ToolKind {
+  return rowOf(tool, name)?.kind ?? (tool?.readOnly ? 'read' : 'other');
 }
 
 const PATH_KEYS = ['file_path', 'absolute_path', 'path', 'dir_path'] as const;
@@ -46,40 +45,20 @@ export function toolLocations(args: Record<string, unknown>, cwd: string): acp.T
   return out;
 }
 
-function clip(s: string, n = 80): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
-}
-
-/** A short human title: the command for a shell call, the file for an edit, the query for a search. */
+/**
+ * A call's one-line title: Gemini CLI 0.61's for a built-in (`Writing to draft.md`, the command of a shell
+ * call), else another server's command argument or the tool's own title.
+ */
 export function toolTitle(
   name: string,
   args: Record<string, unknown>,
-  tool?: Pick<ToolRef, 'toolName' | 'title'>,
+  cwd: string,
+  tool?: Pick<ToolRef, 'toolName' | 'serverAlias' | 'builtIn' | 'title'>,
 ): string {
-  const s = (k: string) => (typeof args[k] === 'string' ? (args[k] as string) : undefined);
-  switch (tool?.toolName ?? name) {
-    case 'run_shell_command':
-      return s('command') ? clip(s('command')!) : 'Shell command';
-    case 'read_file':
-      return `Read ${s('absolute_path') ?? 'file'}`;
-    case 'write_file':
-      return `Write ${s('file_path') ?? 'file'}`;
-    case 'replace':
-      return `Edit ${s('file_path') ?? 'file'}`;
-    case 'list_directory':
-      return `List ${s('path') ?? 'directory'}`;
-    case 'glob':
-      return `Find files matching ${s('pattern') ?? ''}`.trim();
-    case 'search_file_content':
-      return `Search for ${clip(s('pattern') ?? '', 60)}`;
-    case 'google_web_search':
-      return `Web search: ${clip(s('query') ?? '', 60)}`;
-    case 'web_fetch':
-      return `Fetch: ${clip(s('prompt') ?? s('url') ?? '', 60)}`;
-    default:
-      return tool?.title ? `${tool.title} (${name})` : name;
-  }
+  const row = rowOf(tool, name);
+  if (row) return row.title(args, (p) => relativeTo(cwd, p));
+  if (typeof args.command === 'string') return args.command;
+  return tool?.title ? `${tool.title} (${name})` : name;
 }
 
 function text(t: string): acp.ToolCallContent {
@@ -120,11 +99,11 @@ export function confirmationToolCall(req: ConfirmationRequest, cwd: string): acp
     toolCallId: req.callId,
     kind: toolKind(req.tool, req.tool.exposedName),
     status: 'pending',
+    title: toolTitle(req.tool.exposedName, req.args, cwd, req.tool),
   };
   if (req.source === 'pre-call') {
     return {
       ...base,
-      title: toolTitle(req.tool.exposedName, req.args, req.tool),
       rawInput: req.args,
       locations: toolLocations(req.args, cwd),
       content: [text(`${req.title}\n\n${JSON.stringify(req.args, null, 2)}`)],
@@ -134,13 +113,12 @@ export function confirmationToolCall(req: ConfirmationRequest, cwd: string): acp
   if (d.kind === 'edit' && d.filePath && d.newContent !== undefined) {
     return {
       ...base,
-      title: d.title,
       locations: [{ path: d.filePath }],
       content: [{ type: 'diff', path: d.filePath, oldText: d.originalContent ?? null, newText: d.newContent }],
     };
   }
   if (d.kind === 'exec') {
-    return { ...base, title: d.title, content: [text(d.command ?? req.message)] };
+    return { ...base, content: [text(d.command ?? req.message)] };
   }
-  return { ...base, title: d.title, content: [text(d.prompt ?? req.message)] };
+  return { ...base, content: [text(d.prompt ?? req.message)] };
 }

@@ -4,6 +4,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { Part } from '@google/genai';
 import { META } from '../../protocol/meta.js';
 import type { Policy, ToolCall, ToolCallRequestInfo, ToolRef } from '../scheduler/types.js';
+import { REJECTED } from '../scheduler/texts.js';
 import type { CustomCommand } from './custom-commands.js';
 import { type ExpandDeps, expandCommand, type Invocation, RefusedError, type ShellRun } from './expand-command.js';
 import { isWithin } from '../../protocol/path-within.js';
@@ -96,7 +97,8 @@ export function commandDeps(rt: CommandRuntime, o: RunOptions): ExpandDeps {
       if (!tool) throw new Error('no run_shell_command tool is registered (is the shell server running?)');
       const call = await callOnce(rt, tool, { command }, o.signal, o.promptId, o.origin);
       o.onCall?.(call);
-      if (call.status === 'cancelled' || call.response?.errorType === 'policy_denied')
+      const refused = call.response?.errorType === 'policy_denied' || call.response?.errorType === REJECTED;
+      if (call.status === 'cancelled' || refused)
         throw new RefusedError(`Shell command "${command}" was not approved: ${call.response?.error ?? 'refused'}`);
       if (call.status !== 'success') throw new Error(`Shell command "${command}" failed: ${call.response?.error}`);
       const outcome = call.response.meta?.[META.shellOutcome] as Partial<ShellRun> | undefined;

@@ -185,6 +185,7 @@ export class GeminiChat {
     let stored = false;
     const isFunctionResponse = parts.some((p) => p.functionResponse);
     let keepResponses = false;
+    let partial: GenerateContentResponse[] = [];
     try {
       if (!isFunctionResponse && isFunctionResponseContent(this.history[this.history.length - 1])) {
         this.history.push({ role: 'model', parts: [{ text: INTERRUPTED_TEXT }] });
@@ -195,6 +196,7 @@ export class GeminiChat {
       let nudge = false;
       for (let attempt = 1; ; attempt++) {
         const chunks: GenerateContentResponse[] = [];
+        partial = chunks;
         let opened = false;
         const request = requestSignal(signal);
         try {
@@ -239,10 +241,22 @@ export class GeminiChat {
       // Failure, abort, or a consumer that stopped iterating: a plain user content goes too.
       // Function responses stay: they answer the model turn before them, and without them that turn's
       // calls would dangle and the API would reject every later request.
-      if (!stored) this.history.length = keepResponses ? rollbackTo + 1 : rollbackTo;
+      if (!stored && signal.aborted && !isFunctionResponse) this.keepInterrupted(partial);
+      else if (!stored) this.history.length = keepResponses ? rollbackTo + 1 : rollbackTo;
       if (this.history.length > startLength) this.listener?.appended(structuredClone(this.history.slice(startLength)));
       release();
     }
+  }
+
+  /**
+   * The user stopped this prompt: their words stay, with the text the model had streamed and a marker
+   * saying it was cut off, so "go on" in the next prompt means something. (Gemini CLI 0.61 rolls the whole
+   * prompt back instead, and the model never learns what was asked.) Calls the model had begun are dropped:
+   * none of them ran.
+   */
+  private keepInterrupted(partial: GenerateContentResponse[]): void {
+    const said = aggregateModelParts(partial.flatMap(partsOf)).filter((p) => p.text !== undefined && !p.functionCall);
+    this.history.push({ role: 'model', parts: [...said, { text: INTERRUPTED_TEXT }] });
   }
 
   /** Opens the stream, retrying connection failures with backoff and reporting each retry. */

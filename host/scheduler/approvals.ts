@@ -63,6 +63,11 @@ export class ApprovalBroker {
     this.confirmer = confirmer;
   }
 
+  /** Whether a user's rejection ends the batch (and the turn), or only answers the model for that call. */
+  get rejectionEndsTurn(): boolean {
+    return !this.confirmer.rejectionContinuesTurn;
+  }
+
   track(call: TrackedCall): () => void {
     this.inFlight.set(call.callId, call);
     return () => this.inFlight.delete(call.callId);
@@ -93,7 +98,8 @@ export class ApprovalBroker {
       onAwaiting(request);
       const outcome = await untilAborted(this.confirmer.confirm(request, signal), signal);
       // Marked before the next queued question runs.
-      if (outcome.decision === 'cancel' || outcome.decision === 'modify') batch.cancelled = true;
+      const refused = outcome.decision === 'cancel' || outcome.decision === 'modify';
+      if (refused && (signal.aborted || this.rejectionEndsTurn)) batch.cancelled = true;
       await this.policy.remember(tool, outcome);
       return outcome;
     });
@@ -139,6 +145,7 @@ export class ApprovalBroker {
         source: 'elicitation',
         callId: call.callId,
         tool: call.tool,
+        args: call.args,
         detail,
         message: params.message,
       };
@@ -146,8 +153,8 @@ export class ApprovalBroker {
       showed = true;
       const o = await untilAborted(this.confirmer.confirm(request, both), both);
       // Marked before the next queued question runs.
-      if (call.batch && (o.decision === 'cancel' || (o.decision === 'modify' && detail.kind !== 'edit')))
-        call.batch.cancelled = true;
+      const refused = o.decision === 'cancel' || (o.decision === 'modify' && detail.kind !== 'edit');
+      if (call.batch && refused && (both.aborted || this.rejectionEndsTurn)) call.batch.cancelled = true;
       await this.policy.remember(call.tool, o, detail);
       return o;
     });

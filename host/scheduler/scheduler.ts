@@ -4,7 +4,7 @@ import { ApprovalBroker } from './approvals.js';
 import { applyProgress, type CallRecord, decide, errorResponse, newRecord, snapshot } from './call-record.js';
 import { convertCallToolResult, functionResponseParts } from './convert-result.js';
 import type { CallExecutor, ToolLookup } from './executor.js';
-import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING, notFoundText } from './texts.js';
+import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING, notFoundText, REJECTED, rejectedText } from './texts.js';
 import { effectiveThreshold, truncateToolOutput } from './truncate-output.js';
 import type {
   ConfirmationRequest,
@@ -185,8 +185,7 @@ export class ToolScheduler extends EventEmitter {
         if (batch.signal.aborted) return this.finishCancelled(call, ABORTED);
         // Not shown while the batch is cancelled: an earlier call's cancel ended this one unasked.
         if (!shown && batch.cancelled) return this.finishCancelled(call, CANCELLED_WAITING);
-        batch.cancelled = true;
-        return this.finishCancelled(call, CANCELLED_BY_USER);
+        return this.finishRejected(call, tool, batch);
       }
       preapproved = true;
       call.confirmation = undefined;
@@ -258,8 +257,11 @@ export class ToolScheduler extends EventEmitter {
       untrack();
     }
     if (tracked.declined) {
-      batch.cancelled = true;
-      return this.finishCancelled(call, tracked.skipped ? CANCELLED_WAITING : CANCELLED_BY_USER);
+      if (tracked.skipped) {
+        batch.cancelled = true;
+        return this.finishCancelled(call, CANCELLED_WAITING);
+      }
+      return this.finishRejected(call, tool, batch);
     }
     const converted = convertCallToolResult(result, {
       toolName: tool.toolName,
@@ -332,6 +334,19 @@ export class ToolScheduler extends EventEmitter {
   private finishError(call: CallRecord, text: string, errorType: string, display?: ResultDisplay): void {
     call.response = errorResponse(call, text, errorType, display);
     this.finish(call, 'error');
+  }
+
+  /**
+   * The user rejected the call. In the chat that cancels the batch and ends the turn; in an editor the model
+   * is told the tool was canceled and the turn goes on (a cancel of the turn is what stops it there).
+   */
+  private finishRejected(call: CallRecord, tool: ToolRef, batch: Batch): void {
+    if (this.approvals.rejectionEndsTurn || batch.signal.aborted) {
+      batch.cancelled = true;
+      this.finishCancelled(call, CANCELLED_BY_USER);
+      return;
+    }
+    this.finishError(call, rejectedText(tool.exposedName), REJECTED);
   }
 
   /** `undecided`: the outcome to record when the call was not decided before the user ended it. */

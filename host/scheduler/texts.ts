@@ -44,3 +44,11 @@ function distance(a: string, b: string): number {
   }
   return row[b.length];
 }
+
+/** The error type of a call the user rejected while the turn went on (an editor's reject). */
+export const REJECTED = 'rejected';
+
+/** What Gemini CLI's editor mode sends the model for a call the user rejected (the turn goes on). */
+export function rejectedText(exposedName: string): string {
+  return `Tool "${exposedName}" was canceled by the user.`;
+}

@@ -80,7 +80,15 @@ export interface ToolRef {
 /** What the user is asked: a host-side pre-call ask, or an elicitation raised by the server mid-call. */
 export type ConfirmationRequest =
   | { source: 'pre-call'; callId: string; tool: ToolRef; args: Record<string, unknown>; title: string }
-  | { source: 'elicitation'; callId: string; tool: ToolRef; detail: ConfirmationDetail; message: string };
+  | {
+      source: 'elicitation';
+      callId: string;
+      tool: ToolRef;
+      /** The call's arguments, for a front-end that titles the question after the call. */
+      args: Record<string, unknown>;
+      detail: ConfirmationDetail;
+      message: string;
+    };
 
 /** The user's answer: one type for the dialog, policy and servers (see protocol/confirmation.ts). */
 export type { UserAnswer } from '../../protocol/confirmation.js';
@@ -163,6 +171,12 @@ export interface Policy {
 /** Injected by the consumer: the terminal UI shows a dialog; headless declines unless allowed. */
 export interface Confirmer {
   confirm(request: ConfirmationRequest, signal: AbortSignal): Promise<UserAnswer>;
+  /**
+   * Set by an editor (ACP): a user's rejection answers the model ("Tool … was canceled by the user.") and
+   * the turn goes on, as Gemini CLI's editor mode does; only a cancel of the turn stops it. Unset (the chat,
+   * headless): a rejection ends the turn, as Gemini CLI's chat does.
+   */
+  readonly rejectionContinuesTurn?: boolean;
 }
 
 /**

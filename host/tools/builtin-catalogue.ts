@@ -1,4 +1,5 @@
 import { isAbsolute, relative, resolve } from 'node:path';
+import { clipPrompt, shortenPath, snippet } from './call-titles.js';
 
 /**
  * The one catalogue of built-in tools: which server offers each, how policy classes it, the names other
@@ -7,6 +8,12 @@ import { isAbsolute, relative, resolve } from 'node:path';
  * a test checks it against the servers' real tool lists. Adding a built-in tool is its tool file plus one
  * row here.
  */
+
+/** How an editor groups and draws a call (ACP's tool kinds). */
+export type EditorKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other';
+
+/** `rel` turns a path argument into one relative to the workspace (other values become ''). */
+type TitleOf = (args: Args, rel: (p: unknown) => string) => string;
 
 /** How policy sees a tool; `memory` is an edit that autoEdit does not cover, `external` a third party's. */
 export type ToolClass = 'read-only' | 'edit' | 'exec' | 'info' | 'memory' | 'external';
@@ -35,6 +42,10 @@ export interface BuiltinTool {
   /** Our argument names → Gemini CLI's, for policy `argsPattern`s written against Gemini CLI's spelling. */
   geminiKeys?: Readonly<Record<string, string>>;
   geminiArgs?: (args: Args, abs: (p: unknown) => unknown, rel: (p: unknown) => unknown) => Args;
+  /** The editor's kind for the tool's calls (ACP). */
+  kind: EditorKind;
+  /** Gemini CLI 0.61's title of a call (its editor mode's permission request and tool call). */
+  title: TitleOf;
 }
 
 type Args = Record<string, unknown>;
@@ -68,10 +79,26 @@ function lineWindow(a: Args): Args {
   return out;
 }
 
+/** grep_search's title: `'pattern' in include within dir`. */
+const grepTitle: TitleOf = (a, rel) => {
+  const within = typeof a.path === 'string' && rel(a.path) !== '.' ? shortenPath(rel(a.path)) : './';
+  return `'${a.pattern ?? ''}'${a.include ? ` in ${a.include}` : ''} within ${within}`;
+};
+
+/** replace's title: what changes into what, or `Create` for an edit of nothing into a new file. */
+const editTitle: TitleOf = (a, rel) => {
+  const file = shortenPath(rel(a.file_path));
+  if (a.old_string === '') return `Create ${file}`;
+  if (a.old_string === a.new_string) return `No file changes to ${file}`;
+  return `${file}: ${snippet(a.old_string)} => ${snippet(a.new_string)}`;
+};
+
 export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'filesystem',
     tool: 'glob',
+    kind: 'search',
+    title: (a, rel) => `'${a.pattern ?? ''}'${a.path ? ` within ${shortenPath(rel(a.path))}` : ''}`,
     geminiKeys: { path: 'dir_path' },
     geminiArgs: dirArgs,
     cls: 'read-only',
@@ -82,6 +109,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'filesystem',
     tool: 'search_file_content',
+    kind: 'search',
+    title: grepTitle,
     geminiKeys: { path: 'dir_path', include: 'include_pattern' },
     geminiArgs: (a, abs) => rename(dirArgs(a, abs), 'include_pattern', 'include'),
     cls: 'read-only',
@@ -93,6 +122,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'filesystem',
     tool: 'list_directory',
+    kind: 'search',
+    title: (a, rel) => shortenPath(rel(a.path)),
     geminiKeys: { path: 'dir_path' },
     geminiArgs: (a, abs) => flattenFiltering(dirArgs(a, abs)),
     cls: 'read-only',
@@ -104,6 +135,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'filesystem',
     tool: 'read_file',
+    kind: 'read',
+    title: (a, rel) => shortenPath(rel(a.absolute_path)),
     geminiKeys: { absolute_path: 'file_path' },
     geminiArgs: (a, abs) => {
       const r = lineWindow(rename(a, 'file_path', 'absolute_path'));
@@ -118,6 +151,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'filesystem',
     tool: 'read_many_files',
+    kind: 'read',
+    title: (a) => `Read ${Array.isArray(a.paths) ? a.paths.join(', ') : 'files'}`,
     geminiKeys: { paths: 'include' },
     geminiArgs: (a) => flattenFiltering(rename(a, 'include', 'paths')),
     cls: 'read-only',
@@ -130,6 +165,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'filesystem',
     tool: 'replace',
+    kind: 'edit',
+    title: editTitle,
     geminiArgs: (a, abs) => ({ ...a, file_path: abs(a.file_path) }),
     cls: 'edit',
     aliases: ['EditTool'],
@@ -140,6 +177,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'filesystem',
     tool: 'write_file',
+    kind: 'edit',
+    title: (a, rel) => `Writing to ${shortenPath(rel(a.file_path))}`,
     geminiArgs: (a, abs) => ({ ...a, file_path: abs(a.file_path) }),
     cls: 'edit',
     aliases: ['WriteFileTool'],
@@ -150,6 +189,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'shell',
     tool: 'run_shell_command',
+    kind: 'execute',
+    title: (a) => (typeof a.command === 'string' ? a.command : 'Shell command'),
     geminiKeys: { directory: 'dir_path' },
     // Our shell takes a directory relative to the workspace; Gemini CLI's may be absolute.
     geminiArgs: (a, _abs, rel) => {
@@ -164,6 +205,11 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'web',
     tool: 'web_fetch',
+    kind: 'fetch',
+    title: (a) =>
+      typeof a.url === 'string'
+        ? `Fetching content from: ${a.url}`
+        : `Processing URLs and instructions from prompt: "${clipPrompt(a.prompt)}"`,
     cls: 'info',
     aliases: ['WebFetchTool'],
     claudeName: 'WebFetch',
@@ -172,6 +218,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'web',
     tool: 'google_web_search',
+    kind: 'search',
+    title: (a) => `Searching the web for: "${a.query ?? ''}"`,
     cls: 'read-only',
     aliases: ['WebSearchTool'],
     claudeName: 'WebSearch',
@@ -180,6 +228,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {
     server: 'memory',
     tool: 'save_memory',
+    kind: 'edit',
+    title: (a) => `Save to memory: ${clipPrompt(a.fact)}`,
     cls: 'memory',
     aliases: ['MemoryTool'],
     hint: (n) =>

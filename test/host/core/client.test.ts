@@ -4,6 +4,7 @@ import type { ServerGeminiStreamEvent } from '../../../host/core/events.js';
 import {
   aggregateModelParts,
   curateHistory,
+  INTERRUPTED_TEXT,
   mergeAdjacent,
   SKIP_THOUGHT_SIGNATURE,
 } from '../../../host/core/history.js';
@@ -44,7 +45,7 @@ describe('GeminiClient in-process (real runtime, real SDK, scripted endpoint)', 
     await ep.close();
   });
 
-  it('keeps history across messages and yields typed events; an aborted stream leaves no trace', async () => {
+  it('keeps history across messages and yields typed events; an aborted stream keeps the words and what was said, marked cut off', async () => {
     const ac = new AbortController();
     const first = await drain(session.client.sendMessageStream([{ text: 'I am Ada' }], ac.signal, 'p1'));
     expect(first.map((e) => e.type)).toEqual(['content', 'content', 'finished', 'usage']);
@@ -55,7 +56,7 @@ describe('GeminiClient in-process (real runtime, real SDK, scripted endpoint)', 
       if (ev.type === 'content') cancel.abort();
     }
     expect(aborted.map((e) => e.type)).toEqual(['content', 'user_cancelled']);
-    expect(session.client.getHistory()).toHaveLength(2);
+    expect(session.client.getHistory()).toHaveLength(4);
     const second = await drain(session.client.sendMessageStream([{ text: 'What is my name?' }], ac.signal, 'p2'));
     expect(second.map((e) => e.type)).toEqual(['thought', 'content', 'finished', 'usage']);
     expect(second[0]).toEqual({ type: 'thought', value: { subject: 'Recall', description: 'the name' } });
@@ -63,6 +64,8 @@ describe('GeminiClient in-process (real runtime, real SDK, scripted endpoint)', 
     expect(req.contents).toEqual([
       { role: 'user', parts: [{ text: 'I am Ada' }] },
       { role: 'model', parts: [{ text: 'Hi Ada.' }] },
+      { role: 'user', parts: [{ text: 'tell me a long story' }] },
+      { role: 'model', parts: [{ text: expect.stringMatching(/^partial/) }, { text: INTERRUPTED_TEXT }] },
       { role: 'user', parts: [{ text: 'What is my name?' }] },
     ]);
     // thought parts never stored
