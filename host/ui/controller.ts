@@ -8,7 +8,6 @@ import { processAtCommands } from '../core/at-command.js';
 import { completionTable, runSlash } from './commands/slash-commands.js';
 import { slashSuggestions, unknownCommandText } from './commands/command-suggestions.js';
 import { parseSlash } from './commands/slash-parse.js';
-import { SessionStats } from './session-stats.js';
 import { ApprovalModeSwitch } from './approval-mode-switch.js';
 import { StreamView } from './views/stream-view.js';
 import { RunStats } from '../core/run-stats.js';
@@ -36,7 +35,6 @@ export class Controller {
   /** A queued message is being submitted: new submissions join the queue behind it. */
   private draining = false;
   private readonly modes: ApprovalModeSwitch;
-  private readonly stats = new SessionStats();
   /** Per-model and per-tool figures behind `/stats`. */
   readonly runStats = new RunStats();
   /** The model session (absent without credentials) and the recorder its history goes to. */
@@ -60,7 +58,7 @@ export class Controller {
   ) {
     this.exited = new Promise((r) => (this.exitResolve = r));
     this.ready = new Promise((r) => (this.readyResolve = r));
-    this.view = new StreamView(app, this.stats);
+    this.view = new StreamView(app, this.runStats);
     this.modes = new ApprovalModeSwitch(app, () => this.runtime);
     app.handlers = {
       submit: (t) => void this.submit(t),
@@ -200,7 +198,6 @@ export class Controller {
         error: (t) => this.error(t),
         clear: () => this.clearConversation(),
         exit: () => this.exit(0),
-        stats: () => this.formatStats(),
         submitPrompt: (prompt) => void this.sendToModel(prompt),
         runTool: async (name, args) => void (await this.runPassive(name, args)),
         readMemory: (uri) => this.readMemory(uri),
@@ -379,7 +376,6 @@ export class Controller {
       this.app.requestRender();
     } else if (ev.type === 'all_complete') {
       for (const c of ev.calls) {
-        this.stats.countCall(c);
         this.runStats.tool(c);
       }
       if (this.running) this.app.setBusy('Thinking');

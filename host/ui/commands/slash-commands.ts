@@ -18,7 +18,6 @@ export interface SlashContext {
   error(text: string): void;
   clear(): Promise<void>;
   exit(): void;
-  stats(): string;
   /** Sends text to the model as a user message (MCP prompts end here). */
   submitPrompt(text: string, display: string): void;
   /** Runs a passive tool call (its card shows the result; nothing goes to the model). */
@@ -331,9 +330,6 @@ export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<bo
     case 'extensions':
     case 'skills':
       return showContributions(input, ctx);
-    case 'stats':
-      ctx.print(ctx.stats());
-      return true;
     case 'mcp':
       if (!rt) return ctx.error('The host runtime is still starting.'), true;
       await runMcpSlash(input.args, ctx, rt);

@@ -50,7 +50,6 @@ describe('custom commands in the chat table', () => {
       error: (t: string) => printed.push(`ERR ${t}`),
       clear() {},
       exit() {},
-      stats: () => '',
       submitPrompt() {},
       runTool: async () => {},
       readMemory: async () => '',

@@ -120,7 +120,6 @@ describe('slash parsing and commands', () => {
       error: (t: string) => printed.push(`ERR ${t}`),
       clear() {},
       exit() {},
-      stats: () => 'stats!',
       submitPrompt() {},
       runTool: async (n: string, a: Record<string, unknown>) => void calls.push([n, a]),
       readMemory: async () => 'remembered',
