@@ -64,6 +64,11 @@ export class ClientRequests {
     return this.opts.editorFiles;
   }
 
+  /** Whether someone can answer forms (the chat's dialog); a headless run has nobody. */
+  get hasUser(): boolean {
+    return !!this.asker;
+  }
+
   setAsker(asker: ClientAsker | undefined): void {
     this.asker = asker;
   }
@@ -90,6 +95,8 @@ export class ClientRequests {
       return { action: 'decline' };
     }
     const answer = await elicitor.fillForm(request, signal);
+    // Without a person at the terminal the decline says so, so a server can tell it from a user's no.
+    if (!this.asker) return { action: 'decline', _meta: { [META.noUser]: true } };
     if (answer.action !== 'accept') return { action: answer.action };
     if (params.mode === 'url') return { action: 'accept' };
     return { action: 'accept', content: withDefaults(request.form, answer.content) as ElicitResult['content'] };

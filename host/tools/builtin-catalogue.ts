@@ -46,6 +46,8 @@ export interface BuiltinTool {
   kind: EditorKind;
   /** Gemini CLI 0.61's title of a call (its editor mode's permission request and tool call). */
   title: TitleOf;
+  /** Only a person can answer it: a session nobody can answer forms in does not offer it (as 0.61's headless). */
+  needsUser?: boolean;
 }
 
 type Args = Record<string, unknown>;
@@ -235,6 +237,19 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
     hint: (n) =>
       `remember a user fact or preference across sessions with \`${n}\` (only when asked or clearly useful later)`,
   },
+  // Asking the user changes nothing, so it needs no confirmation (read-only) and plan mode allows it.
+  {
+    server: 'memory',
+    tool: 'ask_user',
+    kind: 'other',
+    title: (a) =>
+      `Asking user: ${(Array.isArray(a.questions) ? a.questions : []).map((q) => (q as Args)?.question ?? '').join(', ')}`,
+    cls: 'read-only',
+    needsUser: true,
+    aliases: ['AskUserTool'],
+    claudeName: 'AskUserQuestion',
+    hint: (n) => `ask the user with \`${n}\` only when you cannot go on without their decision or information`,
+  },
 ];
 
 const byKey = new Map(BUILTIN_TOOLS.map((t) => [`${t.server}/${t.tool}`, t]));
@@ -251,6 +266,11 @@ export function builtinTool(server: string, tool: string): BuiltinTool | undefin
 /** The built-in a bare name means: ours, Gemini CLI's (current or legacy) or Claude Code's name. */
 export function builtinByName(name: string): BuiltinTool | undefined {
   return byName.get(name);
+}
+
+/** Whether only a person can answer the tool (ask_user). */
+export function needsUser(tool: { serverAlias: string; toolName: string; builtIn: boolean }): boolean {
+  return tool.builtIn && builtinTool(tool.serverAlias, tool.toolName)?.needsUser === true;
 }
 
 /** The name Gemini CLI gives this tool (hooks' `tool_name`, policy rules): built-ins bare, others `mcp_<server>_<tool>`. */
