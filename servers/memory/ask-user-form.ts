@@ -15,8 +15,13 @@ export interface Question {
   placeholder?: string;
 }
 
-/** The free-text field that goes with a choice or yes/no question, as 0.61's automatic "Other" option. */
-const otherKey = (i: number) => `${i}_other`;
+/**
+ * Form keys: `q<index>` for a question, `q<index>_other` for the free text that goes with a choice or yes/no
+ * question (0.61's automatic "Other" option). Not bare numbers: a JSON object lists integer keys first, which
+ * would move every "Other" field after all the questions.
+ */
+const questionKey = (i: number) => `q${i}`;
+const otherKey = (i: number) => `q${i}_other`;
 
 /** 0.61 offers Yes and No for a yes/no question. */
 const YES_NO = [
@@ -35,7 +40,7 @@ function fieldsOf(q: Question, i: number): [string, Schema][] {
   const title = q.header?.trim() || `Q${i}`;
   if (q.type === 'text') {
     const description = q.placeholder ? `${q.question}\n(${q.placeholder})` : q.question;
-    return [[String(i), { type: 'string', title, description }]];
+    return [[questionKey(i), { type: 'string', title, description }]];
   }
   const options = choicesOf(q).map((o) => ({
     const: o.label,
@@ -51,7 +56,7 @@ function fieldsOf(q: Question, i: number): [string, Schema][] {
     description: q.placeholder ?? 'Your own answer, if none of the choices fits.',
   };
   return [
-    [String(i), choice],
+    [questionKey(i), choice],
     [otherKey(i), other],
   ];
 }
@@ -76,7 +81,7 @@ const words = (v: unknown): string[] => {
 export function answersOf(questions: Question[], content: Record<string, unknown> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   questions.forEach((_q, i) => {
-    const parts = [...words(content?.[String(i)]), ...words(content?.[otherKey(i)])]
+    const parts = [...words(content?.[questionKey(i)]), ...words(content?.[otherKey(i)])]
       .map((w) => w.trim())
       .filter(Boolean);
     if (parts.length) out[String(i)] = parts.join(', ');

@@ -41,7 +41,13 @@ describe('ask_user (memory server)', () => {
         asked = params as Form;
         return {
           action: 'accept',
-          content: { '0': 'SQLite', '1': 'billing', '2': 'No', '2_other': 'only smoke tests', '3': ['Linux', 'macOS'] },
+          content: {
+            q0: 'SQLite',
+            q1: 'billing',
+            q2: 'No',
+            q2_other: 'only smoke tests',
+            q3: ['Linux', 'macOS'],
+          },
         };
       },
     });
@@ -60,7 +66,8 @@ describe('ask_user (memory server)', () => {
     );
     // The form: choices as titled options, "Other" as free text beside them, yes/no as Yes and No.
     const props = asked!.requestedSchema.properties;
-    expect(props['0']).toMatchObject({
+    expect(Object.keys(props)).toEqual(['q0', 'q0_other', 'q1', 'q2', 'q2_other', 'q3', 'q3_other']);
+    expect(props.q0).toMatchObject({
       type: 'string',
       title: 'Database',
       description: 'Which database?',
@@ -69,11 +76,11 @@ describe('ask_user (memory server)', () => {
         { const: 'SQLite', title: 'SQLite — One file' },
       ],
     });
-    expect(props['0_other']).toMatchObject({ type: 'string' });
-    expect(props['1']).toMatchObject({ type: 'string', title: 'Name' });
-    expect(props['1_other']).toBeUndefined();
-    expect(props['2']).toMatchObject({ oneOf: [{ const: 'Yes' }, { const: 'No' }] });
-    expect(props['3']).toMatchObject({
+    expect(props.q0_other).toMatchObject({ type: 'string' });
+    expect(props.q1).toMatchObject({ type: 'string', title: 'Name' });
+    expect(props.q1_other).toBeUndefined();
+    expect(props.q2).toMatchObject({ oneOf: [{ const: 'Yes' }, { const: 'No' }] });
+    expect(props.q3).toMatchObject({
       type: 'array',
       items: { anyOf: [{ const: 'Linux' }, { const: 'macOS' }, { const: 'Windows' }] },
     });
@@ -90,7 +97,7 @@ describe('ask_user (memory server)', () => {
 
   it('an empty submission leaves every answer out, as 0.61 does', async () => {
     const s = await startMemory(tempDir('ask-home-'), tempDir('ask-root-'), {
-      elicit: () => ({ action: 'accept', content: { '1': '   ' } }),
+      elicit: () => ({ action: 'accept', content: { q1: '   ' } }),
     });
     const r = await s.call('ask_user', { questions: [QUESTIONS[0], QUESTIONS[1]] });
     expect(textOf(r)).toBe('{"answers":{}}');
