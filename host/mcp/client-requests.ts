@@ -89,7 +89,7 @@ export class ClientRequests {
     const request: FormRequest =
       params.mode === 'url'
         ? { server: alias, form: { message: params.message, fields: [] }, url: params.url }
-        : { server: alias, form: parseForm(params.message, params.requestedSchema) };
+        : { server: alias, form: parseForm(params.message, params.requestedSchema), schema: params.requestedSchema };
     if (request.url && !/^https?:\/\//i.test(request.url)) {
       this.opts.notify?.(`MCP server "${alias}" asked to open a non-web URL (${request.url}); declined.`);
       return { action: 'decline' };

@@ -64,3 +64,73 @@ describe('write_todos over ACP', () => {
     }
   });
 });
+
+describe('ask_user over ACP', () => {
+  const QUESTION = {
+    questions: [
+      {
+        question: 'Which database?',
+        header: 'Database',
+        type: 'choice',
+        options: [
+          { label: 'Postgres', description: 'Relational' },
+          { label: 'SQLite', description: 'One file' },
+        ],
+      },
+    ],
+  };
+
+  /** The function response the model got for the call, as JSON text. */
+  const answerSent = (ep: { requestsOf: (m: string) => { body: unknown }[] }) =>
+    JSON.stringify(ep.requestsOf('streamGenerateContent')[1]!.body);
+
+  it('an editor that shows forms gets the question as elicitation/create and its answer reaches the model', async () => {
+    const ws = workspace();
+    ws.settings(ONLY('memory'));
+    const ep = await endpoint(reply.calls({ id: 'a1', name: 'ask_user', args: QUESTION }), reply.text('SQLite it is.'));
+    const asked: acp.CreateElicitationRequest[] = [];
+    const run = startAcp({
+      ws,
+      url: ep.url,
+      elicit: (req) => {
+        asked.push(req);
+        return { action: 'accept', content: { q0: 'SQLite', q0_other: 'with WAL' } };
+      },
+    });
+    try {
+      const sessionId = await run.open(ws.cwd);
+      expect((await run.prompt(sessionId, 'set up storage')).stopReason).toBe('end_turn');
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ sessionId, mode: 'form', message: 'Which database?' });
+      expect(JSON.stringify(asked[0])).toContain('"const":"SQLite","title":"SQLite — One file"');
+      // No permission was asked: asking the user changes nothing.
+      expect(run.permissions).toHaveLength(0);
+      expect(answerSent(ep)).toContain(
+        JSON.stringify(JSON.stringify({ answers: { '0': 'SQLite, with WAL' } })).slice(1, -1),
+      );
+      const declared = JSON.stringify(ep.requestsOf('streamGenerateContent')[0]!.body.tools);
+      expect(declared).toContain('memory__ask_user');
+    } finally {
+      await run.close();
+    }
+  });
+
+  it('an editor without forms is not offered ask_user, and a call gets "no user is available" at once', async () => {
+    const ws = workspace();
+    ws.settings(ONLY('memory'));
+    const ep = await endpoint(
+      reply.calls({ id: 'a1', name: 'ask_user', args: QUESTION }),
+      reply.text('Deciding myself.'),
+    );
+    const run = startAcp({ ws, url: ep.url });
+    try {
+      const sessionId = await run.open(ws.cwd);
+      expect((await run.prompt(sessionId, 'set up storage')).stopReason).toBe('end_turn');
+      expect(answerSent(ep)).toContain('No user is available to answer ask_user');
+      const declared = JSON.stringify(ep.requestsOf('streamGenerateContent')[0]!.body.tools ?? []);
+      expect(declared).not.toContain('ask_user');
+    } finally {
+      await run.close();
+    }
+  });
+});
