@@ -85,6 +85,8 @@ describeTmux('write_todos and ask_user in the chat', () => {
     expect(screen).toContain('todo 2/3');
     // The panel is redrawn, not repeated: one title on screen.
     expect(screen.match(/Todo \d\/3/g)).toHaveLength(1);
+    ui.submit('/stats');
+    await ui.waitFor('todos           2/3 done (1 in progress)');
 
     const requests = gemini.requestsOf('streamGenerateContent').map((q) => q.body as Body);
     const declared = requests[0]!.tools?.flatMap((t) => t.functionDeclarations ?? []).map((d) => d.name) ?? [];
