@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { clipPrompt, shortenPath, snippet } from './call-titles.js';
+import { HOST_TOOLS_ALIAS } from './tool-search.js';
 
 /**
  * The one catalogue of built-in tools: which server offers each, how policy classes it, the names other
@@ -275,6 +276,8 @@ export function needsUser(tool: { serverAlias: string; toolName: string; builtIn
 
 /** The name Gemini CLI gives this tool (hooks' `tool_name`, policy rules): built-ins bare, others `mcp_<server>_<tool>`. */
 export function geminiToolName(tool: { serverAlias: string; toolName: string; builtIn: boolean }): string {
+  // The host's own tools (write_todos, update_topic, activate_skill) are Gemini CLI core tools: bare names.
+  if (tool.serverAlias === HOST_TOOLS_ALIAS) return tool.toolName;
   const row = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName) : undefined;
   if (row) return row.geminiName ?? row.tool;
   return `mcp_${tool.serverAlias}_${tool.toolName}`;
@@ -282,6 +285,7 @@ export function geminiToolName(tool: { serverAlias: string; toolName: string; bu
 
 /** The name Claude Code gives this tool in hooks: `Bash`, `Write`…, others `mcp__<server>__<tool>`. */
 export function claudeToolName(tool: { serverAlias: string; toolName: string; builtIn: boolean }): string {
+  if (tool.serverAlias === HOST_TOOLS_ALIAS) return tool.toolName;
   const row = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName) : undefined;
   if (row) return row.claudeName ?? row.tool;
   return `mcp__${tool.serverAlias}__${tool.toolName}`;
