@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';
-import { type CustomCommand, loadCommandFiles } from '../commands/custom-commands.js';
+import { BUILTIN_COMMAND_NAMES } from '../custom-commands/builtin-names.js';
+import { type CustomCommand, loadCommandFiles } from '../custom-commands/custom-commands.js';
 import { geminiHome } from '../config/paths.js';
 import type { Session } from '../core/session.js';
 import { commandDirs } from '../extensions/contributions.js';

@@ -1,7 +1,7 @@
 import { FatalInputError } from '../errors.js';
 import type { HostRuntime } from '../core/runtime.js';
 import { formatExtensions, formatSkills } from '../extensions/listing.js';
-import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';
+import { BUILTIN_COMMAND_NAMES } from '../custom-commands/builtin-names.js';
 import { safeBlock } from '../safe-text.js';
 
 /**

@@ -27,7 +27,7 @@ import type { HookSystem } from '../hooks/hook-system.js';
 import { toolHooks } from '../hooks/tool-hooks.js';
 import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
 import type { LoadedExtension } from '../config/extensions/loader.js';
-import type { CommandSet } from '../commands/custom-commands.js';
+import type { CommandSet } from '../custom-commands/custom-commands.js';
 import type { Skill } from '../skills/skills.js';
 
 export interface HostRuntimeOptions {

@@ -5,9 +5,9 @@ import { loadHooks } from '../../../host/hooks/hook-config.js';
 import { HookSystem } from '../../../host/hooks/hook-system.js';
 import { loadPolicyFiles } from '../../../host/policy/policy-files.js';
 import type { UiRuntime } from '../../../host/ui/backend-types.js';
-import { formatHooks, formatPolicies } from '../../../host/ui/commands/config-commands.js';
-import { runSlash } from '../../../host/ui/commands/slash-commands.js';
-import { parseSlash } from '../../../host/ui/commands/slash-parse.js';
+import { formatHooks, formatPolicies } from '../../../host/ui/slash-commands/config-commands.js';
+import { runSlash } from '../../../host/ui/slash-commands/slash-commands.js';
+import { parseSlash } from '../../../host/ui/slash-commands/slash-parse.js';
 import { createPalette } from '../../../host/ui/text/palette.js';
 import { tempDir } from '../../helpers/tmp.js';
 

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_COMMAND_NAMES } from '../../../host/commands/builtin-names.js';
-import type { CustomCommand } from '../../../host/commands/custom-commands.js';
-import { BUILTIN_COMMANDS, completionTable, helpText, runSlash } from '../../../host/ui/commands/slash-commands.js';
-import { parseSlash } from '../../../host/ui/commands/slash-parse.js';
+import { BUILTIN_COMMAND_NAMES } from '../../../host/custom-commands/builtin-names.js';
+import type { CustomCommand } from '../../../host/custom-commands/custom-commands.js';
+import {
+  BUILTIN_COMMANDS,
+  completionTable,
+  helpText,
+  runSlash,
+} from '../../../host/ui/slash-commands/slash-commands.js';
+import { parseSlash } from '../../../host/ui/slash-commands/slash-parse.js';
 import { completeSlash } from '../../../host/ui/input/completion.js';
 import type { UiRuntime } from '../../../host/ui/backend-types.js';
 import { createPalette } from '../../../host/ui/text/palette.js';

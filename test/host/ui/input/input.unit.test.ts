@@ -12,9 +12,9 @@ import { editorCommand } from '../../../../host/ui/input/editor.js';
 import { InputHistory } from '../../../../host/ui/input/history-store.js';
 import { LineEditor, wrappedRows } from '../../../../host/ui/input/line-editor.js';
 import { installPasteFilter } from '../../../../host/ui/input/paste-filter.js';
-import { formatMcp, promptCommands, runSlash } from '../../../../host/ui/commands/slash-commands.js';
-import { unknownCommandText } from '../../../../host/ui/commands/command-suggestions.js';
-import { parseSlash, promptArgs } from '../../../../host/ui/commands/slash-parse.js';
+import { formatMcp, promptCommands, runSlash } from '../../../../host/ui/slash-commands/slash-commands.js';
+import { unknownCommandText } from '../../../../host/ui/slash-commands/command-suggestions.js';
+import { parseSlash, promptArgs } from '../../../../host/ui/slash-commands/slash-parse.js';
 import { createPalette, stripSgr } from '../../../../host/ui/text/palette.js';
 import { tempDir } from '../../../helpers/tmp.js';
 

@@ -4,7 +4,7 @@ import { confirmBody } from '../../../../host/ui/views/confirm-view.js';
 import { Conversation } from '../../../../host/ui/views/conversation.js';
 import { renderDiff } from '../../../../host/ui/views/diff-view.js';
 import { createPalette, stripSgr } from '../../../../host/ui/text/palette.js';
-import { formatMcp } from '../../../../host/ui/commands/slash-commands.js';
+import { formatMcp } from '../../../../host/ui/slash-commands/slash-commands.js';
 import { formatToolCard } from '../../../../host/ui/views/tool-card.js';
 
 const plain = createPalette(0);

@@ -1,7 +1,7 @@
 /**
  * Names of the built-in slash commands (the chat's table and the headless ones). A custom command of
  * the same name is renamed (`/user.help`), as Gemini CLI keeps built-ins first. The chat's table
- * (host/ui/commands) must stay a subset of this list: a test checks it.
+ * (host/ui/slash-commands) must stay a subset of this list: a test checks it.
  */
 export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'help',
