@@ -14,21 +14,21 @@ type SigningKey = { kid: string; privateKey: CryptoKey; jwk: JWK };
  * does: RFC 8414 metadata naming its `jwks_uri`, a JWKS of ES256 public keys (counted, rotatable), and the
  * SDK's authorize / token / dynamic-registration handlers (authorize approves at once: the test plays the
  * browser and the user). Tokens carry `iss`, `sub` (the signed-in user), `aud` (the RFC 8707 `resource` the
- * client asked for), `scope` and `exp`. `sign` mints any token a test needs, good or bad.
+ * client asked for), `scope` (what the client requested) and `exp`. `sign` mints any token a test needs, good or bad.
  */
 export class JwtIssuer {
   /** Requests for the key set so far. */
   jwksRequests = 0;
+  /** What clients asked for at the authorize endpoint, in order. */
+  readonly authorizeParams: AuthorizationParams[] = [];
   /** The subject of tokens issued through the authorize flow. */
   user = 'alice';
-  /** The scope those tokens carry. */
-  scope = 'files';
   base = '';
   private keys: SigningKey[] = [];
   private server?: Server;
   private readonly clients = new Map<string, OAuthClientInformationFull>();
   private readonly codes = new Map<string, { clientId: string; params: AuthorizationParams }>();
-  private readonly refresh = new Map<string, { clientId: string; resource?: string }>();
+  private readonly refresh = new Map<string, { clientId: string; resource?: string; scope: string }>();
 
   async start(): Promise<this> {
     await this.rotate();
@@ -83,10 +83,11 @@ export class JwtIssuer {
     });
   }
 
-  private async issue(clientId: string, resource: string | undefined): Promise<OAuthTokens> {
+  /** Grants what the client asked for: the audience it named and the scopes it requested. */
+  private async issue(clientId: string, resource: string | undefined, scope: string): Promise<OAuthTokens> {
     const refresh = randomUUID();
-    this.refresh.set(refresh, { clientId, resource });
-    const access = await this.sign({ aud: resource, scope: this.scope, client_id: clientId });
+    this.refresh.set(refresh, { clientId, resource, scope });
+    const access = await this.sign({ aud: resource, scope, client_id: clientId });
     return { access_token: access, token_type: 'bearer', expires_in: 3600, refresh_token: refresh };
   }
 
@@ -102,6 +103,7 @@ export class JwtIssuer {
         },
       },
       async authorize(client, params, res) {
+        f.authorizeParams.push(params);
         const code = randomUUID();
         f.codes.set(code, { clientId: client.client_id, params });
         const target = new URL(params.redirectUri);
@@ -114,13 +116,13 @@ export class JwtIssuer {
         const entry = f.codes.get(code);
         if (!entry || entry.clientId !== client.client_id) throw new Error('bad code');
         f.codes.delete(code);
-        return f.issue(client.client_id, entry.params.resource?.href);
+        return f.issue(client.client_id, entry.params.resource?.href, (entry.params.scopes ?? []).join(' '));
       },
       async exchangeRefreshToken(client, refreshToken) {
         const entry = f.refresh.get(refreshToken);
         if (entry?.clientId !== client.client_id) throw new Error('bad refresh token');
         f.refresh.delete(refreshToken);
-        return f.issue(client.client_id, entry.resource);
+        return f.issue(client.client_id, entry.resource, entry.scope);
       },
       async verifyAccessToken() {
         throw new Error('this issuer does not serve resources');
