@@ -177,6 +177,51 @@ describe('OAuth resource server: JWT access tokens over HTTP', () => {
   });
 });
 
+describe('OAuth resource server: replicas and an unreachable issuer', () => {
+  const issuer = new JwtIssuer();
+  beforeAll(() => issuer.start());
+  afterAll(() => issuer.close());
+
+  it('replicas behind one public URL each check tokens for it and name its metadata when they refuse', async () => {
+    const publicUrl = 'https://mcp.team.example/tools/mcp';
+    const args = ['--root', tempDir(), '--auth-issuer', issuer.base, '--resource-url', publicUrl];
+    const replicas = [
+      await startHttpServer(ENTRY.filesystem, args, children),
+      await startHttpServer(ENTRY.filesystem, args, children),
+    ];
+    const good = await issuer.sign({ aud: publicUrl });
+    const local = await issuer.sign({ aud: replicas[0]!.url });
+    for (const replica of replicas) {
+      expect((await post(replica.url, INIT, bearer(good))).status).toBe(200);
+      const refused = await post(replica.url, INIT, bearer(local));
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toContain(
+        'resource_metadata="https://mcp.team.example/.well-known/oauth-protected-resource/tools/mcp"',
+      );
+      const metadata = await fetch(`${replica.base}/.well-known/oauth-protected-resource/tools/mcp`);
+      expect((await metadata.json()).resource).toBe(publicUrl);
+    }
+  });
+
+  it("unreachable signing keys are the server's fault: 503 with Retry-After, not 401", async () => {
+    const gone = new JwtIssuer();
+    await gone.start();
+    const jwks = `${gone.base}/jwks`;
+    const srv = await startHttpServer(
+      ENTRY.filesystem,
+      ['--root', tempDir(), '--auth-issuer', gone.base, '--auth-jwks-url', jwks],
+      children,
+    );
+    const token = await gone.sign({ aud: srv.url });
+    await gone.close();
+    const res = await post(srv.url, INIT, bearer(token));
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(res.headers.get('www-authenticate')).toBeNull();
+    expect(srv.stderr()).toContain("cannot load the issuer's signing keys");
+  });
+});
+
 describe('OAuth resource-server flags', () => {
   /** Runs a server expected to refuse its flags; its exit code and stderr. */
   function refused(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string }> {
