@@ -72,6 +72,7 @@ async function createOAuthResourceServer(auth: OAuthFlags, log: Logger): Promise
   return {
     listening: (mcpUrl) => {
       resource ??= new URL(mcpUrl);
+      log.info(`http: accepting OAuth access tokens of ${auth.issuer} for ${resource.href}`);
     },
     serveMetadata: (pathname, req, res) => {
       if (!resource || (pathname !== METADATA_PATH && pathname !== METADATA_PATH + pathSuffix(resource))) return false;

@@ -35,6 +35,8 @@ const ALGORITHMS = [
 /** Clocks of the issuer and the replicas drift; a token's `exp`/`nbf` get this much slack. */
 const CLOCK_TOLERANCE_SECONDS = 30;
 
+const DISCOVERY_TIMEOUT_MS = 10_000;
+
 /** Why a token failed, by jose's error code, in words a client can act on (no token content is echoed). */
 const TOKEN_FAULTS: Record<string, string> = {
   ERR_JWT_EXPIRED: 'the token has expired',
@@ -105,7 +107,10 @@ function scopesOf(payload: JWTPayload): string[] {
 async function discoverJwksUrl(issuer: string): Promise<string> {
   let metadata: Awaited<ReturnType<typeof discoverAuthorizationServerMetadata>>;
   try {
-    metadata = await discoverAuthorizationServerMetadata(issuer);
+    // An issuer that never answers must not hang the start-up: one deadline for every URL tried.
+    const signal = AbortSignal.timeout(DISCOVERY_TIMEOUT_MS);
+    const fetchFn: typeof fetch = (url, init) => fetch(url, { ...init, signal });
+    metadata = await discoverAuthorizationServerMetadata(issuer, { fetchFn });
   } catch (err) {
     throw new Error(`--auth-issuer ${issuer}: cannot read its metadata (${(err as Error).message})`);
   }

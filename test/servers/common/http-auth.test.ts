@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -259,4 +260,17 @@ describe('OAuth resource-server flags', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--auth-issuer ${site.base}: it serves no OAuth or OpenID metadata`);
   });
+
+  it('an issuer that accepts connections but never answers fails the start-up within the discovery deadline', async () => {
+    const silent = createNetServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const issuer = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const r = await refused(['--transport', 'http', '--port', '0', '--auth-issuer', issuer]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--auth-issuer ${issuer}: cannot read its metadata`);
+    } finally {
+      silent.close();
+    }
+  }, 60_000);
 });
