@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JwtIssuer } from '../../helpers/jwt-issuer.js';
 import { ENTRY } from '../../helpers/paths.js';
@@ -62,5 +64,30 @@ describe('our host signs in to our own OAuth-protected server over HTTP', () => 
     expect(r.stdout).toContain('Friday.');
     expect(JSON.stringify(ep.requests[1]!.body.contents)).toContain('ship the resource server on Friday');
     expect(srv.stderr()).not.toContain('refused an access token');
+  });
+
+  it('an expired access token is refused with invalid_token; the host refreshes it and the call goes through', async () => {
+    const file = join(ws.home, '.gemini', 'mcp-oauth-tokens.json');
+    const key = `team|${srv.url}`;
+    const stored = JSON.parse(readFileSync(file, 'utf8'));
+    const refreshToken = stored[key].tokens.refresh_token;
+    expect(refreshToken).toBeTruthy();
+    // The issuer's own token for the server, already past its expiry (and the clock tolerance).
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await issuer.sign({ aud: srv.url, scope: 'files', iat: now - 7200, exp: now - 3600 });
+    stored[key].tokens.access_token = expired;
+    writeFileSync(file, JSON.stringify(stored), { mode: 0o600 });
+
+    const ep = await endpoint(
+      reply.calls({ id: 'r', name: 'team__read_file', args: { absolute_path: `${ws.cwd}/plan.md` } }),
+      reply.text('Still Friday.'),
+    );
+    const r = await runHost(['-p', 'and now?'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.stringify(ep.requests[1]!.body.contents)).toContain('ship the resource server on Friday');
+    expect(srv.stderr()).toContain('refused an access token: the token has expired');
+    const after = JSON.parse(readFileSync(file, 'utf8'))[key].tokens;
+    expect(after.access_token).not.toBe(expired);
+    expect(after.refresh_token).not.toBe(refreshToken);
   });
 });
