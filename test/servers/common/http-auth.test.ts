@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import express from 'express';
 import { generateKeyPair } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JwtIssuer } from '../../helpers/jwt-issuer.js';
@@ -97,6 +99,7 @@ describe('OAuth resource server: JWT access tokens over HTTP', () => {
       ['another issuer', issuer.sign({ aud: srv.url, scope: 'files', iss: 'https://evil.example' }), 'issuer'],
       ['forged', issuer.sign({ aud: srv.url, scope: 'files' }, { key: forger.privateKey }), 'signature'],
       ['no subject', issuer.sign({ aud: srv.url, scope: 'files', sub: undefined }), 'sub'],
+      ['not yet valid', issuer.sign({ aud: srv.url, scope: 'files', nbf: now + 3600 }), 'not valid yet'],
     ];
     for (const [name, token, why] of cases) {
       const res = await post(srv.url, INIT, bearer(await token));
@@ -201,6 +204,35 @@ describe('OAuth resource server: replicas and an unreachable issuer', () => {
       );
       const metadata = await fetch(`${replica.base}/.well-known/oauth-protected-resource/tools/mcp`);
       expect((await metadata.json()).resource).toBe(publicUrl);
+    }
+  });
+
+  it('an OpenID issuer with a path (a realm) is discovered from its openid-configuration', async () => {
+    const app = express();
+    const site = await new Promise<Server>((r) => {
+      const s = app.listen(0, '127.0.0.1', () => r(s));
+    });
+    const realm = `http://127.0.0.1:${(site.address() as AddressInfo).port}/realms/team`;
+    app.get('/realms/team/.well-known/openid-configuration', (_req, res) => {
+      res.json({
+        issuer: realm,
+        authorization_endpoint: `${realm}/auth`,
+        token_endpoint: `${realm}/token`,
+        jwks_uri: `${issuer.base}/jwks`,
+        response_types_supported: ['code'],
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['ES256'],
+      });
+    });
+    try {
+      const srv = await startHttpServer(ENTRY.filesystem, ['--root', tempDir(), '--auth-issuer', realm], children);
+      expect((await post(srv.url, INIT, bearer(await issuer.sign({ iss: realm, aud: srv.url })))).status).toBe(200);
+      expect((await post(srv.url, INIT, bearer(await issuer.sign({ aud: srv.url })))).status).toBe(401);
+      const metadata = await (await fetch(`${srv.base}/.well-known/oauth-protected-resource/mcp`)).json();
+      expect(metadata.authorization_servers).toEqual([realm]);
+    } finally {
+      site.closeAllConnections();
+      site.close();
     }
   });
 
