@@ -284,6 +284,18 @@ describe('OAuth resource-server flags', () => {
     const public_ = await refused(['--transport', 'http', '--host', '0.0.0.0', '--auth-issuer', 'https://id.example']);
     expect(public_.code).toBe(2);
     expect(public_.stderr).toContain('needs --resource-url');
+    const scheme = await refused(['--transport', 'http', '--auth-issuer', 'ftp://id.example']);
+    expect(scheme.code).toBe(2);
+    expect(scheme.stderr).toContain('--auth-issuer must be an http(s) URL without credentials or #fragment');
+    const cooldown = await refused([
+      '--transport',
+      'http',
+      '--auth-issuer',
+      'https://id.example',
+      '--auth-jwks-cooldown=-1',
+    ]);
+    expect(cooldown.code).toBe(2);
+    expect(cooldown.stderr).toContain('--auth-jwks-cooldown must be a number of seconds (0 or more), not "-1"');
   });
 
   it('an issuer that serves no metadata is a clear start-up error', async () => {
