@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { refusedContextFileNamesNotice } from '../../protocol/context-file-name.js';
-import { BUILTIN_COMMAND_NAMES } from '../custom-commands/builtin-names.js';
+import { BUILTIN_COMMAND_NAMES } from '../builtin-commands/registry.js';
 import { type CommandSet, loadCommandFiles } from '../custom-commands/custom-commands.js';
 import type { LoadedExtension } from '../config/extensions/loader.js';
 import { geminiHome } from '../config/paths.js';

@@ -1,15 +1,17 @@
-import { contextFilesInUse } from '../../core/context-files.js';
+import type { CommandOutput } from '../../builtin-commands/output.js';
+import { builtinsFor, findBuiltin } from '../../builtin-commands/registry.js';
+import { builtinView, promptCommands, type ViewEnv } from '../../core/builtin-views.js';
 import { toggleSkill } from '../../skills/skill-toggle.js';
-import type { ServerState } from '../../mcp/types.js';
 import type { UiRuntime } from '../backend-types.js';
 import type { Palette } from '../text/palette.js';
 import { promptArgs, type SlashInput } from './slash-parse.js';
-import { CHAT_COMMANDS } from './chat-commands.js';
-import { formatHooks, formatPolicies } from './config-commands.js';
+import { renderOutput } from './render-output.js';
 import { toolFor } from '../../tools/builtin-catalogue.js';
 import { exposedName } from '../../tools/naming.js';
-import { extensionDetails, formatExtensions, formatSkills } from '../../extensions/listing.js';
 import { safeBlock, safeText } from '../../safe-text.js';
+
+export { promptCommands };
+export type { CommandOutput };
 
 export interface SlashContext {
   runtime?: UiRuntime;
@@ -26,59 +28,15 @@ export interface SlashContext {
   readMemory(uri?: string): Promise<string | undefined>;
 }
 
-/** Built-in commands and their sub-commands (also the Tab completion table). */
-export const BUILTIN_COMMANDS: Record<string, { help: string; subs: string[] }> = {
-  help: { help: 'show commands and keys', subs: [] },
-  mcp: {
-    help: 'MCP servers: status, tools, failures; /mcp restart|reload [NAME]; enable|disable NAME (this session); desc',
-    subs: ['list', 'desc', 'restart', 'reload', 'enable', 'disable'],
-  },
-  tools: { help: 'list the tools the model can call', subs: ['desc'] },
-  memory: {
-    help: 'memory: show | list (context files) | refresh | add TEXT',
-    subs: ['show', 'list', 'refresh', 'add'],
-  },
-  hooks: { help: 'list the hooks in force and where they come from', subs: [] },
-  policies: { help: 'list the policy file rules in force', subs: [] },
-  extensions: { help: 'installed extensions and whether each is enabled here', subs: [] },
-  skills: {
-    help: 'agent skills: list | enable NAME | disable NAME | reload',
-    subs: ['list', 'enable', 'disable', 'reload'],
-  },
-  ...Object.fromEntries(Object.entries(CHAT_COMMANDS).map(([name, c]) => [name, { help: c.help, subs: c.subs }])),
-  clear: { help: 'clear the screen and start a new conversation view', subs: [] },
-  quit: { help: 'exit', subs: [] },
-  exit: { help: 'exit', subs: [] },
-};
-
-export interface PromptCommand {
-  command: string;
-  alias: string;
-  prompt: ServerState['prompts'][number];
-}
-
-/** MCP prompts as slash commands: `/name`, or `/alias__name` when two servers offer the same name. */
-export function promptCommands(states: ServerState[]): PromptCommand[] {
-  const all = states
-    .filter((s) => s.status === 'connected' || s.status === 'idle')
-    .flatMap((s) => s.prompts.map((prompt) => ({ alias: s.alias, prompt })));
-  const counts = new Map<string, number>();
-  for (const { prompt } of all) counts.set(prompt.name, (counts.get(prompt.name) ?? 0) + 1);
-  return all.map(({ alias, prompt }) => {
-    const plain = prompt.name.toLowerCase();
-    const clash = (counts.get(prompt.name) ?? 0) > 1 || plain in BUILTIN_COMMANDS;
-    return { command: clash ? `${alias}__${plain}` : plain, alias, prompt };
-  });
-}
-
-/** Completion table: built-ins with sub-commands, plus MCP prompt commands. */
+/** Completion table: the chat's built-ins with sub-commands, plus custom commands and MCP prompt commands. */
 export function completionTable(runtime: UiRuntime | undefined): Record<string, string[]> {
   const table: Record<string, string[]> = {};
-  for (const [name, c] of Object.entries(BUILTIN_COMMANDS)) table[name] = c.subs;
+  for (const c of builtinsFor('chat')) table[c.name] = [...c.subs];
   if (runtime) {
-    for (const p of promptCommands(runtime.manager.states())) table[p.command] = [];
-    for (const c of runtime.commands.commands) table[c.name] = [];
-    const restart = table.mcp;
+    const custom = runtime.commands.commands.map((c) => c.name);
+    for (const p of promptCommands(runtime.manager.states(), custom)) table[p.command] = [];
+    for (const name of custom) table[name] = [];
+    const restart = table.mcp ?? [];
     table.mcp = [...restart, ...runtime.manager.states().map((s) => `restart ${s.alias}`)].filter(
       (v, i, a) => a.indexOf(v) === i,
     );
@@ -86,88 +44,22 @@ export function completionTable(runtime: UiRuntime | undefined): Record<string, 
   return table;
 }
 
-export function formatMcp(
-  states: ServerState[],
-  p: Palette,
-  withDescriptions: boolean,
-  isEnabled: (alias: string) => boolean = () => true,
-): string {
-  if (states.length === 0) return p.gray('No MCP servers configured.');
-  const lines = [p.bold('MCP servers')];
-  for (const s of states) {
-    if (!isEnabled(s.alias)) {
-      // Turned off for this session: its tools are not offered, whatever its connection does.
-      lines.push(
-        `${p.gray('○')} ${p.bold(safeText(s.alias))} ${p.gray(`disabled for this session (/mcp enable ${safeText(s.alias)})`)}`,
-      );
-      continue;
-    }
-    const colour =
-      s.status === 'connected' ? p.green : s.status === 'failed' || s.status === 'disconnected' ? p.red : p.yellow;
-    const icon = s.status === 'connected' ? '●' : s.status === 'connecting' ? '◌' : s.status === 'idle' ? '○' : '✗';
-    const where = s.config?.url ?? '';
-    const kind = s.config?.builtIn ? p.gray(' (built-in)') : where ? p.gray(` ${where}`) : '';
-    const listed = s.status === 'connected' || s.status === 'idle';
-    const counts = listed
-      ? p.gray(
-          ` — ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}${s.prompts.length ? `, ${s.prompts.length} prompt${s.prompts.length === 1 ? '' : 's'}` : ''}`,
-        )
-      : '';
-    const lazy = s.status === 'idle' ? p.gray(' (not started: tools from the cache; starts on first use)') : '';
-    lines.push(`${colour(icon)} ${p.bold(safeText(s.alias))}${kind} ${colour(s.status)}${counts}${lazy}`);
-    // A server's error and stderr are its own words: made safe before our colours.
-    const error = s.error ? safeBlock(s.error) : undefined;
-    if (error) lines.push(...error.split('\n').map((l) => `    ${p.red(l)}`));
-    // The failure reason usually quotes the server's stderr already: show only lines it does not have.
-    const tail =
-      s.status === 'failed'
-        ? safeBlock(s.stderrTail ?? '')
-            .trim()
-            .split('\n')
-            .slice(-5)
-        : [];
-    for (const l of tail) if (l.trim() && !error?.includes(l.trim())) lines.push(`    ${p.gray(l)}`);
-    for (const t of s.tools) {
-      const desc = withDescriptions && t.description ? p.gray(` — ${safeText(firstLine(t.description))}`) : '';
-      lines.push(`    ${p.cyan(safeText(t.name))}${desc}`);
-    }
-    for (const pr of s.prompts)
-      lines.push(
-        `    ${p.magenta(`/${safeText(pr.name)}`)}${pr.description ? p.gray(` — ${safeText(firstLine(pr.description))}`) : ''}`,
-      );
-  }
-  return lines.join('\n');
+/** The chat's view environment: the runtime, and the memory the chat keeps fresh. */
+function viewEnv(ctx: SlashContext, rt: UiRuntime): ViewEnv {
+  return { runtime: rt, frontEnd: 'chat', readMemory: () => ctx.readMemory() };
 }
 
-function firstLine(s: string): string {
-  const l = s.trim().split('\n')[0];
-  return l.length > 100 ? `${l.slice(0, 99)}…` : l;
-}
-
-export function helpText(runtime: UiRuntime | undefined, p: Palette): string {
-  const lines = [p.bold('Commands')];
-  for (const [name, c] of Object.entries(BUILTIN_COMMANDS))
-    if (name !== 'exit') lines.push(`  ${p.cyan('/' + name)}  ${c.help}`);
-  const custom = runtime ? [...runtime.commands.commands].sort((a, b) => a.name.localeCompare(b.name)) : [];
-  if (custom.length) {
-    lines.push(p.bold('Custom commands'));
-    for (const c of custom) lines.push(`  ${p.magenta('/' + c.name)}  ${c.description}`);
-  }
-  const prompts = runtime ? promptCommands(runtime.manager.states()) : [];
-  if (prompts.length) {
-    lines.push(p.bold('MCP prompts'));
-    for (const pc of prompts)
-      lines.push(
-        `  ${p.magenta(`/${safeText(pc.command)}`)}  ${safeText(pc.prompt.description ?? '')} ${p.gray(`(${safeText(pc.alias)})`)}`,
-      );
-  }
-  lines.push(
+/** `/help`: the commands (the shared view), then the chat's keys. */
+export async function helpText(ctx: SlashContext, rt: UiRuntime): Promise<string> {
+  const p = ctx.palette;
+  const out = (await builtinView('help', [], viewEnv(ctx, rt))) ?? [];
+  return [
+    renderOutput(out, p),
     p.bold('Input'),
     `  ${p.cyan('@path')} include a file · ${p.cyan('@server__tool({"arg": 1})')} run a tool yourself (result not sent to the model)`,
     `  ${p.cyan('Enter')} send · ${p.cyan('Alt+Enter')}, ${p.cyan('Ctrl+J')} or ${p.cyan('\\ Enter')} new line · ${p.cyan('Up/Down')} history · ${p.cyan('Tab')} complete`,
     `  ${p.cyan('Shift+Tab')} approval mode · ${p.cyan('Esc')} cancel · ${p.cyan('Ctrl+T')} thoughts · ${p.cyan('Ctrl+O')} expand/collapse tool output · ${p.cyan('F12')} debug log · ${p.cyan('PgUp/PgDn')} scroll · ${p.cyan('Ctrl+C')} twice to exit`,
-  );
-  return lines.join('\n');
+  ].join('\n');
 }
 
 /** `/mcp [desc]`, `/mcp restart|refresh [NAME]`. */
@@ -195,28 +87,9 @@ async function runMcpSlash(args: string[], ctx: SlashContext, rt: NonNullable<Sl
     }
     return;
   }
-  ctx.print(
-    formatMcp(rt.manager.states(), p, sub === 'desc' || sub === 'descriptions', (a) => rt.registry.isServerEnabled(a)),
-  );
-}
-
-/** `/tools [desc]`: the tools the model can call. */
-function formatTools(rt: UiRuntime, p: Palette, desc: boolean): string {
-  const tools = rt.registry.list();
-  if (!tools.length) return p.gray('No tools yet (servers may still be connecting: see /mcp).');
-  return [
-    p.bold(`Tools (${tools.length})`),
-    ...tools.map(
-      (t) => `  ${p.cyan(safeText(t.exposedName))}${desc ? p.gray(` — ${safeText(firstLine(t.description))}`) : ''}`,
-    ),
-    ...(tools.some((t) => t.exposedName === 'search_tools')
-      ? [
-          p.gray(
-            '  More tools than fit in one request: each request declares the most relevant, and the model finds the rest with search_tools.',
-          ),
-        ]
-      : []),
-  ].join('\n');
+  const out = await builtinView('mcp', args, viewEnv(ctx, rt));
+  if (out) ctx.print(renderOutput(out, p));
+  else ctx.error('Usage: /mcp [list|desc] | restart|reload [NAME] | enable|disable NAME');
 }
 
 /**
@@ -251,47 +124,6 @@ function skillsCommand(input: SlashInput, ctx: SlashContext, rt: NonNullable<Sla
   ctx.error('Usage: /skills [list] | enable NAME | disable NAME [--scope user|workspace] | reload');
 }
 
-/** `/extensions [desc]` and `/skills`. */
-function showContributions(input: SlashInput, ctx: SlashContext): true {
-  const rt = ctx.runtime;
-  if (!rt) return ctx.error('The host runtime is still starting.'), true;
-  if (input.name === 'skills' && input.args[0] && input.args[0] !== 'list') return skillsCommand(input, ctx, rt), true;
-  const text =
-    input.name === 'skills'
-      ? formatSkills(rt.skills)
-      : input.args[0] === 'desc'
-        ? formatExtensions(
-            rt.extensions,
-            true,
-            extensionDetails(rt.extensions, { cwd: rt.roots[0] ?? process.cwd(), env: process.env }),
-          )
-        : formatExtensions(rt.extensions);
-  ctx.print(text.trimEnd());
-  return true;
-}
-
-/**
- * `/memory list`: the context files in use (Gemini CLI's sub-command): the memory server's and the enabled
- * extensions', each with where it comes from.
- */
-async function memoryList(ctx: SlashContext): Promise<void> {
-  const p = ctx.palette;
-  const rt = ctx.runtime;
-  const files = rt && (await contextFilesInUse(rt.manager, rt.extensions));
-  if (!files) {
-    ctx.error('No memory server is connected.');
-    return;
-  }
-  ctx.print(
-    files.length
-      ? [
-          p.bold(`Context files in use (${files.length})`),
-          ...files.map((f) => `  ${safeText(f.path)}${f.scope ? p.gray(` (${safeText(f.scope)})`) : ''}`),
-        ].join('\n')
-      : p.gray('No context files are in use (GEMINI.md in the project or ~/.gemini).'),
-  );
-}
-
 /** `/mcp enable|disable NAME`: for this session only (Gemini CLI's sub-commands); the settings stay as they are. */
 function mcpEnable(
   enable: boolean,
@@ -311,84 +143,70 @@ function mcpEnable(
   );
 }
 
+/** `/memory add|refresh`: the chat's actions on memory (show and list are the shared view). */
+async function memoryAction(input: SlashInput, ctx: SlashContext, rt: UiRuntime): Promise<void> {
+  const sub = input.args[0];
+  if (sub === 'add') {
+    const fact = input.rest.replace(/^add\s*/, '').trim();
+    if (!fact) return ctx.error('Usage: /memory add <text to remember>');
+    return rememberFact(ctx, fact);
+  }
+  if (sub === 'refresh') {
+    const text = await ctx.readMemory();
+    const all = [text?.trim(), rt.extensionContext.trim()].filter(Boolean).join('\n\n');
+    if (text === undefined && !all) return ctx.error('No memory server is connected.');
+    return ctx.print(`Memory refreshed: ${all.length} characters of context.`);
+  }
+  ctx.error('Usage: /memory show | list | refresh | add <text>');
+}
+
+/** A built-in's action (what is not a view): the chat's own sub-commands. */
+async function runAction(input: SlashInput, ctx: SlashContext, rt: UiRuntime): Promise<void> {
+  switch (input.name) {
+    case 'mcp':
+      return runMcpSlash(input.args, ctx, rt);
+    case 'memory':
+      return memoryAction(input, ctx, rt);
+    case 'skills':
+      return skillsCommand(input, ctx, rt);
+    default:
+      ctx.error(`/${input.name} ${input.args[0] ?? ''}: unknown sub-command.`);
+  }
+}
+
 /** Runs a slash command; false when the name is unknown. */
 export async function runSlash(input: SlashInput, ctx: SlashContext): Promise<boolean> {
-  const p = ctx.palette;
   const rt = ctx.runtime;
-  switch (input.name) {
-    case 'help':
-    case '?':
-      ctx.print(helpText(rt, p));
-      return true;
-    case 'quit':
-    case 'exit':
-      ctx.exit();
-      return true;
-    case 'clear':
-      await ctx.clear();
-      return true;
-    case 'extensions':
-    case 'skills':
-      return showContributions(input, ctx);
-    case 'mcp':
-      if (!rt) return ctx.error('The host runtime is still starting.'), true;
-      await runMcpSlash(input.args, ctx, rt);
-      return true;
-    case 'hooks':
-    case 'policies':
-      if (!rt) return ctx.error('The host runtime is still starting.'), true;
-      ctx.print(input.name === 'hooks' ? formatHooks(rt, p) : formatPolicies(rt, p));
-      return true;
-    case 'tools':
-      if (!rt) return ctx.error('The host runtime is still starting.'), true;
-      ctx.print(formatTools(rt, p, input.args[0] === 'desc'));
-      return true;
-    case 'memory': {
-      const sub = input.args[0] ?? 'show';
-      if (sub === 'add') {
-        const fact = input.rest.replace(/^add\s*/, '').trim();
-        if (!fact) return ctx.error('Usage: /memory add <text to remember>'), true;
-        await rememberFact(ctx, fact);
-        return true;
-      }
-      if (sub === 'show' || sub === 'refresh') {
-        const text = await ctx.readMemory();
-        // Extensions' context files are context too: shown after the memory server's.
-        const fromExtensions = rt?.extensionContext.trim() ?? '';
-        const all = [text?.trim(), fromExtensions].filter(Boolean).join('\n\n');
-        if (text === undefined && !fromExtensions) ctx.error('No memory server is connected.');
-        else if (sub === 'refresh') ctx.print(`Memory refreshed: ${all.length} characters of context.`);
-        else ctx.print(all ? `${p.bold('Memory context')}\n${all}` : p.gray('Memory is empty.'));
-        return true;
-      }
-      if (sub === 'list') {
-        await memoryList(ctx);
-        return true;
-      }
-      ctx.error('Usage: /memory show | list | refresh | add <text>');
-      return true;
-    }
-    default: {
-      if (!rt) return false;
-      const pc = promptCommands(rt.manager.states()).find((c) => c.command === input.name);
-      if (!pc) return false;
-      const args = promptArgs(input.rest, pc.prompt.arguments ?? []);
-      const missing = (pc.prompt.arguments ?? []).filter((a) => a.required && !(a.name in args)).map((a) => a.name);
-      if (missing.length)
-        return ctx.error(`/${pc.command} needs: ${missing.join(', ')} (e.g. --${missing[0]}=value)`), true;
-      try {
-        const res = await rt.manager.getPrompt(pc.alias, pc.prompt.name, args);
-        const text = res.messages
-          .map((m) => contentText(m.content))
-          .filter(Boolean)
-          .join('\n\n');
-        ctx.submitPrompt(text, `/${pc.command}${input.rest ? ' ' + input.rest : ''}`);
-      } catch (err) {
-        ctx.error(`Prompt ${pc.prompt.name} failed: ${(err as Error).message}`);
-      }
-      return true;
-    }
+  const builtin = findBuiltin(input.name);
+  if (builtin?.name === 'quit') return ctx.exit(), true;
+  if (builtin?.name === 'clear') return await ctx.clear(), true;
+  if (builtin) {
+    if (!rt) return ctx.error('The host runtime is still starting.'), true;
+    if (builtin.name === 'help') return ctx.print(await helpText(ctx, rt)), true;
+    const out = await builtinView(builtin.name, input.args, viewEnv(ctx, rt));
+    if (out) ctx.print(renderOutput(out, ctx.palette));
+    else await runAction(input, ctx, rt);
+    return true;
   }
+  if (!rt) return false;
+  const custom = rt.commands.commands.map((c) => c.name);
+  const pc = promptCommands(rt.manager.states(), custom).find((c) => c.command === input.name);
+  if (!pc) return false;
+  const args = promptArgs(input.rest, pc.prompt.arguments ?? []);
+  const missing = (pc.prompt.arguments ?? []).filter((a) => a.required && !(a.name in args)).map((a) => a.name);
+  if (missing.length)
+    return ctx.error(`/${pc.command} needs: ${missing.join(', ')} (e.g. --${missing[0]}=value)`), true;
+  try {
+    const res = await rt.manager.getPrompt(pc.alias, pc.prompt.name, args);
+    const text = res.messages
+      .map((m) => contentText(m.content))
+      .filter(Boolean)
+      .join('\n\n');
+    ctx.submitPrompt(text, `/${pc.command}${input.rest ? ' ' + input.rest : ''}`);
+  } catch (err) {
+    ctx.error(`Prompt ${pc.prompt.name} failed: ${(err as Error).message}`);
+  }
+  return true;
 }
 
 function contentText(c: unknown): string {
