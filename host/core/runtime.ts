@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { META } from '../../protocol/meta.js';
 import { loadSettings, resolveServers, type LoadedSettings } from '../config/settings.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
 import { ensureProjectTempDir, listingCacheDir } from '../config/paths.js';
@@ -108,7 +109,11 @@ function hostExecutor(manager: McpClientManager, registry: ToolRegistry): CallEx
       if (alias === HOST_TOOLS_ALIAS) {
         return isResourceTool(toolName)
           ? callResourceTool(manager, toolName, args)
-          : registry.callHostTool(toolName, args);
+          : registry.callHostTool(toolName, args, {
+              callId: typeof o?.meta?.[META.callId] === 'string' ? (o.meta[META.callId] as string) : undefined,
+              signal: o?.signal,
+              preapproved: o?.meta?.[META.preapproved] === true,
+            });
       }
       registry.noteUsed(alias, toolName);
       return manager.callTool(alias, toolName, args, o);

@@ -8,12 +8,15 @@ import { isAbsolute, relative, resolve } from 'node:path';
  * row here.
  */
 
-/** How policy sees a tool; `memory` is an edit that autoEdit does not cover, `external` a third party's. */
-export type ToolClass = 'read-only' | 'edit' | 'exec' | 'info' | 'memory' | 'external';
+/**
+ * How policy sees a tool; `memory` is an edit that autoEdit does not cover, `external` a third party's,
+ * `plan` a switch into or out of plan mode (Gemini CLI's Kind.Plan).
+ */
+export type ToolClass = 'read-only' | 'edit' | 'exec' | 'info' | 'memory' | 'external' | 'plan';
 
 export interface BuiltinTool {
-  /** The built-in server's alias. */
-  server: 'filesystem' | 'shell' | 'web' | 'memory';
+  /** The built-in server's alias; `@host` for a tool the host itself answers (it changes the host's state). */
+  server: 'filesystem' | 'shell' | 'web' | 'memory' | '@host';
   /** The tool's MCP name (and Gemini CLI's name unless `geminiName` says otherwise). */
   tool: string;
   cls: ToolClass;
@@ -184,6 +187,22 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
     aliases: ['MemoryTool'],
     hint: (n) =>
       `remember a user fact or preference across sessions with \`${n}\` (only when asked or clearly useful later)`,
+  },
+  // Plan mode, entered and left by the model: host tools, since they change the host's approval mode.
+  {
+    server: '@host',
+    tool: 'enter_plan_mode',
+    cls: 'plan',
+    aliases: ['EnterPlanModeTool'],
+    hint: (n) =>
+      `research and design a broad or risky change before making it with \`${n}\` (read-only; you write the plan)`,
+  },
+  {
+    server: '@host',
+    tool: 'exit_plan_mode',
+    cls: 'plan',
+    aliases: ['ExitPlanModeTool'],
+    hint: (n) => `present a finished plan for the user's approval with \`${n}\``,
   },
 ];
 
