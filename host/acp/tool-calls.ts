@@ -23,6 +23,8 @@ const KINDS: Record<string, acp.ToolKind> = {
   save_memory: 'edit',
   run_shell_command: 'execute',
   web_fetch: 'fetch',
+  enter_plan_mode: 'switch_mode',
+  exit_plan_mode: 'switch_mode',
 };
 
 export function toolKind(tool: Pick<ToolRef, 'toolName' | 'readOnly'> | undefined, name: string): acp.ToolKind {
@@ -141,6 +143,10 @@ export function confirmationToolCall(req: ConfirmationRequest, cwd: string): acp
   }
   if (d.kind === 'exec') {
     return { ...base, title: d.title, content: [text(d.command ?? req.message)] };
+  }
+  // The plan to approve: its text, and its file for the editor to open.
+  if (d.kind === 'plan' && d.filePath) {
+    return { ...base, title: d.title, locations: [{ path: d.filePath }], content: [text(d.prompt ?? req.message)] };
   }
   return { ...base, title: d.title, content: [text(d.prompt ?? req.message)] };
 }
