@@ -163,6 +163,7 @@ export class PlanMode {
         title: 'Plan Approval',
         filePath: path,
         prompt: text,
+        description: `Approving switches to ${MODE_DESCRIPTION[this.before]}.`,
         ...(ctx.callId ? { callId: ctx.callId } : {}),
       };
       const signal = ctx.signal ?? new AbortController().signal;
