@@ -140,7 +140,16 @@ export class GeminiClient {
       .filter((s) => s.status === 'connected' && s.instructions && !hidden.has(s.alias))
       .map((s) => ({ alias: s.alias, text: s.instructions! }));
     const { skills, extensionContext } = this.opts.runtime;
-    return buildSystemPrompt({ tools, instructions, memory: await this.memory.get(), roots, skills, extensionContext });
+    const plansFolder = this.opts.runtime.policy?.activePlansFolder();
+    return buildSystemPrompt({
+      tools,
+      instructions,
+      memory: await this.memory.get(),
+      roots,
+      skills,
+      extensionContext,
+      plansFolder,
+    });
   }
 
   private async requestShape(): Promise<RequestShape> {

@@ -17,6 +17,8 @@ export interface PromptInputs {
   skills?: { name: string; description: string; location: string }[];
   /** Enabled extensions' context files (already marked with their paths). */
   extensionContext?: string;
+  /** Set while the session is in plan mode: the folder the model writes its plan in. */
+  plansFolder?: string;
   platform?: string;
   date?: Date;
 }
@@ -86,6 +88,11 @@ efficiently, using the tools below.
   ];
   for (const i of inp.instructions) {
     if (i.text.trim()) parts.push(`# Instructions from the "${i.alias}" server\n${i.text.trim()}`);
+  }
+  // Gemini CLI 0.61's words for the constraint, and the way out of plan mode.
+  if (inp.plansFolder) {
+    parts.push(`# Plan Mode
+You are currently operating in Plan Mode. Your write tools are globally restricted to only modifying plan (.md) files in the plans directory: ${inp.plansFolder}/. Do not attempt to modify source code directly. When the plan is ready, present it for approval with \`exit_plan_mode\` (its \`plan_filename\`).`);
   }
   if (inp.skills?.length) parts.push(skillsSection(inp.skills));
   if (inp.extensionContext?.trim())

@@ -9,6 +9,7 @@ import { ListingCache } from '../mcp/listing-cache.js';
 import { ClientRequests, type ClientAsker } from '../mcp/client-requests.js';
 import { parseApprovalMode } from '../policy/approval-mode.js';
 import { PolicyEngine } from '../policy/policy-engine.js';
+import { planFileArgs } from '../policy/plan-files.js';
 import { headlessConfirmer } from '../scheduler/approvals.js';
 import { ToolScheduler } from '../scheduler/scheduler.js';
 import type { ApprovalMode, Confirmer } from '../scheduler/types.js';
@@ -177,7 +178,8 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     projectTempDir,
     truncateThreshold: merged.tools?.truncateToolOutputThreshold,
     log: (m) => log.debug(m),
-    normalizeArgs: (tool, args) => acceptForeignArgs(tool, args, roots[0] ?? cwd),
+    normalizeArgs: (tool, args) =>
+      acceptForeignArgs(tool, planFileArgs(tool, args, roots[0] ?? cwd, policy.activePlansFolder()), roots[0] ?? cwd),
     extraContext: jit ? (tool, args) => jit.forCall(tool, args) : undefined,
     whenReady: async () => {
       await manager.whenReady();

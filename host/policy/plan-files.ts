@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import { extname, isAbsolute } from 'node:path';
+import { extname, isAbsolute, resolve } from 'node:path';
 import { isWithin, realPathOf } from '../../protocol/path-within.js';
 import type { PolicyTool } from '../scheduler/types.js';
 
@@ -15,6 +15,23 @@ export const PLAN_WRITE_DENIAL =
 /** Our filesystem server's write_file and replace: the tools that may write a plan. */
 export function isPlanWriteTool(tool: Pick<PolicyTool, 'serverAlias' | 'toolName' | 'builtIn'>): boolean {
   return tool.builtIn && tool.serverAlias === 'filesystem' && ['write_file', 'replace'].includes(tool.toolName);
+}
+
+/**
+ * In plan mode a relative path given to write_file or replace names a plan, as in Gemini CLI 0.61: taken
+ * from the project root when that lands in the plans folder, else from the plans folder (`plan.md`).
+ * Anything else passes unchanged; policy still checks where the path really leads.
+ */
+export function planFileArgs(
+  tool: Pick<PolicyTool, 'serverAlias' | 'toolName' | 'builtIn'>,
+  args: Record<string, unknown>,
+  root: string,
+  plansFolder: string | undefined,
+): Record<string, unknown> {
+  const p = args.file_path;
+  if (plansFolder === undefined || !isPlanWriteTool(tool) || typeof p !== 'string' || !p || isAbsolute(p)) return args;
+  const fromRoot = resolve(root, p);
+  return { ...args, file_path: isWithin(plansFolder, fromRoot) ? fromRoot : resolve(plansFolder, p) };
 }
 
 /**

@@ -123,6 +123,11 @@ export class PolicyEngine implements Policy {
     this.plansFolder = folder;
   }
 
+  /** The plans folder while the session is in plan mode (where the model writes its plan), else undefined. */
+  activePlansFolder(): string | undefined {
+    return this.mode === 'plan' ? this.plansFolder?.() : undefined;
+  }
+
   getApprovalMode(): ApprovalMode {
     return this.mode;
   }

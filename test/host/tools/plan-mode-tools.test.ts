@@ -6,7 +6,11 @@ import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
 
 type Part = { functionResponse?: { id?: string; name: string; response: Record<string, unknown> } };
-type Body = { contents: { parts: Part[] }[]; tools?: { functionDeclarations?: { name: string }[] }[] };
+type Body = {
+  contents: { parts: Part[] }[];
+  tools?: { functionDeclarations?: { name: string }[] }[];
+  systemInstruction?: { parts: { text: string }[] };
+};
 
 /** The answer each call got, by call id, across every request the model received. */
 function answers(bodies: Body[]): Map<string, string> {
@@ -47,6 +51,8 @@ describe("Gemini CLI's enter_plan_mode / exit_plan_mode, headless", () => {
         name: 'filesystem__write_file',
         args: { file_path: plan, content: '# Plan\n1. src.ts\n' },
       }),
+      // A bare name is a plan in the plans folder, as in Gemini CLI 0.61's plan mode.
+      reply.calls({ id: 'w5', name: 'filesystem__write_file', args: { file_path: 'notes.md', content: 'n\n' } }),
       reply.calls({ id: 'x1', name: 'exit_plan_mode', args: { plan_filename: 'feature-x.md' } }),
       reply.calls({ id: 'w4', name: 'filesystem__write_file', args: { file_path: source, content: 'done\n' } }),
       reply.text('Implemented.'),
@@ -65,6 +71,16 @@ describe("Gemini CLI's enter_plan_mode / exit_plan_mode, headless", () => {
     expect(readFileSync(victim, 'utf8')).toBe('original\n');
     expect(got.get('w3')).toContain('Successfully created and wrote to new file');
     expect(readFileSync(plan, 'utf8')).toBe('# Plan\n1. src.ts\n');
+    expect(got.get('w5')).toContain('Successfully created and wrote to new file');
+    expect(readFileSync(join(plans, 'notes.md'), 'utf8')).toBe('n\n');
+    expect(existsSync(join(ws.cwd, 'notes.md'))).toBe(false);
+    // While planning the model is told where its plan goes; once approved, no more.
+    const system = (b: Body) => b.systemInstruction?.parts.map((p) => p.text).join('') ?? '';
+    expect(system(bodies[1]!)).toContain(
+      `restricted to only modifying plan (.md) files in the plans directory: ${plans}/`,
+    );
+    expect(system(bodies[0]!)).not.toContain('Plan Mode');
+    expect(system(bodies[6]!)).not.toContain('Plan Mode');
     expect(got.get('x1')).toContain(
       'Plan approved. Switching to Auto-Edit mode (edits will be applied automatically).\\n\\nThe approved implementation plan is stored at: ',
     );
@@ -77,7 +93,7 @@ describe("Gemini CLI's enter_plan_mode / exit_plan_mode, headless", () => {
     expect(declared(bodies[1]!)).toContain('exit_plan_mode');
     expect(declared(bodies[1]!)).not.toContain('enter_plan_mode');
     expect(declared(bodies[1]!)).toContain('filesystem__write_file');
-    expect(declared(bodies[5]!)).toContain('enter_plan_mode');
+    expect(declared(bodies[6]!)).toContain('enter_plan_mode');
   });
 
   it('exit_plan_mode refuses a plan outside the plans folder, a missing plan, and a call outside plan mode, in 0.61 words', async () => {
