@@ -1,10 +1,10 @@
 import { lstatSync, mkdirSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfirmationDetail, UserAnswer } from '../../protocol/confirmation.js';
 import { META } from '../../protocol/meta.js';
 import { isWithin, realPathOf } from '../../protocol/path-within.js';
+import { readConfigFile } from '../config/config-file.js';
 import type { ApprovalMode } from '../scheduler/types.js';
 import { type HostCallContext, hostToolEntry, type RegisteredTool } from './registered-tool.js';
 
@@ -228,22 +228,21 @@ export class PlanMode {
       };
     }
     // The real path that was checked is the one read.
-    const real = realPathOf(path);
-    const info = await stat(real).catch(() => undefined);
-    if (!info?.isFile()) {
+    // The model wrote the file: read it as any file someone else placed (a regular file only, capped, a
+    // FIFO never blocks).
+    let text: string | undefined;
+    try {
+      text = readConfigFile(realPathOf(path), MAX_PLAN_BYTES);
+    } catch (err) {
+      return { error: `Failed to read plan file: ${(err as Error).message}` };
+    }
+    if (text === undefined) {
       return {
         error: `Plan file does not exist: ${trimmed}. You must create the plan file before requesting approval.`,
       };
     }
-    if (info.size > MAX_PLAN_BYTES)
-      return { error: `Failed to read plan file: it is larger than ${MAX_PLAN_BYTES} bytes.` };
-    try {
-      const text = await readFile(real, 'utf8');
-      if (!text.trim())
-        return { error: 'Plan file is empty. You must write content to the plan file before requesting approval.' };
-      return { path, text };
-    } catch (err) {
-      return { error: `Failed to read plan file: ${(err as Error).message}` };
-    }
+    if (!text.trim())
+      return { error: 'Plan file is empty. You must write content to the plan file before requesting approval.' };
+    return { path, text };
   }
 }

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultProjectTempDir } from '../../../host/config/paths.js';
@@ -96,19 +97,26 @@ describe("Gemini CLI's enter_plan_mode / exit_plan_mode, headless", () => {
     expect(declared(bodies[6]!)).toContain('enter_plan_mode');
   });
 
-  it('exit_plan_mode refuses a plan outside the plans folder, a missing plan, and a call outside plan mode, in 0.61 words', async () => {
+  it('exit_plan_mode refuses a plan outside the plans folder, a missing, empty or non-regular plan, and a call outside plan mode, in 0.61 words', async () => {
     const ws = workspace();
     ws.settings(ONLY('filesystem'));
     ws.file('notes.md', '# not a plan\n');
+    const plans = join(defaultProjectTempDir(ws.cwd, {}, ws.home), 'plan-session-2', 'plans');
+    mkdirSync(plans, { recursive: true });
+    writeFileSync(join(plans, 'empty.md'), '  \n');
+    // A named pipe with no writer would hang a plain read.
+    execFileSync('mkfifo', [join(plans, 'pipe.md')]);
     const ep = await endpoint(
       reply.calls({ id: 'x0', name: 'exit_plan_mode', args: { plan_filename: 'p.md' } }),
       reply.calls({ id: 'e1', name: 'enter_plan_mode', args: {} }),
       reply.calls({ id: 'e2', name: 'enter_plan_mode', args: {} }),
       reply.calls({ id: 'x1', name: 'exit_plan_mode', args: { plan_filename: '../../../../../notes.md' } }),
       reply.calls({ id: 'x2', name: 'exit_plan_mode', args: { plan_filename: 'missing.md' } }),
+      reply.calls({ id: 'x3', name: 'exit_plan_mode', args: { plan_filename: 'empty.md' } }),
+      reply.calls({ id: 'x4', name: 'exit_plan_mode', args: { plan_filename: 'pipe.md' } }),
       reply.text('ok'),
     );
-    const r = await runHost(['-p', 'plan it'], { ws, url: ep.url });
+    const r = await runHost(['--session-id', 'plan-session-2', '-p', 'plan it'], { ws, url: ep.url });
     expect(r.code, r.stderr).toBe(0);
     const got = answers(ep.requestsOf('streamGenerateContent').map((q) => q.body as Body));
     expect(got.get('x0')).toContain('You are not currently in Plan Mode. Use enter_plan_mode first to design a plan.');
@@ -120,6 +128,11 @@ describe("Gemini CLI's enter_plan_mode / exit_plan_mode, headless", () => {
     expect(got.get('x2')).toContain(
       'Plan file does not exist: missing.md. You must create the plan file before requesting approval.',
     );
+    expect(got.get('x3')).toContain(
+      'Plan file is empty. You must write content to the plan file before requesting approval.',
+    );
+    expect(got.get('x4')).toContain('Failed to read plan file:');
+    expect(got.get('x4')).toContain('named pipe');
     expect(existsSync(join(ws.cwd, 'notes.md'))).toBe(true);
   });
 });
