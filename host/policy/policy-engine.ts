@@ -68,7 +68,7 @@ export const ALREADY_PLANNING = 'You are already in Plan Mode.';
 export const NOT_PLANNING = 'You are not currently in Plan Mode. Use enter_plan_mode first to design a plan.';
 
 export const PLAN_MODE_DENIAL =
-  'Plan mode is on: only read-only tools may run. Investigate with read-only tools and present your plan; the user switches modes to carry it out.';
+  'Plan mode is on: only read-only tools may run. Investigate with read-only tools, write your plan to the plans folder and present it with exit_plan_mode; the user approves it to carry it out.';
 
 /** How a shell command stands against the allow rules: the shell check's answer, or (no command known) whether any rule could allow some call. */
 type ShellStanding = 'allow' | 'ask' | 'some';

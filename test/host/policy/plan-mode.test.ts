@@ -11,7 +11,7 @@ import { toolRef } from './tool-ref.js';
 
 const ref = toolRef;
 
-describe('plan mode: only read-only tools are declared and allowed', () => {
+describe('plan mode: only read-only tools and writes of the plan are allowed', () => {
   const endpoint = scriptedEndpoints();
 
   it('policy: read-only tools run; every other class is denied with the plan-mode text, allow rules and trust included', async () => {
