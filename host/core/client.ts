@@ -149,6 +149,7 @@ export class GeminiClient {
       skills,
       extensionContext,
       plansFolder,
+      approvedPlan: plansFolder ? undefined : this.approvedPlan,
     });
   }
 
@@ -392,6 +393,9 @@ export class GeminiClient {
 
   /** SessionStart's additionalContext: sent with the first message of the session. */
   startContext?: string;
+
+  /** The plan the user approved (exit_plan_mode): the system prompt points the model at it from then on. */
+  approvedPlan?: string;
 
   private retryOptions() {
     const r = this.opts.retry ?? DEFAULT_RETRY;

@@ -19,6 +19,8 @@ export interface PromptInputs {
   extensionContext?: string;
   /** Set while the session is in plan mode: the folder the model writes its plan in. */
   plansFolder?: string;
+  /** The plan file the user approved, once out of plan mode. */
+  approvedPlan?: string;
   platform?: string;
   date?: Date;
 }
@@ -93,6 +95,10 @@ efficiently, using the tools below.
   if (inp.plansFolder) {
     parts.push(`# Plan Mode
 You are currently operating in Plan Mode. Your write tools are globally restricted to only modifying plan (.md) files in the plans directory: ${inp.plansFolder}/. Do not attempt to modify source code directly. When the plan is ready, present it for approval with \`exit_plan_mode\` (its \`plan_filename\`).`);
+  }
+  if (inp.approvedPlan) {
+    parts.push(`# Approved Plan
+An approved plan is available for this task at \`${inp.approvedPlan}\`. Treat this file as your single source of truth. You MUST read this file before proceeding. If you discover new requirements or need to change the approach, confirm with the user and update this plan file to reflect the updated design decisions or discovered requirements.`);
   }
   if (inp.skills?.length) parts.push(skillsSection(inp.skills));
   if (inp.extensionContext?.trim())

@@ -193,6 +193,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   // `/resume` moves the chat to another session's recorder, and its plans folder with it.
   const planMode = offerPlanMode(
     runtime,
+    client,
     opts.cwd,
     () => (client.chat.listener as SessionRecorder | undefined)?.id ?? sessionId,
   );
@@ -229,13 +230,16 @@ export { AuthError };
  * enter_plan_mode / exit_plan_mode for a session: plans go to `<project temp>/<session id>/plans`, the one
  * folder policy lets plan mode write in; the approval is asked through the scheduler's dialog queue.
  */
-function offerPlanMode(runtime: HostRuntime, cwd: string, sessionId: () => string): PlanMode {
+function offerPlanMode(runtime: HostRuntime, client: GeminiClient, cwd: string, sessionId: () => string): PlanMode {
   const { policy, registry, scheduler } = runtime;
   const planMode = new PlanMode(
     policy,
     () => plansFolderOf(runtime.projectTempDir, sessionId()),
     runtime.roots[0] ?? cwd,
     (callId, detail, message, signal) => scheduler.approvals.askInCall(callId, detail, message, signal),
+    (path) => {
+      client.approvedPlan = path;
+    },
   );
   policy.setPlansFolder(planMode.plansFolder);
   registry.addHostTool(enterPlanModeEntry(), (args) => planMode.enter(args));

@@ -113,6 +113,8 @@ export class PlanMode {
     readonly plansFolder: () => string,
     private readonly projectRoot: string,
     private readonly ask: AskInCall,
+    /** Told the plan the user approved (the system prompt points the model at it). */
+    private readonly onApproved: (path: string) => void = () => {},
   ) {
     const now = modes.getApprovalMode();
     this.before = now === 'plan' ? 'default' : now;
@@ -176,6 +178,7 @@ export class PlanMode {
     if (answer.decision === 'proceed_once' || answer.decision === 'proceed_always') {
       const mode = this.before;
       this.modes.setApprovalMode(mode);
+      this.onApproved(path);
       return result(
         `Plan approved. Switching to ${MODE_DESCRIPTION[mode]}.\n\nThe approved implementation plan is stored at: ${path}\nRead and follow the plan strictly during implementation.`,
         `Plan approved: ${path}`,

@@ -82,6 +82,9 @@ describe("Gemini CLI's enter_plan_mode / exit_plan_mode, headless", () => {
     );
     expect(system(bodies[0]!)).not.toContain('Plan Mode');
     expect(system(bodies[6]!)).not.toContain('Plan Mode');
+    // Once approved, the plan is the model's source of truth for the rest of the session, as in 0.61.
+    expect(system(bodies[6]!)).toContain(`An approved plan is available for this task at \`${plan}\``);
+    expect(system(bodies[5]!)).not.toContain('An approved plan');
     expect(got.get('x1')).toContain(
       'Plan approved. Switching to Auto-Edit mode (edits will be applied automatically).\\n\\nThe approved implementation plan is stored at: ',
     );
