@@ -1,4 +1,4 @@
-import type { Suggestion } from '../commands/command-suggestions.js';
+import type { Suggestion } from '../slash-commands/command-suggestions.js';
 import { type Todo, todoProgress } from '../../tools/write-todos.js';
 import { todoPanel, todosOpen } from './todo-panel.js';
 import { appendFileSync } from 'node:fs';
