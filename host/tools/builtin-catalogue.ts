@@ -323,18 +323,18 @@ export function needsUser(tool: { serverAlias: string; toolName: string; builtIn
 
 /** The name Gemini CLI gives this tool (hooks' `tool_name`, policy rules): built-ins bare, others `mcp_<server>_<tool>`. */
 export function geminiToolName(tool: { serverAlias: string; toolName: string; builtIn: boolean }): string {
-  // The host's own tools (write_todos, update_topic, activate_skill) are Gemini CLI core tools: bare names.
-  if (tool.serverAlias === HOST_TOOLS_ALIAS) return tool.toolName;
   const row = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName) : undefined;
   if (row) return row.geminiName ?? row.tool;
+  // The host's own tools (update_topic, activate_skill) are Gemini CLI core tools: bare names.
+  if (tool.serverAlias === HOST_TOOLS_ALIAS) return tool.toolName;
   return `mcp_${tool.serverAlias}_${tool.toolName}`;
 }
 
 /** The name Claude Code gives this tool in hooks: `Bash`, `Write`…, others `mcp__<server>__<tool>`. */
 export function claudeToolName(tool: { serverAlias: string; toolName: string; builtIn: boolean }): string {
-  if (tool.serverAlias === HOST_TOOLS_ALIAS) return tool.toolName;
   const row = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName) : undefined;
   if (row) return row.claudeName ?? row.tool;
+  if (tool.serverAlias === HOST_TOOLS_ALIAS) return tool.toolName;
   return `mcp__${tool.serverAlias}__${tool.toolName}`;
 }
 
