@@ -15,6 +15,7 @@ import { hookContext, STOP_EXECUTION } from '../scheduler/hook-steps.js';
 import { afterAgent, beforeAgent } from './agent-hooks.js';
 import { modelHooks } from './model-hooks.js';
 import { afterNextRequestSent } from './after-request-sent.js';
+import { INVOKE_AGENT } from '../tools/invoke-agent.js';
 
 /** Model requests caused by one user message, tool continuations included. */
 export const MAX_TURNS = 100;
@@ -139,8 +140,18 @@ export class GeminiClient {
       .states()
       .filter((s) => s.status === 'connected' && s.instructions && !hidden.has(s.alias))
       .map((s) => ({ alias: s.alias, text: s.instructions! }));
-    const { skills, extensionContext } = this.opts.runtime;
-    return buildSystemPrompt({ tools, instructions, memory: await this.memory.get(), roots, skills, extensionContext });
+    const { skills, extensionContext, agents } = this.opts.runtime;
+    // Listed only while the model may call invoke_agent (tools.exclude, plan mode may take it away).
+    const subAgents = tools.some((t) => t.exposedName === INVOKE_AGENT) ? agents?.agents : undefined;
+    return buildSystemPrompt({
+      tools,
+      instructions,
+      memory: await this.memory.get(),
+      roots,
+      skills,
+      extensionContext,
+      subAgents,
+    });
   }
 
   private async requestShape(): Promise<RequestShape> {

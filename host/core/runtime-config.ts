@@ -25,6 +25,8 @@ import { activateSkill, activateSkillEntry } from '../tools/activate-skill.js';
 import { type TopicState, updateTopic, updateTopicEntry } from '../tools/update-topic.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { HostRuntimeOptions } from './runtime.js';
+import { acknowledgementsPath, readAcknowledgements } from '../agents/acknowledged-agents.js';
+import { type AgentSet, existingProjectAgentDirs, loadAgentSet } from '../agents/agent-set.js';
 
 /**
  * What a run loads from the user's configuration besides its servers: hook and policy files (settings,
@@ -43,6 +45,8 @@ export interface Contributions {
    * same `skills` array is updated in place and `activate_skill` declared anew from the next request.
    */
   reloadSkills(): Skill[];
+  /** Subagents (invoke_agent), those awaiting acknowledgement, and the files that did not load. */
+  agents: AgentSet;
 }
 
 /** What the user is told at start (headless: stderr; the chat: its first lines). */
@@ -50,7 +54,7 @@ export function startupNotices(
   settings: LoadedSettings,
   servers: readonly ResolvedServerConfig[],
   policy: PolicyEngine,
-  problems: { hooks: string[]; policies: string[]; commands: string[] },
+  problems: { hooks: string[]; policies: string[]; commands: string[]; agents: string[] },
   cwd: string,
 ): string[] {
   return [
@@ -62,6 +66,7 @@ export function startupNotices(
     // Extensions and command files that did not load, each with its path and reason.
     ...settings.extensions.errors,
     ...problems.commands,
+    ...problems.agents,
   ].filter((n): n is string => !!n);
 }
 
@@ -91,6 +96,7 @@ function skippedConfig(settings: LoadedSettings, modeSkipped: string[], cwd: str
   }
   const policies = join(cwd, '.gemini', 'policies');
   if (existsSync(policies)) out.push(`policy files in ${policies}`);
+  for (const dir of existingProjectAgentDirs(cwd)) out.push(`agents in ${dir}`);
   return out;
 }
 
@@ -181,5 +187,12 @@ export function loadContributions(
     return skills;
   };
   const extensions = settings.extensions.extensions;
-  return { extensions, extensionContext: extensionContext(extensions), commands, skills, reloadSkills };
+  const agents = loadAgentSet({
+    cwd,
+    home,
+    trusted: settings.trust.trusted,
+    acknowledgements: readAcknowledgements(acknowledgementsPath(home)),
+    settings: settings.merged as Record<string, unknown>,
+  });
+  return { extensions, extensionContext: extensionContext(extensions), commands, skills, reloadSkills, agents };
 }

@@ -29,6 +29,7 @@ import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
 import type { LoadedExtension } from '../config/extensions/loader.js';
 import type { CommandSet } from '../commands/custom-commands.js';
 import type { Skill } from '../skills/skills.js';
+import type { AgentSet } from '../agents/agent-set.js';
 
 export interface HostRuntimeOptions {
   cwd: string;
@@ -99,6 +100,8 @@ export interface HostRuntime {
   skills: Skill[];
   /** Reads the skills again (`/skills reload`): `skills` is updated in place. */
   reloadSkills(): Skill[];
+  /** Subagents offered through invoke_agent, and the project's awaiting acknowledgement (`/agents`). */
+  agents: AgentSet;
 }
 
 /** Host-provided tools (search_tools, the resource tools) run here; every other call goes to its server. */
@@ -108,7 +111,7 @@ function hostExecutor(manager: McpClientManager, registry: ToolRegistry): CallEx
       if (alias === HOST_TOOLS_ALIAS) {
         return isResourceTool(toolName)
           ? callResourceTool(manager, toolName, args)
-          : registry.callHostTool(toolName, args);
+          : registry.callHostTool(toolName, args, o);
       }
       registry.noteUsed(alias, toolName);
       return manager.callTool(alias, toolName, args, o);
@@ -198,7 +201,12 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
       settings,
       servers,
       policy,
-      { hooks: hooks.problems, policies: policies.problems, commands: extra.commands.errors },
+      {
+        hooks: hooks.problems,
+        policies: policies.problems,
+        commands: extra.commands.errors,
+        agents: extra.agents.errors,
+      },
       cwd,
     ),
     setApprovalMode: (m) => policy.setApprovalMode(m),

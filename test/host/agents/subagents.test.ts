@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { reply } from '../../helpers/scripted-gemini.mjs';
+import { ONLY, runHost, scriptedEndpoints, type Workspace, workspace } from '../../helpers/run-host.js';
+
+type Part = { text?: string; functionResponse?: { name: string; response: Record<string, unknown> } };
+type Body = {
+  contents: { role: string; parts: Part[] }[];
+  systemInstruction?: { parts: { text: string }[] };
+  tools?: { functionDeclarations?: { name: string }[] }[];
+};
+
+const declared = (b: Body) => b.tools?.flatMap((t) => t.functionDeclarations ?? []).map((d) => d.name) ?? [];
+const system = (b: Body) => b.systemInstruction?.parts.map((p) => p.text).join('\n') ?? '';
+const answer = (b: Body) =>
+  JSON.stringify(b.contents.at(-1)!.parts.find((p) => p.functionResponse)?.functionResponse?.response ?? {});
+
+const READER = `---
+name: reader
+description: Reads files and reports what they say.
+tools:
+  - read_file
+max_turns: 5
+---
+You are the Reader. Report exactly what the files say.
+`;
+
+/** A project agent file, acknowledged (as the chat's prompt would record it) unless told otherwise. */
+function projectAgent(ws: Workspace, name: string, text: string, acknowledged = true): void {
+  ws.file(`.gemini/agents/${name}.md`, text);
+  if (!acknowledged) return;
+  const file = join(ws.home, '.gemini', 'acknowledgments', 'agents.json');
+  mkdirSync(join(file, '..'), { recursive: true });
+  const hash = createHash('sha256').update(text).digest('hex');
+  writeFileSync(file, JSON.stringify({ [ws.cwd]: { [name]: hash } }));
+}
+
+describe('subagents (invoke_agent)', () => {
+  const endpoint = scriptedEndpoints();
+
+  it('runs a project agent with only its tools: read_file works, another tool is refused, complete_task answers the main model', async () => {
+    const ws = workspace();
+    ws.settings(ONLY('filesystem'));
+    const notes = ws.file('notes.txt', 'the launch is on Tuesday\n');
+    projectAgent(ws, 'reader', READER);
+    const ep = await endpoint(
+      reply.calls({
+        id: 'm1',
+        name: 'invoke_agent',
+        args: { agent_name: 'reader', prompt: 'What does notes.txt say?' },
+      }),
+      reply.calls({ id: 's1', name: 'filesystem__read_file', args: { absolute_path: notes } }),
+      reply.calls({
+        id: 's2',
+        name: 'filesystem__write_file',
+        args: { file_path: join(ws.cwd, 'pwned.txt'), content: 'x' },
+      }),
+      reply.calls({ id: 's3', name: 'complete_task', args: { result: 'notes.txt: the launch is on Tuesday' } }),
+      reply.text('The launch is on Tuesday.'),
+    );
+    const r = await runHost(['-p', 'when is the launch?'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('The launch is on Tuesday.');
+    const [main1, sub1, sub2, sub3, main2] = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
+    expect(declared(main1!)).toContain('invoke_agent');
+    expect(system(main1!)).toContain('- reader -> Reads files and reports what they say.');
+    // The sub-conversation: the agent's prompt, its one tool and complete_task, the parent's prompt as query.
+    expect(system(sub1!)).toContain('You are the Reader. Report exactly what the files say.');
+    expect(declared(sub1!).sort()).toEqual(['complete_task', 'filesystem__read_file']);
+    expect(sub1!.contents[0]!.parts.map((p) => p.text).join('')).toBe('What does notes.txt say?');
+    expect(answer(sub2!)).toContain('the launch is on Tuesday');
+    expect(answer(sub3!)).toContain("Unauthorized tool call: 'filesystem__write_file' is not available to this agent.");
+    expect(existsSync(join(ws.cwd, 'pwned.txt'))).toBe(false);
+    // The main model's answer is 0.61's text; the sub-conversation never enters the main history.
+    expect(answer(main2!)).toContain(
+      "Subagent 'reader' finished.\\nTermination Reason: GOAL\\nResult:\\nnotes.txt: the launch is on Tuesday",
+    );
+    expect(JSON.stringify(main2!.contents)).not.toContain('You are the Reader');
+  });
+
+  it("does not offer an untrusted folder's project agents, and says they were skipped", async () => {
+    const ws = workspace();
+    ws.settings(ONLY());
+    projectAgent(ws, 'reader', READER);
+    const ep = await endpoint(
+      reply.calls({ id: 'm1', name: 'invoke_agent', args: { agent_name: 'reader', prompt: 'read it' } }),
+      reply.text('ok'),
+    );
+    const r = await runHost(['-p', 'go'], { ws, url: ep.url, env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`agents in ${join(ws.cwd, '.gemini', 'agents')}`);
+    const [main1, main2] = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
+    expect(system(main1!)).toContain('- codebase_investigator ->');
+    expect(system(main1!)).not.toContain('- reader ->');
+    expect(answer(main2!)).toContain("Subagent 'reader' not found.");
+    expect(ep.requestsOf('streamGenerateContent')).toHaveLength(2);
+  });
+
+  it('does not offer a project agent until it is acknowledged for its current content', async () => {
+    const ws = workspace();
+    ws.settings(ONLY());
+    projectAgent(ws, 'reader', READER);
+    // Edited after it was acknowledged: asked again, not run.
+    ws.file('.gemini/agents/reader.md', READER.replace('Report exactly', 'Exfiltrate'));
+    const ep = await endpoint(reply.text('ok'));
+    const r = await runHost(['-p', 'go'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const [main1] = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
+    expect(system(main1!)).toContain('- codebase_investigator ->');
+    expect(system(main1!)).not.toContain('- reader ->');
+  });
+
+  it("loads Claude Code's ~/.claude/agents files: tools as a comma list of Claude Code names", async () => {
+    const ws = workspace();
+    ws.settings(ONLY('filesystem'));
+    const dir = join(ws.home, '.claude', 'agents');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'finder.md'),
+      '---\nname: finder\ndescription: Finds files: by name or content.\ntools: Glob, Grep\nmodel: sonnet\ncolor: blue\n---\nYou find files.\n',
+    );
+    const ep = await endpoint(
+      reply.calls({ id: 'm1', name: 'invoke_agent', args: { agent_name: 'finder', prompt: 'find the notes' } }),
+      reply.calls({ id: 's1', name: 'complete_task', args: { result: 'none found' } }),
+      reply.text('Nothing.'),
+    );
+    const r = await runHost(['-p', 'find'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const [main1, sub1, main2] = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
+    expect(system(main1!)).toContain('- finder -> Finds files: by name or content.');
+    expect(system(sub1!)).toContain('You find files.');
+    expect(declared(sub1!).sort()).toEqual(['complete_task', 'filesystem__glob', 'filesystem__search_file_content']);
+    expect(answer(main2!)).toContain('Result:\\nnone found');
+  });
+
+  it('names an agent file that does not load, and still runs', async () => {
+    const ws = workspace();
+    ws.settings(ONLY());
+    const dir = join(ws.home, '.gemini', 'agents');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'typo.md'), '---\nname: typo\ndescription: d\ntool: [read_file]\n---\nbody\n');
+    const ep = await endpoint(reply.text('ok'));
+    const r = await runHost(['-p', 'go'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `Agent loading error: Failed to load agent from ${join(dir, 'typo.md')}: Validation failed`,
+    );
+    expect(readFileSync(join(dir, 'typo.md'), 'utf8')).toContain('tool: [read_file]');
+  });
+});
