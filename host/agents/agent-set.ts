@@ -114,3 +114,16 @@ export function loadAgentSet(o: AgentSetOptions): AgentSet {
   }
   return set;
 }
+
+/**
+ * What the user is told at start: files that did not load, and project agents waiting to be acknowledged
+ * (they are not offered until the user enables them in the chat).
+ */
+export function agentNotices(set: AgentSet): string[] {
+  const pending = set.unacknowledged.map((a) => a.name);
+  if (!pending.length) return set.errors;
+  return [
+    ...set.errors,
+    `New agents were found in this project and are not enabled until you acknowledge them: ${pending.join(', ')}. In the chat, /agents lists them and /agents acknowledge enables them.`,
+  ];
+}

@@ -34,4 +34,5 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'rewind',
   'editor',
   'export-session',
+  'agents',
 ];

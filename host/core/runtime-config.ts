@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { refusedContextFileNamesNotice } from '../../protocol/context-file-name.js';
 import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';
 import { type CommandSet, loadCommandFiles } from '../commands/custom-commands.js';
@@ -25,7 +25,7 @@ import { activateSkill, activateSkillEntry } from '../tools/activate-skill.js';
 import { type TopicState, updateTopic, updateTopicEntry } from '../tools/update-topic.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { HostRuntimeOptions } from './runtime.js';
-import { acknowledgementsPath, readAcknowledgements } from '../agents/acknowledged-agents.js';
+import { acknowledge, acknowledgementsPath, readAcknowledgements } from '../agents/acknowledged-agents.js';
 import { type AgentSet, existingProjectAgentDirs, loadAgentSet } from '../agents/agent-set.js';
 
 /**
@@ -47,6 +47,10 @@ export interface Contributions {
   reloadSkills(): Skill[];
   /** Subagents (invoke_agent), those awaiting acknowledgement, and the files that did not load. */
   agents: AgentSet;
+  /** Reads the agent folders again (`/agents reload`): `agents` is updated in place. */
+  reloadAgents(): AgentSet;
+  /** Acknowledges the project agents awaiting it, for their current content, and reloads. */
+  acknowledgeAgents(): AgentSet;
 }
 
 /** What the user is told at start (headless: stderr; the chat: its first lines). */
@@ -187,12 +191,37 @@ export function loadContributions(
     return skills;
   };
   const extensions = settings.extensions.extensions;
-  const agents = loadAgentSet({
-    cwd,
-    home,
-    trusted: settings.trust.trusted,
-    acknowledgements: readAcknowledgements(acknowledgementsPath(home)),
-    settings: settings.merged as Record<string, unknown>,
-  });
-  return { extensions, extensionContext: extensionContext(extensions), commands, skills, reloadSkills, agents };
+  return {
+    extensions,
+    extensionContext: extensionContext(extensions),
+    commands,
+    skills,
+    reloadSkills,
+    ...agentsOf(settings, cwd, home),
+  };
+}
+
+/** The session's agents, and how `/agents` reloads and acknowledges them (the same object, updated in place). */
+function agentsOf(
+  settings: LoadedSettings,
+  cwd: string,
+  home: string,
+): Pick<Contributions, 'agents' | 'reloadAgents' | 'acknowledgeAgents'> {
+  const ackFile = acknowledgementsPath(home);
+  const load = () =>
+    loadAgentSet({
+      cwd,
+      home,
+      trusted: settings.trust.trusted,
+      acknowledgements: readAcknowledgements(ackFile),
+      settings: settings.merged as Record<string, unknown>,
+    });
+  const agents = load();
+  const reloadAgents = () => Object.assign(agents, load());
+  const acknowledgeAgents = () => {
+    const pending = agents.unacknowledged.map((a) => ({ name: a.name, hash: a.hash ?? '' }));
+    if (pending.length) acknowledge(ackFile, resolve(cwd), pending);
+    return reloadAgents();
+  };
+  return { agents, reloadAgents, acknowledgeAgents };
 }

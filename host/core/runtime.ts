@@ -29,7 +29,7 @@ import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
 import type { LoadedExtension } from '../config/extensions/loader.js';
 import type { CommandSet } from '../commands/custom-commands.js';
 import type { Skill } from '../skills/skills.js';
-import type { AgentSet } from '../agents/agent-set.js';
+import { type AgentSet, agentNotices } from '../agents/agent-set.js';
 
 export interface HostRuntimeOptions {
   cwd: string;
@@ -102,6 +102,10 @@ export interface HostRuntime {
   reloadSkills(): Skill[];
   /** Subagents offered through invoke_agent, and the project's awaiting acknowledgement (`/agents`). */
   agents: AgentSet;
+  /** `/agents reload`: `agents` is updated in place. */
+  reloadAgents(): AgentSet;
+  /** Acknowledges the project agents awaiting it (for their current content) and reloads. */
+  acknowledgeAgents(): AgentSet;
 }
 
 /** Host-provided tools (search_tools, the resource tools) run here; every other call goes to its server. */
@@ -205,7 +209,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
         hooks: hooks.problems,
         policies: policies.problems,
         commands: extra.commands.errors,
-        agents: extra.agents.errors,
+        agents: agentNotices(extra.agents),
       },
       cwd,
     ),

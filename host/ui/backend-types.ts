@@ -25,6 +25,9 @@ export type UiRuntime = Pick<
   | 'extensions'
   | 'extensionContext'
   | 'policy'
+  | 'agents'
+  | 'reloadAgents'
+  | 'acknowledgeAgents'
 > &
   Partial<Pick<HostRuntime, 'hooks' | 'policies'>>;
 

@@ -20,6 +20,7 @@ import type { SlashInput } from './slash-parse.js';
 import { rewindCommand } from './rewind-command.js';
 import { themeCommand } from './theme-command.js';
 import { vimCommand } from './vim-command.js';
+import { agentsCommand } from './agents-command.js';
 
 /** The chat's session and information commands: handler, help line, sub-commands for Tab. */
 export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; subs: string[] }> = {
@@ -67,6 +68,11 @@ export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; sub
     run: statsCommand,
     help: 'session statistics per model and per tool, with success rates; /stats model | tools',
     subs: ['model', 'tools'],
+  },
+  agents: {
+    run: agentsCommand,
+    help: 'subagents and where each comes from; /agents reload | acknowledge (enable new project agents)',
+    subs: ['list', 'reload', 'acknowledge'],
   },
 };
 

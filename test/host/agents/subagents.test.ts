@@ -27,7 +27,12 @@ max_turns: 5
 You are the Reader. Report exactly what the files say.
 `;
 
-/** A project agent file, acknowledged (as the chat's prompt would record it) unless told otherwise. */
+/** The folder trusted as `gemini-mcp trust` records it: project agents make a folder ask for trust. */
+function trust(ws: Workspace): void {
+  writeFileSync(join(ws.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [ws.cwd]: 'TRUST_FOLDER' }));
+}
+
+/** A project agent file, acknowledged (as `/agents acknowledge` records it) unless told otherwise. */
 function projectAgent(ws: Workspace, name: string, text: string, acknowledged = true): void {
   ws.file(`.gemini/agents/${name}.md`, text);
   if (!acknowledged) return;
@@ -44,6 +49,7 @@ describe('subagents (invoke_agent)', () => {
     const ws = workspace();
     ws.settings(ONLY('filesystem'));
     const notes = ws.file('notes.txt', 'the launch is on Tuesday\n');
+    trust(ws);
     projectAgent(ws, 'reader', READER);
     const ep = await endpoint(
       reply.calls({
@@ -80,15 +86,16 @@ describe('subagents (invoke_agent)', () => {
     expect(JSON.stringify(main2!.contents)).not.toContain('You are the Reader');
   });
 
-  it("does not offer an untrusted folder's project agents, and says they were skipped", async () => {
+  it("does not offer an untrusted folder's project agents, even acknowledged, and says they were skipped", async () => {
     const ws = workspace();
     ws.settings(ONLY());
+    // Not in trustedFolders.json: a folder holding project agents is not trusted until the user says so.
     projectAgent(ws, 'reader', READER);
     const ep = await endpoint(
       reply.calls({ id: 'm1', name: 'invoke_agent', args: { agent_name: 'reader', prompt: 'read it' } }),
       reply.text('ok'),
     );
-    const r = await runHost(['-p', 'go'], { ws, url: ep.url, env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } });
+    const r = await runHost(['-p', 'go'], { ws, url: ep.url });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`agents in ${join(ws.cwd, '.gemini', 'agents')}`);
     const [main1, main2] = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
@@ -101,6 +108,7 @@ describe('subagents (invoke_agent)', () => {
   it('does not offer a project agent until it is acknowledged for its current content', async () => {
     const ws = workspace();
     ws.settings(ONLY());
+    trust(ws);
     projectAgent(ws, 'reader', READER);
     // Edited after it was acknowledged: asked again, not run.
     ws.file('.gemini/agents/reader.md', READER.replace('Report exactly', 'Exfiltrate'));
