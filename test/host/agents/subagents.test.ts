@@ -158,3 +158,89 @@ describe('subagents (invoke_agent)', () => {
     expect(readFileSync(join(dir, 'typo.md'), 'utf8')).toContain('tool: [read_file]');
   });
 });
+
+describe('subagent limits and the built-in investigator', () => {
+  const endpoint = scriptedEndpoints();
+
+  it("at max_turns the agent gets one last turn told to call complete_task, and finishes as 0.61's GOAL", async () => {
+    const ws = workspace();
+    ws.settings(ONLY('filesystem'));
+    const notes = ws.file('notes.txt', 'alpha\n');
+    const dir = join(ws.home, '.gemini', 'agents');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'slow.md'),
+      '---\nname: slow\ndescription: Slow.\ntools: [read_file]\nmax_turns: 1\n---\nYou are slow.\n',
+    );
+    const ep = await endpoint(
+      reply.calls({ id: 'm1', name: 'invoke_agent', args: { agent_name: 'slow', prompt: 'read' } }),
+      reply.calls({ id: 's1', name: 'filesystem__read_file', args: { absolute_path: notes } }),
+      reply.calls({ id: 's2', name: 'complete_task', args: { result: 'partial: alpha' } }),
+      reply.text('ok'),
+    );
+    const r = await runHost(['-p', 'go'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const [, , last, main2] = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
+    expect(JSON.stringify(last!.contents.at(-1))).toContain(
+      'You have exceeded the maximum number of turns. You have one final chance to complete the task',
+    );
+    expect(answer(main2!)).toContain('Termination Reason: GOAL\\nResult:\\npartial: alpha');
+  });
+
+  it('an agent that stops without complete_task, twice, ends as ERROR_NO_COMPLETE_TASK_CALL', async () => {
+    const ws = workspace();
+    ws.settings(ONLY());
+    const dir = join(ws.home, '.gemini', 'agents');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'chatty.md'), '---\nname: chatty\ndescription: Talks.\ntools: []\n---\nYou talk.\n');
+    const ep = await endpoint(
+      reply.calls({ id: 'm1', name: 'invoke_agent', args: { agent_name: 'chatty', prompt: 'hi' } }),
+      reply.text('I would rather chat.'),
+      reply.text('Still chatting.'),
+      reply.text('It gave up.'),
+    );
+    const r = await runHost(['-p', 'go'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('It gave up.');
+    const requests = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
+    expect(declared(requests[1]!)).toEqual(['complete_task']);
+    expect(JSON.stringify(requests[2]!.contents.at(-1))).toContain('You have stopped calling tools without finishing.');
+    expect(answer(requests[3]!)).toContain(
+      "Termination Reason: ERROR_NO_COMPLETE_TASK_CALL\\nResult:\\nAgent stopped calling tools but did not call 'complete_task'.",
+    );
+  });
+
+  it('codebase_investigator reads with its four read-only tools and answers with its JSON report', async () => {
+    const ws = workspace();
+    ws.settings(ONLY('filesystem'));
+    const report = {
+      SummaryOfFindings: 'The entry is main.ts.',
+      ExplorationTrace: ['listed the folder'],
+      RelevantLocations: [{ FilePath: 'main.ts', Reasoning: 'entry', KeySymbols: ['main'] }],
+    };
+    const ep = await endpoint(
+      reply.calls({
+        id: 'm1',
+        name: 'invoke_agent',
+        args: { agent_name: 'codebase_investigator', prompt: 'Find the entry.' },
+      }),
+      reply.calls({ id: 's1', name: 'complete_task', args: { report } }),
+      reply.text('Found it.'),
+    );
+    const r = await runHost(['-p', 'where does it start?'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const [, sub1, main2] = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
+    expect(system(sub1!)).toContain('You are **Codebase Investigator**');
+    expect(sub1!.contents[0]!.parts.map((p) => p.text).join('')).toContain(
+      '<objective>\nFind the entry.\n</objective>',
+    );
+    expect(declared(sub1!).sort()).toEqual([
+      'complete_task',
+      'filesystem__glob',
+      'filesystem__list_directory',
+      'filesystem__read_file',
+      'filesystem__search_file_content',
+    ]);
+    expect(answer(main2!)).toContain(JSON.stringify(JSON.stringify(report, null, 2)).slice(1, -1));
+  });
+});
