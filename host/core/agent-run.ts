@@ -62,8 +62,9 @@ export class AgentRun {
     private readonly ctx: AgentRunContext,
   ) {
     const { runtime } = ctx;
-    const offered = agentTools(def, runtime.registry.list()).filter((t) => !runtime.policy?.isStaticallyDenied(t));
-    this.tools = offered;
+    this.tools = agentTools(def, runtime.registry.list());
+    // As in the main loop, a tool policy denies outright is not declared; called anyway, it gets policy's text.
+    const offered = this.tools.filter((t) => !runtime.policy?.isStaticallyDenied(t));
     this.declarations = [...offered.map((t) => t.declaration), completeTaskDeclaration(def)];
     const model = def.model === 'inherit' ? ctx.sessionModel : def.model;
     const system = agentSystemPrompt(def, runtime.roots);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, type Workspace, workspace } from '../../helpers/run-host.js';
+import { hook, records } from '../hooks/record-hook.js';
 
 type Part = { text?: string; functionResponse?: { name: string; response: Record<string, unknown> } };
 type Body = {
@@ -242,5 +243,51 @@ describe('subagent limits and the built-in investigator', () => {
       'filesystem__search_file_content',
     ]);
     expect(answer(main2!)).toContain(JSON.stringify(JSON.stringify(report, null, 2)).slice(1, -1));
+  });
+});
+
+describe("a subagent's calls go through the session's policy and hooks", () => {
+  const endpoint = scriptedEndpoints();
+
+  it('a BeforeTool hook sees and can deny the sub-call; a write the headless policy does not allow is denied', async () => {
+    const ws = workspace();
+    const log = join(ws.home, 'hook.log');
+    ws.settings({
+      ...ONLY('filesystem'),
+      hooks: {
+        BeforeTool: [
+          { matcher: 'read_file', hooks: [{ type: 'command', command: hook(log, 'deny-json', 'no reading') }] },
+        ],
+      },
+    });
+    const notes = ws.file('notes.txt', 'secret\n');
+    const dir = join(ws.home, '.gemini', 'agents');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'editor.md'),
+      '---\nname: editor\ndescription: Edits.\ntools: [read_file, write_file]\n---\nYou edit.\n',
+    );
+    const ep = await endpoint(
+      reply.calls({ id: 'm1', name: 'invoke_agent', args: { agent_name: 'editor', prompt: 'edit' } }),
+      reply.calls(
+        { id: 's1', name: 'filesystem__read_file', args: { absolute_path: notes } },
+        { id: 's2', name: 'filesystem__write_file', args: { file_path: join(ws.cwd, 'out.txt'), content: 'x' } },
+      ),
+      reply.calls({ id: 's3', name: 'complete_task', args: { result: 'could not' } }),
+      reply.text('ok'),
+    );
+    const r = await runHost(['-p', 'go'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const [, sub1, sub2] = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
+    // Headless: a write that would need a confirmation is not offered, as to the main model.
+    expect(declared(sub1!).sort()).toEqual(['complete_task', 'filesystem__read_file']);
+    const responses = JSON.stringify(sub2!.contents.at(-1));
+    expect(responses).toContain('no reading');
+    expect(responses).not.toContain('secret');
+    expect(responses).toContain(
+      'Tool execution for \\"filesystem__write_file\\" requires user confirmation, which is not supported in non-interactive mode.',
+    );
+    expect(existsSync(join(ws.cwd, 'out.txt'))).toBe(false);
+    expect(records(log).map((g) => g.payload.tool_name)).toEqual(['read_file']);
   });
 });
