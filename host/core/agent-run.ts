@@ -1,6 +1,6 @@
 import type { FunctionDeclaration, Part } from '@google/genai';
 import type { AgentDefinition } from '../agents/agent-definition.js';
-import type { ToolCall, ToolCallRequestInfo } from '../scheduler/types.js';
+import type { SchedulerEvent, ToolCall, ToolCallRequestInfo } from '../scheduler/types.js';
 import {
   COMPLETE_TASK,
   completeTaskDeclaration,
@@ -15,6 +15,7 @@ import { DEFAULT_RETRY, GeminiChat, type RetryConfig } from './gemini-chat.js';
 import type { LoopRuntime } from './loop-runtime.js';
 import { modelHooks } from './model-hooks.js';
 import { Turn } from './turn.js';
+import { Deadline } from './deadline.js';
 
 /**
  * One subagent run, Gemini CLI 0.61's local agent loop: its own chat (the agent's system prompt and model)
@@ -82,13 +83,17 @@ export class AgentRun {
 
   async run(prompt: string): Promise<AgentRunResult> {
     const { def } = this;
-    const limit = new AbortController();
-    const timer = setTimeout(() => limit.abort(new Error('Agent timed out.')), def.timeoutMinutes * 60_000);
+    const limit = new Deadline(def.timeoutMinutes * 60_000);
     const signal = AbortSignal.any([this.ctx.signal, limit.signal]);
-    let turns = 0;
-    let outcome: TurnOutcome = {
-      next: [{ text: fillTemplate(def.query, { [def.inputName]: prompt }) || 'Get Started!' }],
+    const { scheduler } = this.ctx.runtime;
+    const onEvent = (e: SchedulerEvent): void => {
+      if (e.type !== 'tool_call_update' || e.call.request.parentCallId !== this.ctx.parentCallId) return;
+      limit.setWaiting(e.call.request.callId, e.call.status === 'awaiting_approval');
     };
+    scheduler.on('event', onEvent);
+    let turns = 0;
+    const first = fillTemplate(def.query, { [def.inputName]: prompt }) || 'Get Started!';
+    let outcome: TurnOutcome = { next: [{ text: first }] };
     try {
       while (!outcome.stop) {
         if (turns >= def.maxTurns) outcome = { stop: 'MAX_TURNS' };
@@ -96,7 +101,8 @@ export class AgentRun {
         else outcome = await this.turn(outcome.next!, signal, turns++);
       }
     } finally {
-      clearTimeout(timer);
+      limit.dispose();
+      scheduler.off('event', onEvent);
     }
     let reason = outcome.stop;
     let result = outcome.result;
