@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import * as z from 'zod/mini';
 import { readConfigFile } from '../config/config-file.js';
+import { leadsOutside } from '../config/inside-folder.js';
 import { frontMatterBlock, splitFrontMatter } from '../skills/front-matter.js';
 import {
   type AgentDefinition,
@@ -25,6 +26,8 @@ export interface AgentDir {
   path: string;
   source: AgentSource;
   format: AgentFileFormat;
+  /** The folder a file must really be in (an extension's): one linked from outside it is not read. */
+  confine?: string;
 }
 
 export interface LoadedAgents {
@@ -119,6 +122,8 @@ function claudeAgent(text: string): Omit<AgentDefinition, 'source'> {
 }
 
 export function readAgentFile(file: string, dir: AgentDir): AgentDefinition {
+  const outside = dir.confine && leadsOutside(dir.confine, file);
+  if (outside) throw new AgentFileError(`it leads outside its extension (to ${outside})`);
   // The one safe reader: an agent file that is a FIFO, a device or huge is refused, never waited on.
   const text = readConfigFile(file);
   if (text === undefined) throw new AgentFileError('the file is gone');

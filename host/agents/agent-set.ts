@@ -8,7 +8,8 @@ import { codebaseInvestigator } from './builtin-agents.js';
 /**
  * The subagents of one session, found as Gemini CLI 0.61 finds them: the built-ins, then the project's
  * (`.gemini/agents`, and Claude Code's `.claude/agents`) only when the folder is trusted and each agent is
- * acknowledged for its current content, then the user's (`~/.gemini/agents`, `~/.claude/agents`). The
+ * acknowledged for its current content, then the user's (`~/.gemini/agents`, `~/.claude/agents`), then
+ * enabled extensions' (`agents/`). The
  * first definition of a name wins, as in 0.61 (a later one is reported as a duplicate), so a project
  * file can never replace a built-in or shadow the user's own agent under the same name unnoticed.
  */
@@ -31,6 +32,8 @@ export interface AgentSetOptions {
   acknowledgements: Acknowledgements;
   /** Merged settings: `experimental.enableAgents`, `agents.overrides`. */
   settings: Record<string, unknown>;
+  /** Enabled extensions: their `agents/*.md` come last. */
+  extensions?: { name: string; path: string }[];
 }
 
 /** The project's agent folders (also what the untrusted-folder notice names when they exist). */
@@ -88,7 +91,10 @@ export function loadAgentSet(o: AgentSetOptions): AgentSet {
   // Run in the home folder, the project's folders are the user's: not read twice.
   const projectDirs = o.trusted && project !== resolve(o.home) ? projectAgentDirs(project) : [];
   const found: AgentDefinition[] = [codebaseInvestigator()];
-  for (const dir of [...projectDirs, ...userAgentDirs(o.home)]) {
+  const extensionDirs = (o.extensions ?? []).map(
+    (e): AgentDir => ({ path: join(e.path, 'agents'), source: 'extension', format: 'gemini', confine: e.path }),
+  );
+  for (const dir of [...projectDirs, ...userAgentDirs(o.home), ...extensionDirs]) {
     const loaded = loadAgentsFrom(dir);
     set.errors.push(...loaded.errors.map((e) => `Agent loading error: ${e}`));
     for (const a of loaded.agents) {

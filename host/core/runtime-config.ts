@@ -215,6 +215,7 @@ function agentsOf(
       trusted: settings.trust.trusted,
       acknowledgements: readAcknowledgements(ackFile),
       settings: settings.merged as Record<string, unknown>,
+      extensions: enabledExtensions(settings),
     });
   const agents = load();
   const reloadAgents = () => Object.assign(agents, load());

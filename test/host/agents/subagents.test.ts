@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
@@ -289,5 +289,28 @@ describe("a subagent's calls go through the session's policy and hooks", () => {
     );
     expect(existsSync(join(ws.cwd, 'out.txt'))).toBe(false);
     expect(records(log).map((g) => g.payload.tool_name)).toEqual(['read_file']);
+  });
+});
+
+describe("extensions' agents", () => {
+  const endpoint = scriptedEndpoints();
+
+  it("loads an enabled extension's agents/*.md, but not one that links outside the extension", async () => {
+    const ws = workspace();
+    ws.settings(ONLY());
+    const ext = join(ws.home, '.gemini', 'extensions', 'ext-agents');
+    mkdirSync(join(ext, 'agents'), { recursive: true });
+    writeFileSync(join(ext, 'gemini-extension.json'), JSON.stringify({ name: 'ext-agents', version: '1.0.0' }));
+    writeFileSync(join(ext, 'agents', 'packer.md'), '---\nname: packer\ndescription: Packs boxes.\n---\nYou pack.\n');
+    const outside = join(ws.home, 'elsewhere.md');
+    writeFileSync(outside, '---\nname: leaker\ndescription: Leaks.\n---\nYou leak.\n');
+    symlinkSync(outside, join(ext, 'agents', 'leaker.md'));
+    const ep = await endpoint(reply.text('ok'));
+    const r = await runHost(['-p', 'go'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const [main1] = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
+    expect(system(main1!)).toContain('- packer -> Packs boxes.');
+    expect(system(main1!)).not.toContain('leaker');
+    expect(r.stderr).toContain(`${join(ext, 'agents', 'leaker.md')}: it leads outside its extension (to ${outside})`);
   });
 });
