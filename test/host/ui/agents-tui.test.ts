@@ -84,4 +84,20 @@ describeTmux('/agents in the chat, and an agent run as one card', () => {
     // The sub-call has no card of its own: it appears once, inside the invoke_agent card.
     expect(screen.match(/filesystem__read_file/g)).toHaveLength(1);
   });
+
+  it('Esc while the agent works cancels its run as one cancelled card, and the chat goes on', async () => {
+    gemini.push(
+      reply.calls({ id: 'm2', name: 'invoke_agent', args: { agent_name: 'reader', prompt: 'read it again' } }),
+      reply.calls({ id: 's3', name: 'filesystem__read_file', args: { absolute_path: notes } }),
+      { ...reply.text('never finishes'), hang: true },
+      reply.text('Back to you.'),
+    );
+    ui.submit('read it again');
+    // The sub-call's line shows in the running card before the agent's next request, which hangs.
+    await ui.waitFor(/invoke_agent[\s\S]*executing[\s\S]*✓ filesystem__read_file[\s\S]*esc to cancel/);
+    ui.keys('Escape');
+    await ui.waitFor(/- invoke_agent[\s\S]*cancelled/);
+    ui.submit('still there?');
+    await ui.waitFor('Back to you.');
+  });
 });
