@@ -27,12 +27,13 @@ describe('headless chat through the real SDK (no tools)', () => {
     expect(req!.model).toBe('gemini-3-pro-preview');
     expect(req!.body.contents).toEqual([{ role: 'user', parts: [{ text: 'say hi' }] }]);
     expect(req!.body.systemInstruction.parts[0].text).toContain('command-line agent');
-    // No servers: only Gemini CLI's update_topic, which every session offers.
+    // No servers: only Gemini CLI's update_topic and invoke_agent (its built-in codebase_investigator),
+    // which every session offers.
     expect(
       req!.body.tools
         ?.flatMap((t: { functionDeclarations?: { name: string }[] }) => t.functionDeclarations ?? [])
         .map((d: { name: string }) => d.name),
-    ).toEqual(['update_topic']);
+    ).toEqual(['update_topic', 'invoke_agent']);
   });
 
   it('stream-json emits one delta per chunk', async () => {
