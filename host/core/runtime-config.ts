@@ -27,6 +27,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { HostRuntimeOptions } from './runtime.js';
 import { acknowledge, acknowledgementsPath, readAcknowledgements } from '../agents/acknowledged-agents.js';
 import { type AgentSet, existingProjectAgentDirs, loadAgentSet } from '../agents/agent-set.js';
+import { agentToggleFeedback, currentOverrides, disableAgent, enableAgent } from '../agents/agent-toggle.js';
 
 /**
  * What a run loads from the user's configuration besides its servers: hook and policy files (settings,
@@ -51,6 +52,8 @@ export interface Contributions {
   reloadAgents(): AgentSet;
   /** Acknowledges the project agents awaiting it, for their current content, and reloads. */
   acknowledgeAgents(): AgentSet;
+  /** `/agents enable|disable NAME`: edits settings as Gemini CLI does, reloads, and says what it did. */
+  toggleAgent(action: 'enable' | 'disable', name: string): { ok: boolean; text: string };
 }
 
 /** What the user is told at start (headless: stderr; the chat: its first lines). */
@@ -201,20 +204,22 @@ export function loadContributions(
   };
 }
 
-/** The session's agents, and how `/agents` reloads and acknowledges them (the same object, updated in place). */
+/** The session's agents, and how `/agents` reloads, acknowledges and toggles them (one object, updated in place). */
 function agentsOf(
   settings: LoadedSettings,
   cwd: string,
   home: string,
-): Pick<Contributions, 'agents' | 'reloadAgents' | 'acknowledgeAgents'> {
+): Pick<Contributions, 'agents' | 'reloadAgents' | 'acknowledgeAgents' | 'toggleAgent'> {
   const ackFile = acknowledgementsPath(home);
+  // The settings files an override may come from now: an untrusted workspace's never applies.
+  const files = skillScopeFiles(cwd, settings.env).filter((f) => f.scope === 'user' || settings.trust.trusted);
   const load = () =>
     loadAgentSet({
       cwd,
       home,
       trusted: settings.trust.trusted,
       acknowledgements: readAcknowledgements(ackFile),
-      settings: settings.merged as Record<string, unknown>,
+      settings: currentOverrides(settings.merged as Record<string, unknown>, files),
       extensions: enabledExtensions(settings),
     });
   const agents = load();
@@ -224,5 +229,17 @@ function agentsOf(
     if (pending.length) acknowledge(ackFile, resolve(cwd), pending);
     return reloadAgents();
   };
-  return { agents, reloadAgents, acknowledgeAgents };
+  const toggleAgent = (action: 'enable' | 'disable', name: string) => {
+    const offered = agents.agents.some((a) => a.name === name);
+    const off = agents.disabled.some((a) => a.name === name);
+    if (!offered && !off) return { ok: false, text: `Agent '${name}' not found.` };
+    if (action === 'enable' && !off) return { ok: true, text: `Agent '${name}' is already enabled.` };
+    if (action === 'disable' && off) return { ok: true, text: `Agent '${name}' is already disabled.` };
+    const user = files.find((f) => f.scope === 'user')!;
+    const project = files.find((f) => f.scope === 'workspace');
+    const r = action === 'enable' ? enableAgent(name, files) : disableAgent(name, project ?? user, project && user);
+    reloadAgents();
+    return { ok: true, text: agentToggleFeedback(r) };
+  };
+  return { agents, reloadAgents, acknowledgeAgents, toggleAgent };
 }

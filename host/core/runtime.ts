@@ -106,6 +106,8 @@ export interface HostRuntime {
   reloadAgents(): AgentSet;
   /** Acknowledges the project agents awaiting it (for their current content) and reloads. */
   acknowledgeAgents(): AgentSet;
+  /** `/agents enable|disable NAME` (Gemini CLI's settings and words). */
+  toggleAgent(action: 'enable' | 'disable', name: string): { ok: boolean; text: string };
 }
 
 /** Host-provided tools (search_tools, the resource tools) run here; every other call goes to its server. */

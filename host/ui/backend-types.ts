@@ -28,6 +28,7 @@ export type UiRuntime = Pick<
   | 'agents'
   | 'reloadAgents'
   | 'acknowledgeAgents'
+  | 'toggleAgent'
 > &
   Partial<Pick<HostRuntime, 'hooks' | 'policies'>>;
 

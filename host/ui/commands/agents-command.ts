@@ -7,9 +7,10 @@ import type { ChatCommand } from './command-context.js';
 /**
  * `/agents` (Gemini CLI's): `list` (the default) shows every subagent with where it comes from, the
  * project's awaiting acknowledgement and the ones settings turned off; `reload` reads the folders again;
- * `acknowledge` enables the project's new agents after a yes (0.61 asks that in a dialog at start).
+ * `acknowledge` enables the project's new agents after a yes (0.61 asks that in a dialog at start);
+ * `enable` / `disable NAME` write Gemini CLI's `agents.overrides.<name>.enabled`.
  */
-export const AGENTS_USAGE = 'Usage: /agents [list] | reload | acknowledge';
+export const AGENTS_USAGE = 'Usage: /agents [list] | reload | acknowledge | enable NAME | disable NAME';
 
 export const agentsCommand: ChatCommand = async (input, ctx) => {
   const rt = ctx.runtime;
@@ -30,6 +31,12 @@ export const agentsCommand: ChatCommand = async (input, ctx) => {
     if (!yes) return ctx.print('Not enabled; /agents acknowledge asks again.');
     const set = rt.acknowledgeAgents();
     return ctx.print(`Enabled ${names}: ${set.agents.length} agents available to the model.`);
+  }
+  if (sub === 'enable' || sub === 'disable') {
+    const name = input.args[1];
+    if (!name) return ctx.error(`Usage: /agents ${sub} <agent-name>`);
+    const r = rt.toggleAgent(sub, name);
+    return r.ok ? ctx.print(safeText(r.text)) : ctx.error(safeText(r.text));
   }
   ctx.error(AGENTS_USAGE);
 };

@@ -71,8 +71,8 @@ export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; sub
   },
   agents: {
     run: agentsCommand,
-    help: 'subagents and where each comes from; /agents reload | acknowledge (enable new project agents)',
-    subs: ['list', 'reload', 'acknowledge'],
+    help: 'subagents and where each comes from; /agents reload | acknowledge (new project agents) | enable NAME | disable NAME',
+    subs: ['list', 'reload', 'acknowledge', 'enable', 'disable'],
   },
 };
 

@@ -100,4 +100,26 @@ describeTmux('/agents in the chat, and an agent run as one card', () => {
     ui.submit('still there?');
     await ui.waitFor('Back to you.');
   });
+
+  it("/agents disable and enable write Gemini CLI's agents.overrides and take effect from the next request", async () => {
+    gemini.push(reply.text('without helper'), reply.text('with helper'));
+    const settingsFile = join(ws.home, '.gemini', 'settings.json');
+    ui.submit('/agents disable helper');
+    await ui.waitFor(/Agent "helper" disabled by setting it to disabled in project \(/);
+    const workspaceFile = join(ws.cwd, '.gemini', 'settings.json');
+    expect(JSON.parse(readFileSync(workspaceFile, 'utf8')).agents.overrides.helper.enabled).toBe(false);
+    ui.submit('/agents');
+    await ui.waitFor(/Disabled in settings[\s\S]*helper \[user:/);
+    ui.submit('next');
+    await ui.waitFor('without helper');
+    expect(system(gemini)).not.toContain('- helper ->');
+    ui.submit('/agents enable helper');
+    await ui.waitFor(/Agent "helper" enabled by setting it to enabled in project \([^)]*\) and user \(/);
+    // Enabling sets it in every file that does not say so yet, as Gemini CLI does.
+    expect(JSON.parse(readFileSync(workspaceFile, 'utf8')).agents.overrides.helper.enabled).toBe(true);
+    expect(JSON.parse(readFileSync(settingsFile, 'utf8')).agents.overrides.helper.enabled).toBe(true);
+    ui.submit('again');
+    await ui.waitFor('with helper');
+    expect(system(gemini)).toContain('- helper -> Helps out.');
+  });
 });
