@@ -96,8 +96,9 @@ export class AgentRun {
     let outcome: TurnOutcome = { next: [{ text: first }] };
     try {
       while (!outcome.stop) {
-        if (turns >= def.maxTurns) outcome = { stop: 'MAX_TURNS' };
-        else if (signal.aborted) outcome = { stop: limit.signal.aborted ? 'TIMEOUT' : 'ABORTED' };
+        // A stop keeps the answers not yet sent: the last turn sends them, so every call stays answered.
+        if (turns >= def.maxTurns) outcome = { stop: 'MAX_TURNS', next: outcome.next };
+        else if (signal.aborted) outcome = { stop: limit.signal.aborted ? 'TIMEOUT' : 'ABORTED', next: outcome.next };
         else outcome = await this.turn(outcome.next!, signal, turns++);
       }
     } finally {
@@ -107,7 +108,8 @@ export class AgentRun {
     let reason = outcome.stop;
     let result = outcome.result;
     if (reason === 'MAX_TURNS' || reason === 'TIMEOUT' || reason === 'ERROR_NO_COMPLETE_TASK_CALL') {
-      const recovered = await this.recover(reason, turns);
+      const unsent = (outcome.next ?? []).filter((p) => p.functionResponse);
+      const recovered = await this.recover(reason, turns, unsent);
       if (recovered !== undefined) [reason, result] = ['GOAL', recovered];
       else result = this.limitText(reason);
     }
@@ -122,10 +124,10 @@ export class AgentRun {
   }
 
   /** The last chance after a limit: one turn, bounded by a grace period, told to call complete_task now. */
-  private async recover(reason: TerminateReason, turns: number): Promise<string | undefined> {
+  private async recover(reason: TerminateReason, turns: number, unsent: Part[]): Promise<string | undefined> {
     const grace = AbortSignal.any([this.ctx.signal, AbortSignal.timeout(GRACE_PERIOD_MS)]);
     try {
-      const last = await this.turn([{ text: finalWarning(reason) }], grace, turns);
+      const last = await this.turn([...unsent, { text: finalWarning(reason) }], grace, turns);
       return last.stop === 'GOAL' ? (last.result ?? 'Task completed during grace period.') : undefined;
     } catch {
       return undefined;
@@ -175,11 +177,11 @@ export class AgentRun {
     if (scheduled.length) {
       const results = await this.ctx.runtime.scheduler.scheduleNested(scheduled, signal);
       for (const c of results) this.record(c, answers);
-      if (results.some((c) => c.status === 'cancelled') && signal.aborted)
-        return { stop: this.ctx.signal.aborted ? 'ABORTED' : 'TIMEOUT' };
     }
+    const next = calls.map((c) => answers.get(c.callId)!).filter(Boolean);
+    if (signal.aborted && done === undefined) return { stop: this.ctx.signal.aborted ? 'ABORTED' : 'TIMEOUT', next };
     if (done !== undefined) return { stop: 'GOAL', result: done };
-    return { next: calls.map((c) => answers.get(c.callId)!).filter(Boolean) };
+    return { next };
   }
 
   private record(call: ToolCall, answers: Map<string, Part>): void {

@@ -182,7 +182,10 @@ describe('subagent limits and the built-in investigator', () => {
     const r = await runHost(['-p', 'go'], { ws, url: ep.url });
     expect(r.code, r.stderr).toBe(0);
     const [, , last, main2] = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
-    expect(JSON.stringify(last!.contents.at(-1))).toContain(
+    // The last turn answers the read still open, then tells the agent to finish.
+    const lastMessage = JSON.stringify(last!.contents.at(-1));
+    expect(lastMessage).toContain('alpha');
+    expect(lastMessage).toContain(
       'You have exceeded the maximum number of turns. You have one final chance to complete the task',
     );
     expect(answer(main2!)).toContain('Termination Reason: GOAL\\nResult:\\npartial: alpha');
