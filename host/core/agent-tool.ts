@@ -1,6 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentDefinition } from '../agents/agent-definition.js';
 import type { ExecuteOptions } from '../scheduler/executor.js';
+import type { PolicyTool } from '../scheduler/types.js';
+import { HOST_TOOLS_ALIAS } from '../tools/tool-search.js';
 import { agentFailure, agentResult, invokeAgentEntry } from '../tools/invoke-agent.js';
 import { AgentRun } from './agent-run.js';
 import type { ContentGenerator } from './content-generator.js';
@@ -24,6 +26,21 @@ export function registerInvokeAgent(deps: AgentToolDeps): void {
   deps.runtime.registry.addHostTool(invokeAgentEntry(), (args, opts) => invokeAgent(deps, args, opts));
 }
 
+/**
+ * The agent's name as a tool for policy to match. It counts as read-only: invoking an agent changes nothing
+ * by itself (each call of its run is decided on its own), so only a rule that denies it stops the run.
+ */
+function agentAsTool(name: string): PolicyTool {
+  return {
+    exposedName: name,
+    serverAlias: HOST_TOOLS_ALIAS,
+    toolName: name,
+    builtIn: true,
+    readOnly: true,
+    trusted: true,
+  };
+}
+
 async function invokeAgent(
   deps: AgentToolDeps,
   args: Record<string, unknown>,
@@ -32,6 +49,9 @@ async function invokeAgent(
   const name = String(args.agent_name ?? '');
   const def = deps.runtime.agents.agents.find((a) => a.name === name);
   if (!def) return agentFailure(`Subagent '${name}' not found.`);
+  // Policy rules may name an agent as if it were a tool (`toolName = "codebase_investigator"`), as in 0.61.
+  const verdict = await deps.runtime.policy?.decide(agentAsTool(name), { args: { prompt: args.prompt } });
+  if (verdict?.decision === 'deny') return agentFailure(verdict.message);
   const signal = opts.signal ?? new AbortController().signal;
   let steps = 0;
   const run = new AgentRun(def, {

@@ -317,3 +317,27 @@ describe("extensions' agents", () => {
     expect(r.stderr).toContain(`${join(ext, 'agents', 'leaker.md')}: it leads outside its extension (to ${outside})`);
   });
 });
+
+describe('policy rules that name an agent', () => {
+  const endpoint = scriptedEndpoints();
+
+  it("a policy file rule denying codebase_investigator by name stops its run with the rule's message", async () => {
+    const ws = workspace();
+    ws.settings(ONLY('filesystem'));
+    mkdirSync(join(ws.home, '.gemini', 'policies'), { recursive: true });
+    writeFileSync(
+      join(ws.home, '.gemini', 'policies', 'agents.toml'),
+      '[[rule]]\ntoolName = "codebase_investigator"\ndecision = "deny"\npriority = 500\ndeny_message = "Deep codebase analysis is restricted for this session."\n',
+    );
+    const ep = await endpoint(
+      reply.calls({ id: 'm1', name: 'invoke_agent', args: { agent_name: 'codebase_investigator', prompt: 'map it' } }),
+      reply.text('ok'),
+    );
+    const r = await runHost(['-p', 'go'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const requests = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
+    // No sub-conversation was started: the main model's second request follows at once.
+    expect(requests).toHaveLength(2);
+    expect(answer(requests[1]!)).toContain('Deep codebase analysis is restricted for this session.');
+  });
+});
