@@ -31,6 +31,7 @@ import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
 import type { LoadedExtension } from '../config/extensions/loader.js';
 import type { CommandSet } from '../custom-commands/custom-commands.js';
 import type { Skill } from '../skills/skills.js';
+import { type AgentSet, agentNotices } from '../agents/agent-set.js';
 
 export interface HostRuntimeOptions {
   cwd: string;
@@ -101,6 +102,14 @@ export interface HostRuntime {
   skills: Skill[];
   /** Reads the skills again (`/skills reload`): `skills` is updated in place. */
   reloadSkills(): Skill[];
+  /** Subagents offered through invoke_agent, and the project's awaiting acknowledgement (`/agents`). */
+  agents: AgentSet;
+  /** `/agents reload`: `agents` is updated in place. */
+  reloadAgents(): AgentSet;
+  /** Acknowledges the project agents awaiting it (for their current content) and reloads. */
+  acknowledgeAgents(): AgentSet;
+  /** `/agents enable|disable NAME` (Gemini CLI's settings and words). */
+  toggleAgent(action: 'enable' | 'disable', name: string): { ok: boolean; text: string };
 }
 
 /** Host-provided tools (search_tools, the resource tools) run here; every other call goes to its server. */
@@ -111,8 +120,9 @@ function hostExecutor(manager: McpClientManager, registry: ToolRegistry): CallEx
         return isResourceTool(toolName)
           ? callResourceTool(manager, toolName, args)
           : registry.callHostTool(toolName, args, {
-              callId: typeof o?.meta?.[META.callId] === 'string' ? (o.meta[META.callId] as string) : undefined,
-              signal: o?.signal,
+              ...o,
+              callId:
+                o?.callId ?? (typeof o?.meta?.[META.callId] === 'string' ? (o.meta[META.callId] as string) : undefined),
               preapproved: o?.meta?.[META.preapproved] === true,
             });
       }
@@ -205,7 +215,12 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
       settings,
       servers,
       policy,
-      { hooks: hooks.problems, policies: policies.problems, commands: extra.commands.errors },
+      {
+        hooks: hooks.problems,
+        policies: policies.problems,
+        commands: extra.commands.errors,
+        agents: agentNotices(extra.agents),
+      },
       cwd,
     ),
     setApprovalMode: (m) => policy.setApprovalMode(m),

@@ -80,6 +80,14 @@ export class ToolScheduler extends EventEmitter {
     return run;
   }
 
+  /**
+   * A batch made by a call of a running batch (a subagent's calls while its invoke_agent call runs): it
+   * cannot wait for that batch to end, which waits for it, so it runs at once, through the same steps.
+   */
+  scheduleNested(requests: ToolCallRequestInfo[], signal: AbortSignal): Promise<ToolCall[]> {
+    return this.runBatch(requests, signal);
+  }
+
   private async runBatch(requests: ToolCallRequestInfo[], signal: AbortSignal): Promise<ToolCall[]> {
     const batch: Batch = { signal, cancelled: false };
     const calls = requests.map(newRecord);
@@ -247,6 +255,7 @@ export class ToolScheduler extends EventEmitter {
     try {
       result = await this.opts.executor.callTool(tool.serverAlias, tool.toolName, args, {
         signal: batch.signal,
+        callId,
         meta: { [META.callId]: callId, ...(preapproved ? { [META.preapproved]: true } : {}) },
         onProgress: (p) => this.progress(call, p),
       });

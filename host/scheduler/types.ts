@@ -24,6 +24,8 @@ export interface ToolCallRequestInfo {
   typedByUser?: boolean;
   /** What ran a client-initiated call, for its card: a custom command's `/name` (its `@{…}`, `!{…}`). */
   origin?: string;
+  /** The invoke_agent call whose subagent made this call: its card lists it, so it gets none of its own. */
+  parentCallId?: string;
   promptId: string;
 }
 
