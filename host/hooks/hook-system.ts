@@ -50,6 +50,11 @@ export class HookSystem {
 
   constructor(private readonly opts: HookSystemOptions) {}
 
+  /** The folder hooks run in (payloads' `cwd`). */
+  get cwd(): string {
+    return this.opts.cwd;
+  }
+
   list(): readonly HookSpec[] {
     return this.opts.hooks;
   }

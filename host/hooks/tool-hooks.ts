@@ -1,6 +1,7 @@
 import type { ConfirmationRequest, ToolHooks, ToolRef } from '../scheduler/types.js';
 import { claudeToolName, geminiToolName, inGeminiSpelling } from '../tools/builtin-catalogue.js';
 import type { HookSystem, HookToolNames } from './hook-system.js';
+import { permissionNotification } from './notification-details.js';
 
 const names = (tool: ToolRef): HookToolNames => ({
   gemini: geminiToolName(tool),
@@ -58,20 +59,13 @@ export function toolHooks(system: HookSystem): ToolHooks {
         ...(o.context ? { context: o.context } : {}),
       };
     },
-    awaitingApproval(request: ConfirmationRequest) {
+    async awaitingApproval(request: ConfirmationRequest) {
       if (!system.has('Notification')) return;
-      const title = request.tool.title ?? request.tool.exposedName;
-      // Observe only: the dialog does not wait for it.
-      void system.fire(
+      const { message, details } = await permissionNotification(request, system.cwd);
+      // Observe only: what the hook answers decides nothing.
+      await system.fire(
         'Notification',
-        {
-          notification_type: 'ToolPermission',
-          message: `Tool ${title} requires confirmation`,
-          details: {
-            tool_name: geminiToolName(request.tool),
-            ...(request.source === 'pre-call' ? { tool_input: request.args } : { detail: request.detail }),
-          },
-        },
+        { notification_type: 'ToolPermission', message, details },
         { trigger: 'ToolPermission' },
       );
     },

@@ -172,7 +172,7 @@ export class ToolScheduler extends EventEmitter {
         batch.signal,
         (r) => {
           shown = true;
-          this.awaiting(call, r);
+          return this.awaiting(call, r);
         },
         batch,
         hook,
@@ -318,8 +318,8 @@ export class ToolScheduler extends EventEmitter {
     this.finish(call, 'success');
   }
 
-  private awaiting(call: CallRecord, request: ConfirmationRequest): void {
-    this.opts.hooks?.awaitingApproval?.(request);
+  private async awaiting(call: CallRecord, request: ConfirmationRequest): Promise<void> {
+    await this.opts.hooks?.awaitingApproval?.(request).catch(() => undefined);
     call.confirmation = request;
     this.setStatus(call, 'awaiting_approval');
   }

@@ -147,8 +147,11 @@ export interface ToolHooks {
     signal: AbortSignal,
     asSent?: Record<string, unknown>,
   ): Promise<AfterToolHookResult>;
-  /** A call waits for the user's approval (the Notification event); observe only. */
-  awaitingApproval?(request: ConfirmationRequest): void;
+  /**
+   * A call is about to wait for the user's approval (the Notification event): awaited before the question is
+   * shown, as Gemini CLI does, so a notifying hook has run even if the process ends at the answer; observe only.
+   */
+  awaitingApproval?(request: ConfirmationRequest): Promise<void>;
 }
 
 /** The one verdict of policy, before a call and for a server's mid-call question alike. */
