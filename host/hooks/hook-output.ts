@@ -11,6 +11,8 @@ export interface HookOutput {
   context?: string;
   updatedInput?: Record<string, unknown>;
   clearContext?: boolean;
+  /** AfterTool's `tailToolCallRequest`: a call to make next, whose response replaces the original's. */
+  tail?: { name: string; args: Record<string, unknown> };
   systemMessage?: string;
   /** Why the hook counts as failed (non-zero exit that is not a block, unreadable output). */
   failure?: string;
@@ -63,6 +65,9 @@ function fromJson(j: Record<string, unknown>): HookOutput {
   if (typeof ctx === 'string') out.context = ctx;
   if (isObject(specific.tool_input)) out.updatedInput = specific.tool_input;
   if (specific.clearContext === true) out.clearContext = true;
+  const tail = specific.tailToolCallRequest;
+  if (isObject(tail) && typeof tail.name === 'string' && tail.name)
+    out.tail = { name: tail.name, args: isObject(tail.args) ? tail.args : {} };
   if (str(j.systemMessage)) out.systemMessage = str(j.systemMessage);
   return out;
 }

@@ -25,6 +25,8 @@ export interface HookOutcome {
   /** A rewritten input (BeforeTool's `tool_input` / Claude's `updatedInput`). */
   updatedInput?: Record<string, unknown>;
   clearContext?: boolean;
+  /** AfterTool's `tailToolCallRequest` (the last hook's that asked for one). */
+  tail?: { name: string; args: Record<string, unknown> };
   /** Every hook's parsed JSON output, in order (model events read their own fields). */
   outputs: Record<string, unknown>[];
   /** Hooks that ran. */
@@ -168,6 +170,7 @@ function merge(results: { spec: HookSpec; out: HookOutput }[]): HookOutcome {
     if (out.allow) o.allowed = true;
     if (out.context) contexts.push(out.context);
     if (out.clearContext) o.clearContext = true;
+    if (out.tail) o.tail = out.tail;
     if (out.updatedInput) o.updatedInput = { ...o.updatedInput, ...out.updatedInput };
   }
   if (blocks.length) o.blocked = blocks.join('\n');

@@ -13,6 +13,10 @@ const names = (tool: ToolRef): HookToolNames => ({
 const mcpContext = (tool: ToolRef) =>
   tool.builtIn ? {} : { mcp_context: { server_name: tool.serverAlias, tool_name: tool.toolName } };
 
+/** A tail call's hooks are told the name the model called, as Gemini CLI's `original_request_name`. */
+const originalName = (original: ToolRef | undefined) =>
+  original ? { original_request_name: geminiToolName(original) } : {};
+
 /**
  * The scheduler's tool hooks over the hook system. Hooks see a call's input as the model sent it (as
  * Gemini CLI shows it); when that was our spelling, a built-in's input is shown in Gemini CLI's
@@ -21,13 +25,13 @@ const mcpContext = (tool: ToolRef) =>
  */
 export function toolHooks(system: HookSystem): ToolHooks {
   return {
-    async beforeTool(tool, args, signal, asSent) {
+    async beforeTool(tool, args, signal, asSent, original) {
       if (!system.has('BeforeTool')) return {};
       const sent = asSent ?? args;
       const input = inGeminiSpelling(tool, sent) ?? sent;
       const o = await system.fire(
         'BeforeTool',
-        { tool_input: input, ...mcpContext(tool) },
+        { tool_input: input, ...mcpContext(tool), ...originalName(original) },
         { tool: names(tool) },
         signal,
       );
@@ -41,7 +45,7 @@ export function toolHooks(system: HookSystem): ToolHooks {
           : {}),
       };
     },
-    async afterTool(tool, args, response, signal, asSent) {
+    async afterTool(tool, args, response, signal, asSent, original) {
       if (!system.has('AfterTool')) return {};
       const o = await system.fire(
         'AfterTool',
@@ -49,6 +53,7 @@ export function toolHooks(system: HookSystem): ToolHooks {
           tool_input: inGeminiSpelling(tool, asSent ?? args) ?? asSent ?? args,
           tool_response: response,
           ...mcpContext(tool),
+          ...originalName(original),
         },
         { tool: names(tool) },
         signal,
@@ -57,6 +62,7 @@ export function toolHooks(system: HookSystem): ToolHooks {
         ...(o.blocked !== undefined ? { blocked: o.blocked } : {}),
         ...(o.stopped !== undefined ? { stopped: o.stopped } : {}),
         ...(o.context ? { context: o.context } : {}),
+        ...(o.tail ? { tail: o.tail } : {}),
       };
     },
     async awaitingApproval(request: ConfirmationRequest) {

@@ -22,6 +22,11 @@ export interface ToolCallRequestInfo {
    * dialog (a denial still holds); its output is for the user only and is not cut for the model.
    */
   typedByUser?: boolean;
+  /**
+   * The name the model called when an AfterTool hook replaced the call with a tail call (`name` is then the
+   * tail's tool): the response answers the model's call under this name.
+   */
+  originalRequestName?: string;
   /** What ran a client-initiated call, for its card: a custom command's `/name` (its `@{…}`, `!{…}`). */
   origin?: string;
   promptId: string;
@@ -126,6 +131,8 @@ export interface AfterToolHookResult {
   stopped?: string;
   /** Appended to the result for the model. */
   context?: string;
+  /** `tailToolCallRequest`: this call is made next, and its response replaces this one's. */
+  tail?: { name: string; args: Record<string, unknown> };
 }
 
 /**
@@ -133,12 +140,16 @@ export interface AfterToolHookResult {
  * import hooks. BeforeTool runs before policy and feeds its one decision; AfterTool after the server answered.
  */
 export interface ToolHooks {
-  /** `args` as the tool takes them; `asSent` as the model (or recording) spelled them, which hooks see. */
+  /**
+   * `args` as the tool takes them; `asSent` as the model (or recording) spelled them, which hooks see;
+   * `original` the tool the model called, when this call is a hook's tail call in its place.
+   */
   beforeTool(
     tool: ToolRef,
     args: Record<string, unknown>,
     signal: AbortSignal,
     asSent?: Record<string, unknown>,
+    original?: ToolRef,
   ): Promise<BeforeToolHookResult>;
   afterTool(
     tool: ToolRef,
@@ -146,6 +157,7 @@ export interface ToolHooks {
     response: { llmContent: string; returnDisplay?: ResultDisplay; error?: string },
     signal: AbortSignal,
     asSent?: Record<string, unknown>,
+    original?: ToolRef,
   ): Promise<AfterToolHookResult>;
   /**
    * A call is about to wait for the user's approval (the Notification event): awaited before the question is
