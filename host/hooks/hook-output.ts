@@ -7,6 +7,8 @@ export interface HookOutput {
   block?: string;
   stop?: string;
   ask?: boolean;
+  /** What the hook told the person with its ask (its systemMessage, else its reason). */
+  askReason?: string;
   allow?: boolean;
   context?: string;
   updatedInput?: Record<string, unknown>;
@@ -59,7 +61,11 @@ function fromJson(j: Record<string, unknown>): HookOutput {
   const reason = str(j.stopReason) || str(j.reason) || 'No reason provided';
   if (j.continue === false) out.stop = str(j.stopReason) || str(j.reason) || 'No reason provided';
   if (j.decision === 'deny' || j.decision === 'block') out.block = reason;
-  if (j.decision === 'ask') out.ask = true;
+  if (j.decision === 'ask') {
+    out.ask = true;
+    const why = str(j.systemMessage) || str(j.reason);
+    if (why) out.askReason = why;
+  }
   // Escaped where it is wrapped for the model (hookContext), as every hook's context is.
   const ctx = specific.additionalContext;
   if (typeof ctx === 'string') out.context = ctx;
@@ -92,8 +98,11 @@ function readClaude(spec: HookSpec, run: HookRun): HookOutput {
   if (json.continue === false) out.stop = str(json.stopReason) || 'Stopped by hook';
   const decision = specific.permissionDecision ?? json.decision;
   if (decision === 'deny' || decision === 'block') out.block = reason;
-  else if (decision === 'ask') out.ask = true;
-  else if (decision === 'allow' || decision === 'approve') out.allow = true;
+  else if (decision === 'ask') {
+    out.ask = true;
+    const why = str(specific.permissionDecisionReason) || str(json.systemMessage);
+    if (why) out.askReason = why;
+  } else if (decision === 'allow' || decision === 'approve') out.allow = true;
   if (typeof specific.additionalContext === 'string') out.context = specific.additionalContext;
   if (isObject(specific.updatedInput)) out.updatedInput = specific.updatedInput;
   if (str(json.systemMessage)) out.systemMessage = str(json.systemMessage);

@@ -38,7 +38,7 @@ export function toolHooks(system: HookSystem): ToolHooks {
       return {
         ...(o.blocked !== undefined ? { blocked: o.blocked } : {}),
         ...(o.stopped !== undefined ? { stopped: o.stopped } : {}),
-        ...(o.ask ? { ask: true } : {}),
+        ...(o.ask ? { ask: true, ...(o.askReason ? { askReason: o.askReason } : {}) } : {}),
         ...(o.allowed ? { allowed: true } : {}),
         ...(o.updatedInput
           ? { updatedInput: { ...input, ...o.updatedInput }, modifiedKeys: Object.keys(o.updatedInput) }

@@ -94,6 +94,7 @@ export class ApprovalBroker {
         tool,
         args,
         title: `Allow ${tool.toolName} from server ${tool.serverAlias}?`,
+        ...(hook?.message ? { hookMessage: hook.message } : {}),
       };
       await onAwaiting(request);
       const outcome = await untilAborted(this.confirmer.confirm(request, signal), signal);

@@ -84,7 +84,15 @@ export interface ToolRef {
 
 /** What the user is asked: a host-side pre-call ask, or an elicitation raised by the server mid-call. */
 export type ConfirmationRequest =
-  | { source: 'pre-call'; callId: string; tool: ToolRef; args: Record<string, unknown>; title: string }
+  | {
+      source: 'pre-call';
+      callId: string;
+      tool: ToolRef;
+      args: Record<string, unknown>;
+      title: string;
+      /** Why a BeforeTool hook asked (its systemMessage or reason), shown above the question. */
+      hookMessage?: string;
+    }
   | {
       source: 'elicitation';
       callId: string;
@@ -109,13 +117,15 @@ export interface PolicyInput {
   args: Record<string, unknown>;
   detail?: ConfirmationDetail;
   /** What the call's BeforeTool hooks said: they block, ask or (Claude Code's explicit allow) allow. */
-  hook?: { decision: 'deny' | 'ask' | 'allow'; reason: string };
+  hook?: { decision: 'deny' | 'ask' | 'allow'; reason: string; message?: string };
 }
 
 /** What a call's BeforeTool hooks decided (host/hooks), merged over every matching hook. */
 export interface BeforeToolHookResult {
   blocked?: string;
   ask?: boolean;
+  /** What the hooks told the person with their ask. */
+  askReason?: string;
   allowed?: boolean;
   /** `continue: false`: the whole agent loop stops. */
   stopped?: string;
