@@ -167,7 +167,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const jit = settings.trust.trusted ? new JitContext(manager, cwd, (m) => log.debug(m)) : undefined;
   const hooks = hooksFor(settings, cwd, opts.onHookMessage ?? ((m) => (opts.notify ?? log.warn)(hookMessageLine(m))));
   const scheduler = new ToolScheduler({
-    hooks: toolHooks(hooks.system),
+    hooks: toolHooks(hooks.system, (alias) => servers.find((s) => s.alias === alias)),
     tools: registry,
     executor,
     policy,

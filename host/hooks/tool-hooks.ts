@@ -9,9 +9,37 @@ const names = (tool: ToolRef): HookToolNames => ({
   exposed: tool.exposedName,
 });
 
-/** Third-party tools carry their server and the server's own tool name, as Gemini CLI's `mcp_context`. */
-const mcpContext = (tool: ToolRef) =>
-  tool.builtIn ? {} : { mcp_context: { server_name: tool.serverAlias, tool_name: tool.toolName } };
+/** What Gemini CLI's `mcp_context` says of a server: its settings key and how it is reached (no secrets). */
+export interface McpServerFacts {
+  name?: string;
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  url?: string;
+}
+
+/**
+ * Third-party tools carry their server (its `mcpServers` key and connection details, never its env or
+ * headers) and the server's own tool name, as Gemini CLI's `mcp_context`.
+ */
+function mcpContext(tool: ToolRef, server: McpServerFacts | undefined) {
+  if (tool.builtIn) return {};
+  const s = server ?? {};
+  return {
+    mcp_context: {
+      server_name: s.name ?? tool.serverAlias,
+      tool_name: tool.toolName,
+      command: s.command,
+      args: s.args,
+      cwd: s.cwd,
+      url: s.url,
+    },
+  };
+}
+
+/** The failure of a call as Gemini CLI's tool result carries it: `{message, type}`. */
+const errorOf = (message: string | undefined, type: string | undefined) =>
+  message === undefined ? undefined : { message, ...(type ? { type } : {}) };
 
 /** A tail call's hooks are told the name the model called, as Gemini CLI's `original_request_name`. */
 const originalName = (original: ToolRef | undefined) =>
@@ -23,7 +51,10 @@ const originalName = (original: ToolRef | undefined) =>
  * (`file_path` for read_file), as scripts written for Gemini CLI expect. What they rewrite is turned back
  * into ours by the scheduler's argument normaliser.
  */
-export function toolHooks(system: HookSystem): ToolHooks {
+export function toolHooks(
+  system: HookSystem,
+  serverOf: (alias: string) => McpServerFacts | undefined = () => undefined,
+): ToolHooks {
   return {
     async beforeTool(tool, args, signal, asSent, original) {
       if (!system.has('BeforeTool')) return {};
@@ -31,7 +62,7 @@ export function toolHooks(system: HookSystem): ToolHooks {
       const input = inGeminiSpelling(tool, sent) ?? sent;
       const o = await system.fire(
         'BeforeTool',
-        { tool_input: input, ...mcpContext(tool), ...originalName(original) },
+        { tool_input: input, ...mcpContext(tool, serverOf(tool.serverAlias)), ...originalName(original) },
         { tool: names(tool) },
         signal,
       );
@@ -51,8 +82,12 @@ export function toolHooks(system: HookSystem): ToolHooks {
         'AfterTool',
         {
           tool_input: inGeminiSpelling(tool, asSent ?? args) ?? asSent ?? args,
-          tool_response: response,
-          ...mcpContext(tool),
+          tool_response: {
+            llmContent: response.llmContent,
+            returnDisplay: response.returnDisplay,
+            error: errorOf(response.error, response.errorType),
+          },
+          ...mcpContext(tool, serverOf(tool.serverAlias)),
           ...originalName(original),
         },
         { tool: names(tool) },

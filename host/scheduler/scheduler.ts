@@ -290,7 +290,7 @@ export class ToolScheduler extends EventEmitter {
       {
         llmContent: converted.text,
         returnDisplay: converted.display,
-        ...(converted.isError ? { error: converted.text } : {}),
+        ...(converted.isError ? { error: converted.text, errorType: converted.errorType ?? 'execution_failed' } : {}),
       },
       batch.signal,
       call.argsAsSent,

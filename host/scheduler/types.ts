@@ -164,7 +164,7 @@ export interface ToolHooks {
   afterTool(
     tool: ToolRef,
     args: Record<string, unknown>,
-    response: { llmContent: string; returnDisplay?: ResultDisplay; error?: string },
+    response: { llmContent: string; returnDisplay?: ResultDisplay; error?: string; errorType?: string },
     signal: AbortSignal,
     asSent?: Record<string, unknown>,
     original?: ToolRef,
