@@ -230,6 +230,8 @@ export class ToolScheduler extends EventEmitter {
     if (step.args) {
       call.request = { ...call.request, args: step.args };
       call.modifiedByHook = step.modified;
+      // AfterTool hooks see the input the call ran with, as the hooks wrote it (Gemini CLI's tool_input).
+      call.argsAsSent = r.updatedInput;
     }
     return step.hook ? { hook: step.hook } : {};
   }

@@ -45,6 +45,29 @@ describe('hook payloads in Gemini CLI 0.61’s shape (headless binary)', () => {
     });
   });
 
+  it('AfterTool’s tool_input is the input the call ran with, after a BeforeTool hook rewrote it', async () => {
+    const ws = workspace();
+    const log = join(ws.home, 'hooks.log');
+    const out = join(ws.cwd, 'out.txt');
+    ws.settings({
+      ...ONLY('filesystem'),
+      tools: { allowed: ['write_file'] },
+      hooks: {
+        BeforeTool: cmd(hook(log, 'rewrite', JSON.stringify({ content: 'rewritten\n' }))),
+        AfterTool: cmd(hook(log, 'pass')),
+      },
+    });
+    const ep = await endpoint(
+      reply.calls({ id: 'w1', name: 'filesystem__write_file', args: { file_path: out, content: 'original\n' } }),
+      reply.text('done'),
+    );
+    const r = await runHost(['-p', 'write'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const [before, after] = records(log).map((g) => g.payload);
+    expect(before.tool_input).toEqual({ file_path: out, content: 'original\n' });
+    expect(after.tool_input).toEqual({ file_path: out, content: 'rewritten\n' });
+  });
+
   it('AfterModel’s llm_response has Gemini CLI’s usageMetadata counts and safetyRatings', async () => {
     const ws = workspace();
     const log = join(ws.home, 'hooks.log');
