@@ -13,6 +13,7 @@ import type { LoadedSettings } from '../config/settings.js';
 import { untrustedNotice } from '../config/trust.js';
 import { commandDirs, extensionContext, skillDirs } from '../extensions/contributions.js';
 import { type HookSource, hookSwitches, loadHooks } from '../hooks/hook-config.js';
+import type { HookMessage } from '../hooks/hook-message.js';
 import { HookSystem } from '../hooks/hook-system.js';
 import type { McpClientManager } from '../mcp/client-manager.js';
 import type { PolicyEngine } from '../policy/policy-engine.js';
@@ -119,7 +120,7 @@ function configProblems(hooks: string[], policies: string[]): string[] {
 export function hooksFor(
   settings: LoadedSettings,
   cwd: string,
-  notify: (m: string) => void,
+  notify: (m: HookMessage) => void,
 ): { system: HookSystem; problems: string[] } {
   const sources: HookSource[] = settings.files
     .filter((f) => f.scope !== 'workspace' || settings.trust.trusted)

@@ -25,6 +25,7 @@ import type { EditorFiles } from '../../protocol/editor-files.js';
 import { sandboxChoice, sandboxUnavailable, type SandboxChoice } from '../config/sandbox.js';
 import { geminiHome } from '../config/paths.js';
 import type { LoadedPolicies } from '../policy/policy-files.js';
+import { type HookMessage, hookMessageLine } from '../hooks/hook-message.js';
 import type { HookSystem } from '../hooks/hook-system.js';
 import { toolHooks } from '../hooks/tool-hooks.js';
 import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
@@ -53,6 +54,8 @@ export interface HostRuntimeOptions {
   debug?: boolean;
   /** Messages the user must see even without --debug (headless: stderr), e.g. a declined server request. */
   notify?: (message: string) => void;
+  /** What hooks say to the person (systemMessages, failures); without it they go to `notify`, else the log. */
+  onHookMessage?: (message: HookMessage) => void;
   /** `--skip-trust`: this run treats the folder as trusted (nothing is saved). */
   skipTrust?: boolean;
   /** An editor's files (ACP `fs/*`), lent to the built-in servers; see docs/editor-file-system.md. */
@@ -178,9 +181,9 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const executor = hostExecutor(manager, registry);
   // Subdirectory context follows the folder's trust, as Gemini CLI's project memory does.
   const jit = settings.trust.trusted ? new JitContext(manager, cwd, (m) => log.debug(m)) : undefined;
-  const hooks = hooksFor(settings, cwd, opts.notify ?? ((m) => log.warn(m)));
+  const hooks = hooksFor(settings, cwd, opts.onHookMessage ?? ((m) => (opts.notify ?? log.warn)(hookMessageLine(m))));
   const scheduler = new ToolScheduler({
-    hooks: toolHooks(hooks.system),
+    hooks: toolHooks(hooks.system, (alias) => servers.find((s) => s.alias === alias)),
     tools: registry,
     executor,
     policy,
