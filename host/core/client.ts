@@ -16,6 +16,7 @@ import { hookContext, STOP_EXECUTION } from '../scheduler/hook-steps.js';
 import { afterAgent, beforeAgent } from './agent-hooks.js';
 import { modelHooks } from './model-hooks.js';
 import { afterNextRequestSent } from './after-request-sent.js';
+import { INVOKE_AGENT } from '../tools/invoke-agent.js';
 
 /** Model requests caused by one user message, tool continuations included. */
 export const MAX_TURNS = 100;
@@ -143,8 +144,10 @@ export class GeminiClient {
       .states()
       .filter((s) => s.status === 'connected' && s.instructions && !hidden.has(s.alias))
       .map((s) => ({ alias: s.alias, text: s.instructions! }));
-    const { skills, extensionContext } = this.opts.runtime;
     const plansFolder = this.opts.runtime.policy?.activePlansFolder();
+    const { skills, extensionContext, agents } = this.opts.runtime;
+    // Listed only while the model may call invoke_agent (tools.exclude, plan mode may take it away).
+    const subAgents = tools.some((t) => t.exposedName === INVOKE_AGENT) ? agents?.agents : undefined;
     return buildSystemPrompt({
       tools,
       instructions,
@@ -154,6 +157,7 @@ export class GeminiClient {
       extensionContext,
       plansFolder,
       approvedPlan: plansFolder ? undefined : this.approvedPlan,
+      subAgents,
     });
   }
 

@@ -17,6 +17,8 @@ import { latestTodos } from '../core/session-todos.js';
 import type { Session } from '../core/session.js';
 import { DEFAULT_MODEL, resolveModelAlias } from '../core/models.js';
 import { safeBlock, safeText } from '../safe-text.js';
+import type { HookMessage } from '../hooks/hook-message.js';
+import { showHookMessage } from './views/hook-message-view.js';
 
 /** The model session goes to the controller; a resumed session's conversation is shown before anything new. */
 function attachSession(app: App, controller: Controller, session: Session): void {
@@ -219,6 +221,7 @@ async function startSession(
     asker: app.forms,
     debug: opts.debug,
     log: app.debugLog,
+    onHookMessage: (m: HookMessage) => showHookMessage(app, m),
     approvalMode: opts.approvalMode,
     includeDirectories: opts.includeDirectories,
     allowedMcpServerNames: opts.allowedMcpServerNames,

@@ -21,6 +21,7 @@ import type { SlashInput } from './slash-parse.js';
 import { rewindCommand } from './rewind-command.js';
 import { themeCommand } from './theme-command.js';
 import { vimCommand } from './vim-command.js';
+import { agentsCommand } from './agents-command.js';
 
 /**
  * The chat's own handlers of the built-ins that need the chat (dialogs, the screen, the session in
@@ -45,6 +46,7 @@ export const CHAT_COMMANDS: Record<string, ChatCommand> = {
   model: modelCommand,
   debug: debugCommand,
   stats: statsCommand,
+  agents: agentsCommand,
 };
 
 /** Runs one of CHAT_COMMANDS; false when the name is not one of them. Failures are printed, not thrown. */
