@@ -20,6 +20,11 @@ export const META = {
   preapproved: `${NS}/preapproved`,
   /** Elicitation `_meta`: the typed confirmation detail. */
   confirmation: `${NS}/confirmation`,
+  /**
+   * Elicitation result `_meta`: the client declined the form because nobody is there to answer it (a
+   * headless run, an editor without forms), not because a user said no.
+   */
+  noUser: `${NS}/noUser`,
   /** Result `_meta`: the error class of an `isError` result. */
   errorType: `${NS}/errorType`,
   /** Result `_meta`: the user-facing summary (string or file diff object). */

@@ -8,6 +8,8 @@ import { callStatus, resultContent, toolKind, toolLocations, toolTitle } from '.
 import { promptInput } from './prompt-blocks.js';
 import { builtInCommand, rescanCustomCommands } from './commands.js';
 import { isAuthStatus } from '../core/api-error-text.js';
+import { todosSetBy } from '../core/session-todos.js';
+import { planUpdate } from './plan.js';
 
 export type SendUpdate = (update: acp.SessionUpdate) => Promise<void>;
 
@@ -275,6 +277,8 @@ export class AcpSession {
         ? { text: call.response.responseText, ...(call.status === 'cancelled' ? { cancelled: true } : {}) }
         : undefined,
     });
+    const todos = todosSetBy(call);
+    if (todos) await this.send(planUpdate(todos));
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@ import { AcpSession } from './acp-session.js';
 import { availableCommands } from './commands.js';
 import { heldBackMessage, withEditorServers } from './editor-servers.js';
 import { AcpConfirmer } from './permissions.js';
+import { editorAsker } from './editor-forms.js';
 import { replayUpdates } from './replay.js';
 import { safeBlock } from '../safe-text.js';
 
@@ -88,6 +89,7 @@ export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, r
     settings,
     interactive: true,
     confirmer,
+    asker: editorAsker(deps.caps, client, () => ref.id ?? '', notice),
     includeDirectories: [...args.includeDirectories, ...(p.additionalDirectories ?? [])],
     // The editor names the session to continue (session/load) or asks for a new one; `-r` and
     // `--session-id` name one session, and an editor opens many.

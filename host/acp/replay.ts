@@ -2,13 +2,15 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { Content } from '@google/genai';
 import type { ToolLookup } from '../scheduler/executor.js';
 import { CallPairing } from '../core/call-pairing.js';
+import { latestTodos } from '../core/session-todos.js';
+import { planUpdate } from './plan.js';
 import { callResult, isHostMarker, isSnapshot, userWords } from '../core/transcript-rules.js';
 import { toolKind, toolLocations, toolTitle } from './tool-calls.js';
 
 /**
  * A stored transcript (what the chat showed: compression left out) as the updates a live session would
  * have sent: the user's own words, the model's answers and thoughts, and every tool call with how it
- * ended, in order. The markers the host wrote for the model (an interrupted turn, a summary's
+ * ended, in order, then the task list's plan. The markers the host wrote for the model (an interrupted turn, a summary's
  * acknowledgement) are not shown, and a call that was cancelled, denied or never finished is failed,
  * never completed (the rules the resumed chat follows, host/core/transcript-rules.ts). `session/load`
  * sends these before it answers, so the editor shows the conversation it continues.
@@ -67,5 +69,8 @@ export function replayUpdates(transcript: Content[], tools: ToolLookup, cwd: str
   // A call with no recorded response: the turn ended before it finished.
   for (const toolCallId of pairing.unanswered())
     out.push({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+  // The task list as the model last left it, so the editor's plan view continues too.
+  const todos = latestTodos(transcript);
+  if (todos) out.push(planUpdate(todos));
   return out;
 }

@@ -5,6 +5,8 @@ import type { ToolCall } from '../scheduler/types.js';
 import type { OutputFormat } from '../cli-args.js';
 import type { RunStats } from '../core/run-stats.js';
 import { toolErrorText, toolOutputText } from './output.js';
+import { todosSetBy } from '../core/session-todos.js';
+import type { Todo } from '../tools/write-todos.js';
 
 export interface SinkIo {
   out: (s: string) => void;
@@ -82,6 +84,8 @@ class JsonSink implements OutputSink {
   /** Replaced by the session's id once it started; a run that failed before still reports one. */
   private sessionId: string = randomUUID();
   private readonly warnings: string[] = [];
+  /** The task list write_todos left (the last one set), reported with the response. */
+  private todos?: Todo[];
 
   constructor(private readonly io: SinkIo) {}
 
@@ -112,9 +116,12 @@ class JsonSink implements OutputSink {
   toolRequest(): void {
     this.finalText = '';
   }
-  toolResult(): void {}
+  toolResult(call: ToolCall): void {
+    this.todos = todosSetBy(call) ?? this.todos;
+  }
   end(failure: FatalError | undefined, stats: RunStats): void {
     const obj: Record<string, unknown> = { session_id: this.sessionId, response: this.finalText, stats: stats.json() };
+    if (this.todos) obj.todos = this.todos;
     if (failure) obj.error = { type: failure.type, message: failure.message, code: failure.exitCode };
     if (this.warnings.length) obj.warnings = this.warnings;
     this.io.out(`${JSON.stringify(obj, null, 2)}\n`);
@@ -150,6 +157,7 @@ class StreamJsonSink implements OutputSink {
   }
   toolResult(call: ToolCall): void {
     const error = toolErrorText(call);
+    const todos = todosSetBy(call);
     this.emit({
       type: 'tool_result',
       tool_id: call.request.callId,
@@ -157,6 +165,8 @@ class StreamJsonSink implements OutputSink {
       ...(error === undefined
         ? { output: toolOutputText(call) }
         : { error: { type: call.response?.errorType ?? call.status, message: error } }),
+      // write_todos: the whole list it set, for a reader that shows the task list.
+      ...(todos ? { todos } : {}),
     });
   }
   end(failure: FatalError | undefined, stats: RunStats): void {

@@ -4,6 +4,7 @@ import type { ContentGenerator } from './content-generator.js';
 import type { ServerGeminiStreamEvent } from './events.js';
 import { DEFAULT_RETRY, GeminiChat, type RequestShape, type RetryConfig } from './gemini-chat.js';
 import type { LoopRuntime, LoopTool } from './loop-runtime.js';
+import { needsUser } from '../tools/builtin-catalogue.js';
 import { MemoryContext } from './memory-context.js';
 import { ChatCompressor } from './compression.js';
 import type { ChatCompressionInfo } from './events.js';
@@ -120,10 +121,13 @@ export class GeminiClient {
    * Whether the model is offered the tool: not when policy denies its every call (in a headless run the
    * tools that would need a confirmation, in plan mode every tool that is not read-only), so the model
    * does not spend turns on them. Asked per request, so a changed approval mode shows at once. A call to a
-   * left-out tool still gets the policy's denial text.
+   * left-out tool still gets the policy's denial text. Nor, when nobody can answer a form (headless), the
+   * tools only a person can answer (ask_user), as Gemini CLI 0.61 leaves them out; a call still gets their
+   * "no user is available" answer.
    */
   private offered = (tool: LoopTool): boolean => {
-    const { policy } = this.opts.runtime;
+    const { policy, clientRequests } = this.opts.runtime;
+    if (clientRequests && !clientRequests.hasUser && needsUser(tool)) return false;
     return !policy?.isStaticallyDenied(tool);
   };
 

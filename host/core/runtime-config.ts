@@ -25,6 +25,7 @@ import { disabledIn, skillScopeFiles } from '../skills/skill-toggle.js';
 import { activateSkill, activateSkillEntry } from '../tools/activate-skill.js';
 import { type TopicState, updateTopic, updateTopicEntry } from '../tools/update-topic.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { writeTodos, writeTodosEntry } from '../tools/write-todos.js';
 import type { HostRuntimeOptions } from './runtime.js';
 import { acknowledge, acknowledgementsPath, readAcknowledgements } from '../agents/acknowledged-agents.js';
 import { type AgentSet, existingProjectAgentDirs, loadAgentSet } from '../agents/agent-set.js';
@@ -185,6 +186,8 @@ export function loadContributions(
   // Gemini CLI's update_topic: a note of the session's chapter, offered in every session as in 0.61.
   const topic: TopicState = {};
   registry.addHostTool(updateTopicEntry(), async (args) => updateTopic(topic, args));
+  // Gemini CLI's write_todos: the session's task list, which the chat, headless output and editors show.
+  registry.addHostTool(writeTodosEntry(), async (args) => writeTodos(args));
   const offer = () => registry.addHostTool(activateSkillEntry(skills), (args) => activateSkill(skills, args, addRoot));
   if (skills.length) offer();
   const reloadSkills = (): Skill[] => {

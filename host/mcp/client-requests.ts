@@ -64,6 +64,11 @@ export class ClientRequests {
     return this.opts.editorFiles;
   }
 
+  /** Whether someone can answer forms (the chat's dialog); a headless run has nobody. */
+  get hasUser(): boolean {
+    return !!this.asker;
+  }
+
   setAsker(asker: ClientAsker | undefined): void {
     this.asker = asker;
   }
@@ -84,12 +89,14 @@ export class ClientRequests {
     const request: FormRequest =
       params.mode === 'url'
         ? { server: alias, form: { message: params.message, fields: [] }, url: params.url }
-        : { server: alias, form: parseForm(params.message, params.requestedSchema) };
+        : { server: alias, form: parseForm(params.message, params.requestedSchema), schema: params.requestedSchema };
     if (request.url && !/^https?:\/\//i.test(request.url)) {
       this.opts.notify?.(`MCP server "${alias}" asked to open a non-web URL (${request.url}); declined.`);
       return { action: 'decline' };
     }
     const answer = await elicitor.fillForm(request, signal);
+    // Without a person at the terminal the decline says so, so a server can tell it from a user's no.
+    if (!this.asker) return { action: 'decline', _meta: { [META.noUser]: true } };
     if (answer.action !== 'accept') return { action: answer.action };
     if (params.mode === 'url') return { action: 'accept' };
     return { action: 'accept', content: withDefaults(request.form, answer.content) as ElicitResult['content'] };

@@ -244,6 +244,8 @@ export interface FormRequest {
   form: ElicitationForm;
   /** URL mode: the page the server asks the user to open (the form has no fields then). */
   url?: string;
+  /** Form mode: the schema as the server sent it, for a client that passes the form on (an editor). */
+  schema?: unknown;
 }
 
 /** Who fills in forms: the terminal UI shows one; a headless run has nobody to ask. */

@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { clipPrompt, shortenPath, snippet } from './call-titles.js';
+import { HOST_TOOLS_ALIAS } from './tool-search.js';
 
 /**
  * The one catalogue of built-in tools: which server offers each, how policy classes it, the names other
@@ -59,6 +60,8 @@ export interface BuiltinTool {
   kind: EditorKind;
   /** Gemini CLI 0.61's title of a call (its editor mode's permission request and tool call). */
   title: TitleOf;
+  /** Only a person can answer it: a session nobody can answer forms in does not offer it (as 0.61's headless). */
+  needsUser?: boolean;
 }
 
 type Args = Record<string, unknown>;
@@ -268,6 +271,33 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
     aliases: ['ExitPlanModeTool'],
     hint: (n) => `present a finished plan for the user's approval with \`${n}\``,
   },
+  // The model's task list: a host tool (the list is the session's own state); nothing runs or is written.
+  {
+    server: '@host',
+    tool: 'write_todos',
+    kind: 'other',
+    title: (a) => {
+      const n = Array.isArray(a.todos) ? a.todos.length : 0;
+      return n ? `Set ${n} todo(s)` : 'Cleared todo list';
+    },
+    cls: 'read-only',
+    aliases: ['WriteTodosTool'],
+    claudeName: 'TodoWrite',
+    hint: (n) => `keep a task list with \`${n}\` for work of several steps, updating it as each step starts and ends`,
+  },
+  // Asking the user changes nothing, so it needs no confirmation (read-only) and plan mode allows it.
+  {
+    server: 'memory',
+    tool: 'ask_user',
+    kind: 'other',
+    title: (a) =>
+      `Asking user: ${(Array.isArray(a.questions) ? a.questions : []).map((q) => (q as Args)?.question ?? '').join(', ')}`,
+    cls: 'read-only',
+    needsUser: true,
+    aliases: ['AskUserTool'],
+    claudeName: 'AskUserQuestion',
+    hint: (n) => `ask the user with \`${n}\` only when you cannot go on without their decision or information`,
+  },
 ];
 
 const byKey = new Map(BUILTIN_TOOLS.map((t) => [`${t.server}/${t.tool}`, t]));
@@ -286,10 +316,17 @@ export function builtinByName(name: string): BuiltinTool | undefined {
   return byName.get(name);
 }
 
+/** Whether only a person can answer the tool (ask_user). */
+export function needsUser(tool: { serverAlias: string; toolName: string; builtIn: boolean }): boolean {
+  return tool.builtIn && builtinTool(tool.serverAlias, tool.toolName)?.needsUser === true;
+}
+
 /** The name Gemini CLI gives this tool (hooks' `tool_name`, policy rules): built-ins bare, others `mcp_<server>_<tool>`. */
 export function geminiToolName(tool: { serverAlias: string; toolName: string; builtIn: boolean }): string {
   const row = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName) : undefined;
   if (row) return row.geminiName ?? row.tool;
+  // The host's own tools (update_topic, activate_skill) are Gemini CLI core tools: bare names.
+  if (tool.serverAlias === HOST_TOOLS_ALIAS) return tool.toolName;
   return `mcp_${tool.serverAlias}_${tool.toolName}`;
 }
 
@@ -297,6 +334,7 @@ export function geminiToolName(tool: { serverAlias: string; toolName: string; bu
 export function claudeToolName(tool: { serverAlias: string; toolName: string; builtIn: boolean }): string {
   const row = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName) : undefined;
   if (row) return row.claudeName ?? row.tool;
+  if (tool.serverAlias === HOST_TOOLS_ALIAS) return tool.toolName;
   return `mcp__${tool.serverAlias}__${tool.toolName}`;
 }
 

@@ -93,11 +93,14 @@ export class ToolRegistry extends EventEmitter {
   declarations(include?: (tool: RegisteredTool) => boolean, hint = ''): FunctionDeclaration[] {
     const tools = this.list().filter((t) => t.serverAlias !== HOST_TOOLS_ALIAS);
     const offered = include ? tools.filter(include) : tools;
-    const { declared, deferred } = selectTools(offered, this.active, hint, this.budget);
-    const out = declared.map((t) => t.declaration);
+    const host: FunctionDeclaration[] = [];
     for (const t of this.byName.values())
-      if (isResourceTool(t.exposedName) && t.serverAlias === HOST_TOOLS_ALIAS) out.push(t.declaration);
-    for (const { entry } of this.extraHostTools.values()) if (!include || include(entry)) out.push(entry.declaration);
+      if (isResourceTool(t.exposedName) && t.serverAlias === HOST_TOOLS_ALIAS) host.push(t.declaration);
+    for (const { entry } of this.extraHostTools.values()) if (!include || include(entry)) host.push(entry.declaration);
+    // The host's own tools (write_todos' description alone is ~5,000 characters) come out of the same budget.
+    const room = Math.max(0, this.budget - host.reduce((a, d) => a + declarationSize(d), 0));
+    const { declared, deferred } = selectTools(offered, this.active, hint, room);
+    const out = [...declared.map((t) => t.declaration), ...host];
     const search = this.byName.get(SEARCH_TOOLS_NAME);
     if (deferred > 0 && search) out.push(search.declaration);
     return out;

@@ -21,6 +21,7 @@ import { resourceText } from '../mcp/util.js';
 import { refusePathProblems } from './input/path-problems.js';
 import { expandTypedCommand, findCommand } from '../custom-commands/run-custom-command.js';
 import { switchSession } from '../core/session-switch.js';
+import { todosSetBy } from '../core/session-todos.js';
 
 /**
  * Connects the screen to the host: submissions become model turns, slash commands or passive calls;
@@ -222,6 +223,7 @@ export class Controller {
         await switchSession(session, dir, { kind: 'clear', cwd: this.cwd }, (m) => this.error(m))
       ).recorder;
     this.app.conv.clear();
+    this.app.setTodos(undefined);
     this.app.banner = undefined;
     // Blessed only redraws cells it thinks changed; a full reallocation leaves nothing of the old screen.
     this.app.screen.realloc();
@@ -374,6 +376,8 @@ export class Controller {
       // A subagent's call is a line of its invoke_agent card, not a card of its own.
       if (ev.call.request.parentCallId) return;
       this.app.conv.upsertTool(ev.call);
+      const todos = todosSetBy(ev.call);
+      if (todos) this.app.setTodos(todos);
       if (ev.call.status === 'executing') this.app.setBusy(`Running ${ev.call.request.name}`);
       this.app.requestRender();
     } else if (ev.type === 'all_complete') {

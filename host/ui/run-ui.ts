@@ -13,6 +13,7 @@ import { InputHistory } from './input/history-store.js';
 import { preloadTextWidth } from './text/text-width.js';
 import { checkResumeRef, controllerSummary } from './views/exit-summary.js';
 import { historyItems } from './views/history-view.js';
+import { latestTodos } from '../core/session-todos.js';
 import type { Session } from '../core/session.js';
 import { DEFAULT_MODEL, resolveModelAlias } from '../core/models.js';
 import { safeBlock, safeText } from '../safe-text.js';
@@ -28,6 +29,7 @@ function attachSession(app: App, controller: Controller, session: Session): void
   const loaded = session.resumed;
   if (!loaded) return;
   for (const item of historyItems(loaded.transcript)) app.conv.add(item);
+  app.setTodos(latestTodos(loaded.transcript));
   app.conv.add({
     kind: 'info',
     text: app.palette.gray(`Resumed session ${loaded.index}: ${safeText(loaded.title)} [${loaded.id}]`),

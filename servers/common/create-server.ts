@@ -178,6 +178,14 @@ function buildContext(mcp: McpServer, roots: WorkspaceRoots, log: Logger, extra:
     log,
     callId: typeof callMeta?.[META.callId] === 'string' ? (callMeta[META.callId] as string) : undefined,
     clientSupportsSampling: !!caps?.sampling,
+    elicitForm: formsSupported(caps?.elicitation)
+      ? (message, requestedSchema) =>
+          extra.sendRequest(
+            { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } } as never,
+            ElicitResultSchema,
+            { signal: extra.signal, timeout: 24 * 3600_000 },
+          )
+      : undefined,
     confirm: (detail, message) =>
       requestConfirmation(
         {
@@ -211,6 +219,11 @@ function buildContext(mcp: McpServer, roots: WorkspaceRoots, log: Logger, extra:
     sendRequest: (req, schema) => extra.sendRequest(req as never, schema as never, { signal: extra.signal }) as never,
     editorFiles: editorFileAccess(caps?.experimental?.[EDITOR_FILES], extra),
   };
+}
+
+/** An empty elicitation capability (older clients) means forms; one that names only `url` does not. */
+function formsSupported(cap: { form?: unknown; url?: unknown } | undefined): boolean {
+  return !!cap && (cap.form !== undefined || cap.url === undefined);
 }
 
 /** The client's lent files, as the capability says which requests it answers. */

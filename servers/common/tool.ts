@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ElicitResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfirmationDetail, UserAnswer } from '../../protocol/confirmation.js';
 import type { Logger } from './logger.js';
 import type { WorkspaceRoots } from './roots.js';
@@ -24,6 +24,11 @@ export interface ToolContext {
   confirm(detail: Omit<ConfirmationDetail, 'callId'>, message: string): Promise<UserAnswer>;
   /** Streams a line of progress to the client (progress notification when a token was sent). */
   progress(message: string): Promise<void>;
+  /**
+   * Asks the user to fill in a form (MCP form elicitation); absent when the client cannot show forms. The
+   * user may take minutes: only the call's own cancellation ends the wait.
+   */
+  elicitForm?: (message: string, requestedSchema: Record<string, unknown>) => Promise<ElicitResult>;
   /** Whether the client offered MCP sampling (the web server may answer through it). */
   clientSupportsSampling: boolean;
   /**

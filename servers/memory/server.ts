@@ -13,6 +13,7 @@ import { subdirectoryContext } from './context/jit.js';
 import { ContextWatcher } from './context/watch.js';
 import { MemoryFileWriter } from './memory-file.js';
 import { resolveMemoryPaths } from './paths.js';
+import { createAskUserTool } from './tools/ask-user.js';
 import { createSaveMemoryTool } from './tools/save-memory.js';
 
 export const CONTEXT_URI = 'gemini-memory://context';
@@ -85,7 +86,8 @@ export function createMemoryServer(deps: MemoryServerDeps): KitServer {
     name: 'gemini-mcp-memory',
     version: VERSION,
     instructions:
-      'Long-term memory: save_memory appends facts to the global GEMINI.md. The assembled context files are the ' +
+      'Long-term memory: facts to remember are appended to the global GEMINI.md; questions for the user are ' +
+      'asked through a form (elicitation). The assembled context files are the ' +
       `resource ${CONTEXT_URI} (list of files: ${FILES_URI}); subscribe to be told when they change.`,
     tools: [
       createSaveMemoryTool({
@@ -94,6 +96,7 @@ export function createMemoryServer(deps: MemoryServerDeps): KitServer {
         // The host reloads its system instruction on this, subscribed or not.
         onSaved: () => notify([CONTEXT_URI, ...(subscriptions.has(FILES_URI) ? [FILES_URI] : [])]),
       }),
+      createAskUserTool(),
     ],
     log: deps.log,
     roots: deps.roots,

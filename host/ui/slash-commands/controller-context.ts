@@ -2,6 +2,7 @@ import type { App } from '../views/app.js';
 import type { ChatCommandContext } from './command-context.js';
 import type { Controller } from '../controller.js';
 import { historyItems } from '../views/history-view.js';
+import { latestTodos } from '../../core/session-todos.js';
 import { browseSessions } from '../views/session-browser.js';
 import { pickFromList } from '../views/list-picker.js';
 
@@ -20,7 +21,7 @@ export function buildCommandContext(c: Controller, app: App, cwd: string): ChatC
     showHistory: (history) => {
       app.conv.clear();
       for (const item of historyItems(history)) app.conv.add(item);
-      app.requestRender();
+      app.setTodos(latestTodos(history));
     },
     recorder: () => c.recorder,
     setRecorder: (r) => {

@@ -14,6 +14,8 @@ import { needSession, type ChatCommand, type ChatCommandContext } from './comman
 import { SHOWN_LINES, showDebugLog } from '../views/debug-log.js';
 import { lastAnswer } from '../views/history-view.js';
 import { formatTokens } from '../views/status-line.js';
+import { latestTodos } from '../../core/session-todos.js';
+import { todoProgress } from '../../tools/write-todos.js';
 
 /** `/about`: versions and where this session lives. */
 export const aboutCommand: ChatCommand = (_input, ctx) => {
@@ -217,6 +219,22 @@ function rate(ok: number, all: number): string {
   return all ? `${((ok / all) * 100).toFixed(1)}%` : '—';
 }
 
+/** The model's task list (write_todos) as the conversation left it: progress and what is left. */
+function todoLine(ctx: ChatCommandContext): string[] {
+  const todos = ctx.session ? latestTodos(ctx.session.client.getHistory()) : undefined;
+  if (!todos?.length) return [];
+  const { done, total } = todoProgress(todos);
+  const count = (status: string) => todos.filter((t) => t.status === status).length;
+  const left = [
+    [count('in_progress'), 'in progress'],
+    [count('pending'), 'pending'],
+    [count('blocked'), 'blocked'],
+  ].filter(([n]) => n);
+  return [
+    `  todos           ${done}/${total} done${left.length ? ` (${left.map(([n, w]) => `${n} ${w}`).join(', ')})` : ''}`,
+  ];
+}
+
 /**
  * `/stats`: session totals, then per model and per tool with success rates; `/stats model` and
  * `/stats tools` show only that part (Gemini CLI's sub-commands). Tool time leaves out the user's answer.
@@ -238,6 +256,7 @@ export function formatChatStats(ctx: ChatCommandContext, section?: string): stri
       `  model requests  ${requests} (${formatTokens(tokens)} tokens)`,
       `  tool calls      ${t.totalCalls} (${p.green(`${t.totalSuccess} ok`)}, ${p.red(`${t.totalFail} failed or cancelled`)}; success rate ${rate(t.totalSuccess, t.totalCalls)})`,
       `  file changes    +${s.files.totalLinesAdded} -${s.files.totalLinesRemoved} lines`,
+      ...todoLine(ctx),
     );
   const models = section === 'tools' ? [] : Object.entries(s.models);
   if (section === 'model' && !models.length) lines.push(p.gray('No model requests yet.'));

@@ -1,4 +1,6 @@
 import type { Suggestion } from '../slash-commands/command-suggestions.js';
+import { type Todo, todoProgress } from '../../tools/write-todos.js';
+import { todoPanel, todosOpen } from './todo-panel.js';
 import { appendFileSync } from 'node:fs';
 import type { Widgets } from 'blessed';
 import { loadBlessed } from './blessed-load.js';
@@ -56,6 +58,8 @@ export class App {
   banner?: string;
   /** The live completion list (a slash command being typed) and the one Tab or ↑/↓ put in the input. */
   suggestions?: { items: Suggestion[]; selected: number };
+  /** The model's task list (write_todos): a panel above the activity line while work is left. */
+  private todos?: Todo[];
   /** Messages sent while a turn ran: they go out when it ends. */
   queued: string[] = [];
   /** `> `, or `! ` in shell mode. */
@@ -342,7 +346,15 @@ export class App {
       status: (w) => formatStatusLine(this.status, w, p),
       dialog: this.dialogText,
       suggestions: this.dialogText ? undefined : this.suggestionLines(),
+      panel: todosOpen(this.todos) ? todoPanel(this.todos, this.layout.width, p) : undefined,
     };
+  }
+
+  /** Shows the model's task list (undefined or empty: none); the footer shows its progress. */
+  setTodos(todos: Todo[] | undefined): void {
+    this.todos = todos?.length ? todos : undefined;
+    this.status.todos = this.todos ? todoProgress(this.todos) : undefined;
+    this.requestRender();
   }
 
   /** The live list, at most 8 rows around the selected one: `/name  what it does`. */

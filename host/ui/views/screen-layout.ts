@@ -13,6 +13,8 @@ export interface Frame {
   dialog?: { body: string; footer: string };
   /** The live completion list, shown between the activity line and the input. */
   suggestions?: string[];
+  /** A panel kept above the activity line (the model's task list). */
+  panel?: string[];
 }
 
 const stripSgr = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
@@ -71,7 +73,8 @@ export class ScreenLayout {
     const H = Math.max(5, this.screen.height as number);
     const inputRows = Math.min(Math.max(1, Math.floor(H / 3)), wrappedRows(f.input.plain, W));
     const listRows = Math.min(f.suggestions?.length ?? 0, Math.max(0, H - inputRows - 4));
-    const convHeight = Math.max(1, H - inputRows - 2 - listRows);
+    const panelRows = Math.min(f.panel?.length ?? 0, Math.max(0, H - inputRows - 4 - listRows));
+    const convHeight = Math.max(1, H - inputRows - 2 - listRows - panelRows);
     const dialogRows = this.placeDialog(f.dialog, convHeight, W);
     const shown = convHeight - dialogRows;
 
@@ -84,11 +87,12 @@ export class ScreenLayout {
     else if (this.stickBottom || dialogRows > 0) this.convBox.setScrollPerc(100);
 
     this.activityBox.top = convHeight;
-    this.activityBox.height = 1 + listRows;
+    this.activityBox.height = panelRows + 1 + listRows;
+    const panel = panelRows ? `${f.panel!.slice(0, panelRows).join('\n')}\n` : '';
     const list = listRows ? `\n${f.suggestions!.slice(0, listRows).join('\n')}` : '';
-    this.activityBox.setContent(f.activity(W) + list);
+    this.activityBox.setContent(panel + f.activity(W) + list);
 
-    this.inputBox.top = convHeight + 1 + listRows;
+    this.inputBox.top = convHeight + panelRows + 1 + listRows;
     this.inputBox.height = inputRows;
     this.inputBox.setContent(f.input.styled);
     if (inputRows < wrappedRows(f.input.plain, W)) this.inputBox.setScrollPerc(100);

@@ -25,6 +25,8 @@ export interface StatusInfo {
   branch?: string;
   /** The share of the model's context window the last request left free, 0–1. */
   contextLeft?: number;
+  /** The model's task list (write_todos): tasks completed of those not cancelled. */
+  todos?: { done: number; total: number };
 }
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -79,9 +81,10 @@ export function formatStatusLine(s: StatusInfo, width: number, p: Palette): stri
   const logs = s.unseenLogs ? ` · ${s.unseenLogs} log${s.unseenLogs === 1 ? '' : 's'} (F12)` : '';
   const vim = s.vim ? `[${s.vim}] ` : '';
   const sandbox = s.sandboxed ? ' · sandbox' : '';
+  const todos = s.todos ? ` · todo ${s.todos.done}/${s.todos.total}` : '';
   const left = s.contextLeft === undefined ? '' : ` (${Math.round(s.contextLeft * 100)}% context left)`;
-  const rightPlain = `${vim}${s.model} · ${mode}${sandbox} · ${servers} · ${formatTokens(s.tokens)} tokens${left}${logs}`;
-  const right = `${p.yellow(vim)}${p.cyan(s.model)} · ${modeStyled}${p.green(sandbox)} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens${left}`)}${p.yellow(logs)}`;
+  const rightPlain = `${vim}${s.model} · ${mode}${sandbox}${todos} · ${servers} · ${formatTokens(s.tokens)} tokens${left}${logs}`;
+  const right = `${p.yellow(vim)}${p.cyan(s.model)} · ${modeStyled}${p.green(sandbox)}${p.accent(todos)} · ${serversStyled} · ${p.gray(`${formatTokens(s.tokens)} tokens${left}`)}${p.yellow(logs)}`;
   const branch = s.branch ? ` (${s.branch})` : '';
   const room = width - textWidth(rightPlain) - textWidth(branch) - 2;
   if (room < 8) return right;

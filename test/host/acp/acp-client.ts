@@ -21,6 +21,8 @@ export interface AcpOptions {
   permission?: PermissionPolicy;
   /** Advertise fs.readTextFile / fs.writeTextFile and serve them from these buffers. */
   fs?: EditorFs;
+  /** Advertise form elicitation and answer each `elicitation/create` with this. */
+  elicit?: (req: acp.CreateElicitationRequest) => acp.CreateElicitationResponse;
 }
 
 /** `gemini-mcp --acp` driven by the SDK's own client over the child's stdio. */
@@ -93,6 +95,10 @@ export function startAcp(o: AcpOptions): AcpRun {
         return {};
       });
   }
+  if (o.elicit) {
+    const elicit = o.elicit;
+    app = app.onRequest(acp.methods.client.elicitation.create, ({ params }) => elicit(params));
+  }
   const stream = acp.ndJsonStream(
     Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
     Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
@@ -110,7 +116,10 @@ export function startAcp(o: AcpOptions): AcpRun {
     initialize: () =>
       connection.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: o.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {},
+        clientCapabilities: {
+          ...(o.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {}),
+          ...(o.elicit ? { elicitation: { form: {} } } : {}),
+        },
         clientInfo: { name: 'test-editor', version: '1.0.0' },
       }),
     open: async (cwd) => {

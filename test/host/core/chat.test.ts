@@ -28,12 +28,12 @@ describe('headless chat through the real SDK (no tools)', () => {
     expect(req!.body.contents).toEqual([{ role: 'user', parts: [{ text: 'say hi' }] }]);
     expect(req!.body.systemInstruction.parts[0].text).toContain('command-line agent');
     // No servers: only what every Gemini CLI 0.61 session offers: update_topic, (outside plan mode)
-    // enter_plan_mode, and invoke_agent (its built-in codebase_investigator).
+    // enter_plan_mode, invoke_agent (its built-in codebase_investigator), and write_todos.
     expect(
       req!.body.tools
         ?.flatMap((t: { functionDeclarations?: { name: string }[] }) => t.functionDeclarations ?? [])
         .map((d: { name: string }) => d.name),
-    ).toEqual(['update_topic', 'invoke_agent', 'enter_plan_mode']);
+    ).toEqual(['update_topic', 'write_todos', 'invoke_agent', 'enter_plan_mode']);
   });
 
   it('stream-json emits one delta per chunk', async () => {

@@ -95,7 +95,7 @@ describe.skipIf(!hasTmux)('Gemini CLI habits in the chat', () => {
     const off = await ui.waitFor(/No tools yet|Tools \(/);
     expect(off).not.toContain('memory__save_memory');
     ui.submit('/mcp enable memory');
-    await ui.waitFor('enabled for this session: 1 tool back');
+    await ui.waitFor('enabled for this session: 2 tools back');
     await ui.waitFor('MCP 1/1');
     ui.submit('/tools');
     await ui.waitFor('memory__save_memory');

@@ -19,7 +19,7 @@ describe('save_memory', () => {
     const { home, root } = fixture();
     const s = await start(home, root);
     const { tools } = await s.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['save_memory']);
+    expect(tools.map((t) => t.name)).toEqual(['save_memory', 'ask_user']);
     const t = tools[0];
     expect(t.title).toBe('SaveMemory');
     expect(t.annotations).toMatchObject({
