@@ -15,6 +15,8 @@ import { hookContext, STOP_EXECUTION } from '../scheduler/hook-steps.js';
 import { afterAgent, beforeAgent } from './agent-hooks.js';
 import { modelHooks } from './model-hooks.js';
 import { afterNextRequestSent } from './after-request-sent.js';
+import { offeredWith } from '../tools/builtin-catalogue.js';
+import { exposedName } from '../tools/naming.js';
 
 /** Model requests caused by one user message, tool continuations included. */
 export const MAX_TURNS = 100;
@@ -122,8 +124,13 @@ export class GeminiClient {
    * left-out tool still gets the policy's denial text.
    */
   private offered = (tool: LoopTool): boolean => {
-    const { policy } = this.opts.runtime;
-    return !policy?.isStaticallyDenied(tool);
+    const { policy, registry } = this.opts.runtime;
+    if (policy?.isStaticallyDenied(tool)) return false;
+    // Tools that only serve another (a background job's, the shell's) go where it goes.
+    const partner = offeredWith(tool);
+    if (!partner) return true;
+    const main = registry.get(exposedName(tool.serverAlias, partner));
+    return main !== undefined && !policy?.isStaticallyDenied(main);
   };
 
   /** The system instruction for the next request, as built from the live registry and servers. */

@@ -44,7 +44,7 @@ const DRAIN_MAX_MS = 1000;
 const WRAPPER_PREFIX = 'exec 2>&1; ';
 
 /** An `Error:` line the model sees names the user's command, not our wrapper around it. */
-function userFacing(message: string): string {
+export function userFacing(message: string): string {
   return message.split(WRAPPER_PREFIX).join('');
 }
 
@@ -61,17 +61,24 @@ export async function commandEnv(gitDirs?: readonly string[]): Promise<NodeJS.Pr
  * joined to stdout inside bash (`exec 2>&1`) so both arrive through one pipe in the order written.
  */
 export async function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
-  const env = await commandEnv(req.gitDirs);
-  const plain: Launch = { file: 'bash', args: ['-c', `${WRAPPER_PREFIX}${req.command}`], env, cwd: req.cwd };
-  let launch: Launch & { cleanup?: () => Promise<string[]> };
-  try {
-    launch = req.confine ? await req.confine(plain) : plain;
-  } catch (err) {
-    return failedToStart(`sandbox: ${(err as Error).message}`);
-  }
+  const launch = await prepareLaunch(req);
+  if ('output' in launch) return launch;
   const outcome = await run(req, launch);
   const notes = launch.cleanup ? await launch.cleanup().catch((err) => [`sandbox cleanup: ${err.message}`]) : [];
   return notes.length ? { ...outcome, output: [outcome.output, ...notes].filter(Boolean).join('\n') } : outcome;
+}
+
+/** The command line to spawn for a request: bash with stderr joined, inside the sandbox when there is one. */
+export async function prepareLaunch(
+  req: Pick<ExecRequest, 'command' | 'cwd' | 'gitDirs' | 'confine'>,
+): Promise<(Launch & { cleanup?: () => Promise<string[]> }) | ExecOutcome> {
+  const env = await commandEnv(req.gitDirs);
+  const plain: Launch = { file: 'bash', args: ['-c', `${WRAPPER_PREFIX}${req.command}`], env, cwd: req.cwd };
+  try {
+    return req.confine ? await req.confine(plain) : plain;
+  } catch (err) {
+    return failedToStart(`sandbox: ${(err as Error).message}`);
+  }
 }
 
 function run(req: ExecRequest, launch: Launch): Promise<ExecOutcome> {
@@ -169,7 +176,7 @@ function run(req: ExecRequest, launch: Launch): Promise<ExecOutcome> {
   });
 }
 
-function spawnLaunch(launch: Launch): ChildProcess | ExecOutcome {
+export function spawnLaunch(launch: Launch): ChildProcess | ExecOutcome {
   try {
     return spawn(launch.file, launch.args, {
       cwd: launch.cwd,
