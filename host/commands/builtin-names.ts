@@ -34,4 +34,7 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'rewind',
   'editor',
   'export-session',
+  'tasks',
+  'bg',
+  'background',
 ];

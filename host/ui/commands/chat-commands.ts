@@ -20,6 +20,7 @@ import type { SlashInput } from './slash-parse.js';
 import { rewindCommand } from './rewind-command.js';
 import { themeCommand } from './theme-command.js';
 import { vimCommand } from './vim-command.js';
+import { tasksCommand } from './tasks-command.js';
 
 /** The chat's session and information commands: handler, help line, sub-commands for Tab. */
 export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; subs: string[] }> = {
@@ -68,11 +69,19 @@ export const CHAT_COMMANDS: Record<string, { run: ChatCommand; help: string; sub
     help: 'session statistics per model and per tool, with success rates; /stats model | tools',
     subs: ['model', 'tools'],
   },
+  tasks: {
+    run: tasksCommand,
+    help: "the model's background commands (/bg); /tasks PID shows one's latest output",
+    subs: [],
+  },
 };
+
+/** Other names of CHAT_COMMANDS, Gemini CLI's among them. */
+const ALIASES: Record<string, string> = { dir: 'directory', bg: 'tasks', background: 'tasks' };
 
 /** Runs one of CHAT_COMMANDS; false when the name is not one of them. Failures are printed, not thrown. */
 export async function runChatCommand(input: SlashInput, ctx: ChatCommandContext): Promise<boolean> {
-  const name = input.name === 'dir' ? 'directory' : input.name;
+  const name = ALIASES[input.name] ?? input.name;
   const cmd = CHAT_COMMANDS[name];
   if (!cmd) return false;
   try {
