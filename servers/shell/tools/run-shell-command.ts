@@ -52,7 +52,7 @@ Signal: Signal number, only if the command was terminated by a signal.
 Background PIDs: List of background processes started, only if any are still running when the command exits.
 Process Group PGID: Process group started, only if the process started.
 
-The command runs in the primary workspace root, or in \`directory\` (relative to it, must exist). Output is cut to the first and last characters when very long; the full text is saved to a file named in the result. A command that produces no output for the inactivity timeout is stopped.`;
+The command runs in the primary workspace root, or in \`directory\` (relative to it, must exist). Output is cut to the first and last characters when very long; the full text is saved to a file named in the result. A command that produces no output for the inactivity timeout is stopped. Nobody can type into a command: one that waits for input (a prompt, an editor) is stopped about a second after it starts waiting, with a result that says so; run such commands non-interactively.`;
 
 const SANDBOX_NOTE = `
 
@@ -166,7 +166,9 @@ async function finishResult(result: ExecOutcome, deps: RunShellCommandDeps, ctx:
     ctx.callId,
   );
   // The display is the command's own output (its end, when huge), never the text wrapped for the model.
-  const display = capDisplay(result.timedOut ? text : displayOf(result));
+  const display = capDisplay(
+    result.timedOut ? text : result.wantedInput ? formatOutcome(result, deps.timeoutMs) : displayOf(result),
+  );
   if (result.error) throw new ToolError(text, 'shell_execute_error', display);
   const done = textResult(text, display);
   done._meta = {
@@ -180,7 +182,7 @@ async function finishResult(result: ExecOutcome, deps: RunShellCommandDeps, ctx:
           : result.output,
       exitCode: result.exitCode,
       signal: result.signal,
-      aborted: result.aborted || result.timedOut,
+      aborted: result.aborted || result.timedOut || result.wantedInput !== undefined,
     },
   };
   return done;
