@@ -31,7 +31,7 @@ export interface StartRequest {
 }
 
 /** As many jobs as Gemini CLI remembers per session; the oldest finished one makes room. */
-const MAX_JOBS = 100;
+export const DEFAULT_MAX_JOBS = 100;
 
 /**
  * The background jobs of one server instance (one MCP session). Each is a process group registered in
@@ -41,7 +41,11 @@ const MAX_JOBS = 100;
 export class BackgroundJobs {
   private readonly jobs = new Map<number, BackgroundJob>();
 
-  constructor(private readonly groups: GroupRegistry) {}
+  constructor(
+    private readonly groups: GroupRegistry,
+    /** Jobs remembered, and jobs running at once. */
+    private readonly max = DEFAULT_MAX_JOBS,
+  ) {}
 
   list(): BackgroundJob[] {
     return [...this.jobs.values()];
@@ -58,6 +62,9 @@ export class BackgroundJobs {
 
   /** Starts the command as its own process group with stdin closed; a failure to start is an outcome. */
   async start(req: StartRequest): Promise<BackgroundJob | ExecOutcome> {
+    if (this.list().filter((j) => j.status === 'running').length >= this.max) {
+      return notStarted(`Too many background processes are running (${this.max}); stop one first.`);
+    }
     const launch = await prepareLaunch(req);
     if ('output' in launch) return launch;
     const child = spawnLaunch(launch);
@@ -122,8 +129,12 @@ export class BackgroundJobs {
   }
 
   private makeRoom(): void {
-    if (this.jobs.size < MAX_JOBS) return;
+    if (this.jobs.size < this.max) return;
     const oldest = [...this.jobs.values()].find((j) => j.status === 'exited' && groupMembers(j.pid).length === 0);
     if (oldest) this.jobs.delete(oldest.pid);
   }
+}
+
+function notStarted(error: string): ExecOutcome {
+  return { output: '', error, exitCode: null, signal: null, backgroundPids: [], timedOut: false, aborted: false };
 }

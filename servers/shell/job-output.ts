@@ -2,8 +2,12 @@ import { StringDecoder } from 'node:string_decoder';
 import stripAnsi from 'strip-ansi';
 import { looksBinary } from '../common/binary-sniff.js';
 
-/** A background job's output kept in memory: its last this many characters (older output is dropped). */
-export const JOB_OUTPUT_LIMIT = 1_000_000;
+/**
+ * A background job's output kept in memory: its last this many characters (older output is dropped).
+ * Gemini CLI reads at most the last 64 KiB of a job's log; with up to 100 jobs a session holds at most
+ * ~64 MB of output.
+ */
+export const JOB_OUTPUT_LIMIT = 256_000;
 const SNIFF_BYTES = 4096;
 
 /**
@@ -40,8 +44,8 @@ export class JobOutput {
     if (!text) return;
     this.parts.push(text);
     this.length += text.length;
-    if (this.length <= this.limit * 2) return;
-    // Trimmed in batches (at twice the limit, down to the limit) so a chatty job costs linear time.
+    if (this.length <= this.limit * 1.25) return;
+    // Trimmed in batches (at a quarter over the limit, down to the limit) so a chatty job costs linear time.
     const joined = this.parts.join('');
     const cut = joined.length - this.limit;
     this.parts = [joined.slice(cut)];

@@ -24,13 +24,15 @@ export interface ShellServerDeps {
   /** Grace between SIGTERM and SIGKILL when a group is stopped. */
   killGraceMs?: number;
   progressIntervalMs?: number;
+  /** Background jobs remembered and running at once (default 100, as Gemini CLI remembers). */
+  maxJobs?: number;
   /** From createShellSandbox(): every command runs confined. */
   sandbox?: SandboxFor;
 }
 
 export function createShellServer(deps: ShellServerDeps): KitServer {
   const groups = new GroupRegistry(deps.killGraceMs ?? 2000);
-  const jobs = new BackgroundJobs(groups);
+  const jobs = new BackgroundJobs(groups, deps.maxJobs);
   let closing: Promise<void> | undefined;
   const stopAll = () => (closing ??= groups.terminateAll().catch((err) => deps.log.error(`stopping commands: ${err}`)));
 
