@@ -35,12 +35,14 @@ export function findInputWait(leader: number): InputWait | undefined {
   if (!table || !CAN_WATCH_INPUT) return undefined;
   const stdin = link(leader, 0);
   if (!stdin) return undefined;
+  // The command's own output sockets are no connection it is working on.
+  const own = new Set([stdin, link(leader, 1), link(leader, 2)]);
   for (const pid of descendants(leader)) {
     const fds = waitedFds(pid, table);
     if (!fds || fds.length === 0) continue;
     const links = fds.map((fd) => link(pid, fd));
     const onStdin = links.some((l) => l === stdin);
-    const onSocket = links.some((l) => l !== stdin && l?.startsWith('socket:'));
+    const onSocket = links.some((l) => l !== undefined && !own.has(l) && l.startsWith('socket:'));
     if (onStdin && !onSocket) return { pid, program: read(`/proc/${pid}/comm`)?.trim() || String(pid) };
   }
   return undefined;
@@ -59,10 +61,12 @@ function waitedFds(pid: number, table: (typeof SYSCALLS)[string]): number[] | un
   return undefined;
 }
 
-/** The descriptors an epoll instance watches (`tfd:` lines of its fdinfo). */
+/** The descriptors an epoll instance watches for input (`tfd:` lines of its fdinfo with EPOLLIN set). */
 function epollFds(pid: number, epfd: number): number[] {
   const info = read(`/proc/${pid}/fdinfo/${epfd}`) ?? '';
-  return [...info.matchAll(/^tfd:\s+(\d+)/gm)].map((m) => Number(m[1]));
+  return [...info.matchAll(/^tfd:\s+(\d+)\s+events:\s+([0-9a-f]+)/gm)]
+    .filter((m) => Number.parseInt(m[2]!, 16) & 1)
+    .map((m) => Number(m[1]));
 }
 
 /** `struct pollfd { int fd; short events; short revents; }` entries asking for input (POLLIN). */

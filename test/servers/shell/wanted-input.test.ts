@@ -10,6 +10,7 @@ const HEAD = 'Command was stopped because it wanted input: ';
 const ADVICE =
   'was waiting to read from standard input, and nobody can type into a command here. Run it non-interactively instead: pass the answers as options (such as --yes) or give the input through a pipe or a here-document.';
 const hasVi = spawnSync('sh', ['-c', 'command -v vi']).status === 0;
+const hasPerl = spawnSync('sh', ['-c', 'command -v perl']).status === 0;
 
 /**
  * A command that asks for input, run through the real shell server: nobody can type into it, so instead
@@ -51,6 +52,18 @@ describe.skipIf(process.platform !== 'linux')('run_shell_command: a command that
   it.skipIf(!hasVi)('an editor (vi) waiting for keys: stopped instead of hanging', async () => {
     const text = await run('vi notes.txt');
     expect(text).toContain(`${HEAD}\`vi\` ${ADVICE}`);
+  });
+
+  it.skipIf(!hasPerl)('waits in select() and poll() on stdin among other descriptors: stopped', async () => {
+    // select() over stdin and a pipe of its own; poll() on stdin: both are read from the program's memory.
+    const select = await run(
+      `perl -e 'use IO::Select; pipe(my $r, my $w); print "choose: "; $|=1; IO::Select->new(\\*STDIN, $r)->can_read()'`,
+    );
+    expect(select).toContain(`${HEAD}\`perl\` ${ADVICE} Below is the output before it was stopped:\nchoose:`);
+    const poll = await run(
+      `perl -e 'use IO::Poll qw(POLLIN POLLOUT); my $p = IO::Poll->new; $p->mask(\\*STDOUT => POLLOUT); $p->mask(\\*STDIN => POLLIN); print "go? "; $|=1; $p->poll; $p->remove(\\*STDOUT); $p->poll'`,
+    );
+    expect(poll).toContain(`${HEAD}\`perl\` ${ADVICE} Below is the output before it was stopped:\ngo?`);
   });
 
   it('commands that do not read their stdin, or read a pipe, run to the end as before', async () => {
