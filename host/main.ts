@@ -78,15 +78,15 @@ async function main(argv: string[]): Promise<number> {
     throw new FatalConfigError((err as Error).message);
   }
   const [first, ...rest] = argv;
-  if (first === 'mcp') return (await import('./cli/mcp-command.js')).runMcpCommand(rest);
-  if (first === 'tools') return (await import('./cli/tools-command.js')).runToolsCommand(rest);
-  if (first === 'trust') return (await import('./cli/trust-command.js')).runTrustCommand(rest);
+  if (first === 'mcp') return (await import('./cli/mcp-subcommand.js')).runMcpCommand(rest);
+  if (first === 'tools') return (await import('./cli/tools-subcommand.js')).runToolsCommand(rest);
+  if (first === 'trust') return (await import('./cli/trust-subcommand.js')).runTrustCommand(rest);
   if (first === 'hooks' || first === 'hook')
-    return (await import('./cli/hooks-command.js')).runHooksCommand(rest, { cwd: process.cwd() });
+    return (await import('./cli/hooks-subcommand.js')).runHooksCommand(rest, { cwd: process.cwd() });
   if (first === 'skills' || first === 'skill')
-    return (await import('./cli/skills-command.js')).runSkillsCommand(rest, { cwd: process.cwd() });
+    return (await import('./cli/skills-subcommand.js')).runSkillsCommand(rest, { cwd: process.cwd() });
   if (first === 'extensions' || first === 'extension')
-    return (await import('./cli/extensions-command.js')).runExtensionsCommand(rest, { cwd: process.cwd() });
+    return (await import('./cli/extensions-subcommand.js')).runExtensionsCommand(rest, { cwd: process.cwd() });
 
   const args = parseCliArgs(argv);
   if (args.help) {
@@ -99,12 +99,12 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (args.listExtensions) {
-    const { listExtensionsText } = await import('./cli/extensions-command.js');
+    const { listExtensionsText } = await import('./cli/extensions-subcommand.js');
     process.stdout.write(listExtensionsText({ cwd: process.cwd(), only: args.extensions }));
     return 0;
   }
   if (args.listSessions || args.deleteSession !== undefined) {
-    return (await import('./cli/sessions-command.js')).runSessionsCommand(args, { cwd: process.cwd() });
+    return (await import('./cli/sessions-subcommand.js')).runSessionsCommand(args, { cwd: process.cwd() });
   }
   if (args.worktree === undefined) return runSession(args);
   const { enterWorktree, leaveWorktree } = await import('./cli/worktree.js');

@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
  * Defined once here: servers send it, the host renders it and applies policy to it.
  */
 export const ConfirmationDetailSchema = z.object({
-  kind: z.enum(['edit', 'exec', 'info']),
+  kind: z.enum(['edit', 'exec', 'info', 'plan']),
   title: z.string(),
   callId: z.optional(z.string()),
   // edit
@@ -19,7 +19,7 @@ export const ConfirmationDetailSchema = z.object({
   rootCommands: z.optional(z.array(z.string())),
   directory: z.optional(z.string()),
   description: z.optional(z.string()),
-  // info
+  // info; plan (the plan's text, with its file in filePath)
   prompt: z.optional(z.string()),
   urls: z.optional(z.array(z.string())),
 });
@@ -47,7 +47,8 @@ export type UserAnswer =
   | { decision: 'proceed_once' }
   | { decision: 'proceed_always'; scope?: 'tool' | 'server' }
   | { decision: 'modify'; content: string }
-  | { decision: 'cancel' };
+  /** `feedback`: a plan was rejected with the user's reasons (an empty string: rejected without any). */
+  | { decision: 'cancel'; feedback?: string };
 
 /** Consent to run as proposed (a modify is consent to run something else; not all tools take one). */
 export function proceeds(answer: UserAnswer): boolean {

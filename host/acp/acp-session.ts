@@ -16,7 +16,7 @@ const MODE_NAMES: Record<ApprovalMode, { name: string; description: string }> = 
   default: { name: 'Default', description: 'Ask before edits, commands and untrusted tools' },
   autoEdit: { name: 'Auto edit', description: 'Edits run without asking; commands still ask' },
   yolo: { name: 'YOLO', description: 'Every tool call runs without asking' },
-  plan: { name: 'Plan', description: 'Read-only tools only: the model plans, nothing changes' },
+  plan: { name: 'Plan', description: 'Read-only tools and the plan file: the model plans, nothing else changes' },
 };
 
 export const MODES: acp.SessionMode[] = APPROVAL_MODES.map((id) => ({ id, ...MODE_NAMES[id] }));

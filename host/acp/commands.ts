@@ -1,55 +1,56 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';
-import { type CustomCommand, loadCommandFiles } from '../commands/custom-commands.js';
+import { plainText } from '../builtin-commands/output.js';
+import { BUILTIN_COMMAND_NAMES, builtinsFor, findBuiltin, notHere } from '../builtin-commands/registry.js';
+import { builtinView, promptCommands } from '../core/builtin-views.js';
+import { type CustomCommand, loadCommandFiles } from '../custom-commands/custom-commands.js';
 import { geminiHome } from '../config/paths.js';
 import type { Session } from '../core/session.js';
 import { commandDirs } from '../extensions/contributions.js';
 
 /**
- * Slash commands usable from the editor: the chat's built-ins that make sense without a terminal (their
- * answer is text), the custom commands (.toml, Claude Code .md) under the names the chat shows, and the
- * servers' MCP prompts under the names the prompt expansion accepts.
+ * Slash commands usable from the editor: the built-ins the registry marks for editors (their views as
+ * text, and `/compress`), the custom commands (.toml, Claude Code .md) under the names the chat shows, and
+ * the servers' MCP prompts under the names the prompt expansion accepts.
  */
 interface BuiltIn {
-  description: string;
   run(session: Session, signal: AbortSignal): Promise<string>;
 }
 
-const BUILT_INS: Record<string, BuiltIn> = {
-  compress: {
-    description: 'Summarise the conversation now to free context',
-    run: async (s, signal) => {
-      const info = await s.client.compress(signal, true);
-      return info.status === 'compressed'
-        ? `Chat history compressed: ${info.originalTokenCount} → ${info.newTokenCount} tokens.`
-        : `Chat history not compressed (${info.status}${info.reason ? `: ${info.reason}` : ''}).`;
-    },
-  },
-  mcp: {
-    description: 'MCP servers of this session and their status',
-    run: async (s) =>
-      s.runtime.manager
-        .states()
-        .map((st) => {
-          const what = st.status === 'failed' ? `failed: ${st.error ?? 'unknown error'}` : st.status;
-          return `- ${st.alias}: ${what}, ${st.tools.length} tools, ${st.prompts.length} prompts`;
-        })
-        .join('\n'),
-  },
-  tools: {
-    description: 'The tools the model can call',
-    run: async (s) =>
-      s.runtime.registry
-        .list()
-        .map((t) => `- ${t.exposedName}: ${t.description.split('\n')[0]}`)
-        .join('\n'),
-  },
-};
+/** `/compress`: the one editor built-in that is an action rather than a view. */
+async function compress(s: Session, signal: AbortSignal): Promise<string> {
+  const info = await s.client.compress(signal, true);
+  return info.status === 'compressed'
+    ? `Chat history compressed: ${info.originalTokenCount} → ${info.newTokenCount} tokens.`
+    : `Chat history not compressed (${info.status}${info.reason ? `: ${info.reason}` : ''}).`;
+}
 
-/** The built-in a prompt runs, when it is exactly `/name` of one. */
+/** The memory server's context for `/memory show`, through the session's own reader. */
+async function readMemory(s: Session): Promise<string> {
+  const { MemoryContext } = await import('../core/memory-context.js');
+  const mem = new MemoryContext(s.runtime.manager);
+  try {
+    return await mem.get();
+  } finally {
+    mem.dispose();
+  }
+}
+
+/** The built-in a prompt runs, when it starts with `/name` of one the editor may run. */
 export function builtInCommand(text: string): BuiltIn | undefined {
-  const m = /^\/([a-z]+)\s*$/.exec(text.trim());
-  return m && Object.hasOwn(BUILT_INS, m[1]!) ? BUILT_INS[m[1]!] : undefined;
+  const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  const builtin = m ? findBuiltin(m[1]!) : undefined;
+  if (!m || !builtin) return undefined;
+  const typed = m[0]!.trim();
+  if (!builtin.frontEnds.includes('acp')) return { run: async () => notHere(builtin, typed) };
+  if (builtin.name === 'compress') return { run: compress };
+  const args = (m[2] ?? '').trim().split(/\s+/).filter(Boolean);
+  return {
+    run: async (session) => {
+      const env = { runtime: session.runtime, frontEnd: 'acp' as const, readMemory: () => readMemory(session) };
+      const out = await builtinView(builtin.name, args, env);
+      return out ? plainText(out).trimEnd() : notHere({ ...builtin, frontEnds: ['chat'] }, typed);
+    },
+  };
 }
 
 /** Whether the command's prompt takes the typed arguments in place (else they are appended). */
@@ -68,26 +69,23 @@ function customEntry(c: CustomCommand): acp.AvailableCommand {
 export function availableCommands(session: Session): acp.AvailableCommand[] {
   const states = session.runtime.manager.states().filter((s) => s.status === 'connected');
   const custom = session.runtime.commands.commands;
-  const taken = new Set([...Object.keys(BUILT_INS), ...custom.map((c) => c.name)]);
-  const counts = new Map<string, number>();
-  for (const st of states) for (const p of st.prompts) counts.set(p.name, (counts.get(p.name) ?? 0) + 1);
-  const out: acp.AvailableCommand[] = Object.entries(BUILT_INS).map(([name, b]) => ({
-    name,
-    description: b.description,
+  const out: acp.AvailableCommand[] = builtinsFor('acp').map((c) => ({
+    name: c.name,
+    description: c.help,
+    ...(c.subs.length ? { input: { hint: c.subs.join(' | ') } } : {}),
   }));
   // A custom command wins over an MCP prompt of its name, as in the chat (it is matched first).
   out.push(...[...custom].sort((a, b) => a.name.localeCompare(b.name)).map(customEntry));
-  for (const st of states) {
-    for (const p of st.prompts) {
-      const hint = (p.arguments ?? []).map((a) => `${a.name}=…`).join(' ');
-      // The prompt's own name, or server__name when two servers share it or a command has it.
-      const shared = counts.get(p.name)! > 1 || taken.has(p.name);
-      out.push({
-        name: shared ? `${st.alias}__${p.name}` : p.name,
-        description: p.description ?? p.title ?? `MCP prompt from ${st.alias}`,
-        ...(hint ? { input: { hint } } : {}),
-      });
-    }
+  for (const pc of promptCommands(
+    states,
+    custom.map((c) => c.name),
+  )) {
+    const hint = (pc.prompt.arguments ?? []).map((a) => `${a.name}=…`).join(' ');
+    out.push({
+      name: pc.command,
+      description: pc.prompt.description ?? pc.prompt.title ?? `MCP prompt from ${pc.alias}`,
+      ...(hint ? { input: { hint } } : {}),
+    });
   }
   return out;
 }

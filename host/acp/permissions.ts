@@ -15,6 +15,12 @@ const OPTIONS: acp.PermissionOption[] = [
   { optionId: 'reject_always', name: 'Reject always', kind: 'reject_always' },
 ];
 
+/** A plan is approved or not, each time: Gemini CLI 0.61 offers no "always" for it. */
+const PLAN_OPTIONS: acp.PermissionOption[] = [
+  { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
+];
+
 /**
  * What "always" covers, for allowing and rejecting alike: a command's root commands for the shell
  * (as the chat's "always allow git"), every edit for edits, else the tool itself.
@@ -53,7 +59,11 @@ export class AcpConfirmer implements Confirmer {
     let res: acp.RequestPermissionResponse;
     try {
       res = await this.ask(
-        { sessionId: this.sessionId(), toolCall: confirmationToolCall(request, this.cwd), options: OPTIONS },
+        {
+          sessionId: this.sessionId(),
+          toolCall: confirmationToolCall(request, this.cwd),
+          options: request.source === 'elicitation' && request.detail.kind === 'plan' ? PLAN_OPTIONS : OPTIONS,
+        },
         signal,
       );
     } catch {

@@ -120,5 +120,9 @@ export function confirmationToolCall(req: ConfirmationRequest, cwd: string): acp
   if (d.kind === 'exec') {
     return { ...base, content: [text(d.command ?? req.message)] };
   }
+  // The plan to approve: its text, and its file for the editor to open.
+  if (d.kind === 'plan' && d.filePath) {
+    return { ...base, title: d.title, locations: [{ path: d.filePath }], content: [text(d.prompt ?? req.message)] };
+  }
   return { ...base, content: [text(d.prompt ?? req.message)] };
 }

@@ -147,7 +147,17 @@ export class GeminiClient {
       .filter((s) => s.status === 'connected' && s.instructions && !hidden.has(s.alias))
       .map((s) => ({ alias: s.alias, text: s.instructions! }));
     const { skills, extensionContext } = this.opts.runtime;
-    return buildSystemPrompt({ tools, instructions, memory: await this.memory.get(), roots, skills, extensionContext });
+    const plansFolder = this.opts.runtime.policy?.activePlansFolder();
+    return buildSystemPrompt({
+      tools,
+      instructions,
+      memory: await this.memory.get(),
+      roots,
+      skills,
+      extensionContext,
+      plansFolder,
+      approvedPlan: plansFolder ? undefined : this.approvedPlan,
+    });
   }
 
   private async requestShape(): Promise<RequestShape> {
@@ -390,6 +400,9 @@ export class GeminiClient {
 
   /** SessionStart's additionalContext: sent with the first message of the session. */
   startContext?: string;
+
+  /** The plan the user approved (exit_plan_mode): the system prompt points the model at it from then on. */
+  approvedPlan?: string;
 
   private retryOptions() {
     const r = this.opts.retry ?? DEFAULT_RETRY;

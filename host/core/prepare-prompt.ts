@@ -37,7 +37,7 @@ export async function preparePrompt(typed: string, deps: PrepareDeps): Promise<P
   // Commands read the whole input, stdin first, as Gemini CLI joins them.
   const text = [piped, typed].filter(Boolean).join('\n\n');
   if (text.trimStart().startsWith('/')) {
-    const { expandTypedCommand } = await import('../commands/run-custom-command.js');
+    const { expandTypedCommand } = await import('../custom-commands/run-custom-command.js');
     const calls: ToolCall[] = [];
     const custom = await expandTypedCommand(runtime, runtime.commands.commands, text, {
       signal: deps.signal,

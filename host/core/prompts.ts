@@ -17,6 +17,10 @@ export interface PromptInputs {
   skills?: { name: string; description: string; location: string }[];
   /** Enabled extensions' context files (already marked with their paths). */
   extensionContext?: string;
+  /** Set while the session is in plan mode: the folder the model writes its plan in. */
+  plansFolder?: string;
+  /** The plan file the user approved, once out of plan mode. */
+  approvedPlan?: string;
   platform?: string;
   date?: Date;
 }
@@ -86,6 +90,15 @@ efficiently, using the tools below.
   ];
   for (const i of inp.instructions) {
     if (i.text.trim()) parts.push(`# Instructions from the "${i.alias}" server\n${i.text.trim()}`);
+  }
+  // Gemini CLI 0.61's words for the constraint, and the way out of plan mode.
+  if (inp.plansFolder) {
+    parts.push(`# Plan Mode
+You are currently operating in Plan Mode. Your write tools are globally restricted to only modifying plan (.md) files in the plans directory: ${inp.plansFolder}/. Do not attempt to modify source code directly. When the plan is ready, present it for approval with \`exit_plan_mode\` (its \`plan_filename\`).`);
+  }
+  if (inp.approvedPlan) {
+    parts.push(`# Approved Plan
+An approved plan is available for this task at \`${inp.approvedPlan}\`. Treat this file as your single source of truth. You MUST read this file before proceeding. If you discover new requirements or need to change the approach, confirm with the user and update this plan file to reflect the updated design decisions or discovered requirements.`);
   }
   if (inp.skills?.length) parts.push(skillsSection(inp.skills));
   if (inp.extensionContext?.trim())

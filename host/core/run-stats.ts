@@ -68,6 +68,11 @@ export class RunStats {
     m.tokens.tool += u.toolUsePromptTokenCount ?? 0;
   }
 
+  /** Every model's tokens so far (the footer's count). */
+  totalTokens(): number {
+    return Object.values(this.models).reduce((n, m) => n + m.tokens.total, 0);
+  }
+
   apiError(model: string): void {
     const m = this.model(model);
     m.api.totalRequests++;

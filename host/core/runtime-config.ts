@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { refusedContextFileNamesNotice } from '../../protocol/context-file-name.js';
-import { BUILTIN_COMMAND_NAMES } from '../commands/builtin-names.js';
-import { type CommandSet, loadCommandFiles } from '../commands/custom-commands.js';
+import { BUILTIN_COMMAND_NAMES } from '../builtin-commands/registry.js';
+import { type CommandSet, loadCommandFiles } from '../custom-commands/custom-commands.js';
 import type { LoadedExtension } from '../config/extensions/loader.js';
 import { geminiHome } from '../config/paths.js';
 import { builtinReplacementNotice } from '../config/server-names.js';

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { META } from '../../protocol/meta.js';
 import { loadSettings, resolveServers, type LoadedSettings } from '../config/settings.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
 import { ensureProjectTempDir, listingCacheDir } from '../config/paths.js';
@@ -8,6 +9,7 @@ import { ListingCache } from '../mcp/listing-cache.js';
 import { ClientRequests, type ClientAsker } from '../mcp/client-requests.js';
 import { parseApprovalMode } from '../policy/approval-mode.js';
 import { PolicyEngine } from '../policy/policy-engine.js';
+import { planFileArgs } from '../policy/plan-files.js';
 import { headlessConfirmer } from '../scheduler/approvals.js';
 import { ToolScheduler } from '../scheduler/scheduler.js';
 import type { ApprovalMode, Confirmer } from '../scheduler/types.js';
@@ -27,7 +29,7 @@ import type { HookSystem } from '../hooks/hook-system.js';
 import { toolHooks } from '../hooks/tool-hooks.js';
 import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
 import type { LoadedExtension } from '../config/extensions/loader.js';
-import type { CommandSet } from '../commands/custom-commands.js';
+import type { CommandSet } from '../custom-commands/custom-commands.js';
 import type { Skill } from '../skills/skills.js';
 
 export interface HostRuntimeOptions {
@@ -108,7 +110,11 @@ function hostExecutor(manager: McpClientManager, registry: ToolRegistry): CallEx
       if (alias === HOST_TOOLS_ALIAS) {
         return isResourceTool(toolName)
           ? callResourceTool(manager, toolName, args)
-          : registry.callHostTool(toolName, args);
+          : registry.callHostTool(toolName, args, {
+              callId: typeof o?.meta?.[META.callId] === 'string' ? (o.meta[META.callId] as string) : undefined,
+              signal: o?.signal,
+              preapproved: o?.meta?.[META.preapproved] === true,
+            });
       }
       registry.noteUsed(alias, toolName);
       return manager.callTool(alias, toolName, args, o);
@@ -172,7 +178,8 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     projectTempDir,
     truncateThreshold: merged.tools?.truncateToolOutputThreshold,
     log: (m) => log.debug(m),
-    normalizeArgs: (tool, args) => acceptForeignArgs(tool, args, roots[0] ?? cwd),
+    normalizeArgs: (tool, args) =>
+      acceptForeignArgs(tool, planFileArgs(tool, args, roots[0] ?? cwd, policy.activePlansFolder()), roots[0] ?? cwd),
     extraContext: jit ? (tool, args) => jit.forCall(tool, args) : undefined,
     whenReady: async () => {
       await manager.whenReady();

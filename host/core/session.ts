@@ -22,6 +22,7 @@ import {
   type LoadedSession,
 } from '../sessions/store.js';
 import { Checkpointer } from '../checkpoints/checkpointer.js';
+import { enterPlanModeEntry, exitPlanModeEntry, PlanMode, plansFolderOf } from '../tools/plan-mode.js';
 
 export interface SessionOptions extends HostRuntimeOptions {
   /** `-m`. */
@@ -112,6 +113,23 @@ function checkpointerFor(
   });
 }
 
+/** The session's record in the project's store (none with `recordSession: false`); a resumed one goes on in its file. */
+function recorderFor(
+  opts: SessionOptions,
+  projectTempDir: string,
+  model: string,
+  resumed: LoadedSession | undefined,
+): SessionRecorder | undefined {
+  if (opts.recordSession === false) return undefined;
+  return new SessionRecorder(
+    chatsDir(projectTempDir),
+    { cwd: opts.cwd, model, kind: opts.interactive ? 'chat' : 'headless' },
+    resumed ? { id: resumed.id, file: resumed.file } : undefined,
+    (m) => opts.log?.warn(m),
+    opts.sessionId,
+  );
+}
+
 /**
  * Settings → credentials → runtime (servers start, not awaited) → generator → client.
  */
@@ -166,21 +184,19 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     const notice = skippedRecordsNotice(resumed);
     if (notice) runtime.notices.push(notice);
   }
-  const recorder =
-    opts.recordSession === false
-      ? undefined
-      : new SessionRecorder(
-          chatsDir(projectTempDir),
-          { cwd: opts.cwd, model, kind: opts.interactive ? 'chat' : 'headless' },
-          resumed ? { id: resumed.id, file: resumed.file } : undefined,
-          (m) => opts.log?.warn(m),
-          opts.sessionId,
-        );
+  const recorder = recorderFor(opts, projectTempDir, model, resumed);
   client.chat.listener = recorder;
   const checkpointer = checkpointerFor(opts, settings, runtime, client, projectTempDir);
   client.checkpointer = checkpointer;
   const sessionId = recorder?.id ?? resumed?.id ?? randomUUID();
   runtime.hooks.session = { id: sessionId, transcriptPath: recorder?.file ?? '' };
+  // `/resume` moves the chat to another session's recorder, and its plans folder with it.
+  const planMode = offerPlanMode(
+    runtime,
+    client,
+    opts.cwd,
+    () => (client.chat.listener as SessionRecorder | undefined)?.id ?? sessionId,
+  );
   const source = resumed ? 'resume' : 'startup';
   if (runtime.hooks.has('SessionStart')) {
     const started = await runtime.hooks.fire('SessionStart', { source }, { trigger: source });
@@ -201,6 +217,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
         await runtime.hooks.fire('SessionEnd', { reason: 'exit' }, { trigger: 'exit' }).catch(() => undefined);
       // `/resume` may have moved the chat to another session's recorder.
       for (const r of new Set([recorder, client.chat.listener as SessionRecorder | undefined])) r?.close();
+      planMode.dispose();
       client.dispose();
       await runtime.close();
     },
@@ -208,6 +225,27 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
 }
 
 export { AuthError };
+
+/**
+ * enter_plan_mode / exit_plan_mode for a session: plans go to `<project temp>/<session id>/plans`, the one
+ * folder policy lets plan mode write in; the approval is asked through the scheduler's dialog queue.
+ */
+function offerPlanMode(runtime: HostRuntime, client: GeminiClient, cwd: string, sessionId: () => string): PlanMode {
+  const { policy, registry, scheduler } = runtime;
+  const planMode = new PlanMode(
+    policy,
+    () => plansFolderOf(runtime.projectTempDir, sessionId()),
+    runtime.roots[0] ?? cwd,
+    (callId, detail, message, signal) => scheduler.approvals.askInCall(callId, detail, message, signal),
+    (path) => {
+      client.approvedPlan = path;
+    },
+  );
+  policy.setPlansFolder(planMode.plansFolder);
+  registry.addHostTool(enterPlanModeEntry(), (args) => planMode.enter(args));
+  registry.addHostTool(exitPlanModeEntry(), (args, ctx) => planMode.exit(args, ctx));
+  return planMode;
+}
 
 /**
  * Gives a runtime without a chat (`tools call`) the configured model for servers' sampling, under the same

@@ -1,4 +1,4 @@
-import { loadCommandFiles } from '../commands/custom-commands.js';
+import { loadCommandFiles } from '../custom-commands/custom-commands.js';
 import { Enablement } from '../config/extensions/enablement.js';
 import { type LoadedExtension, userScopeFolder } from '../config/extensions/loader.js';
 import { extensionsDir } from '../config/extensions/paths.js';

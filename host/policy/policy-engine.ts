@@ -8,6 +8,7 @@ import { SessionRules } from './session-rules.js';
 import { modeAllowedUntrusted } from './approval-mode.js';
 import { FileRules } from './file-rules.js';
 import type { FileRule } from './policy-files.js';
+import { isPlanFile, isPlanWriteTool, PLAN_WRITE_DENIAL } from './plan-files.js';
 
 /** The settings keys policy reads; the full `Settings` (host/config/settings-schema.ts) is assignable to it. */
 export interface PolicySettings {
@@ -50,7 +51,8 @@ const MODE_FIRST: Record<ApprovalMode, (cls: ToolClass) => Rule | undefined> = {
   default: () => undefined,
   autoEdit: () => undefined,
   yolo: () => 'allow',
-  plan: (cls) => (cls === 'read-only' ? undefined : 'deny'),
+  // Leaving plan mode is the plan tools' own decision (modeSwitchVerdict); plan files are the one write.
+  plan: (cls) => (cls === 'read-only' || cls === 'plan' ? undefined : 'deny'),
 };
 
 /** What each mode does with a class that no allow rule covers. */
@@ -61,8 +63,12 @@ const MODE_CLASS: Record<ApprovalMode, Partial<Record<ToolClass, Rule>>> = {
   plan: {},
 };
 
+/** Gemini CLI 0.61's words when the model switches to the mode it is already in (or leaves one it is not in). */
+export const ALREADY_PLANNING = 'You are already in Plan Mode.';
+export const NOT_PLANNING = 'You are not currently in Plan Mode. Use enter_plan_mode first to design a plan.';
+
 export const PLAN_MODE_DENIAL =
-  'Plan mode is on: only read-only tools may run. Investigate with read-only tools and present your plan; the user switches modes to carry it out.';
+  'Plan mode is on: only read-only tools may run. Investigate with read-only tools, write your plan to the plans folder and present it with exit_plan_mode; the user approves it to carry it out.';
 
 /** How a shell command stands against the allow rules: the shell check's answer, or (no command known) whether any rule could allow some call. */
 type ShellStanding = 'allow' | 'ask' | 'some';
@@ -88,6 +94,8 @@ export class PolicyEngine implements Policy {
   readonly startRefused: ApprovalMode | undefined;
   private readonly sandboxAutoApprove: boolean;
   readonly files: FileRules;
+  /** The session's plans folder, where plan mode lets the model write its plan (see setPlansFolder). */
+  private plansFolder?: () => string;
 
   constructor(opts: PolicyEngineOptions) {
     this.files = new FileRules(opts.fileRules ?? []);
@@ -108,6 +116,16 @@ export class PolicyEngine implements Policy {
     // At start-up a refused mode is a notice, not an error: the run goes on in default, as Gemini CLI does.
     this.startRefused = this.untrustedFolder && !modeAllowedUntrusted(start) ? start : undefined;
     this.setApprovalMode(this.startRefused ? 'default' : start);
+  }
+
+  /** The session's plans folder (it follows the session: `/resume` moves it); until set, plan mode writes nothing. */
+  setPlansFolder(folder: () => string): void {
+    this.plansFolder = folder;
+  }
+
+  /** The plans folder while the session is in plan mode (where the model writes its plan), else undefined. */
+  activePlansFolder(): string | undefined {
+    return this.mode === 'plan' ? this.plansFolder?.() : undefined;
   }
 
   getApprovalMode(): ApprovalMode {
@@ -160,9 +178,11 @@ export class PolicyEngine implements Policy {
     const args = command !== undefined ? { ...input.args, command } : input.args;
     const file = await this.files.decide(tool, args, mode, this.interactive);
     const memoryFile = input.detail?.filePath;
+    const planWrite = mode === 'plan' && isPlanWriteTool(tool) ? this.planWriteVerdict(input) : undefined;
     let verdict = file
-      ? this.fileVerdict(file.rule, cls, mode)
-      : this.rules(tool, cls, mode, shell, memoryFile !== undefined && this.session.hasMemoryFile(memoryFile));
+      ? this.fileVerdict(file.rule, cls, mode, planWrite)
+      : (planWrite ??
+        this.rules(tool, cls, mode, shell, memoryFile !== undefined && this.session.hasMemoryFile(memoryFile)));
     // A hook's ask turns an allow into a question; Claude Code's explicit allow answers a question. Neither
     // lifts a deny.
     if (hook?.decision === 'ask' && verdict.decision === 'allow')
@@ -186,6 +206,9 @@ export class PolicyEngine implements Policy {
   isStaticallyDenied(tool: PolicyTool): boolean {
     if (this.wholeDenyReason(tool) !== undefined) return true;
     const cls = classifyTool(tool);
+    if (cls === 'plan') return this.modeSwitchVerdict(tool, this.mode).decision === 'deny';
+    // In plan mode the write tools stay offered for the plan file (each call is checked for its path).
+    if (this.mode === 'plan' && this.plansFolder && isPlanWriteTool(tool)) return false;
     // A mode that denies whole classes (plan) does so in the chat too: those tools are not declared.
     if (MODE_FIRST[this.mode](cls) === 'deny') return true;
     const whole = this.files.wholeDecision(tool, this.mode, this.interactive);
@@ -201,10 +224,11 @@ export class PolicyEngine implements Policy {
    * What a policy file rule decides; a mode that denies a whole class (plan) still denies it, since an
    * allow written for other modes must not open plan mode.
    */
-  private fileVerdict(rule: FileRule, cls: ToolClass, mode: ApprovalMode): Verdict {
+  private fileVerdict(rule: FileRule, cls: ToolClass, mode: ApprovalMode, planWrite?: Verdict): Verdict {
     const reason = `policy rule ${rule.origin} (priority ${rule.priority.toFixed(3)})`;
     if (rule.decision === 'deny') return { decision: 'deny', reason, message: rule.denyMessage ?? DENIED_BY_POLICY };
-    if (MODE_FIRST[mode](cls) === 'deny') {
+    if (planWrite?.decision === 'deny') return planWrite;
+    if (MODE_FIRST[mode](cls) === 'deny' && !planWrite) {
       return { decision: 'deny', reason: `${cls} tools are not allowed in ${mode} mode`, message: PLAN_MODE_DENIAL };
     }
     return { decision: rule.decision === 'allow' ? 'allow' : 'ask', reason };
@@ -218,6 +242,7 @@ export class PolicyEngine implements Policy {
     shell: ShellStanding,
     memoryFileAllowed: boolean,
   ): Verdict {
+    if (cls === 'plan') return this.modeSwitchVerdict(tool, mode);
     const first = MODE_FIRST[mode](cls);
     if (first === 'deny') {
       return {
@@ -251,6 +276,34 @@ export class PolicyEngine implements Policy {
       default:
         return { decision: 'ask', reason: `${cls} in ${mode} mode` };
     }
+  }
+
+  /**
+   * enter_plan_mode and exit_plan_mode, as Gemini CLI 0.61's plan policy has them: each only where it
+   * means something (entering from any other mode, leaving plan mode). Entering only takes permissions
+   * away, so it runs unasked; leaving asks the user to approve the plan, and a headless run approves it
+   * (0.61 does; the mode it returns to is the one the user was in, never more).
+   */
+  private modeSwitchVerdict(tool: PolicyTool, mode: ApprovalMode): Verdict {
+    if (tool.toolName === 'enter_plan_mode') {
+      return mode === 'plan'
+        ? { decision: 'deny', reason: 'already in plan mode', message: ALREADY_PLANNING }
+        : { decision: 'allow', reason: 'entering plan mode only takes permissions away' };
+    }
+    if (mode !== 'plan') return { decision: 'deny', reason: 'not in plan mode', message: NOT_PLANNING };
+    return this.interactive
+      ? { decision: 'ask', reason: "the plan needs the user's approval" }
+      : { decision: 'allow', reason: 'headless: the plan is approved, as Gemini CLI does' };
+  }
+
+  /** A write in plan mode: allowed for a plan file under the plans folder, else refused with 0.61's words. */
+  private planWriteVerdict(input: PolicyInput): Verdict {
+    const folder = this.plansFolder?.();
+    // The server's confirmation names the file it will really write; before the call, the arguments do.
+    const target = input.detail ? input.detail.filePath : input.args.file_path;
+    if (folder !== undefined && isPlanFile(folder, target))
+      return { decision: 'allow', reason: 'plan file in plan mode' };
+    return { decision: 'deny', reason: 'plan mode: not a plan file in the plans folder', message: PLAN_WRITE_DENIAL };
   }
 
   /** Records an "always" outcome. */

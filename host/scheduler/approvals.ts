@@ -105,6 +105,41 @@ export class ApprovalBroker {
     });
   }
 
+  /**
+   * A host tool's own question during its call (exit_plan_mode's plan approval): policy decides again on
+   * the detail, then the user answers. The tool reads the answer itself: a cancel or a rejection is its
+   * result for the model, not a cancelled call, so the batch goes on.
+   */
+  askInCall(callId: string, detail: ConfirmationDetail, message: string, signal: AbortSignal): Promise<UserAnswer> {
+    const call = this.inFlight.get(callId);
+    if (!call) return Promise.resolve({ decision: 'cancel' });
+    const both = AbortSignal.any([signal, call.signal]);
+    return this.serialize(both, async () => {
+      const verdict = await this.policy.decide(call.tool, {
+        args: call.args,
+        detail,
+        ...(call.hook ? { hook: call.hook } : {}),
+      });
+      if (verdict.decision !== 'ask') {
+        call.onDecided?.(verdict.decision === 'allow' ? 'auto_accept' : 'reject');
+        return { decision: verdict.decision === 'allow' ? 'proceed_once' : 'cancel' };
+      }
+      const request: ConfirmationRequest = {
+        source: 'elicitation',
+        callId,
+        tool: call.tool,
+        args: call.args,
+        detail,
+        message,
+      };
+      call.onAwaiting(request);
+      const answer = await untilAborted(this.confirmer.confirm(request, both), both);
+      call.onDecided?.(userDecision(answer));
+      call.onResumed();
+      return answer;
+    });
+  }
+
   /** The manager's elicitation handler (install with `manager.setElicitationHandler`). */
   readonly handleElicitation = async (
     alias: string,

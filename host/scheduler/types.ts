@@ -7,7 +7,7 @@ import type { FileDiffDisplay } from '../../protocol/tool-result.js';
  * consumers (terminal UI, headless CLI). Nothing here depends on a UI library.
  */
 
-/** `plan`: only read-only tools are declared and allowed (the model plans, nothing changes). */
+/** `plan`: only read-only tools are allowed, and writes of the plan file (the model plans, nothing else changes). */
 export type ApprovalMode = 'default' | 'autoEdit' | 'yolo' | 'plan';
 
 export interface ToolCallRequestInfo {

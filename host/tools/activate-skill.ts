@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { META } from '../../protocol/meta.js';
 import type { Skill } from '../skills/skills.js';
 import { hostToolEntry, type RegisteredTool } from './registered-tool.js';
 
@@ -81,6 +82,9 @@ export async function activateSkill(
   const dir = dirname(skill.location);
   await addRoot(dir).catch(() => undefined);
   const listing = folderListing(dir);
+  // The model reads the body; the user's card says what happened and what the skill brought, as 0.61's
+  // does (in plain text: cards are not markdown).
+  const display = `Skill ${skill.name} activated. Resources loaded from ${dir}:\n\n${listing}`;
   return {
     content: [
       {
@@ -88,5 +92,6 @@ export async function activateSkill(
         text: `<activated_skill name="${skill.name}">\n  <instructions>\n    ${skill.body}\n  </instructions>\n\n  <available_resources>\n    ${listing}\n  </available_resources>\n</activated_skill>`,
       },
     ],
+    _meta: { [META.display]: display },
   };
 }

@@ -10,17 +10,30 @@ import { clipPrompt, shortenPath, snippet } from './call-titles.js';
  */
 
 /** How an editor groups and draws a call (ACP's tool kinds). */
-export type EditorKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other';
+export type EditorKind =
+  | 'read'
+  | 'edit'
+  | 'delete'
+  | 'move'
+  | 'search'
+  | 'execute'
+  | 'think'
+  | 'fetch'
+  | 'switch_mode'
+  | 'other';
 
 /** `rel` turns a path argument into one relative to the workspace (other values become ''). */
 type TitleOf = (args: Args, rel: (p: unknown) => string) => string;
 
-/** How policy sees a tool; `memory` is an edit that autoEdit does not cover, `external` a third party's. */
-export type ToolClass = 'read-only' | 'edit' | 'exec' | 'info' | 'memory' | 'external';
+/**
+ * How policy sees a tool; `memory` is an edit that autoEdit does not cover, `external` a third party's,
+ * `plan` a switch into or out of plan mode (Gemini CLI's Kind.Plan).
+ */
+export type ToolClass = 'read-only' | 'edit' | 'exec' | 'info' | 'memory' | 'external' | 'plan';
 
 export interface BuiltinTool {
-  /** The built-in server's alias. */
-  server: 'filesystem' | 'shell' | 'web' | 'memory';
+  /** The built-in server's alias; `@host` for a tool the host itself answers (it changes the host's state). */
+  server: 'filesystem' | 'shell' | 'web' | 'memory' | '@host';
   /** The tool's MCP name (and Gemini CLI's name unless `geminiName` says otherwise). */
   tool: string;
   cls: ToolClass;
@@ -267,6 +280,26 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
     aliases: ['MemoryTool'],
     hint: (n) =>
       `remember a user fact or preference across sessions with \`${n}\` (only when asked or clearly useful later)`,
+  },
+  // Plan mode, entered and left by the model: host tools, since they change the host's approval mode.
+  {
+    server: '@host',
+    tool: 'enter_plan_mode',
+    kind: 'switch_mode',
+    title: (a) => (typeof a.reason === 'string' && a.reason ? a.reason : 'Initiating Plan Mode'),
+    cls: 'plan',
+    aliases: ['EnterPlanModeTool'],
+    hint: (n) =>
+      `research and design a broad or risky change before making it with \`${n}\` (read-only; you write the plan)`,
+  },
+  {
+    server: '@host',
+    tool: 'exit_plan_mode',
+    kind: 'switch_mode',
+    title: (a) => `Requesting plan approval for: ${a.plan_filename ?? ''}`,
+    cls: 'plan',
+    aliases: ['ExitPlanModeTool'],
+    hint: (n) => `present a finished plan for the user's approval with \`${n}\``,
   },
 ];
 

@@ -10,6 +10,14 @@ export interface RegisteredTool extends ToolRef {
   declaration: FunctionDeclaration;
 }
 
+/** What a host tool's handler knows of its call: its id, its turn's signal, and whether policy allowed it. */
+export interface HostCallContext {
+  callId?: string;
+  signal?: AbortSignal;
+  /** Policy allowed the call before it ran; otherwise a tool that asks in-call asks now. */
+  preapproved: boolean;
+}
+
 /**
  * The registry entry of a tool the host itself provides (search_tools, the resource tools): read-only,
  * trusted, registered under the host alias and declared under its bare name.

@@ -7,7 +7,7 @@ import { META } from '../../protocol/meta.js';
 import { parseToolPattern } from '../config/tool-pattern.js';
 import { exposedName, nameCoversTool, patternNamesTool } from './naming.js';
 import { checkedDeclaration } from './declarations.js';
-import { hostToolEntry, type RegisteredTool } from './registered-tool.js';
+import { type HostCallContext, hostToolEntry, type RegisteredTool } from './registered-tool.js';
 import { isResourceTool, resourceToolEntries } from './resource-tools.js';
 import {
   declarationSize,
@@ -23,7 +23,9 @@ import {
 
 export { exposedName } from './naming.js';
 
-export type { RegisteredTool };
+export type { HostCallContext, RegisteredTool };
+
+type HostToolRun = (args: Record<string, unknown>, ctx: HostCallContext) => Promise<CallToolResult>;
 
 /** Function declarations per request the Gemini API accepts (google-gemini/gemini-cli#19083). */
 export const DECLARATION_BUDGET = 512;
@@ -48,10 +50,7 @@ export class ToolRegistry extends EventEmitter {
   private readonly active = new Set<string>();
   private readonly budget: number;
   /** Host tools beyond search and resources (activate_skill): always declared, run by their handler. */
-  private readonly extraHostTools = new Map<
-    string,
-    { entry: RegisteredTool; run: (args: Record<string, unknown>) => Promise<CallToolResult> }
-  >();
+  private readonly extraHostTools = new Map<string, { entry: RegisteredTool; run: HostToolRun }>();
 
   constructor(
     private readonly manager: McpClientManager,
@@ -104,7 +103,7 @@ export class ToolRegistry extends EventEmitter {
   }
 
   /** Registers a host tool under its bare name (activate_skill); it is declared in every request. */
-  addHostTool(entry: RegisteredTool, run: (args: Record<string, unknown>) => Promise<CallToolResult>): void {
+  addHostTool(entry: RegisteredTool, run: HostToolRun): void {
     this.extraHostTools.set(entry.exposedName, { entry, run });
     this.rebuild();
   }
@@ -115,9 +114,13 @@ export class ToolRegistry extends EventEmitter {
   }
 
   /** Runs a host-provided tool (search_tools); the tools it finds stay declared from now on. */
-  callHostTool(toolName: string, args: Record<string, unknown>): CallToolResult | Promise<CallToolResult> {
+  callHostTool(
+    toolName: string,
+    args: Record<string, unknown>,
+    ctx: HostCallContext = { preapproved: false },
+  ): CallToolResult | Promise<CallToolResult> {
     const extra = this.extraHostTools.get(toolName);
-    if (extra) return extra.run(args);
+    if (extra) return extra.run(args, ctx);
     if (toolName !== SEARCH_TOOLS_NAME)
       return { isError: true, content: [{ type: 'text', text: `Unknown host tool '${toolName}'.` }] };
     const found = searchTools(

@@ -5,22 +5,21 @@ import type { App } from './views/app.js';
 import type { UiChatClient, UiRuntime } from './backend-types.js';
 import { completeInput } from './input/input-completion.js';
 import { processAtCommands } from '../core/at-command.js';
-import { completionTable, runSlash } from './commands/slash-commands.js';
-import { slashSuggestions, unknownCommandText } from './commands/command-suggestions.js';
-import { parseSlash } from './commands/slash-parse.js';
-import { SessionStats } from './session-stats.js';
+import { completionTable, runSlash } from './slash-commands/slash-commands.js';
+import { slashSuggestions, unknownCommandText } from './slash-commands/command-suggestions.js';
+import { parseSlash } from './slash-commands/slash-parse.js';
 import { ApprovalModeSwitch } from './approval-mode-switch.js';
 import { StreamView } from './views/stream-view.js';
 import { RunStats } from '../core/run-stats.js';
 import type { Session } from '../core/session.js';
 import type { SessionRecorder } from '../sessions/recorder.js';
-import { runChatCommand } from './commands/chat-commands.js';
-import { buildCommandContext } from './commands/controller-context.js';
-import { formatChatStats, recordStreamStats } from './commands/info-commands.js';
-import { parseShellInput, shellToolName } from './commands/shell-mode.js';
+import { runChatCommand } from './slash-commands/chat-commands.js';
+import { buildCommandContext } from './slash-commands/controller-context.js';
+import { formatChatStats, recordStreamStats } from './slash-commands/info-commands.js';
+import { parseShellInput, shellToolName } from './slash-commands/shell-mode.js';
 import { resourceText } from '../mcp/util.js';
 import { refusePathProblems } from './input/path-problems.js';
-import { expandTypedCommand, findCommand } from '../commands/run-custom-command.js';
+import { expandTypedCommand, findCommand } from '../custom-commands/run-custom-command.js';
 import { switchSession } from '../core/session-switch.js';
 
 /**
@@ -36,7 +35,6 @@ export class Controller {
   /** A queued message is being submitted: new submissions join the queue behind it. */
   private draining = false;
   private readonly modes: ApprovalModeSwitch;
-  private readonly stats = new SessionStats();
   /** Per-model and per-tool figures behind `/stats`. */
   readonly runStats = new RunStats();
   /** The model session (absent without credentials) and the recorder its history goes to. */
@@ -60,7 +58,7 @@ export class Controller {
   ) {
     this.exited = new Promise((r) => (this.exitResolve = r));
     this.ready = new Promise((r) => (this.readyResolve = r));
-    this.view = new StreamView(app, this.stats);
+    this.view = new StreamView(app, this.runStats);
     this.modes = new ApprovalModeSwitch(app, () => this.runtime);
     app.handlers = {
       submit: (t) => void this.submit(t),
@@ -200,7 +198,6 @@ export class Controller {
         error: (t) => this.error(t),
         clear: () => this.clearConversation(),
         exit: () => this.exit(0),
-        stats: () => this.formatStats(),
         submitPrompt: (prompt) => void this.sendToModel(prompt),
         runTool: async (name, args) => void (await this.runPassive(name, args)),
         readMemory: (uri) => this.readMemory(uri),
@@ -379,7 +376,6 @@ export class Controller {
       this.app.requestRender();
     } else if (ev.type === 'all_complete') {
       for (const c of ev.calls) {
-        this.stats.countCall(c);
         this.runStats.tool(c);
       }
       if (this.running) this.app.setBusy('Thinking');

@@ -5,6 +5,7 @@ import { createStderrLogger, type Logger } from './logger.js';
 import type { KitServer } from './create-server.js';
 import { LineLimitedStdioTransport } from './stdio-transport.js';
 import type { CommonFlags, FlagValues } from './flags.js';
+import { AUTH_OPTIONS, AUTH_USAGE, parseAuthFlags } from './auth-flags.js';
 
 export interface EntrySpec {
   name: string;
@@ -32,6 +33,7 @@ const COMMON_OPTIONS = {
   'write-stall-timeout': { type: 'string', default: '15' },
   'max-session-requests': { type: 'string', default: '8' },
   'shutdown-grace': { type: 'string', default: '30' },
+  ...AUTH_OPTIONS,
   debug: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -92,6 +94,7 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
     writeStallMs: seconds('write-stall-timeout'),
     maxSessionRequests,
     shutdownGraceMs: seconds('shutdown-grace'),
+    auth: parseAuthFlags(values, (message) => fail(spec, message)),
   };
 
   if (flags.transport === 'http') {
@@ -138,7 +141,7 @@ function usage(spec: EntrySpec): string {
     `       [--root DIR]... [--project-temp-dir DIR] [--debug]\n` +
     `       HTTP: [--allow-origin ORIGIN]... [--max-sessions 100] [--session-idle-timeout SECONDS (1800)]\n` +
     `             [--headers-timeout SECONDS (10)] [--request-timeout SECONDS (30)] [--write-stall-timeout SECONDS (15)]\n` +
-    `             [--max-session-requests N (8)] [--shutdown-grace SECONDS (30)]${spec.usage ? `\n${spec.usage}` : ''}\n`
+    `             [--max-session-requests N (8)] [--shutdown-grace SECONDS (30)]\n${AUTH_USAGE}${spec.usage ? `\n${spec.usage}` : ''}\n`
   );
 }
 

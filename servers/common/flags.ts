@@ -1,3 +1,5 @@
+import type { OAuthFlags } from './auth-flags.js';
+
 /** What every server's entry parses from its command line (the transport layer reads it too). */
 export interface CommonFlags {
   transport: 'stdio' | 'http';
@@ -23,6 +25,8 @@ export interface CommonFlags {
   writeStallMs: number;
   /** HTTP: on SIGTERM, how long calls in flight may take to finish before the sessions close. */
   shutdownGraceMs: number;
+  /** HTTP: accept OAuth JWT access tokens (exclusive with `token`). */
+  auth?: OAuthFlags;
 }
 
 export type FlagValues = Record<string, string | boolean | (string | boolean)[] | undefined>;

@@ -12,6 +12,8 @@ export interface HttpSession {
   /** Requests and streams (the standalone GET stream included) open right now. */
   open: number;
   lastUsed: number;
+  /** Who opened it (the token's issuer and subject); only the same owner may use it. */
+  owner?: string;
 }
 
 export interface SessionLimits {
@@ -42,8 +44,13 @@ export class SessionTable {
     return this.byId.size;
   }
 
-  get(id: string): HttpSession | undefined {
-    return this.byId.get(id);
+  /**
+   * The session, if `owner` opened it. Another user's session is answered like an unknown one (404): a
+   * token holder learns nothing of which ids are live, and a client told 404 opens its own session.
+   */
+  get(id: string, owner?: string): HttpSession | undefined {
+    const session = this.byId.get(id);
+    return session?.owner === owner ? session : undefined;
   }
 
   /** Makes room for one more session; false when every held session is busy. */

@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { KitServer } from './create-server.js';
 import type { CommonFlags } from './flags.js';
+import { type Caller, createHttpAuth } from './http-auth.js';
 import { CallMeter } from './http-call-meter.js';
 import { createHttpMetrics } from './http-metrics.js';
 import { Outbox } from './http-outbox.js';
@@ -12,7 +13,6 @@ import { answerProbe, PROBE_PATHS } from './http-probes.js';
 import { SessionTable } from './http-sessions.js';
 import type { Logger } from './logger.js';
 import { MAX_MESSAGE_BYTES } from './message-limit.js';
-import { isLoopbackHostname } from '../../protocol/loopback.js';
 
 /**
  * Streamable HTTP on `/mcp`, one server per session. A bearer token guards every request when
@@ -28,9 +28,7 @@ export async function serveHttp(
   log: Logger,
   serverName = 'mcp',
 ): Promise<HttpService> {
-  if (!isLoopbackHostname(flags.host) && !flags.token) {
-    throw new Error(`refusing to listen on non-loopback host ${flags.host} without a token (use --token-env NAME)`);
-  }
+  const auth = await createHttpAuth(flags, log);
   const sessions = new SessionTable({ maxSessions: flags.maxSessions, idleMs: flags.sessionIdleMs }, log);
   let allowedHosts: string[] = [];
   let ownOrigins = new Set<string>();
@@ -53,6 +51,7 @@ export async function serveHttp(
     const url = new URL(req.url ?? '/', 'http://x');
     const probe = PROBE_PATHS.has(url.pathname) && req.headers.origin === undefined;
     if (probe) return answerProbe(url.pathname, req, res, { ready: () => !draining, metrics });
+    if (auth.serveMetadata(url.pathname, req, res)) return;
     if (url.pathname !== '/mcp') return sendJsonError(res, 404, -32000, 'Not found: the endpoint is /mcp');
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin, ownOrigins, flags.allowOrigins)) {
@@ -64,12 +63,10 @@ export async function serveHttp(
         `Forbidden: origin ${origin} is not allowed (the server accepts it with --allow-origin ${origin})`,
       );
     }
-    if (flags.token && !tokenMatches(req.headers.authorization, flags.token)) {
-      res.setHeader('WWW-Authenticate', 'Bearer');
-      return sendJsonError(res, 401, -32001, 'Unauthorized: missing or wrong bearer token');
-    }
+    const caller = await auth.authenticate(req, res);
+    if (!caller) return;
     const sid = req.headers['mcp-session-id'];
-    if (typeof sid === 'string') return inSession(sid, req, res);
+    if (typeof sid === 'string') return inSession(sid, caller, req, res);
     if (req.method !== 'POST')
       return sendJsonError(res, 400, -32000, 'Bad request: no session id (send initialize first)');
     const body = await readJson(req);
@@ -78,11 +75,11 @@ export async function serveHttp(
     if (!isInitializeRequest(body))
       return sendJsonError(res, 400, -32000, 'Bad request: no session id (send initialize first)');
     if (draining) return sendDraining(res);
-    return startSession({ flags, log, create, sessions, meter, allowedHosts }, req, res, body);
+    return startSession({ flags, log, create, sessions, meter, allowedHosts }, caller, req, res, body);
   }
 
-  async function inSession(sid: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const session = sessions.get(sid);
+  async function inSession(sid: string, caller: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const session = sessions.get(sid, caller.owner);
     if (!session)
       return sendJsonError(res, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
     sessions.track(session, res);
@@ -101,8 +98,10 @@ export async function serveHttp(
   const port = (http.address() as AddressInfo).port;
   allowedHosts = [flags.host, 'localhost', '127.0.0.1', '[::1]'].flatMap((h) => [`${h}:${port}`, h]);
   ownOrigins = new Set(allowedHosts.filter((h) => h.endsWith(`:${port}`)).map((h) => `http://${h}`));
+  const mcpUrl = `http://${flags.host.includes(':') ? `[${flags.host}]` : flags.host}:${port}/mcp`;
+  auth.listening(mcpUrl);
   // Tests and launchers read this line to learn the port.
-  log.info(`listening on http://${flags.host.includes(':') ? `[${flags.host}]` : flags.host}:${port}/mcp`);
+  log.info(`listening on ${mcpUrl}`);
 
   const close = async () => {
     draining = true;
@@ -130,7 +129,13 @@ interface SessionEnv {
 }
 
 /** A new session for an initialize request: its server, transport and outbox, its calls watched by the meter. */
-async function startSession(env: SessionEnv, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+async function startSession(
+  env: SessionEnv,
+  caller: Caller,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
   const { flags, log, sessions } = env;
   if (!sessions.makeRoom()) {
     return sendJsonError(
@@ -146,7 +151,8 @@ async function startSession(env: SessionEnv, req: IncomingMessage, res: ServerRe
     sessionIdGenerator: () => randomUUID(),
     enableDnsRebindingProtection: true,
     allowedHosts: env.allowedHosts,
-    onsessioninitialized: (id) => sessions.add(id, { transport, server, outbox, open: 0, lastUsed: Date.now() }),
+    onsessioninitialized: (id) =>
+      sessions.add(id, { transport, server, outbox, open: 0, lastUsed: Date.now(), owner: caller.owner }),
   });
   let unwatch: () => void = () => {};
   transport.onclose = () => {
@@ -199,14 +205,6 @@ function sessionOutbox(flags: CommonFlags, log: Logger, first: ServerResponse): 
 function originAllowed(origin: string, own: Set<string>, allowed: string[]): boolean {
   if (allowed.includes('*') || allowed.includes(origin)) return true;
   return own.has(origin.toLowerCase());
-}
-
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  if (!m) return false;
-  const a = Buffer.from(m[1]);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /**

@@ -1,8 +1,7 @@
-import { realpathSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import type { WorkspaceRoots } from './roots.js';
 import { ToolError } from './result.js';
-import { isWithin } from '../../protocol/path-within.js';
+import { isWithin, realPathOf } from '../../protocol/path-within.js';
 
 /**
  * Workspace confinement, the one module every path-taking tool goes through.
@@ -38,26 +37,7 @@ export function preflightReason(p: unknown): string | undefined {
   return undefined;
 }
 
-/** realpath of the longest existing prefix with the missing tail appended. */
-export function realPathOf(abs: string): string {
-  const tail: string[] = [];
-  let cur = abs;
-  for (;;) {
-    try {
-      return tail.length ? join(realpathSync(cur), ...tail.reverse()) : realpathSync(cur);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      // A dangling symlink or a loop cannot be trusted to stay inside: resolve it as far as we can.
-      if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'ELOOP') throw err;
-      const parent = dirname(cur);
-      if (parent === cur) return abs;
-      tail.push(basename(cur));
-      cur = parent;
-    }
-  }
-}
-
-export { isWithin };
+export { isWithin, realPathOf };
 
 export function isSensitiveSegment(segment: string): boolean {
   const cleaned = segment

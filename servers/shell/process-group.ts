@@ -20,14 +20,20 @@ export function groupMembers(pgid: number): number[] {
     .map((m) => m.pid);
 }
 
-function listGroup(pgid: number): GroupMember[] {
+interface ProcEntry extends GroupMember {
+  ppid: number;
+  pgrp: number;
+}
+
+/** Every process /proc shows (pid, state, parent, group); undefined without /proc. */
+function scanProcs(): ProcEntry[] | undefined {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return listGroupWithPs(pgid);
+    return undefined;
   }
-  const out: GroupMember[] = [];
+  const out: ProcEntry[] = [];
   for (const name of entries) {
     const c = name.charCodeAt(0);
     if (c < 48 || c > 57) continue;
@@ -39,9 +45,38 @@ function listGroup(pgid: number): GroupMember[] {
     }
     // Fields after the command name (which may contain spaces and parentheses): state ppid pgrp …
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(rest[2]) === pgid) out.push({ pid: Number(name), state: rest[0] });
+    out.push({ pid: Number(name), state: rest[0] ?? '', ppid: Number(rest[1]), pgrp: Number(rest[2]) });
   }
   return out;
+}
+
+function listGroup(pgid: number): GroupMember[] {
+  const all = scanProcs();
+  if (!all) return listGroupWithPs(pgid);
+  return all.filter((p) => p.pgrp === pgid).map(({ pid, state }) => ({ pid, state }));
+}
+
+/**
+ * The groups of processes below the group's members that left it: the sandbox (bwrap --new-session)
+ * runs the command in a session of its own. Found from the parent links while the group's members still
+ * live, so a cancel at the very start (before bwrap's inner process has tied its life to the outer one)
+ * still reaches the command.
+ */
+function descendantGroups(pgid: number): number[] {
+  const all = scanProcs() ?? [];
+  const children = new Map<number, ProcEntry[]>();
+  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  const seen = new Set<number>();
+  const queue = all.filter((p) => p.pgrp === pgid);
+  const groups = new Set<number>();
+  while (queue.length) {
+    const p = queue.pop()!;
+    if (seen.has(p.pid)) continue;
+    seen.add(p.pid);
+    if (p.pgrp !== pgid && p.pgrp > 1) groups.add(p.pgrp);
+    queue.push(...(children.get(p.pid) ?? []));
+  }
+  return [...groups];
 }
 
 /** Fallback for systems without /proc (macOS): `ps` reports the process group and state. */
@@ -88,12 +123,17 @@ async function waitGone(pgid: number, ms: number): Promise<boolean> {
   }
 }
 
-/** SIGTERM to the whole group, SIGKILL to whatever is left after the grace period. */
+/**
+ * SIGTERM to the whole group and to the groups its members started below it (a sandboxed command's own
+ * session), inner ones first; SIGKILL to whatever is left after the grace period.
+ */
 export async function terminateGroup(pgid: number, graceMs: number): Promise<void> {
-  signalGroup(pgid, 'SIGTERM');
-  if (await waitGone(pgid, graceMs)) return;
-  signalGroup(pgid, 'SIGKILL');
-  await waitGone(pgid, 2000);
+  const groups = [...descendantGroups(pgid), pgid];
+  for (const g of groups) signalGroup(g, 'SIGTERM');
+  const gone = await Promise.all(groups.map((g) => waitGone(g, graceMs)));
+  if (gone.every(Boolean)) return;
+  for (const g of groups) signalGroup(g, 'SIGKILL');
+  await Promise.all(groups.map((g) => waitGone(g, 2000)));
 }
 
 /**

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runToolsCommand } from '../../host/cli/tools-command.js';
+import { runToolsCommand } from '../../host/cli/tools-subcommand.js';
 import { createHostRuntime } from '../../host/core/runtime.js';
 import type { ConfirmationRequest } from '../../host/scheduler/types.js';
 import { REPO } from '../helpers/paths.js';

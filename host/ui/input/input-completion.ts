@@ -7,7 +7,7 @@ import {
   completeAtTool,
   completeSlash,
 } from './completion.js';
-import { completionTable } from '../commands/slash-commands.js';
+import { completionTable } from '../slash-commands/slash-commands.js';
 
 const SHOWN_CANDIDATES = 12;
 

@@ -1,4 +1,4 @@
-import type { Suggestion } from '../commands/command-suggestions.js';
+import type { Suggestion } from '../slash-commands/command-suggestions.js';
 import { appendFileSync } from 'node:fs';
 import type { Widgets } from 'blessed';
 import { loadBlessed } from './blessed-load.js';

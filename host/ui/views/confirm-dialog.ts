@@ -30,6 +30,8 @@ export class ConfirmDialog implements Confirmer {
   private queue: Pending[] = [];
   private current?: { pending: Pending; choices: ConfirmChoice[]; onAbort: () => void };
   private editing = false;
+  /** The feedback line being typed for a rejected plan (undefined: the choices are shown). */
+  private feedback?: string;
   /** `ui.showLineNumbers`: line numbers beside the diff. */
   lineNumbers = true;
 
@@ -54,6 +56,7 @@ export class ConfirmDialog implements Confirmer {
   handleKey(ch: string | undefined, key: { name?: string; full?: string; ctrl?: boolean }): boolean {
     if (!this.current || this.editing) return this.isOpen;
     const name = key.name ?? '';
+    if (this.feedback !== undefined) return this.typeFeedback(ch, name, key.ctrl === true), true;
     if (name === 'escape' || (key.ctrl && name === 'c')) return this.answer({ decision: 'cancel' }), true;
     if (name === 'pageup') return this.host.scroll(-10), true;
     if (name === 'pagedown') return this.host.scroll(10), true;
@@ -69,7 +72,8 @@ export class ConfirmDialog implements Confirmer {
       this.current.choices.find((c) => c.key === pressed) ??
       (name === 'return' || name === 'enter' ? this.current.choices[0] : undefined);
     if (!choice) return true;
-    if (choice.decision === 'modify') void this.modify();
+    if (choice.feedback) this.typeFeedback(undefined, '', false, '');
+    else if (choice.decision === 'modify') void this.modify();
     else this.answer({ decision: choice.decision, ...(choice.scope ? { scope: choice.scope } : {}) } as UserAnswer);
     return true;
   }
@@ -99,9 +103,33 @@ export class ConfirmDialog implements Confirmer {
     this.host.show(confirmBody(pending.request, this.palette, this.lineNumbers), choicesLine(choices, this.palette));
   }
 
+  /**
+   * One line of feedback, typed in the dialog's footer: Enter sends it with the rejection, Esc goes back to
+   * the choices. `start` opens it.
+   */
+  private typeFeedback(ch: string | undefined, name: string, ctrl: boolean, start?: string): void {
+    const cur = this.current;
+    if (!cur) return;
+    if (start === undefined && (name === 'return' || name === 'enter')) {
+      this.answer({ decision: 'cancel', feedback: this.feedback ?? '' });
+      return;
+    }
+    if (start !== undefined) this.feedback = start;
+    else if (name === 'escape' || (ctrl && name === 'c')) this.feedback = undefined;
+    else if (name === 'backspace') this.feedback = (this.feedback ?? '').slice(0, -1);
+    else if (ch && !ctrl && !/[\x00-\x1f\x7f]/.test(ch)) this.feedback = (this.feedback ?? '') + ch;
+    const body = confirmBody(cur.pending.request, this.palette, this.lineNumbers);
+    const footer =
+      this.feedback === undefined
+        ? choicesLine(cur.choices, this.palette)
+        : `${this.palette.yellow('Feedback:')} ${this.feedback}█  ${this.palette.gray('(enter sends, esc goes back)')}`;
+    this.host.show(body, footer);
+  }
+
   private answer(outcome: UserAnswer): void {
     const cur = this.current;
     if (!cur) return;
+    this.feedback = undefined;
     cur.pending.signal.removeEventListener('abort', cur.onAbort);
     this.current = undefined;
     this.host.asking?.(cur.pending.request.callId, false);

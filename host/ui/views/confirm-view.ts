@@ -8,10 +8,20 @@ export interface ConfirmChoice {
   /** The answer this key gives; `modify` opens the editor first for the content. */
   decision: UserAnswer['decision'];
   scope?: 'tool' | 'server';
+  /** A rejection the user explains: the dialog takes a line of feedback first (a plan's). */
+  feedback?: true;
 }
 
 /** The keys offered for a request: what "always" means depends on the kind of ask. */
 export function confirmChoices(req: ConfirmationRequest, canEdit: boolean): ConfirmChoice[] {
+  // A plan is approved or sent back with feedback, each time (Gemini CLI 0.61's plan dialog has no "always").
+  if (req.source === 'elicitation' && req.detail.kind === 'plan') {
+    return [
+      { key: 'y', label: 'approve the plan', decision: 'proceed_once' },
+      { key: 'f', label: 'no, give feedback', decision: 'cancel', feedback: true },
+      { key: 'n', label: 'cancel (esc)', decision: 'cancel' },
+    ];
+  }
   const choices: ConfirmChoice[] = [{ key: 'y', label: 'allow once', decision: 'proceed_once' }];
   if (req.source === 'elicitation') {
     const d = req.detail;
@@ -55,6 +65,9 @@ export function confirmBody(req: ConfirmationRequest, p: Palette, lineNumbers = 
   if (d.kind === 'edit') {
     lines.push(`${d.isNewFile ? 'new file: ' : 'file: '}${p.bold(d.filePath ?? '')}`);
     if (d.fileDiff) lines.push(diffSummary(d.fileDiff, p), renderDiff(d.fileDiff, p, { lineNumbers }));
+  } else if (d.kind === 'plan') {
+    lines.push(`${p.gray('plan:')} ${p.bold(d.filePath ?? '')}`, '', d.prompt ?? '');
+    if (d.description) lines.push('', p.gray(d.description));
   } else if (d.kind === 'exec') {
     lines.push(`${p.gray('command:')} ${p.bold(d.command ?? '')}`);
     if (d.directory) lines.push(`${p.gray('in:')} ${d.directory}`);

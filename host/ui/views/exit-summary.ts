@@ -20,7 +20,7 @@ export function exitSummary(opts: {
   if (!opts.sessionId || !opts.recorded) return '';
   const { stats, history } = opts;
   const secs = Math.round((Date.now() - stats.started) / 1000);
-  const tokens = Object.values(stats.models).reduce((n, m) => n + m.tokens.total, 0);
+  const tokens = stats.totalTokens();
   const requests = Object.values(stats.models).reduce((n, m) => n + m.api.totalRequests, 0);
   const t = stats.tools;
   return [

@@ -3,7 +3,7 @@ import { gitBranch } from '../git-branch.js';
 import type { ServerGeminiStreamEvent } from '../../core/events.js';
 import type { App } from './app.js';
 import { coreNotice } from './core-notices.js';
-import type { SessionStats } from '../session-stats.js';
+import type { RunStats } from '../../core/run-stats.js';
 
 /** Turns one turn's stream events into conversation items: streamed model text, thoughts, tool cards. */
 export class StreamView {
@@ -11,7 +11,7 @@ export class StreamView {
 
   constructor(
     private readonly app: App,
-    private readonly stats: SessionStats,
+    private readonly stats: RunStats,
   ) {}
 
   /** The model's current message stops streaming (a tool call, a thought, or the turn ended). */
@@ -57,8 +57,8 @@ export class StreamView {
         app.status.model = ev.value.to;
         break;
       case 'usage': {
-        this.stats.addUsage(ev.value.usage);
-        app.status.tokens = this.stats.totalTokens;
+        // The controller has counted this usage in the session's one RunStats before the view sees it.
+        app.status.tokens = this.stats.totalTokens();
         const prompt = ev.value.usage.promptTokenCount;
         if (prompt) app.status.contextLeft = Math.max(0, 1 - prompt / tokenLimit(app.status.model));
         // A turn may have switched branches (git checkout through the shell): the footer follows.

@@ -96,11 +96,30 @@ describe('ACP prompts and stop reasons', () => {
       const sent = JSON.stringify((ep.requestsOf('streamGenerateContent')[0]!.body as Body).contents.at(-1));
       expect(sent).not.toContain(`/${simple}`); // the prompt's messages were sent, not the command text
       // Built-ins answer from the host, without a model request.
-      expect(names).toEqual(expect.arrayContaining(['compress', 'mcp', 'tools']));
+      // The editor's list is the registry's: every built-in that runs without a terminal.
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'help',
+          'compress',
+          'mcp',
+          'tools',
+          'memory',
+          'hooks',
+          'policies',
+          'extensions',
+          'skills',
+        ]),
+      );
+      expect(names).not.toContain('theme');
       const before = ep.requests.length;
       const res = await run.prompt(sessionId, '/mcp');
       expect(res.stopReason).toBe('end_turn');
-      expect(messageText(run, sessionId)).toMatch(/- every: connected, \d+ tools/);
+      // The same view the chat shows: the server, its state and what it offers.
+      expect(messageText(run, sessionId)).toMatch(/● every connected — \d+ tools, \d+ prompts/);
+      expect(ep.requests.length).toBe(before);
+      // A built-in only the chat runs says so instead of going to the model.
+      await run.prompt(sessionId, '/theme dark');
+      expect(messageText(run, sessionId)).toContain('/theme dark is only available in the interactive chat.');
       expect(ep.requests.length).toBe(before);
     } finally {
       await run.close();

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runMcpCommand } from '../../../host/cli/mcp-command.js';
+import { runMcpCommand } from '../../../host/cli/mcp-subcommand.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 /**

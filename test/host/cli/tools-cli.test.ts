@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runToolsCommand } from '../../../host/cli/tools-command.js';
+import { runToolsCommand } from '../../../host/cli/tools-subcommand.js';
 import { ENTRY, REPO, requireBuilt } from '../../helpers/paths.js';
 import { workspace } from '../scheduler/scheduler-workspace.js';
 

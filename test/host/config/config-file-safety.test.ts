@@ -3,7 +3,7 @@ import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ruleFor } from '../../../host/config/trust.js';
-import { runTrustCommand } from '../../../host/cli/trust-command.js';
+import { runTrustCommand } from '../../../host/cli/trust-subcommand.js';
 import { readConfigFile } from '../../../host/config/config-file.js';
 import { loadSettings } from '../../../host/config/settings.js';
 import { reply } from '../../helpers/scripted-gemini.mjs';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSettings, SettingsError } from '../../../host/config/settings.js';
 import { decideTrust, ruleFor } from '../../../host/config/trust.js';
 import { saveTrust } from '../../../host/config/trust-save.js';
-import { runTrustCommand } from '../../../host/cli/trust-command.js';
+import { runTrustCommand } from '../../../host/cli/trust-subcommand.js';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { tempDir } from '../../helpers/tmp.js';
 import { runHost, scriptedEndpoints, type Workspace } from '../../helpers/run-host.js';

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runMcpCommand } from '../../../host/cli/mcp-command.js';
+import { runMcpCommand } from '../../../host/cli/mcp-subcommand.js';
 import { processAtCommands } from '../../../host/core/at-command.js';
 import { expandPromptCommand } from '../../../host/core/mcp-prompt-command.js';
 import { callResourceTool, findResourceRefs } from '../../../host/tools/resource-tools.js';

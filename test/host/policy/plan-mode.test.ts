@@ -1,15 +1,17 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FunctionDeclaration } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { PLAN_MODE_DENIAL, PolicyEngine } from '../../../host/policy/policy-engine.js';
+import { PLAN_WRITE_DENIAL } from '../../../host/policy/plan-files.js';
+import { ALREADY_PLANNING, NOT_PLANNING, PLAN_MODE_DENIAL, PolicyEngine } from '../../../host/policy/policy-engine.js';
+import { tempDir } from '../../helpers/tmp.js';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
 import { toolRef } from './tool-ref.js';
 
 const ref = toolRef;
 
-describe('plan mode: only read-only tools are declared and allowed', () => {
+describe('plan mode: only read-only tools and writes of the plan are allowed', () => {
   const endpoint = scriptedEndpoints();
 
   it('policy: read-only tools run; every other class is denied with the plan-mode text, allow rules and trust included', async () => {
@@ -35,7 +37,9 @@ describe('plan mode: only read-only tools are declared and allowed', () => {
         ref('github', 'create_issue', { trusted: true }),
       ]) {
         const v = await p.decide(t, { args: { command: 'git status' } });
-        expect(v, t.exposedName).toMatchObject({ decision: 'deny', message: PLAN_MODE_DENIAL });
+        // The write tools get Gemini CLI's words: they may write plans only (none here: no plans folder).
+        const message = t.toolName === 'write_file' ? PLAN_WRITE_DENIAL : PLAN_MODE_DENIAL;
+        expect(v, t.exposedName).toMatchObject({ decision: 'deny', message });
         expect(p.isStaticallyDenied(t), t.exposedName).toBe(true);
         // A server's own mid-call question gets the same answer.
         expect(
@@ -48,7 +52,55 @@ describe('plan mode: only read-only tools are declared and allowed', () => {
     expect(() => untrusted.setApprovalMode('autoEdit')).toThrow('stays default or plan');
   });
 
-  it('--approval-mode plan: the model sees only read-only tools; a write it asks for anyway is refused and nothing is written', async () => {
+  it('policy: plan mode writes only .md plans inside the plans folder by real path; the plan tools each where they mean something', async () => {
+    const root = tempDir('plan-policy-');
+    const plans = join(root, 'tmp', 'session', 'plans');
+    const project = join(root, 'proj');
+    mkdirSync(plans, { recursive: true });
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'a.md'), 'source\n');
+    symlinkSync(join(project, 'a.md'), join(plans, 'link.md'));
+    symlinkSync(project, join(plans, 'sub'));
+    // A plans folder that is itself a link would make anywhere a plans folder.
+    const linked = join(root, 'linked-plans');
+    symlinkSync(project, linked);
+    const write = ref('filesystem', 'write_file', { builtIn: true });
+    const enter = ref('@host', 'enter_plan_mode', { builtIn: true, trusted: true });
+    const exit = ref('@host', 'exit_plan_mode', { builtIn: true, trusted: true });
+    for (const interactive of [true, false]) {
+      const p = new PolicyEngine({ approvalMode: 'plan', interactive });
+      p.setPlansFolder(() => plans);
+      const at = async (file: string) => (await p.decide(write, { args: { file_path: file } })).decision;
+      expect(await at(join(plans, 'plan.md'))).toBe('allow');
+      expect(await at(join(plans, 'deep', 'er', 'plan.md'))).toBe('allow');
+      for (const bad of [
+        join(plans, 'plan.txt'),
+        join(plans, 'link.md'),
+        join(plans, 'sub', 'new.md'),
+        join(plans, '..', 'escape.md'),
+        join(project, 'b.md'),
+        plans,
+      ])
+        expect(await at(bad), bad).toBe('deny');
+      // The server's own question names the file it will write: that is checked again.
+      const detail = { kind: 'edit' as const, title: 'w', filePath: join(project, 'a.md') };
+      expect((await p.decide(write, { args: { file_path: join(plans, 'plan.md') }, detail })).decision).toBe('deny');
+      expect(p.isStaticallyDenied(write)).toBe(false);
+      expect(await p.decide(enter, { args: {} })).toMatchObject({ decision: 'deny', message: ALREADY_PLANNING });
+      expect(p.isStaticallyDenied(enter)).toBe(true);
+      expect((await p.decide(exit, { args: {} })).decision).toBe(interactive ? 'ask' : 'allow');
+      expect(p.isStaticallyDenied(exit)).toBe(false);
+      const q = new PolicyEngine({ approvalMode: 'plan', interactive });
+      q.setPlansFolder(() => linked);
+      expect((await q.decide(write, { args: { file_path: join(linked, 'plan.md') } })).decision).toBe('deny');
+      p.setApprovalMode('default');
+      expect(await p.decide(exit, { args: {} })).toMatchObject({ decision: 'deny', message: NOT_PLANNING });
+      expect(p.isStaticallyDenied(exit)).toBe(true);
+      expect((await p.decide(enter, { args: {} })).decision).toBe('allow');
+    }
+  });
+
+  it('--approval-mode plan: the model sees read-only tools and the write tools (for its plan only); a write outside the plans folder is refused and nothing is written', async () => {
     const ws = workspace();
     ws.settings(ONLY('filesystem', 'shell'));
     ws.file('a.txt', 'a\n');
@@ -64,10 +116,10 @@ describe('plan mode: only read-only tools are declared and allowed', () => {
     )[0]!.functionDeclarations.map((d) => d.name);
     expect(declared).toContain('filesystem__read_file');
     expect(declared).toContain('filesystem__glob');
-    expect(declared).not.toContain('filesystem__write_file');
+    expect(declared).toContain('filesystem__write_file');
     expect(declared).not.toContain('shell__run_shell_command');
     const answer = JSON.stringify(ep.requestsOf('streamGenerateContent')[1]!.body.contents);
-    expect(answer).toContain('Plan mode is on');
+    expect(answer).toContain('You are in Plan Mode and cannot modify source code.');
     expect(existsSync(target)).toBe(false);
     expect(JSON.parse(r.stdout).response).toContain('Here is the plan');
     const bad = await runHost(['--approval-mode', 'planning', '-p', 'x'], { ws, url: ep.url });

@@ -45,9 +45,9 @@ describeTmux('the live completion list while a command is typed', () => {
     ui.type('/ex');
     await ui.waitFor(/\/export-session/);
     ui.keys('Down');
-    await ui.waitFor(/^> \/exit\s*$/m);
-    ui.keys('Down');
     await ui.waitFor(/^> \/export-session\s*$/m);
+    ui.keys('Down');
+    await ui.waitFor(/^> \/extensions\s*$/m);
     ui.keys('Escape');
     await ui.waitFor((s) => !/❯ \/ex/.test(s));
   });

@@ -5,9 +5,8 @@ import { loadHooks } from '../../../host/hooks/hook-config.js';
 import { HookSystem } from '../../../host/hooks/hook-system.js';
 import { loadPolicyFiles } from '../../../host/policy/policy-files.js';
 import type { UiRuntime } from '../../../host/ui/backend-types.js';
-import { formatHooks, formatPolicies } from '../../../host/ui/commands/config-commands.js';
-import { runSlash } from '../../../host/ui/commands/slash-commands.js';
-import { parseSlash } from '../../../host/ui/commands/slash-parse.js';
+import { runSlash } from '../../../host/ui/slash-commands/slash-commands.js';
+import { parseSlash } from '../../../host/ui/slash-commands/slash-parse.js';
 import { createPalette } from '../../../host/ui/text/palette.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -53,20 +52,8 @@ describe('/hooks and /policies list what is in force and where it comes from', (
     policies,
   } as unknown as UiRuntime;
 
-  it('reads both formats and extension folders; reports an unknown event', () => {
-    expect(hooks.problems).toEqual([`${user}: unknown hook event "Bogus" (Gemini CLI format)`]);
-    const text = formatHooks(rt, p);
-    expect(text).toContain(`BeforeTool [write_file] guard — Gemini CLI format, 500 ms, user: ${user}`);
-    expect(text).toContain(
-      `PreToolUse → BeforeTool [Bash] echo hi — Claude Code format, 5000 ms, extension:demo: ${join(ext, 'hooks', 'hooks.json')}`,
-    );
-  });
-
-  it('lists rules by priority with their origin, and what did not load', async () => {
-    const text = formatPolicies(rt, p);
-    expect(text).toContain('deny     4.007 toolName=glob — User: a.toml:1');
-    expect(text).toMatch(/not loaded: .*b\.toml:6: rule #2/);
-    expect(text).not.toContain('toolName=read_file');
+  /** What the chat prints for `/name`. */
+  const show = async (name: string): Promise<string> => {
     const printed: string[] = [];
     const ctx = {
       runtime: rt,
@@ -74,9 +61,25 @@ describe('/hooks and /policies list what is in force and where it comes from', (
       print: (t: string) => printed.push(t),
       error: (t: string) => printed.push(t),
     };
-    expect(await runSlash(parseSlash('/hooks')!, ctx as never)).toBe(true);
-    expect(await runSlash(parseSlash('/policies')!, ctx as never)).toBe(true);
-    expect(printed[0]).toContain('Hooks (2)');
-    expect(printed[1]).toContain('Policy rules (1)');
+    expect(await runSlash(parseSlash(`/${name}`)!, ctx as never)).toBe(true);
+    return printed.join('\n');
+  };
+
+  it('reads both formats and extension folders; reports an unknown event', async () => {
+    expect(hooks.problems).toEqual([`${user}: unknown hook event "Bogus" (Gemini CLI format)`]);
+    const text = await show('hooks');
+    expect(text).toContain('Hooks (2)');
+    expect(text).toContain(`BeforeTool [write_file] guard — Gemini CLI format, 500 ms, user: ${user}`);
+    expect(text).toContain(
+      `PreToolUse → BeforeTool [Bash] echo hi — Claude Code format, 5000 ms, extension:demo: ${join(ext, 'hooks', 'hooks.json')}`,
+    );
+  });
+
+  it('lists rules by priority with their origin, and what did not load', async () => {
+    const text = await show('policies');
+    expect(text).toContain('Policy rules (1)');
+    expect(text).toContain('deny     4.007 toolName=glob — User: a.toml:1');
+    expect(text).toMatch(/not loaded: .*b\.toml:6: rule #2/);
+    expect(text).not.toContain('toolName=read_file');
   });
 });

@@ -40,6 +40,8 @@ describeTmux('the footer: git branch and context left, as Gemini CLI shows them'
     ui.submit('hello');
     const screen = await ui.waitFor('A long context answer.');
     expect(await ui.waitFor('(75% context left)')).toContain('(feature-x)');
+    // The token count comes from the session's one set of counters (the same /stats reads).
+    expect(await ui.waitFor('262k tokens')).toContain('262k tokens');
     expect(screen).toContain('proj');
   });
 });

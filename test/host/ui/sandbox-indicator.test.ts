@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createPalette, stripSgr } from '../../../host/ui/text/palette.js';
 import { formatStatusLine } from '../../../host/ui/views/status-line.js';
-import { aboutCommand } from '../../../host/ui/commands/info-commands.js';
-import type { CommandContext } from '../../../host/ui/commands/command-context.js';
+import { aboutCommand } from '../../../host/ui/slash-commands/info-commands.js';
+import type { CommandContext } from '../../../host/ui/slash-commands/command-context.js';
 
 const palette = createPalette(0);
 const status = {

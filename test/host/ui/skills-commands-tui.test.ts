@@ -70,3 +70,45 @@ describeTmux('/skills enable, disable and reload in the chat', () => {
     expect(offeredSkills(gemini).sort()).toEqual(['greeter', 'reviewer', 'writer']);
   });
 });
+
+describeTmux("activate_skill's card in the chat", () => {
+  const ws = workspace();
+  let gemini: ScriptedGemini;
+  let ui: TmuxUi;
+
+  beforeAll(async () => {
+    ws.settings(ONLY());
+    skill(join(ws.home, '.gemini', 'skills'), 'greeter', 'Greets people');
+    gemini = await startScriptedGemini([
+      reply.calls({ id: 'k1', name: 'activate_skill', args: { name: 'greeter' } }),
+      reply.text('Skill in use.'),
+    ]);
+    ui = TmuxUi.start({
+      cwd: ws.cwd,
+      scriptDir: tempDir('ui-scripts-'),
+      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
+      argv: [process.execPath, requireBuilt(ENTRY.host)],
+      width: 120,
+      height: 30,
+    });
+    await ui.waitFor(INPUT_READY);
+  });
+
+  afterAll(async () => {
+    ui?.kill();
+    await gemini?.close();
+  });
+
+  it('says the skill was activated and lists its resources, as Gemini CLI does; the model still gets the body', async () => {
+    ui.submit('greet me');
+    await ui.waitFor('Skill in use.');
+    const screen = ui.capture();
+    expect(screen).toContain('Skill greeter activated');
+    expect(screen).toContain('SKILL.md');
+    expect(screen).not.toContain('<activated_skill');
+    expect(screen).not.toContain('Body of greeter');
+    const sent = JSON.stringify(gemini.requestsOf('streamGenerateContent').at(-1)!.body);
+    expect(sent).toContain('<activated_skill name=\\"greeter\\">');
+    expect(sent).toContain('Body of greeter.');
+  });
+});

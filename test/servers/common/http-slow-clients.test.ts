@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { textOf } from '../../helpers/mcp.js';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { waitFor } from '../../helpers/wait.js';
 
 /**
  * Clients that are slow on purpose, against the real filesystem server over Streamable HTTP: headers and
@@ -44,14 +45,6 @@ async function startHttp(
     child.on('exit', (code) => reject(new Error(`server exited ${code}: ${stderr}`)));
   });
   return { port, child, stderr: () => stderr };
-}
-
-async function waitUntil(pred: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** Reads what the socket holds until it ends or `ms` pass; the tail is enough to tell a whole answer. */
@@ -215,7 +208,7 @@ describe('slow clients over Streamable HTTP', () => {
     expect(peak - before).toBeLessThan(250);
     // A reader that takes nothing for 3 s loses its answer: the server says so and closes the connection,
     // and that reader, when it finally reads, finds the answer cut short.
-    await waitUntil(() => /cut a response its reader took nothing of for 3000 ms/.test(server.stderr()), 8000);
+    await waitFor(() => /cut a response its reader took nothing of for 3000 ms/.test(server.stderr()), 'the cut', 8000);
     const received = await Promise.all(readers.map((r) => drain(r.sock, 3000)));
     const cut = received.filter((r) => r.ended && !r.text.includes('"id":2}'));
     expect(cut.length).toBeGreaterThan(0);

@@ -12,9 +12,11 @@ import { editorCommand } from '../../../../host/ui/input/editor.js';
 import { InputHistory } from '../../../../host/ui/input/history-store.js';
 import { LineEditor, wrappedRows } from '../../../../host/ui/input/line-editor.js';
 import { installPasteFilter } from '../../../../host/ui/input/paste-filter.js';
-import { formatMcp, promptCommands, runSlash } from '../../../../host/ui/commands/slash-commands.js';
-import { unknownCommandText } from '../../../../host/ui/commands/command-suggestions.js';
-import { parseSlash, promptArgs } from '../../../../host/ui/commands/slash-parse.js';
+import { mcpStatusView } from '../../../../host/core/mcp-status-view.js';
+import { renderOutput } from '../../../../host/ui/slash-commands/render-output.js';
+import { promptCommands, runSlash } from '../../../../host/ui/slash-commands/slash-commands.js';
+import { unknownCommandText } from '../../../../host/ui/slash-commands/command-suggestions.js';
+import { parseSlash, promptArgs } from '../../../../host/ui/slash-commands/slash-parse.js';
 import { createPalette, stripSgr } from '../../../../host/ui/text/palette.js';
 import { tempDir } from '../../../helpers/tmp.js';
 
@@ -106,7 +108,7 @@ describe('slash parsing and commands', () => {
       { alias: 'bad', status: 'failed', error: 'spawn ENOENT', stderrTail: 'boom', tools: [], prompts: [] },
       { alias: 'other', status: 'connected', tools: [], prompts: [{ name: 'review' }, { name: 'help' }] },
     ];
-    const text = stripSgr(formatMcp(states, createPalette(0), true));
+    const text = stripSgr(renderOutput(mcpStatusView(states as never, true), createPalette(0)));
     expect(text).toContain('fs (built-in) connected — 1 tool, 1 prompt');
     expect(text).toContain('bad failed');
     expect(text).toContain('spawn ENOENT');
@@ -115,12 +117,17 @@ describe('slash parsing and commands', () => {
     const printed: string[] = [];
     const calls: unknown[] = [];
     const ctx = {
+      runtime: {
+        extensionContext: '',
+        registry: { list: () => [] },
+        commands: { commands: [] },
+        manager: { states: () => [] },
+      } as never,
       palette: createPalette(0),
       print: (t: string) => printed.push(t),
       error: (t: string) => printed.push(`ERR ${t}`),
       clear() {},
       exit() {},
-      stats: () => 'stats!',
       submitPrompt() {},
       runTool: async (n: string, a: Record<string, unknown>) => void calls.push([n, a]),
       readMemory: async () => 'remembered',

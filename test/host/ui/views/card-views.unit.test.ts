@@ -4,7 +4,8 @@ import { confirmBody } from '../../../../host/ui/views/confirm-view.js';
 import { Conversation } from '../../../../host/ui/views/conversation.js';
 import { renderDiff } from '../../../../host/ui/views/diff-view.js';
 import { createPalette, stripSgr } from '../../../../host/ui/text/palette.js';
-import { formatMcp } from '../../../../host/ui/commands/slash-commands.js';
+import { mcpStatusView } from '../../../../host/core/mcp-status-view.js';
+import { renderOutput } from '../../../../host/ui/slash-commands/render-output.js';
 import { formatToolCard } from '../../../../host/ui/views/tool-card.js';
 
 const plain = createPalette(0);
@@ -189,7 +190,7 @@ describe('small things', () => {
       tools: [],
       prompts: [],
     };
-    const out = stripSgr(formatMcp([state] as never, plain, false));
+    const out = stripSgr(renderOutput(mcpStatusView([state] as never, false), plain));
     expect(out.match(/boom: no such file/g)).toHaveLength(1);
   });
 

@@ -227,7 +227,7 @@ export function formatChatStats(ctx: ChatCommandContext, section?: string): stri
   const secs = Math.floor((Date.now() - ctx.startedAt) / 1000);
   const t = s.tools;
   const requests = Object.values(s.models).reduce((n, m) => n + m.api.totalRequests, 0);
-  const tokens = Object.values(s.models).reduce((n, m) => n + m.tokens.total, 0);
+  const tokens = s.totalTokens();
   const lines: string[] = [];
   if (section && section !== 'model' && section !== 'tools')
     return p.red(`/stats takes model or tools (or nothing), not "${section}".`);

@@ -1,7 +1,8 @@
 import { closestNames } from '../../scheduler/texts.js';
 import { safeText } from '../../safe-text.js';
 import type { UiRuntime } from '../backend-types.js';
-import { BUILTIN_COMMANDS, completionTable, promptCommands } from './slash-commands.js';
+import { builtinsFor } from '../../builtin-commands/registry.js';
+import { completionTable, promptCommands } from './slash-commands.js';
 
 /** `Unknown command /expotr. Did you mean /export-session?`: the closest names, as `/model` suggests models. */
 export function unknownCommandText(name: string, known: string[]): string {
@@ -25,9 +26,15 @@ export interface Suggestion {
 export function slashSuggestions(text: string, runtime: UiRuntime | undefined): Suggestion[] {
   const m = /^\/(\S*)$/.exec(text);
   if (!m) return [];
-  const help = new Map<string, string>(Object.entries(BUILTIN_COMMANDS).map(([n, c]) => [n, c.help]));
-  for (const c of runtime?.commands.commands ?? []) help.set(c.name, c.description || 'custom command');
-  for (const pc of runtime ? promptCommands(runtime.manager.states()) : [])
+  const help = new Map<string, string>(builtinsFor('chat').map((c) => [c.name, c.help]));
+  const custom = runtime?.commands.commands ?? [];
+  for (const c of custom) help.set(c.name, c.description || 'custom command');
+  for (const pc of runtime
+    ? promptCommands(
+        runtime.manager.states(),
+        custom.map((c) => c.name),
+      )
+    : [])
     help.set(pc.command, pc.prompt.description || 'MCP prompt');
   return Object.keys(completionTable(runtime))
     .filter((n) => n.startsWith(m[1]!) && n !== m[1])

@@ -122,8 +122,8 @@ describe('custom .toml commands in headless -p "/cmd args"', () => {
     const ep = await endpoint();
     const r = await runHost(['-p', '/help'], { ws, url: ep.url });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('/git:commit  Write a commit message');
-    expect(r.stdout).toContain('/plain  Custom command from plain.toml');
+    expect(r.stdout).toContain('/git:commit — Write a commit message');
+    expect(r.stdout).toContain('/plain — Custom command from plain.toml');
     expect(ep.requests).toHaveLength(0);
   }, 60_000);
 });

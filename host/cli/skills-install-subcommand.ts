@@ -9,7 +9,7 @@ import {
   type SkillScope,
   uninstallSkill,
 } from '../skills/skill-install.js';
-import { parse, type SkillsCommandOptions } from './skills-command.js';
+import { parse, type SkillsCommandOptions } from './skills-subcommand.js';
 
 /** One answer from stdin (a terminal or a pipe); end of input is no. */
 async function confirm(text: string, out: (s: string) => void): Promise<boolean> {

@@ -42,7 +42,7 @@ export async function runSkillsCommand(argv: string[], opts: SkillsCommandOption
       case 'install':
       case 'link':
       case 'uninstall':
-        return await (await import('./skills-install-command.js')).runSkillInstall(sub, rest, opts, out);
+        return await (await import('./skills-install-subcommand.js')).runSkillInstall(sub, rest, opts, out);
       case '-h':
       case '--help':
       case 'help':

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { substituteShellArgs, UnsafeArgsPlacement } from '../../../host/commands/shell-args.js';
+import { substituteShellArgs, UnsafeArgsPlacement } from '../../../host/custom-commands/shell-args.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const HOSTILE = [

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runMcpCommand } from '../../../host/cli/mcp-command.js';
+import { runMcpCommand } from '../../../host/cli/mcp-subcommand.js';
 import { ENTRY, REPO } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 
