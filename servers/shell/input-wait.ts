@@ -160,9 +160,15 @@ function safeList(dir: string): string[] {
   }
 }
 
-/** How long a command must be silent before its processes are looked at, and how often they are then. */
+/** How long a command must be silent before its processes are looked at. */
 const QUIET_MS = 1000;
-const CHECK_EVERY_MS = 500;
+/**
+ * How often they are then: soon at first, then less and less often while the command stays silent
+ * without waiting on its stdin (a long quiet build costs a scan of /proc every few seconds, not twice a
+ * second); new output starts over.
+ */
+const FIRST_CHECK_MS = 500;
+const MAX_CHECK_MS = 4000;
 
 /**
  * Watches a running command (its leader's pid) for a wait on its stdin, once it has been silent a while
@@ -171,12 +177,21 @@ const CHECK_EVERY_MS = 500;
  */
 export function watchForInput(leader: number, lastOutput: () => number, found: (wait: InputWait) => void): () => void {
   if (!CAN_WATCH_INPUT) return () => undefined;
-  const timer = setInterval(() => {
-    if (Date.now() - lastOutput() < QUIET_MS) return;
-    const wait = findInputWait(leader);
-    if (!wait) return;
-    clearInterval(timer);
-    found(wait);
-  }, CHECK_EVERY_MS);
-  return () => clearInterval(timer);
+  let every = FIRST_CHECK_MS;
+  let seen = lastOutput();
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    if (lastOutput() !== seen) {
+      seen = lastOutput();
+      every = FIRST_CHECK_MS;
+    }
+    if (Date.now() - seen >= QUIET_MS) {
+      const wait = findInputWait(leader);
+      if (wait) return found(wait);
+      every = Math.min(every * 1.5, MAX_CHECK_MS);
+    }
+    timer = setTimeout(check, every);
+  };
+  timer = setTimeout(check, every);
+  return () => clearTimeout(timer);
 }
