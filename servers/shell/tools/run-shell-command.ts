@@ -54,6 +54,10 @@ Process Group PGID: Process group started, only if the process started.
 
 The command runs in the primary workspace root, or in \`directory\` (relative to it, must exist). Output is cut to the first and last characters when very long; the full text is saved to a file named in the result. A command that produces no output for the inactivity timeout is stopped. Nobody can type into a command: one that waits for input (a prompt, an editor) is stopped about a second after it starts waiting, with a result that says so; run such commands non-interactively.`;
 
+/** Said when asking: what is approved keeps running after the turn. */
+export const BACKGROUND_LINE =
+  'Runs in the background: it keeps running after this call, until stopped or the session ends.';
+
 const SANDBOX_NOTE = `
 
 Commands run in a sandbox: they can write only inside the workspace and a private TMPDIR (the rest of the file system, /tmp included, is read-only), credentials such as ~/.ssh and ~/.aws are hidden, the network is off unless a host is allow-listed, and nothing a command starts outlives it.`;
@@ -120,6 +124,7 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
         rootCommands: parsed.rootCommands,
         directory: cwd,
         ...(args.description ? { description: args.description } : {}),
+        ...(args.is_background ? { background: true } : {}),
       };
       const message = [
         'Confirm Shell Command',
@@ -127,6 +132,7 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
         `Root commands: ${parsed.rootCommands.join(', ')}`,
         `Directory: ${cwd}`,
         ...(args.description ? [`Description: ${args.description}`] : []),
+        ...(args.is_background ? [BACKGROUND_LINE] : []),
       ].join('\n');
       const outcome = await ctx.confirm(detail, message);
       if (!proceeds(outcome)) throw userCancelled();

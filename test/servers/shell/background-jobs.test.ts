@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { META } from '../../../protocol/meta.js';
 import { ENTRY } from '../../helpers/paths.js';
 import { startStdioServer, textOf } from '../../helpers/mcp.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -97,6 +98,31 @@ describe('shell server: background jobs', () => {
       );
       const again = textOf(await srv.call('run_shell_command', { command: 'sleep 32', is_background: true }));
       expect(again).toContain('Command is running in background. PID: ');
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it("asking first says the command runs in the background (the confirmation's detail and text)", async () => {
+    const asked: { message: string; detail: Record<string, unknown> }[] = [];
+    const srv = await startStdioServer(ENTRY.shell, {
+      args: ['--root', root],
+      elicit: (params) => {
+        const meta = params._meta as Record<string, Record<string, unknown>>;
+        asked.push({ message: params.message, detail: meta[META.confirmation]! });
+        return { action: 'accept', content: { decision: 'proceed_once' } };
+      },
+    });
+    try {
+      const text = textOf(await srv.call('run_shell_command', { command: 'sleep 30', is_background: true }));
+      expect(asked).toHaveLength(1);
+      expect(asked[0]!.detail).toMatchObject({ kind: 'exec', command: 'sleep 30', background: true });
+      expect(asked[0]!.message).toContain(
+        '\nRuns in the background: it keeps running after this call, until stopped or the session ends.',
+      );
+      await srv.call('kill_background_process', { pid: pidOf(text) });
+      await srv.call('run_shell_command', { command: 'true' });
+      expect(asked[1]!.detail.background).toBeUndefined();
     } finally {
       await srv.close();
     }
