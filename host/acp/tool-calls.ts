@@ -61,6 +61,15 @@ export function toolTitle(
   return tool?.title ? `${tool.title} (${name})` : name;
 }
 
+/**
+ * An edit as the editor shows it, with Gemini CLI's `_meta.kind` (add, delete, modify) beside the texts; a
+ * new file's old text is null, so the editor counts only the added lines.
+ */
+function diffContent(path: string, oldText: string | null | undefined, newText: string): acp.ToolCallContent {
+  const kind = !oldText ? 'add' : newText === '' ? 'delete' : 'modify';
+  return { type: 'diff', path, oldText: oldText || null, newText, _meta: { kind } };
+}
+
 function text(t: string): acp.ToolCallContent {
   return { type: 'content', content: { type: 'text', text: t } };
 }
@@ -70,8 +79,7 @@ export function resultContent(call: ToolCall): acp.ToolCallContent[] {
   const r = call.response;
   if (!r) return [];
   const d = r.resultDisplay;
-  if (d && typeof d === 'object')
-    return [{ type: 'diff', path: d.filePath, oldText: d.originalContent, newText: d.newContent }];
+  if (d && typeof d === 'object') return [diffContent(d.filePath, d.originalContent, d.newContent)];
   if (call.status === 'cancelled')
     return [text(`Cancelled. ${typeof d === 'string' && d ? d : r.responseText}`.trim())];
   const shown = typeof d === 'string' && d ? d : (r.error ?? r.responseText);
@@ -114,7 +122,7 @@ export function confirmationToolCall(req: ConfirmationRequest, cwd: string): acp
     return {
       ...base,
       locations: [{ path: d.filePath }],
-      content: [{ type: 'diff', path: d.filePath, oldText: d.originalContent ?? null, newText: d.newContent }],
+      content: [diffContent(d.filePath, d.originalContent, d.newContent)],
     };
   }
   if (d.kind === 'exec') {

@@ -124,6 +124,12 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   },
   { name: 'clear', help: 'clear the screen and start a new conversation view', subs: [], frontEnds: CHAT },
   { name: 'quit', aliases: ['exit'], help: 'exit', subs: [], frontEnds: CHAT },
+  {
+    name: 'agents',
+    help: 'subagents and where each comes from; /agents reload | acknowledge (new project agents) | enable NAME | disable NAME',
+    subs: ['list', 'reload', 'acknowledge', 'enable', 'disable'],
+    frontEnds: CHAT,
+  },
 ];
 
 const byName = new Map<string, BuiltinCommand>();

@@ -142,6 +142,8 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
     interactive: false,
     log: args.debug ? createHostLogger({ debug: true }) : undefined,
     notify: warn,
+    // A hook's systemMessage goes to stderr as it is, in every output format, as Gemini CLI writes it.
+    onHookMessage: (m) => (m.kind === 'system' ? ctx.err(`${m.text}\n`) : warn(m.text)),
   });
   ctx.session = session;
   const { runtime, model } = session;

@@ -182,7 +182,7 @@ function mergeExtensions(
   return from;
 }
 
-/** Project commands or skills are workspace configuration too: a folder that has them must be trusted first. */
+/** Project commands, skills or agents are workspace configuration too: a folder that has them must be trusted first. */
 function hasProjectContributions(cwd: string, home: string): boolean {
   const project = resolve(cwd);
   if (project === resolve(home)) return false;
@@ -197,6 +197,9 @@ const PROJECT_CONTRIBUTION_DIRS = [
   '.claude/commands',
   '.claude/skills',
   '.agents/skills',
+  // A project agent is a system prompt and a tool list someone else chose.
+  '.gemini/agents',
+  '.claude/agents',
 ];
 
 /** `security.folderTrust.enabled` from the layers that may set it (default on). */

@@ -17,6 +17,7 @@ import { modelHooks } from './model-hooks.js';
 import { afterNextRequestSent } from './after-request-sent.js';
 import { offeredWith } from '../tools/builtin-catalogue.js';
 import { exposedName } from '../tools/naming.js';
+import { INVOKE_AGENT } from '../tools/invoke-agent.js';
 
 /** Model requests caused by one user message, tool continuations included. */
 export const MAX_TURNS = 100;
@@ -146,8 +147,10 @@ export class GeminiClient {
       .states()
       .filter((s) => s.status === 'connected' && s.instructions && !hidden.has(s.alias))
       .map((s) => ({ alias: s.alias, text: s.instructions! }));
-    const { skills, extensionContext } = this.opts.runtime;
     const plansFolder = this.opts.runtime.policy?.activePlansFolder();
+    const { skills, extensionContext, agents } = this.opts.runtime;
+    // Listed only while the model may call invoke_agent (tools.exclude, plan mode may take it away).
+    const subAgents = tools.some((t) => t.exposedName === INVOKE_AGENT) ? agents?.agents : undefined;
     return buildSystemPrompt({
       tools,
       instructions,
@@ -157,6 +160,7 @@ export class GeminiClient {
       extensionContext,
       plansFolder,
       approvedPlan: plansFolder ? undefined : this.approvedPlan,
+      subAgents,
     });
   }
 

@@ -6,7 +6,7 @@ import type { SchedulerEvent, ToolRef } from '../scheduler/types.js';
  * so the loop and the runtime cannot drift apart. `policy` is optional: without it nothing is hidden.
  */
 export type LoopRuntime = Pick<HostRuntime, 'scheduler' | 'registry' | 'manager' | 'roots'> &
-  Partial<Pick<HostRuntime, 'policy' | 'hooks' | 'skills' | 'extensionContext'>>;
+  Partial<Pick<HostRuntime, 'policy' | 'hooks' | 'skills' | 'extensionContext' | 'agents'>>;
 
 export type LoopScheduler = HostRuntime['scheduler'];
 

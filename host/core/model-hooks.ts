@@ -56,8 +56,19 @@ function toHookResponse(r: GenerateContentResponse) {
       },
       finishReason: c.finishReason,
       index: c.index,
+      safetyRatings: c.safetyRatings?.map((x) => ({
+        category: String(x.category || ''),
+        probability: String(x.probability || ''),
+      })),
     })),
-    usageMetadata: r.usageMetadata,
+    // Gemini CLI's hook API has the three counts only.
+    usageMetadata: r.usageMetadata
+      ? {
+          promptTokenCount: r.usageMetadata.promptTokenCount,
+          candidatesTokenCount: r.usageMetadata.candidatesTokenCount,
+          totalTokenCount: r.usageMetadata.totalTokenCount,
+        }
+      : undefined,
   };
 }
 

@@ -15,6 +15,8 @@ export interface PromptInputs {
   roots: string[];
   /** Agent skills: listed up front, their instructions come from activate_skill. */
   skills?: { name: string; description: string; location: string }[];
+  /** Subagents the model may hand work to with invoke_agent. */
+  subAgents?: { name: string; description: string }[];
   /** Enabled extensions' context files (already marked with their paths). */
   extensionContext?: string;
   /** Set while the session is in plan mode: the folder the model writes its plan in. */
@@ -101,6 +103,7 @@ You are currently operating in Plan Mode. Your write tools are globally restrict
 An approved plan is available for this task at \`${inp.approvedPlan}\`. Treat this file as your single source of truth. You MUST read this file before proceeding. If you discover new requirements or need to change the approach, confirm with the user and update this plan file to reflect the updated design decisions or discovered requirements.`);
   }
   if (inp.skills?.length) parts.push(skillsSection(inp.skills));
+  if (inp.subAgents?.length) parts.push(subAgentsSection(inp.subAgents));
   if (inp.extensionContext?.trim())
     parts.push(`# Extension context\n<extension_context>\n${inp.extensionContext.trim()}\n</extension_context>`);
   if (inp.memory.trim()) parts.push(`# Memory and project context\n${inp.memory.trim()}`);
@@ -122,6 +125,25 @@ You have access to the following specialized skills. To activate a skill and rec
 <available_skills>
 ${xml}
 </available_skills>`;
+}
+
+/** Gemini CLI 0.61's listing of subagents, word for word. */
+function subAgentsSection(agents: NonNullable<PromptInputs['subAgents']>): string {
+  const list = agents.map((a) => `- ${a.name} -> ${a.description}`).join('\n');
+  return `# Available Sub-Agents
+Sub-agents are specialized expert agents that you can use to assist you in the completion of all or part of a task.
+
+You can invoke sub-agents using the \`invoke_agent\` tool by passing their name to the \`agent_name\` parameter. You MUST always delegate tasks to the sub-agent with the relevant expertise, if one is available.
+
+The following sub-agents are available:
+
+${list}
+
+Remember that the closest relevant sub-agent should still be used even if its expertise is broader than the given task.
+
+For example:
+- A license-agent -> Should be used for a range of tasks, including reading, validating, and updating licenses and headers.
+- A test-fixing-agent -> Should be used both for fixing tests as well as investigating test failures.`;
 }
 
 /** The next-speaker question. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { refusedContextFileNamesNotice } from '../../protocol/context-file-name.js';
 import { BUILTIN_COMMAND_NAMES } from '../builtin-commands/registry.js';
 import { type CommandSet, loadCommandFiles } from '../custom-commands/custom-commands.js';
@@ -13,6 +13,7 @@ import type { LoadedSettings } from '../config/settings.js';
 import { untrustedNotice } from '../config/trust.js';
 import { commandDirs, extensionContext, skillDirs } from '../extensions/contributions.js';
 import { type HookSource, hookSwitches, loadHooks } from '../hooks/hook-config.js';
+import type { HookMessage } from '../hooks/hook-message.js';
 import { HookSystem } from '../hooks/hook-system.js';
 import type { McpClientManager } from '../mcp/client-manager.js';
 import type { PolicyEngine } from '../policy/policy-engine.js';
@@ -25,6 +26,9 @@ import { activateSkill, activateSkillEntry } from '../tools/activate-skill.js';
 import { type TopicState, updateTopic, updateTopicEntry } from '../tools/update-topic.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { HostRuntimeOptions } from './runtime.js';
+import { acknowledge, acknowledgementsPath, readAcknowledgements } from '../agents/acknowledged-agents.js';
+import { type AgentSet, existingProjectAgentDirs, loadAgentSet } from '../agents/agent-set.js';
+import { agentToggleFeedback, currentOverrides, disableAgent, enableAgent } from '../agents/agent-toggle.js';
 
 /**
  * What a run loads from the user's configuration besides its servers: hook and policy files (settings,
@@ -43,6 +47,14 @@ export interface Contributions {
    * same `skills` array is updated in place and `activate_skill` declared anew from the next request.
    */
   reloadSkills(): Skill[];
+  /** Subagents (invoke_agent), those awaiting acknowledgement, and the files that did not load. */
+  agents: AgentSet;
+  /** Reads the agent folders again (`/agents reload`): `agents` is updated in place. */
+  reloadAgents(): AgentSet;
+  /** Acknowledges the project agents awaiting it, for their current content, and reloads. */
+  acknowledgeAgents(): AgentSet;
+  /** `/agents enable|disable NAME`: edits settings as Gemini CLI does, reloads, and says what it did. */
+  toggleAgent(action: 'enable' | 'disable', name: string): { ok: boolean; text: string };
 }
 
 /** What the user is told at start (headless: stderr; the chat: its first lines). */
@@ -50,7 +62,7 @@ export function startupNotices(
   settings: LoadedSettings,
   servers: readonly ResolvedServerConfig[],
   policy: PolicyEngine,
-  problems: { hooks: string[]; policies: string[]; commands: string[] },
+  problems: { hooks: string[]; policies: string[]; commands: string[]; agents: string[] },
   cwd: string,
 ): string[] {
   return [
@@ -62,6 +74,7 @@ export function startupNotices(
     // Extensions and command files that did not load, each with its path and reason.
     ...settings.extensions.errors,
     ...problems.commands,
+    ...problems.agents,
   ].filter((n): n is string => !!n);
 }
 
@@ -91,6 +104,7 @@ function skippedConfig(settings: LoadedSettings, modeSkipped: string[], cwd: str
   }
   const policies = join(cwd, '.gemini', 'policies');
   if (existsSync(policies)) out.push(`policy files in ${policies}`);
+  for (const dir of existingProjectAgentDirs(cwd)) out.push(`agents in ${dir}`);
   return out;
 }
 
@@ -106,7 +120,7 @@ function configProblems(hooks: string[], policies: string[]): string[] {
 export function hooksFor(
   settings: LoadedSettings,
   cwd: string,
-  notify: (m: string) => void,
+  notify: (m: HookMessage) => void,
 ): { system: HookSystem; problems: string[] } {
   const sources: HookSource[] = settings.files
     .filter((f) => f.scope !== 'workspace' || settings.trust.trusted)
@@ -181,5 +195,52 @@ export function loadContributions(
     return skills;
   };
   const extensions = settings.extensions.extensions;
-  return { extensions, extensionContext: extensionContext(extensions), commands, skills, reloadSkills };
+  return {
+    extensions,
+    extensionContext: extensionContext(extensions),
+    commands,
+    skills,
+    reloadSkills,
+    ...agentsOf(settings, cwd, home),
+  };
+}
+
+/** The session's agents, and how `/agents` reloads, acknowledges and toggles them (one object, updated in place). */
+function agentsOf(
+  settings: LoadedSettings,
+  cwd: string,
+  home: string,
+): Pick<Contributions, 'agents' | 'reloadAgents' | 'acknowledgeAgents' | 'toggleAgent'> {
+  const ackFile = acknowledgementsPath(home);
+  // The settings files an override may come from now: an untrusted workspace's never applies.
+  const files = skillScopeFiles(cwd, settings.env).filter((f) => f.scope === 'user' || settings.trust.trusted);
+  const load = () =>
+    loadAgentSet({
+      cwd,
+      home,
+      trusted: settings.trust.trusted,
+      acknowledgements: readAcknowledgements(ackFile),
+      settings: currentOverrides(settings.merged as Record<string, unknown>, files),
+      extensions: enabledExtensions(settings),
+    });
+  const agents = load();
+  const reloadAgents = () => Object.assign(agents, load());
+  const acknowledgeAgents = () => {
+    const pending = agents.unacknowledged.map((a) => ({ name: a.name, hash: a.hash ?? '' }));
+    if (pending.length) acknowledge(ackFile, resolve(cwd), pending);
+    return reloadAgents();
+  };
+  const toggleAgent = (action: 'enable' | 'disable', name: string) => {
+    const offered = agents.agents.some((a) => a.name === name);
+    const off = agents.disabled.some((a) => a.name === name);
+    if (!offered && !off) return { ok: false, text: `Agent '${name}' not found.` };
+    if (action === 'enable' && !off) return { ok: true, text: `Agent '${name}' is already enabled.` };
+    if (action === 'disable' && off) return { ok: true, text: `Agent '${name}' is already disabled.` };
+    const user = files.find((f) => f.scope === 'user')!;
+    const project = files.find((f) => f.scope === 'workspace');
+    const r = action === 'enable' ? enableAgent(name, files) : disableAgent(name, project ?? user, project && user);
+    reloadAgents();
+    return { ok: true, text: agentToggleFeedback(r) };
+  };
+  return { agents, reloadAgents, acknowledgeAgents, toggleAgent };
 }

@@ -25,12 +25,14 @@ import type { EditorFiles } from '../../protocol/editor-files.js';
 import { sandboxChoice, sandboxUnavailable, type SandboxChoice } from '../config/sandbox.js';
 import { geminiHome } from '../config/paths.js';
 import type { LoadedPolicies } from '../policy/policy-files.js';
+import { type HookMessage, hookMessageLine } from '../hooks/hook-message.js';
 import type { HookSystem } from '../hooks/hook-system.js';
 import { toolHooks } from '../hooks/tool-hooks.js';
 import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
 import type { LoadedExtension } from '../config/extensions/loader.js';
 import type { CommandSet } from '../custom-commands/custom-commands.js';
 import type { Skill } from '../skills/skills.js';
+import { type AgentSet, agentNotices } from '../agents/agent-set.js';
 
 export interface HostRuntimeOptions {
   cwd: string;
@@ -52,6 +54,8 @@ export interface HostRuntimeOptions {
   debug?: boolean;
   /** Messages the user must see even without --debug (headless: stderr), e.g. a declined server request. */
   notify?: (message: string) => void;
+  /** What hooks say to the person (systemMessages, failures); without it they go to `notify`, else the log. */
+  onHookMessage?: (message: HookMessage) => void;
   /** `--skip-trust`: this run treats the folder as trusted (nothing is saved). */
   skipTrust?: boolean;
   /** An editor's files (ACP `fs/*`), lent to the built-in servers; see docs/editor-file-system.md. */
@@ -101,6 +105,14 @@ export interface HostRuntime {
   skills: Skill[];
   /** Reads the skills again (`/skills reload`): `skills` is updated in place. */
   reloadSkills(): Skill[];
+  /** Subagents offered through invoke_agent, and the project's awaiting acknowledgement (`/agents`). */
+  agents: AgentSet;
+  /** `/agents reload`: `agents` is updated in place. */
+  reloadAgents(): AgentSet;
+  /** Acknowledges the project agents awaiting it (for their current content) and reloads. */
+  acknowledgeAgents(): AgentSet;
+  /** `/agents enable|disable NAME` (Gemini CLI's settings and words). */
+  toggleAgent(action: 'enable' | 'disable', name: string): { ok: boolean; text: string };
 }
 
 /** Host-provided tools (search_tools, the resource tools) run here; every other call goes to its server. */
@@ -111,8 +123,9 @@ function hostExecutor(manager: McpClientManager, registry: ToolRegistry): CallEx
         return isResourceTool(toolName)
           ? callResourceTool(manager, toolName, args)
           : registry.callHostTool(toolName, args, {
-              callId: typeof o?.meta?.[META.callId] === 'string' ? (o.meta[META.callId] as string) : undefined,
-              signal: o?.signal,
+              ...o,
+              callId:
+                o?.callId ?? (typeof o?.meta?.[META.callId] === 'string' ? (o.meta[META.callId] as string) : undefined),
               preapproved: o?.meta?.[META.preapproved] === true,
             });
       }
@@ -168,9 +181,9 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
   const executor = hostExecutor(manager, registry);
   // Subdirectory context follows the folder's trust, as Gemini CLI's project memory does.
   const jit = settings.trust.trusted ? new JitContext(manager, cwd, (m) => log.debug(m)) : undefined;
-  const hooks = hooksFor(settings, cwd, opts.notify ?? ((m) => log.warn(m)));
+  const hooks = hooksFor(settings, cwd, opts.onHookMessage ?? ((m) => (opts.notify ?? log.warn)(hookMessageLine(m))));
   const scheduler = new ToolScheduler({
-    hooks: toolHooks(hooks.system),
+    hooks: toolHooks(hooks.system, (alias) => servers.find((s) => s.alias === alias)),
     tools: registry,
     executor,
     policy,
@@ -205,7 +218,12 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
       settings,
       servers,
       policy,
-      { hooks: hooks.problems, policies: policies.problems, commands: extra.commands.errors },
+      {
+        hooks: hooks.problems,
+        policies: policies.problems,
+        commands: extra.commands.errors,
+        agents: agentNotices(extra.agents),
+      },
       cwd,
     ),
     setApprovalMode: (m) => policy.setApprovalMode(m),

@@ -23,6 +23,7 @@ import {
 } from '../sessions/store.js';
 import { Checkpointer } from '../checkpoints/checkpointer.js';
 import { enterPlanModeEntry, exitPlanModeEntry, PlanMode, plansFolderOf } from '../tools/plan-mode.js';
+import { registerInvokeAgent } from './agent-tool.js';
 
 export interface SessionOptions extends HostRuntimeOptions {
   /** `-m`. */
@@ -131,6 +132,34 @@ function recorderFor(
 }
 
 /**
+ * The session's model loop, and what else talks to its model: subagents (their `inherit` follows the
+ * model the session uses at the time) and servers' sampling requests (the model `/model` picks).
+ */
+function clientFor(
+  opts: SessionOptions,
+  settings: LoadedSettings,
+  runtime: HostRuntime,
+  generator: ContentGenerator,
+  requested: string,
+): GeminiClient {
+  const retry = retryConfig(settings.merged, settings.env);
+  const client = new GeminiClient({
+    runtime,
+    generator,
+    model: requested,
+    maxSessionTurns: settings.merged.model?.maxSessionTurns,
+    skipNextSpeakerCheck: settings.merged.model?.skipNextSpeakerCheck ?? true,
+    disableLoopDetection: settings.merged.model?.disableLoopDetection === true,
+    compressionThreshold: settings.merged.model?.compressionThreshold,
+    retry,
+    log: opts.log ? (m) => opts.log!.debug(m) : undefined,
+  });
+  registerInvokeAgent({ runtime, generator, sessionModel: () => client.model, retry });
+  runtime.clientRequests.setModel(generator, () => client.model);
+  return client;
+}
+
+/**
  * Settings → credentials → runtime (servers start, not awaited) → generator → client.
  */
 export async function createSession(opts: SessionOptions): Promise<Session> {
@@ -166,19 +195,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     await runtime.close();
     throw err;
   }
-  const client = new GeminiClient({
-    runtime,
-    generator,
-    model: requested,
-    maxSessionTurns: settings.merged.model?.maxSessionTurns,
-    skipNextSpeakerCheck: settings.merged.model?.skipNextSpeakerCheck ?? true,
-    disableLoopDetection: settings.merged.model?.disableLoopDetection === true,
-    compressionThreshold: settings.merged.model?.compressionThreshold,
-    retry: retryConfig(settings.merged, env),
-    log: opts.log ? (m) => opts.log!.debug(m) : undefined,
-  });
-  // Servers' sampling requests are answered by the session's model (the one `/model` picks).
-  runtime.clientRequests.setModel(generator, () => client.model);
+  const client = clientFor(opts, settings, runtime, generator, requested);
   if (resumed) {
     client.chat.adoptHistory(resumed.history); // no recorder yet: the file already holds it
     const notice = skippedRecordsNotice(resumed);

@@ -7,10 +7,14 @@ export interface HookOutput {
   block?: string;
   stop?: string;
   ask?: boolean;
+  /** What the hook told the person with its ask (its systemMessage, else its reason). */
+  askReason?: string;
   allow?: boolean;
   context?: string;
   updatedInput?: Record<string, unknown>;
   clearContext?: boolean;
+  /** AfterTool's `tailToolCallRequest`: a call to make next, whose response replaces the original's. */
+  tail?: { name: string; args: Record<string, unknown> };
   systemMessage?: string;
   /** Why the hook counts as failed (non-zero exit that is not a block, unreadable output). */
   failure?: string;
@@ -57,12 +61,19 @@ function fromJson(j: Record<string, unknown>): HookOutput {
   const reason = str(j.stopReason) || str(j.reason) || 'No reason provided';
   if (j.continue === false) out.stop = str(j.stopReason) || str(j.reason) || 'No reason provided';
   if (j.decision === 'deny' || j.decision === 'block') out.block = reason;
-  if (j.decision === 'ask') out.ask = true;
+  if (j.decision === 'ask') {
+    out.ask = true;
+    const why = str(j.systemMessage) || str(j.reason);
+    if (why) out.askReason = why;
+  }
   // Escaped where it is wrapped for the model (hookContext), as every hook's context is.
   const ctx = specific.additionalContext;
   if (typeof ctx === 'string') out.context = ctx;
   if (isObject(specific.tool_input)) out.updatedInput = specific.tool_input;
   if (specific.clearContext === true) out.clearContext = true;
+  const tail = specific.tailToolCallRequest;
+  if (isObject(tail) && typeof tail.name === 'string' && tail.name)
+    out.tail = { name: tail.name, args: isObject(tail.args) ? tail.args : {} };
   if (str(j.systemMessage)) out.systemMessage = str(j.systemMessage);
   return out;
 }
@@ -87,8 +98,11 @@ function readClaude(spec: HookSpec, run: HookRun): HookOutput {
   if (json.continue === false) out.stop = str(json.stopReason) || 'Stopped by hook';
   const decision = specific.permissionDecision ?? json.decision;
   if (decision === 'deny' || decision === 'block') out.block = reason;
-  else if (decision === 'ask') out.ask = true;
-  else if (decision === 'allow' || decision === 'approve') out.allow = true;
+  else if (decision === 'ask') {
+    out.ask = true;
+    const why = str(specific.permissionDecisionReason) || str(json.systemMessage);
+    if (why) out.askReason = why;
+  } else if (decision === 'allow' || decision === 'approve') out.allow = true;
   if (typeof specific.additionalContext === 'string') out.context = specific.additionalContext;
   if (isObject(specific.updatedInput)) out.updatedInput = specific.updatedInput;
   if (str(json.systemMessage)) out.systemMessage = str(json.systemMessage);

@@ -2,6 +2,7 @@ import { type HookEvent, type HookSpec, hookName } from './hook-config.js';
 import { type HookRun, runHook } from './hook-runner.js';
 import { tryUserPattern, type UserPattern } from '../user-pattern.js';
 import { readOutput, type HookOutput } from './hook-output.js';
+import type { HookMessage } from './hook-message.js';
 
 /** Names a tool goes by for matchers and payloads: Gemini CLI's, Claude Code's and ours. */
 export interface HookToolNames {
@@ -16,6 +17,8 @@ export interface HookOutcome {
   blocked?: string;
   /** A hook asked for the user's confirmation (decision ask). */
   ask?: boolean;
+  /** The reasons hooks gave with their ask, joined. */
+  askReason?: string;
   /** A Claude Code hook allowed explicitly (permissionDecision allow). */
   allowed?: boolean;
   /** A hook stopped the whole agent loop (`continue: false`): its reason. */
@@ -25,6 +28,8 @@ export interface HookOutcome {
   /** A rewritten input (BeforeTool's `tool_input` / Claude's `updatedInput`). */
   updatedInput?: Record<string, unknown>;
   clearContext?: boolean;
+  /** AfterTool's `tailToolCallRequest` (the last hook's that asked for one). */
+  tail?: { name: string; args: Record<string, unknown> };
   /** Every hook's parsed JSON output, in order (model events read their own fields). */
   outputs: Record<string, unknown>[];
   /** Hooks that ran. */
@@ -35,8 +40,8 @@ export interface HookSystemOptions {
   hooks: readonly HookSpec[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** Shown to the person (chat notice, headless stderr): failures, timeouts, systemMessages. */
-  notify: (message: string) => void;
+  /** Shown to the person: failures, timeouts, systemMessages. */
+  notify: (message: HookMessage) => void;
 }
 
 /**
@@ -49,6 +54,11 @@ export class HookSystem {
   session = { id: '', transcriptPath: '' };
 
   constructor(private readonly opts: HookSystemOptions) {}
+
+  /** The folder hooks run in (payloads' `cwd`). */
+  get cwd(): string {
+    return this.opts.cwd;
+  }
 
   list(): readonly HookSpec[] {
     return this.opts.hooks;
@@ -110,11 +120,14 @@ export class HookSystem {
 
   /** Failures and messages are shown, never swallowed. */
   private report(spec: HookSpec, run: HookRun, out: HookOutput): void {
-    const who = `Hook "${hookName(spec)}" (${spec.source}, ${spec.writtenEvent})`;
-    if (run.timedOut) this.opts.notify(`${who} timed out after ${spec.timeoutMs} ms and was stopped.`);
-    else if (run.error) this.opts.notify(`${who} could not run: ${run.error}`);
-    else if (out.failure) this.opts.notify(`${who} failed: ${out.failure}`);
-    if (out.systemMessage) this.opts.notify(`${who}: ${out.systemMessage}`);
+    const name = hookName(spec);
+    const who = `Hook "${name}" (${spec.source}, ${spec.writtenEvent})`;
+    const say = (kind: HookMessage['kind'], text: string) =>
+      this.opts.notify({ kind, hookName: name, eventName: spec.writtenEvent, text });
+    if (run.timedOut) say('warning', `${who} timed out after ${spec.timeoutMs} ms and was stopped.`);
+    else if (run.error) say('warning', `${who} could not run: ${run.error}`);
+    else if (out.failure) say('warning', `${who} failed: ${out.failure}`);
+    if (out.systemMessage) say('system', out.systemMessage);
   }
 }
 
@@ -154,20 +167,24 @@ function merge(results: { spec: HookSpec; out: HookOutput }[]): HookOutcome {
   const blocks: string[] = [];
   const stops: string[] = [];
   const contexts: string[] = [];
+  const askReasons: string[] = [];
   for (const { spec, out } of results) {
     o.ran.push(hookName(spec));
     if (out.json) o.outputs.push(out.json);
     if (out.block !== undefined) blocks.push(out.block);
     if (out.stop !== undefined) stops.push(out.stop);
     if (out.ask) o.ask = true;
+    if (out.askReason) askReasons.push(out.askReason);
     if (out.allow) o.allowed = true;
     if (out.context) contexts.push(out.context);
     if (out.clearContext) o.clearContext = true;
+    if (out.tail) o.tail = out.tail;
     if (out.updatedInput) o.updatedInput = { ...o.updatedInput, ...out.updatedInput };
   }
   if (blocks.length) o.blocked = blocks.join('\n');
   if (stops.length) o.stopped = stops.join('\n');
   if (contexts.length) o.context = contexts.join('\n');
+  if (askReasons.length) o.askReason = askReasons.join('\n');
   if (o.blocked !== undefined) o.allowed = undefined;
   return o;
 }

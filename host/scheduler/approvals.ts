@@ -26,7 +26,7 @@ export interface TrackedCall {
   hook?: PolicyInput['hook'];
   signal: AbortSignal;
   /** The call waits for the user (status awaiting_approval with this request). */
-  onAwaiting(request: ConfirmationRequest): void;
+  onAwaiting(request: ConfirmationRequest): Promise<void> | void;
   /** The user answered; the call runs on. */
   onResumed(): void;
   /** Set when the user declined an in-call confirmation: the call is recorded as cancelled. */
@@ -79,7 +79,7 @@ export class ApprovalBroker {
     args: Record<string, unknown>,
     callId: string,
     signal: AbortSignal,
-    onAwaiting: (r: ConfirmationRequest) => void,
+    onAwaiting: (r: ConfirmationRequest) => Promise<void> | void,
     batch: BatchGate = { cancelled: false },
     hook?: PolicyInput['hook'],
   ): Promise<UserAnswer> {
@@ -94,8 +94,9 @@ export class ApprovalBroker {
         tool,
         args,
         title: `Allow ${tool.toolName} from server ${tool.serverAlias}?`,
+        ...(hook?.message ? { hookMessage: hook.message } : {}),
       };
-      onAwaiting(request);
+      await onAwaiting(request);
       const outcome = await untilAborted(this.confirmer.confirm(request, signal), signal);
       // Marked before the next queued question runs.
       const refused = outcome.decision === 'cancel' || outcome.decision === 'modify';
@@ -184,7 +185,7 @@ export class ApprovalBroker {
         detail,
         message: params.message,
       };
-      call.onAwaiting(request);
+      await call.onAwaiting(request);
       showed = true;
       const o = await untilAborted(this.confirmer.confirm(request, both), both);
       // Marked before the next queued question runs.

@@ -28,6 +28,9 @@ export interface CallRecord {
   outcome?: ToolCallOutcome;
   /** The arguments as the model spelled them, before another client's spellings were turned into ours. */
   argsAsSent?: Record<string, unknown>;
+  /** How many AfterTool tail calls replaced this call so far, and the tool the model called. */
+  tails?: number;
+  originalTool?: ToolRef;
   /** Argument names a BeforeTool hook rewrote (the model is told). */
   modifiedByHook?: string[];
   waitedMs?: number;
@@ -123,10 +126,13 @@ export function errorResponse(
 ): ToolCallResponseInfo {
   return {
     callId: call.request.callId,
-    responseParts: functionResponseParts(call.request.callId, call.request.name, { error: text }),
+    responseParts: functionResponseParts(call.request.callId, answeredName(call.request), { error: text }),
     responseText: text,
     resultDisplay: display ?? text,
     error: text,
     errorType,
   };
 }
+
+/** The name a response answers: the model's call, also when a hook's tail call replaced it. */
+export const answeredName = (r: ToolCallRequestInfo): string => r.originalRequestName ?? r.name;

@@ -18,6 +18,8 @@ export type ElicitationHandler = (
 
 export interface ExecuteOptions {
   signal?: AbortSignal;
+  /** The scheduler's id of the call (a host tool that runs calls of its own names them after it). */
+  callId?: string;
   meta?: Record<string, unknown>;
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
 }

@@ -35,7 +35,10 @@ export function beforeToolStep(
       };
   }
   const changed = args ? { args, modified: r.modifiedKeys ?? Object.keys(r.updatedInput!) } : {};
-  if (r.ask) return { ...changed, hook: { decision: 'ask', reason: 'a BeforeTool hook asked for confirmation' } };
+  if (r.ask) {
+    const message = r.askReason ? { message: r.askReason } : {};
+    return { ...changed, hook: { decision: 'ask', reason: 'a BeforeTool hook asked for confirmation', ...message } };
+  }
   if (r.allowed) return { ...changed, hook: { decision: 'allow', reason: 'a PreToolUse hook allowed it' } };
   return changed;
 }

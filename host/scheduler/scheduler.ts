@@ -1,10 +1,27 @@
 import { EventEmitter } from 'node:events';
 import { META } from '../../protocol/meta.js';
 import { ApprovalBroker } from './approvals.js';
-import { applyProgress, type CallRecord, decide, errorResponse, newRecord, snapshot } from './call-record.js';
+import {
+  answeredName,
+  applyProgress,
+  type CallRecord,
+  decide,
+  errorResponse,
+  newRecord,
+  snapshot,
+} from './call-record.js';
 import { convertCallToolResult, functionResponseParts } from './convert-result.js';
 import type { CallExecutor, ToolLookup } from './executor.js';
-import { ABORTED, CANCELLED_BY_USER, CANCELLED_WAITING, notFoundText, REJECTED, rejectedText } from './texts.js';
+import {
+  ABORTED,
+  CANCELLED_BY_USER,
+  CANCELLED_WAITING,
+  MAX_TAIL_CALLS,
+  notFoundText,
+  REJECTED,
+  rejectedText,
+  tooManyTailsText,
+} from './texts.js';
 import { effectiveThreshold, truncateToolOutput } from './truncate-output.js';
 import type {
   ConfirmationRequest,
@@ -78,6 +95,14 @@ export class ToolScheduler extends EventEmitter {
     const run = this.queue.then(() => this.runBatch(requests, signal));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * A batch made by a call of a running batch (a subagent's calls while its invoke_agent call runs): it
+   * cannot wait for that batch to end, which waits for it, so it runs at once, through the same steps.
+   */
+  scheduleNested(requests: ToolCallRequestInfo[], signal: AbortSignal): Promise<ToolCall[]> {
+    return this.runBatch(requests, signal);
   }
 
   private async runBatch(requests: ToolCallRequestInfo[], signal: AbortSignal): Promise<ToolCall[]> {
@@ -172,7 +197,7 @@ export class ToolScheduler extends EventEmitter {
         batch.signal,
         (r) => {
           shown = true;
-          this.awaiting(call, r);
+          return this.awaiting(call, r);
         },
         batch,
         hook,
@@ -203,7 +228,7 @@ export class ToolScheduler extends EventEmitter {
   ): Promise<{ hook?: PolicyInput['hook'] } | undefined> {
     const hooks = this.opts.hooks;
     if (!hooks) return {};
-    const r = await hooks.beforeTool(tool, call.request.args, batch.signal, call.argsAsSent);
+    const r = await hooks.beforeTool(tool, call.request.args, batch.signal, call.argsAsSent, call.originalTool);
     const step = beforeToolStep(r, tool, this.opts.normalizeArgs, (s, a) => this.validator.validate(s, a));
     if ('end' in step) {
       decide(call, 'reject');
@@ -213,6 +238,8 @@ export class ToolScheduler extends EventEmitter {
     if (step.args) {
       call.request = { ...call.request, args: step.args };
       call.modifiedByHook = step.modified;
+      // AfterTool hooks see the input the call ran with, as the hooks wrote it (Gemini CLI's tool_input).
+      call.argsAsSent = r.updatedInput;
     }
     return step.hook ? { hook: step.hook } : {};
   }
@@ -247,6 +274,7 @@ export class ToolScheduler extends EventEmitter {
     try {
       result = await this.opts.executor.callTool(tool.serverAlias, tool.toolName, args, {
         signal: batch.signal,
+        callId,
         meta: { [META.callId]: callId, ...(preapproved ? { [META.preapproved]: true } : {}) },
         onProgress: (p) => this.progress(call, p),
       });
@@ -273,14 +301,16 @@ export class ToolScheduler extends EventEmitter {
       {
         llmContent: converted.text,
         returnDisplay: converted.display,
-        ...(converted.isError ? { error: converted.text } : {}),
+        ...(converted.isError ? { error: converted.text, errorType: converted.errorType ?? 'execution_failed' } : {}),
       },
       batch.signal,
       call.argsAsSent,
+      call.originalTool,
     );
     if (after?.stopped !== undefined) return this.finishError(call, stoppedByHook(after.stopped), STOP_EXECUTION);
     if (after?.blocked !== undefined)
       return this.finishError(call, `Tool result blocked: ${after.blocked}`, 'execution_failed');
+    if (after?.tail) return this.runTail(call, after.tail, batch);
     converted.text += hookNotes(call.modifiedByHook, after?.context);
     if (converted.isError) {
       return this.finishError(
@@ -306,7 +336,7 @@ export class ToolScheduler extends EventEmitter {
     const extra = (await this.opts.extraContext?.(tool, args).catch(() => '')) ?? '';
     call.response = {
       callId,
-      responseParts: functionResponseParts(callId, call.request.name, {
+      responseParts: functionResponseParts(callId, answeredName(call.request), {
         output: cut.text + extra,
         media: converted.mediaParts,
       }),
@@ -318,8 +348,32 @@ export class ToolScheduler extends EventEmitter {
     this.finish(call, 'success');
   }
 
-  private awaiting(call: CallRecord, request: ConfirmationRequest): void {
-    this.opts.hooks?.awaitingApproval?.(request);
+  /**
+   * An AfterTool hook's `tailToolCallRequest`: the tail is made in the original call's place (same call id),
+   * through every step a call takes (lookup, validation, hooks, policy, the user's approval), and its response
+   * answers the model's call, as in Gemini CLI. A chain of tails is bounded, so no hook can loop for ever.
+   */
+  private async runTail(call: CallRecord, tail: { name: string; args: Record<string, unknown> }, batch: Batch) {
+    call.tails = (call.tails ?? 0) + 1;
+    if (call.tails > MAX_TAIL_CALLS)
+      return this.finishError(call, tooManyTailsText(MAX_TAIL_CALLS, tail.name), 'execution_failed');
+    call.originalTool ??= call.tool;
+    const found = this.opts.tools.get(tail.name);
+    call.request = {
+      ...call.request,
+      name: found?.exposedName ?? tail.name,
+      args: { ...tail.args },
+      originalRequestName: answeredName(call.request),
+    };
+    call.modifiedByHook = undefined;
+    call.liveOutput = undefined;
+    call.progress = undefined;
+    const tool = this.prepare(call);
+    if (tool) await this.runOne(call, tool, batch);
+  }
+
+  private async awaiting(call: CallRecord, request: ConfirmationRequest): Promise<void> {
+    await this.opts.hooks?.awaitingApproval?.(request).catch(() => undefined);
     call.confirmation = request;
     this.setStatus(call, 'awaiting_approval');
   }

@@ -52,3 +52,10 @@ export const REJECTED = 'rejected';
 export function rejectedText(exposedName: string): string {
   return `Tool "${exposedName}" was canceled by the user.`;
 }
+
+/** How many AfterTool tail calls may replace one call in a row: a hook that always asks for one must not loop. */
+export const MAX_TAIL_CALLS = 10;
+
+export function tooManyTailsText(max: number, name: string): string {
+  return `AfterTool hooks asked for more than ${max} tail calls in a row; the tail call to "${name}" was not made.`;
+}

@@ -22,8 +22,15 @@ export interface ToolCallRequestInfo {
    * dialog (a denial still holds); its output is for the user only and is not cut for the model.
    */
   typedByUser?: boolean;
+  /**
+   * The name the model called when an AfterTool hook replaced the call with a tail call (`name` is then the
+   * tail's tool): the response answers the model's call under this name.
+   */
+  originalRequestName?: string;
   /** What ran a client-initiated call, for its card: a custom command's `/name` (its `@{…}`, `!{…}`). */
   origin?: string;
+  /** The invoke_agent call whose subagent made this call: its card lists it, so it gets none of its own. */
+  parentCallId?: string;
   promptId: string;
 }
 
@@ -79,7 +86,15 @@ export interface ToolRef {
 
 /** What the user is asked: a host-side pre-call ask, or an elicitation raised by the server mid-call. */
 export type ConfirmationRequest =
-  | { source: 'pre-call'; callId: string; tool: ToolRef; args: Record<string, unknown>; title: string }
+  | {
+      source: 'pre-call';
+      callId: string;
+      tool: ToolRef;
+      args: Record<string, unknown>;
+      title: string;
+      /** Why a BeforeTool hook asked (its systemMessage or reason), shown above the question. */
+      hookMessage?: string;
+    }
   | {
       source: 'elicitation';
       callId: string;
@@ -104,13 +119,15 @@ export interface PolicyInput {
   args: Record<string, unknown>;
   detail?: ConfirmationDetail;
   /** What the call's BeforeTool hooks said: they block, ask or (Claude Code's explicit allow) allow. */
-  hook?: { decision: 'deny' | 'ask' | 'allow'; reason: string };
+  hook?: { decision: 'deny' | 'ask' | 'allow'; reason: string; message?: string };
 }
 
 /** What a call's BeforeTool hooks decided (host/hooks), merged over every matching hook. */
 export interface BeforeToolHookResult {
   blocked?: string;
   ask?: boolean;
+  /** What the hooks told the person with their ask. */
+  askReason?: string;
   allowed?: boolean;
   /** `continue: false`: the whole agent loop stops. */
   stopped?: string;
@@ -126,6 +143,8 @@ export interface AfterToolHookResult {
   stopped?: string;
   /** Appended to the result for the model. */
   context?: string;
+  /** `tailToolCallRequest`: this call is made next, and its response replaces this one's. */
+  tail?: { name: string; args: Record<string, unknown> };
 }
 
 /**
@@ -133,22 +152,30 @@ export interface AfterToolHookResult {
  * import hooks. BeforeTool runs before policy and feeds its one decision; AfterTool after the server answered.
  */
 export interface ToolHooks {
-  /** `args` as the tool takes them; `asSent` as the model (or recording) spelled them, which hooks see. */
+  /**
+   * `args` as the tool takes them; `asSent` as the model (or recording) spelled them, which hooks see;
+   * `original` the tool the model called, when this call is a hook's tail call in its place.
+   */
   beforeTool(
     tool: ToolRef,
     args: Record<string, unknown>,
     signal: AbortSignal,
     asSent?: Record<string, unknown>,
+    original?: ToolRef,
   ): Promise<BeforeToolHookResult>;
   afterTool(
     tool: ToolRef,
     args: Record<string, unknown>,
-    response: { llmContent: string; returnDisplay?: ResultDisplay; error?: string },
+    response: { llmContent: string; returnDisplay?: ResultDisplay; error?: string; errorType?: string },
     signal: AbortSignal,
     asSent?: Record<string, unknown>,
+    original?: ToolRef,
   ): Promise<AfterToolHookResult>;
-  /** A call waits for the user's approval (the Notification event); observe only. */
-  awaitingApproval?(request: ConfirmationRequest): void;
+  /**
+   * A call is about to wait for the user's approval (the Notification event): awaited before the question is
+   * shown, as Gemini CLI does, so a notifying hook has run even if the process ends at the answer; observe only.
+   */
+  awaitingApproval?(request: ConfirmationRequest): Promise<void>;
 }
 
 /** The one verdict of policy, before a call and for a server's mid-call question alike. */

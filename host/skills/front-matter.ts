@@ -21,6 +21,12 @@ export function splitFrontMatter(text: string): { data?: Record<string, unknown>
   return { data: simpleKeys(m[1]!), body };
 }
 
+/** The front matter's YAML text and the body, with no parsing: for readers that must reject bad YAML. */
+export function frontMatterBlock(text: string): { yaml: string; body: string } | undefined {
+  const m = FRONT_MATTER.exec(text);
+  return m ? { yaml: m[1]!, body: m[2] ?? '' } : undefined;
+}
+
 function simpleKeys(text: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const lines = text.split(/\r?\n/);

@@ -1,3 +1,4 @@
+import type { ExecuteOptions } from '../scheduler/executor.js';
 import { toDeclaration } from './declarations.js';
 import type { FunctionDeclaration } from '@google/genai';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
@@ -11,9 +12,8 @@ export interface RegisteredTool extends ToolRef {
 }
 
 /** What a host tool's handler knows of its call: its id, its turn's signal, and whether policy allowed it. */
-export interface HostCallContext {
-  callId?: string;
-  signal?: AbortSignal;
+/** What a host tool's handler gets besides its arguments: the call's id, signal and progress callback. */
+export interface HostCallContext extends ExecuteOptions {
   /** Policy allowed the call before it ran; otherwise a tool that asks in-call asks now. */
   preapproved: boolean;
 }

@@ -25,7 +25,8 @@ export { exposedName } from './naming.js';
 
 export type { HostCallContext, RegisteredTool };
 
-type HostToolRun = (args: Record<string, unknown>, ctx: HostCallContext) => Promise<CallToolResult>;
+/** A host tool's handler; `ctx` carries the call's id, signal, progress callback and whether policy allowed it. */
+export type HostToolRun = (args: Record<string, unknown>, ctx: HostCallContext) => Promise<CallToolResult>;
 
 /** Function declarations per request the Gemini API accepts (google-gemini/gemini-cli#19083). */
 export const DECLARATION_BUDGET = 512;

@@ -25,6 +25,10 @@ export type UiRuntime = Pick<
   | 'extensions'
   | 'extensionContext'
   | 'policy'
+  | 'agents'
+  | 'reloadAgents'
+  | 'acknowledgeAgents'
+  | 'toggleAgent'
 > &
   Partial<Pick<HostRuntime, 'hooks' | 'policies'>>;
 

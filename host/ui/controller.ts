@@ -371,6 +371,8 @@ export class Controller {
   private onSchedulerEvent(ev: SchedulerEvent): void {
     this.modes.sync();
     if (ev.type === 'tool_call_update') {
+      // A subagent's call is a line of its invoke_agent card, not a card of its own.
+      if (ev.call.request.parentCallId) return;
       this.app.conv.upsertTool(ev.call);
       if (ev.call.status === 'executing') this.app.setBusy(`Running ${ev.call.request.name}`);
       this.app.requestRender();

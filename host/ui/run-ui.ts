@@ -16,6 +16,8 @@ import { historyItems } from './views/history-view.js';
 import type { Session } from '../core/session.js';
 import { DEFAULT_MODEL, resolveModelAlias } from '../core/models.js';
 import { safeBlock, safeText } from '../safe-text.js';
+import type { HookMessage } from '../hooks/hook-message.js';
+import { showHookMessage } from './views/hook-message-view.js';
 
 /** The model session goes to the controller; a resumed session's conversation is shown before anything new. */
 function attachSession(app: App, controller: Controller, session: Session): void {
@@ -217,6 +219,7 @@ async function startSession(
     asker: app.forms,
     debug: opts.debug,
     log: app.debugLog,
+    onHookMessage: (m: HookMessage) => showHookMessage(app, m),
     approvalMode: opts.approvalMode,
     includeDirectories: opts.includeDirectories,
     allowedMcpServerNames: opts.allowedMcpServerNames,

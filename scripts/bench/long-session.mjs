@@ -3,7 +3,8 @@
 // each (198 calls; a prompt may take at most 100 model turns) of 4 KB files before answering, against a
 // 3-turn run of the same kind in the same invocation. The process
 // tree's RSS is sampled with `ps` every 20 ms; the figures are each run's peak.
-// No target: a figure to watch. A heap snapshot at the end of the long run shows ~18 MB live in the host;
+// Target: RSS after 200 turns within 30 MB of after 20. A prompt may take at most 100 model turns, so the
+// bench measures 20 and 99 and projects the growth per turn to 180 more turns. A heap snapshot at the end of the long run shows ~18 MB live in the host;
 // the rest of its growth (~1.3 MB a turn) is garbage V8 has not collected yet, mostly the request bodies
 // the SDK serialises whole each turn (the history is resent every turn).
 import { spawn } from 'node:child_process';
@@ -18,6 +19,8 @@ import { samplePeakRss } from './_tree-rss.mjs';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const HOST = join(REPO, 'dist/bin/gemini-mcp.cjs');
 const LONG = 99;
+const SHORT = 20;
+const TARGET_MIB = 30;
 const ANSWER = 'Read them all.';
 
 if (!existsSync(HOST)) {
@@ -73,13 +76,16 @@ function run(n) {
 
 try {
   await run(1); // warm-up: file cache, code cache
-  const short = await run(3);
+  const short = await run(SHORT);
   const long = await run(LONG);
   const ratio = long / short;
   console.log(
-    `long-session: peak tree RSS, 3 turns ${short.toFixed(0)} MiB; ${LONG} turns (${LONG * 2} calls) ${long.toFixed(0)} MiB`,
+    `long-session: peak tree RSS, ${SHORT} turns ${short.toFixed(0)} MiB; ${LONG} turns (${LONG * 2} calls) ${long.toFixed(0)} MiB`,
   );
-  console.log(`  ratio ${ratio.toFixed(2)}× (no target: watched)`);
+  const projected = ((long - short) / (LONG - SHORT)) * 180;
+  console.log(
+    `  ratio ${ratio.toFixed(2)}×; growth projected from 20 to 200 turns ${projected.toFixed(1)} MiB (target ≤ ${TARGET_MIB} MiB) ${projected <= TARGET_MIB ? 'PASS' : 'MISS'}`,
+  );
 } catch (err) {
   console.log(`long-session: ${err.message}`);
   process.exitCode = 1;

@@ -14,7 +14,7 @@ import { median, timeMs } from './_stats.mjs';
 
 const ROUNDS = Number(process.env.BENCH_SANDBOX_ROUNDS ?? 60);
 const WARMUP = 5;
-const TARGET_MS = 30;
+const TARGET_MS = 10;
 const entry = fileURLToPath(new URL('../../dist/bin/gemini-mcp-shell.cjs', import.meta.url));
 if (!existsSync(entry)) {
   console.error(`shell-sandbox bench: ${entry} is not built (npm run build)`);

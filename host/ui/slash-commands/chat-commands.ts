@@ -22,6 +22,7 @@ import { rewindCommand } from './rewind-command.js';
 import { themeCommand } from './theme-command.js';
 import { vimCommand } from './vim-command.js';
 import { tasksCommand } from './tasks-command.js';
+import { agentsCommand } from './agents-command.js';
 
 /**
  * The chat's own handlers of the built-ins that need the chat (dialogs, the screen, the session in
@@ -47,6 +48,7 @@ export const CHAT_COMMANDS: Record<string, ChatCommand> = {
   debug: debugCommand,
   stats: statsCommand,
   tasks: tasksCommand,
+  agents: agentsCommand,
 };
 
 /** Runs one of CHAT_COMMANDS; false when the name is not one of them. Failures are printed, not thrown. */

@@ -1,6 +1,7 @@
 import type { ConfirmationRequest, UserAnswer } from '../../scheduler/types.js';
 import { diffSummary, renderDiff } from './diff-view.js';
 import type { Palette } from '../text/palette.js';
+import { safeBlock } from '../../safe-text.js';
 
 export interface ConfirmChoice {
   key: string;
@@ -58,7 +59,9 @@ export function confirmBody(req: ConfirmationRequest, p: Palette, lineNumbers = 
   const owner = `${p.bold(req.tool.exposedName)} ${p.gray(`from server ${req.tool.serverAlias}${req.tool.builtIn ? ' (built-in)' : ''}`)}`;
   if (req.source === 'pre-call') {
     const args = JSON.stringify(req.args, null, 2);
-    return [p.yellow(req.title || 'Allow this tool call?'), owner, '', p.gray('arguments:'), args].join('\n');
+    // A hook's words are foreign text: made safe for the terminal.
+    const why = req.hookMessage ? [p.yellow(safeBlock(req.hookMessage)), ''] : [];
+    return [...why, p.yellow(req.title || 'Allow this tool call?'), owner, '', p.gray('arguments:'), args].join('\n');
   }
   const d = req.detail;
   const lines = [p.yellow(d.title || req.message.split('\n')[0]), owner, ''];

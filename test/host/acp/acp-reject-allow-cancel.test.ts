@@ -53,7 +53,11 @@ describe('ACP: reject, allow and cancel in one session', () => {
       const second = await run.prompt(sessionId, 'ok, write it');
       expect(second.stopReason).toBe('end_turn');
       expect(readFileSync(draft, 'utf8')).toBe('hello\n');
-      expect(updatesFor(run, sessionId, 'w2').at(-1)).toMatchObject({ status: 'completed' });
+      // The written file as Gemini CLI's editor mode sends it: a diff of a new file, its kind in _meta.
+      expect(updatesFor(run, sessionId, 'w2').at(-1)).toMatchObject({
+        status: 'completed',
+        content: [{ type: 'diff', oldText: null, newText: 'hello\n', _meta: { kind: 'add' } }],
+      });
       expect(run.permissions[1]!.toolCall.title).toBe('Writing to draft.md');
 
       // 3. Cancel: session/cancel stops the turn while the command runs.

@@ -27,13 +27,13 @@ describe('headless chat through the real SDK (no tools)', () => {
     expect(req!.model).toBe('gemini-3-pro-preview');
     expect(req!.body.contents).toEqual([{ role: 'user', parts: [{ text: 'say hi' }] }]);
     expect(req!.body.systemInstruction.parts[0].text).toContain('command-line agent');
-    // No servers: only what every Gemini CLI 0.61 session offers, update_topic and (outside plan mode)
-    // enter_plan_mode.
+    // No servers: only what every Gemini CLI 0.61 session offers: update_topic, (outside plan mode)
+    // enter_plan_mode, and invoke_agent (its built-in codebase_investigator).
     expect(
       req!.body.tools
         ?.flatMap((t: { functionDeclarations?: { name: string }[] }) => t.functionDeclarations ?? [])
         .map((d: { name: string }) => d.name),
-    ).toEqual(['update_topic', 'enter_plan_mode']);
+    ).toEqual(['update_topic', 'invoke_agent', 'enter_plan_mode']);
   });
 
   it('stream-json emits one delta per chunk', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HookSpec } from '../../../host/hooks/hook-config.js';
 import { HookSystem } from '../../../host/hooks/hook-system.js';
+import { hookMessageLine } from '../../../host/hooks/hook-message.js';
 import { hookContext } from '../../../host/scheduler/hook-steps.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -47,7 +48,7 @@ describe('the hook system: matching, order, outputs', () => {
       ],
       cwd: dir,
       env: process.env,
-      notify: (m) => notes.push(m),
+      notify: (m) => notes.push(m.text),
     });
     const o = await sys.fire('BeforeTool', { tool_input: { file_path: '/x', content: 'zero' } }, { tool });
     expect(lines().map((l) => [l.mode, l.payload.tool_input.content])).toEqual([
@@ -91,14 +92,14 @@ describe('the hook system: matching, order, outputs', () => {
         hooks: [spec({ command, name: 'h' })],
         cwd: dir,
         env: process.env,
-        notify: (m) => notes.push(m),
+        notify: (m) => notes.push(hookMessageLine(m)),
       });
     expect(await make(run('plain', 'all good')).fire('BeforeTool', {}, { tool })).toMatchObject({ ran: ['h'] });
-    expect(notes.pop()).toBe('Hook "h" (user, BeforeTool): all good');
+    expect(notes.pop()).toBe('all good [h]');
     const warned = await make(run('exit1')).fire('BeforeTool', {}, { tool });
     expect(warned.blocked).toBeUndefined();
     // Exit code 1 is a warning, shown once as such, not a failure.
-    expect(notes.splice(0)).toEqual(['Hook "h" (user, BeforeTool): Warning: something broke']);
+    expect(notes.splice(0)).toEqual(['Warning: something broke [h]']);
     const blocked = await make(run('exit2', 'nope')).fire('BeforeTool', {}, { tool });
     expect(blocked.blocked).toBe('nope');
     notes.length = 0;

@@ -65,13 +65,15 @@ describe('Notification and PreCompress hooks (in-process chat session)', async (
     expect(confirmer.seen).toHaveLength(1);
     const info = await session.client.compress(signal, true);
     expect(info.status).toBe('compressed');
-    // The notification is not awaited by the dialog: wait for its hook's record to land.
     await waitFor(() => payloads(log).length >= 2, 'the Notification and PreCompress hook records');
     const got = payloads(log);
     expect(got.map((p) => p.hook_event_name).sort()).toEqual(['Notification', 'PreCompress']);
     const note = got.find((p) => p.hook_event_name === 'Notification');
-    expect(note).toMatchObject({ notification_type: 'ToolPermission', details: { tool_name: 'write_file' } });
-    expect(note.message).toContain('requires confirmation');
+    expect(note).toMatchObject({
+      notification_type: 'ToolPermission',
+      message: 'Tool Confirm Write: n.txt requires editing',
+      details: { type: 'edit', fileName: 'n.txt', filePath: target },
+    });
     expect(got.find((p) => p.hook_event_name === 'PreCompress').trigger).toBe('manual');
   });
 });

@@ -119,8 +119,8 @@ describe('hooks in Gemini CLI format around tool calls', () => {
         {
           matcher: 'write_file',
           hooks: [
-            // Long enough for the hook (a Node script) to start and spawn its child on a loaded machine.
-            { type: 'command', name: 'slow', command: hook(log, 'hang'), timeout: 1500 },
+            // Long enough for the hook (a Node script) to start and spawn its child on a loaded machine (1.5 s was not, with a dozen processes starting beside it).
+            { type: 'command', name: 'slow', command: hook(log, 'hang'), timeout: 4000 },
             { type: 'command', name: 'broken', command: hook(log, 'exit1') },
           ],
         },
@@ -130,8 +130,8 @@ describe('hooks in Gemini CLI format around tool calls', () => {
     const r = await runHost(['-p', 'go'], { ws, url: ep.url });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(ws.cwd, 'out.txt'), 'utf8')).toBe('hello\n');
-    expect(r.stderr).toMatch(/Hook "slow" \(user, BeforeTool\) timed out after 1500 ms/);
-    expect(r.stderr).toMatch(/Hook "broken" \(user, BeforeTool\): Warning: something broke/);
+    expect(r.stderr).toMatch(/Hook "slow" \(user, BeforeTool\) timed out after 4000 ms/);
+    expect(r.stderr).toMatch(/^Warning: something broke$/m);
     expect(r.stderr).not.toMatch(/Hook "broken".* failed/);
     const child = records(log).find((g) => g.mode === 'hang-child');
     expect(child).toBeDefined();
