@@ -19,6 +19,8 @@ export const ConfirmationDetailSchema = z.object({
   rootCommands: z.optional(z.array(z.string())),
   directory: z.optional(z.string()),
   description: z.optional(z.string()),
+  /** The command goes on running after the call answers (`is_background`), until stopped or the session ends. */
+  background: z.optional(z.boolean()),
   // info; plan (the plan's text, with its file in filePath)
   prompt: z.optional(z.string()),
   urls: z.optional(z.array(z.string())),

@@ -115,6 +115,13 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
     subs: ['model', 'tools'],
     frontEnds: CHAT,
   },
+  {
+    name: 'tasks',
+    aliases: ['bg', 'background'],
+    help: "the model's background commands; /tasks PID shows one's latest output",
+    subs: [],
+    frontEnds: CHAT,
+  },
   { name: 'clear', help: 'clear the screen and start a new conversation view', subs: [], frontEnds: CHAT },
   { name: 'quit', aliases: ['exit'], help: 'exit', subs: [], frontEnds: CHAT },
   {

@@ -16,6 +16,8 @@ import { hookContext, STOP_EXECUTION } from '../scheduler/hook-steps.js';
 import { afterAgent, beforeAgent } from './agent-hooks.js';
 import { modelHooks } from './model-hooks.js';
 import { afterNextRequestSent } from './after-request-sent.js';
+import { offeredWith } from '../tools/builtin-catalogue.js';
+import { exposedName } from '../tools/naming.js';
 import { INVOKE_AGENT } from '../tools/invoke-agent.js';
 
 /** Model requests caused by one user message, tool continuations included. */
@@ -126,9 +128,14 @@ export class GeminiClient {
    * "no user is available" answer.
    */
   private offered = (tool: LoopTool): boolean => {
-    const { policy, clientRequests } = this.opts.runtime;
+    const { policy, registry, clientRequests } = this.opts.runtime;
     if (clientRequests && !clientRequests.hasUser && needsUser(tool)) return false;
-    return !policy?.isStaticallyDenied(tool);
+    if (policy?.isStaticallyDenied(tool)) return false;
+    // Tools that only serve another (a background job's, the shell's) go where it goes.
+    const partner = offeredWith(tool);
+    if (!partner) return true;
+    const main = registry.get(exposedName(tool.serverAlias, partner));
+    return main !== undefined && !policy?.isStaticallyDenied(main);
   };
 
   /** The system instruction for the next request, as built from the live registry and servers. */

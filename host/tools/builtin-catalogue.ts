@@ -56,6 +56,8 @@ export interface BuiltinTool {
   /** Our argument names → Gemini CLI's, for policy `argsPattern`s written against Gemini CLI's spelling. */
   geminiKeys?: Readonly<Record<string, string>>;
   geminiArgs?: (args: Args, abs: (p: unknown) => unknown, rel: (p: unknown) => unknown) => Args;
+  /** Offered to the model only while this tool of the same server is (a job's tools are no use without the shell). */
+  offeredWith?: string;
   /** The editor's kind for the tool's calls (ACP). */
   kind: EditorKind;
   /** Gemini CLI 0.61's title of a call (its editor mode's permission request and tool call). */
@@ -218,6 +220,37 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
     claudeName: 'Bash',
     hint: (n) => `run commands with \`${n}\` (explain what a command that changes the system does before running it)`,
   },
+  // Background jobs (`run_shell_command` with `is_background`): listing and reading are read-only, stopping is not.
+  {
+    server: 'shell',
+    tool: 'list_background_processes',
+    offeredWith: 'run_shell_command',
+    kind: 'read',
+    title: () => 'Lists all active and recently completed background processes for the current session.',
+    cls: 'read-only',
+    aliases: [],
+    hint: (n) => `list the background commands you started with \`${n}\``,
+  },
+  {
+    server: 'shell',
+    tool: 'read_background_output',
+    offeredWith: 'run_shell_command',
+    kind: 'read',
+    title: (a) => `Reading output for background process ${a.pid}`,
+    cls: 'read-only',
+    aliases: [],
+    hint: (n) => `read a background command's latest output with \`${n}\``,
+  },
+  {
+    server: 'shell',
+    tool: 'kill_background_process',
+    offeredWith: 'run_shell_command',
+    kind: 'execute',
+    title: (a) => `Stopping background process ${a.pid}`,
+    cls: 'exec',
+    aliases: [],
+    hint: (n) => `stop a background command with \`${n}\``,
+  },
   {
     server: 'web',
     tool: 'web_fetch',
@@ -309,6 +342,11 @@ for (const t of BUILTIN_TOOLS) {
 /** The catalogue row of a built-in server's tool. */
 export function builtinTool(server: string, tool: string): BuiltinTool | undefined {
   return byKey.get(`${server}/${tool}`);
+}
+
+/** The tool of the same server without which this built-in is not offered to the model (see `offeredWith`). */
+export function offeredWith(tool: { serverAlias: string; toolName: string; builtIn: boolean }): string | undefined {
+  return tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName)?.offeredWith : undefined;
 }
 
 /** The built-in a bare name means: ours, Gemini CLI's (current or legacy) or Claude Code's name. */

@@ -3,6 +3,7 @@ import { constants } from 'node:os';
 import { OutputCapture, type ExecOutcome } from './output.js';
 import { appendGitConfig, hardenedGitEnv, scanGitConfig, UNLISTED_GIT_OVERRIDES } from './git-env.js';
 import { groupExists, groupMembers, type GroupRegistry } from './process-group.js';
+import { CAN_WATCH_INPUT, watchForInput } from './input-wait.js';
 
 export interface ExecRequest {
   command: string;
@@ -44,7 +45,7 @@ const DRAIN_MAX_MS = 1000;
 const WRAPPER_PREFIX = 'exec 2>&1; ';
 
 /** An `Error:` line the model sees names the user's command, not our wrapper around it. */
-function userFacing(message: string): string {
+export function userFacing(message: string): string {
   return message.split(WRAPPER_PREFIX).join('');
 }
 
@@ -61,54 +62,63 @@ export async function commandEnv(gitDirs?: readonly string[]): Promise<NodeJS.Pr
  * joined to stdout inside bash (`exec 2>&1`) so both arrive through one pipe in the order written.
  */
 export async function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
-  const env = await commandEnv(req.gitDirs);
-  const plain: Launch = { file: 'bash', args: ['-c', `${WRAPPER_PREFIX}${req.command}`], env, cwd: req.cwd };
-  let launch: Launch & { cleanup?: () => Promise<string[]> };
-  try {
-    launch = req.confine ? await req.confine(plain) : plain;
-  } catch (err) {
-    return failedToStart(`sandbox: ${(err as Error).message}`);
-  }
+  const launch = await prepareLaunch(req);
+  if ('output' in launch) return launch;
   const outcome = await run(req, launch);
   const notes = launch.cleanup ? await launch.cleanup().catch((err) => [`sandbox cleanup: ${err.message}`]) : [];
   return notes.length ? { ...outcome, output: [outcome.output, ...notes].filter(Boolean).join('\n') } : outcome;
 }
 
+/** The command line to spawn for a request: bash with stderr joined, inside the sandbox when there is one. */
+export async function prepareLaunch(
+  req: Pick<ExecRequest, 'command' | 'cwd' | 'gitDirs' | 'confine'>,
+): Promise<(Launch & { cleanup?: () => Promise<string[]> }) | ExecOutcome> {
+  const env = await commandEnv(req.gitDirs);
+  const plain: Launch = { file: 'bash', args: ['-c', `${WRAPPER_PREFIX}${req.command}`], env, cwd: req.cwd };
+  try {
+    return req.confine ? await req.confine(plain) : plain;
+  } catch (err) {
+    return failedToStart(`sandbox: ${(err as Error).message}`);
+  }
+}
+
 function run(req: ExecRequest, launch: Launch): Promise<ExecOutcome> {
   return new Promise((resolve) => {
     const capture = new OutputCapture();
-    let timedOut = false;
-    let aborted = false;
+    let stopped: 'timeout' | 'abort' | { program: string } | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let streamsClosed = false;
     let settled = false;
     let quietTimer: NodeJS.Timeout | undefined;
     let drainCap: NodeJS.Timeout | undefined;
     let killing: Promise<void> | undefined;
+    let lastOutputAt = Date.now();
 
-    const child = spawnLaunch(launch);
+    // Where the system can tell a wait for input, stdin is held open (and never written) so that such
+    // a wait is found and ends the command; elsewhere it is at end-of-file, as with no terminal at all.
+    const child = spawnLaunch(launch, CAN_WATCH_INPUT ? 'pipe' : 'ignore');
     if ('output' in child) return resolve(child);
     const pgid = child.pid;
     if (pgid !== undefined) req.groups.add(pgid);
 
-    const kill = () => {
+    const stop = (why: NonNullable<typeof stopped>) => {
+      stopped ??= why;
       if (pgid !== undefined && !killing) killing = req.groups.terminate(pgid);
     };
-    const onTimeout = () => {
-      timedOut = true;
-      kill();
-    };
-    const inactivity = req.timeoutMs > 0 ? setTimeout(onTimeout, req.timeoutMs) : undefined;
-    const onAbort = () => {
-      aborted = true;
-      kill();
-    };
+    const inactivity = req.timeoutMs > 0 ? setTimeout(() => stop('timeout'), req.timeoutMs) : undefined;
+    const onAbort = () => stop('abort');
     if (req.signal.aborted) onAbort();
     else req.signal.addEventListener('abort', onAbort, { once: true });
+    const releaseStdin = holdStdin(
+      child,
+      () => lastOutputAt,
+      (program) => stop({ program }),
+    );
 
     const onData = (chunk: Buffer) => {
       if (settled) return; // a background job still writing after the result: drained, not kept
       inactivity?.refresh();
+      lastOutputAt = Date.now();
       const text = capture.push(chunk);
       if (text) req.onOutput?.(text);
       if (exit) armQuiet();
@@ -124,16 +134,13 @@ function run(req: ExecRequest, launch: Launch): Promise<ExecOutcome> {
     const finish = async (spawnError?: Error) => {
       if (settled) return;
       settled = true;
-      clearTimeout(inactivity);
-      clearTimeout(quietTimer);
-      clearTimeout(drainCap);
+      for (const t of [inactivity, quietTimer, drainCap]) clearTimeout(t);
       req.signal.removeEventListener('abort', onAbort);
+      releaseStdin();
       if (killing) await killing;
       const backgroundPids = pgid !== undefined && !killing ? leftInBackground(pgid, req.groups) : [];
       // Background jobs keep running with their pipe open: keep it drained without holding the loop.
-      if (!streamsClosed) {
-        for (const s of [child.stdout, child.stderr]) (s as unknown as { unref?: () => void })?.unref?.();
-      }
+      if (!streamsClosed) for (const s of [child.stdout, child.stderr]) (s as { unref?: () => void } | null)?.unref?.();
       resolve({
         output: capture.finish(),
         shown: capture.shown(),
@@ -142,8 +149,9 @@ function run(req: ExecRequest, launch: Launch): Promise<ExecOutcome> {
         signal: exit?.signal ? (constants.signals[exit.signal] ?? null) : null,
         pgid,
         backgroundPids,
-        timedOut,
-        aborted,
+        timedOut: stopped === 'timeout',
+        aborted: stopped === 'abort',
+        ...(typeof stopped === 'object' ? { wantedInput: stopped.program } : {}),
       });
     };
 
@@ -160,21 +168,37 @@ function run(req: ExecRequest, launch: Launch): Promise<ExecOutcome> {
     child.on('close', () => {
       streamsClosed = true;
       // The last background job let go of the pipe: the group is usually gone now.
-      if (settled && pgid !== undefined && req.groups.has(pgid) && !killing && groupMembers(pgid).length === 0) {
-        req.groups.delete(pgid);
-      }
-      if (exit) void finish();
-      else if (pgid === undefined) void finish();
+      if (settled && !killing) forgetIfEmpty(pgid, req.groups);
+      if (exit || pgid === undefined) void finish();
     });
   });
 }
 
-function spawnLaunch(launch: Launch): ChildProcess | ExecOutcome {
+function forgetIfEmpty(pgid: number | undefined, groups: GroupRegistry): void {
+  if (pgid !== undefined && groups.has(pgid) && groupMembers(pgid).length === 0) groups.delete(pgid);
+}
+
+/**
+ * Watches the command's held-open stdin for a process waiting on it (`onWait` gets the program's name).
+ * The returned function ends the watch and closes stdin: whatever the command left running reads
+ * end-of-file from then on instead of waiting forever.
+ */
+function holdStdin(child: ChildProcess, lastOutput: () => number, onWait: (program: string) => void): () => void {
+  if (!child.stdin || child.pid === undefined) return () => undefined;
+  child.stdin.on('error', () => undefined);
+  const stopWatch = watchForInput(child.pid, lastOutput, (wait) => onWait(wait.program));
+  return () => {
+    stopWatch();
+    child.stdin?.destroy();
+  };
+}
+
+export function spawnLaunch(launch: Launch, stdin: 'pipe' | 'ignore' = 'ignore'): ChildProcess | ExecOutcome {
   try {
     return spawn(launch.file, launch.args, {
       cwd: launch.cwd,
       env: launch.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [stdin, 'pipe', 'pipe'],
       detached: true,
     });
   } catch (err) {

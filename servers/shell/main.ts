@@ -40,6 +40,7 @@ void runServerMain({
   options: {
     'timeout-s': { type: 'string' },
     'truncate-threshold': { type: 'string' },
+    'max-jobs': { type: 'string' },
     sandbox: { type: 'boolean' },
     'sandbox-allow-net': { type: 'string', multiple: true },
     'sandbox-secret': { type: 'string', multiple: true },
@@ -47,6 +48,7 @@ void runServerMain({
   usage:
     '       [--timeout-s SECONDS]          inactivity timeout, default 300 (0 = none)\n' +
     '       [--truncate-threshold CHARS]   model-facing output limit, default 40000 (0 = none)\n' +
+    '       [--max-jobs N]                 background jobs running at once, default 100\n' +
     '       [--sandbox]                    run every command in a bubblewrap sandbox (also GEMINI_SANDBOX=true)\n' +
     '       [--sandbox-allow-net HOST,...] hosts sandboxed commands may reach (default: no network)\n' +
     '       [--sandbox-secret PATH]...     more paths to hide from sandboxed commands',
@@ -58,5 +60,6 @@ void runServerMain({
       log,
       timeoutS: positive('timeout-s', values['timeout-s'], 300),
       truncateThreshold: positive('truncate-threshold', values['truncate-threshold'], 40_000),
+      maxJobs: positive('max-jobs', values['max-jobs'], 100),
     }),
 });

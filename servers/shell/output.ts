@@ -74,6 +74,8 @@ export interface ExecOutcome {
   backgroundPids: number[];
   timedOut: boolean;
   aborted: boolean;
+  /** The program found waiting to read its stdin, for which the command was stopped. */
+  wantedInput?: string;
 }
 
 /** The model-facing result block (output, then error, exit code, signal and PIDs when present), before wrapping. */
@@ -85,6 +87,7 @@ export function formatOutcome(r: ExecOutcome, timeoutMs: number): string {
       ? `${head} Below is the output before it was cancelled:\n${r.output}`
       : `${head} There was no output before it was cancelled.`;
   }
+  if (r.wantedInput) return wantedInputText(r.wantedInput, r.output);
   const lines = [`Output: ${r.output || '(empty)'}`];
   if (r.error) lines.push(`Error: ${r.error}`);
   if (r.exitCode !== null && r.exitCode !== 0) lines.push(`Exit Code: ${r.exitCode}`);
@@ -92,6 +95,19 @@ export function formatOutcome(r: ExecOutcome, timeoutMs: number): string {
   if (r.backgroundPids.length) lines.push(`Background PIDs: ${r.backgroundPids.join(', ')}`);
   if (r.pgid !== undefined) lines.push(`Process Group PGID: ${r.pgid}`);
   return lines.join('\n');
+}
+
+/**
+ * A command stopped because it waited for input: said plainly, with the way out, so the model runs it
+ * differently instead of again.
+ */
+export function wantedInputText(program: string, output: string): string {
+  const head =
+    `Command was stopped because it wanted input: \`${program}\` was waiting to read from standard input, and nobody can type into a command here. ` +
+    'Run it non-interactively instead: pass the answers as options (such as --yes) or give the input through a pipe or a here-document.';
+  return output
+    ? `${head} Below is the output before it was stopped:\n${output}`
+    : `${head} There was no output before it was stopped.`;
 }
 
 /** The user-facing summary. */

@@ -62,7 +62,7 @@ function listGroup(pgid: number): GroupMember[] {
  * live, so a cancel at the very start (before bwrap's inner process has tied its life to the outer one)
  * still reaches the command.
  */
-function descendantGroups(pgid: number): number[] {
+function commandTree(pgid: number): { groups: number[]; pids: number[] } {
   const all = scanProcs() ?? [];
   const children = new Map<number, ProcEntry[]>();
   for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
@@ -76,7 +76,19 @@ function descendantGroups(pgid: number): number[] {
     if (p.pgrp !== pgid && p.pgrp > 1) groups.add(p.pgrp);
     queue.push(...(children.get(p.pid) ?? []));
   }
-  return [...groups];
+  return { groups: [...groups], pids: [...seen] };
+}
+
+/** The pids of the list still running (a zombie has ended). */
+function stillRunning(pids: number[]): number[] {
+  return pids.filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Fallback for systems without /proc (macOS): `ps` reports the process group and state. */
@@ -113,14 +125,29 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls until no live member is left or `ms` passed; true when the group is gone. */
-async function waitGone(pgid: number, ms: number): Promise<boolean> {
+/** Polls `cond` until it holds or `ms` passed; whether it held. */
+async function until(cond: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
-    if (!groupExists(pgid) || groupMembers(pgid).length === 0) return true;
+    if (cond()) return true;
     if (Date.now() >= deadline) return false;
     await sleep(25);
   }
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // ESRCH: already gone.
+  }
+}
+
+/** Polls until every live member of the group is stopped, or `ms` passed. */
+async function waitStopped(pgid: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && listGroup(pgid).some((m) => m.state !== 'T' && m.state !== 't' && m.state !== 'Z'))
+    await sleep(5);
 }
 
 /**
@@ -128,12 +155,23 @@ async function waitGone(pgid: number, ms: number): Promise<boolean> {
  * session), inner ones first; SIGKILL to whatever is left after the grace period.
  */
 export async function terminateGroup(pgid: number, graceMs: number): Promise<void> {
-  const groups = [...descendantGroups(pgid), pgid];
+  // Frozen first, so nothing forks or leaves the group while its tree is read; TERM waits for the CONT.
+  // A stop lands when the process next returns from the kernel (a clone in progress completes first), so
+  // the tree is read once every member is seen stopped.
+  signalGroup(pgid, 'SIGSTOP');
+  await waitStopped(pgid, 250);
+  const tree = commandTree(pgid);
+  const groups = [...tree.groups, pgid];
   for (const g of groups) signalGroup(g, 'SIGTERM');
-  const gone = await Promise.all(groups.map((g) => waitGone(g, graceMs)));
-  if (gone.every(Boolean)) return;
+  for (const g of groups) signalGroup(g, 'SIGCONT');
+  // A process may leave the group after the TERM without dying of it (bwrap's inner process, which ignores
+  // it until its setup is done and then becomes a namespace's init): its pid is followed, not its group.
+  const ended = () =>
+    groups.every((g) => !groupExists(g) || groupMembers(g).length === 0) && !stillRunning(tree.pids).length;
+  if (await until(ended, graceMs)) return;
   for (const g of groups) signalGroup(g, 'SIGKILL');
-  await Promise.all(groups.map((g) => waitGone(g, 2000)));
+  for (const pid of stillRunning(tree.pids)) signalPid(pid, 'SIGKILL');
+  await until(ended, 2000);
 }
 
 /**

@@ -7,6 +7,10 @@ import { VERSION } from '../../protocol/version.js';
 import { preloadBashParser } from '../../protocol/bash/bash-parser.js';
 import { GroupRegistry } from './process-group.js';
 import { createRunShellCommandTool } from './tools/run-shell-command.js';
+import { BackgroundJobs } from './background-jobs.js';
+import { createListBackgroundProcessesTool } from './tools/list-background-processes.js';
+import { createReadBackgroundOutputTool } from './tools/read-background-output.js';
+import { createKillBackgroundProcessTool } from './tools/kill-background-process.js';
 import type { SandboxFor } from './sandbox.js';
 
 export interface ShellServerDeps {
@@ -20,12 +24,15 @@ export interface ShellServerDeps {
   /** Grace between SIGTERM and SIGKILL when a group is stopped. */
   killGraceMs?: number;
   progressIntervalMs?: number;
+  /** Background jobs remembered and running at once (default 100, as Gemini CLI remembers). */
+  maxJobs?: number;
   /** From createShellSandbox(): every command runs confined. */
   sandbox?: SandboxFor;
 }
 
 export function createShellServer(deps: ShellServerDeps): KitServer {
   const groups = new GroupRegistry(deps.killGraceMs ?? 2000);
+  const jobs = new BackgroundJobs(groups, deps.maxJobs);
   let closing: Promise<void> | undefined;
   const stopAll = () => (closing ??= groups.terminateAll().catch((err) => deps.log.error(`stopping commands: ${err}`)));
 
@@ -38,12 +45,16 @@ export function createShellServer(deps: ShellServerDeps): KitServer {
     tools: [
       createRunShellCommandTool({
         groups,
+        jobs,
         timeoutMs: (deps.timeoutS ?? 300) * 1000,
         truncateThreshold: deps.truncateThreshold ?? DEFAULT_TRUNCATE_THRESHOLD,
         fallbackTempDir: join(tmpdir(), 'gemini-mcp-shell'),
         progressIntervalMs: deps.progressIntervalMs ?? 250,
         sandbox: deps.sandbox,
       }),
+      createListBackgroundProcessesTool(jobs),
+      createReadBackgroundOutputTool(jobs),
+      createKillBackgroundProcessTool(jobs),
     ],
     log: deps.log,
     roots: deps.roots,

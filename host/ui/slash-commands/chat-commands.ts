@@ -21,6 +21,7 @@ import type { SlashInput } from './slash-parse.js';
 import { rewindCommand } from './rewind-command.js';
 import { themeCommand } from './theme-command.js';
 import { vimCommand } from './vim-command.js';
+import { tasksCommand } from './tasks-command.js';
 import { agentsCommand } from './agents-command.js';
 
 /**
@@ -46,6 +47,7 @@ export const CHAT_COMMANDS: Record<string, ChatCommand> = {
   model: modelCommand,
   debug: debugCommand,
   stats: statsCommand,
+  tasks: tasksCommand,
   agents: agentsCommand,
 };
 

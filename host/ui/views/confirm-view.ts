@@ -78,6 +78,8 @@ export function confirmBody(req: ConfirmationRequest, p: Palette, lineNumbers = 
     // Said where the decision is made: what the command can reach if allowed.
     if (req.tool.sandboxed) lines.push(p.green('runs in the sandbox (it writes only in the workspace)'));
     if (d.description) lines.push(p.gray(d.description));
+    if (d.background)
+      lines.push(p.yellow('runs in the background: it keeps running after this turn, until stopped or the chat ends'));
   } else {
     if (d.prompt) lines.push(d.prompt);
     if (d.urls?.length) lines.push(p.gray('URLs:'), ...d.urls.map((u) => `  ${p.blue(u)}`));

@@ -7,18 +7,24 @@ import { proceeds } from '../../../protocol/confirmation.js';
 import { guardPath } from '../../common/path-guard.js';
 import { textResult, ToolError, userCancelled } from '../../common/result.js';
 import { wrapUntrusted } from '../../../protocol/tool-result.js';
-import { defineTool, type ToolDefinition } from '../../common/tool.js';
+import { defineTool, type ToolContext, type ToolDefinition } from '../../common/tool.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { truncateWithFile } from '../../../protocol/truncate.js';
 import { executeCommand } from '../execute.js';
 import { gitDirsOf } from '../git-env.js';
 import { displayOf, formatOutcome } from '../output.js';
 import { createParseMemo } from '../parse-memo.js';
 import type { GroupRegistry } from '../process-group.js';
+import type { BackgroundJobs } from '../background-jobs.js';
+import { startInBackground } from '../background-start.js';
+import type { ExecOutcome } from '../output.js';
 import { createLineStreamer } from '../progress.js';
 import type { SandboxFor } from '../sandbox.js';
 
 export interface RunShellCommandDeps {
   groups: GroupRegistry;
+  /** Where `is_background` commands go. */
+  jobs: BackgroundJobs;
   /** Inactivity timeout in ms; 0 disables it. */
   timeoutMs: number;
   /** Model-facing character limit. */
@@ -35,7 +41,7 @@ export const SUBSTITUTION_BLOCKED =
   'Command injection detected: command substitution syntax ($(), backticks, <() or >()) found in command arguments. ' +
   'On PowerShell, @() array subexpressions and $() subexpressions are also blocked. This is a security risk and the command was blocked.';
 
-const DESCRIPTION = `This tool executes a given shell command as \`bash -c <command>\`. Command substitution using $(), backticks, <() or >() is not allowed and is blocked. Command can start background processes using \`&\`. The command runs in its own process group, which can be terminated with \`kill -- -PGID\`, or signalled with \`kill -s SIGNAL -- -PGID\`.
+const DESCRIPTION = `This tool executes a given shell command as \`bash -c <command>\`. Command substitution using $(), backticks, <() or >() is not allowed and is blocked. To run a command in the background, set the \`is_background\` parameter to true. Do NOT use \`&\` to background commands. The command runs in its own process group, which can be terminated with \`kill -- -PGID\`, or signalled with \`kill -s SIGNAL -- -PGID\`.
 
 The following information is returned:
 
@@ -46,7 +52,11 @@ Signal: Signal number, only if the command was terminated by a signal.
 Background PIDs: List of background processes started, only if any are still running when the command exits.
 Process Group PGID: Process group started, only if the process started.
 
-The command runs in the primary workspace root, or in \`directory\` (relative to it, must exist). Output is cut to the first and last characters when very long; the full text is saved to a file named in the result. A command that produces no output for the inactivity timeout is stopped.`;
+The command runs in the primary workspace root, or in \`directory\` (relative to it, must exist). Output is cut to the first and last characters when very long; the full text is saved to a file named in the result. A command that produces no output for the inactivity timeout is stopped. Nobody can type into a command: one that waits for input (a prompt, an editor) is stopped about a second after it starts waiting, with a result that says so; run such commands non-interactively.`;
+
+/** Said when asking: what is approved keeps running after the turn. */
+export const BACKGROUND_LINE =
+  'Runs in the background: it keeps running after this call, until stopped or the session ends.';
 
 const SANDBOX_NOTE = `
 
@@ -62,6 +72,20 @@ const schema = z.object({
     .string()
     .optional()
     .describe('(OPTIONAL) Directory to run the command in, relative to the primary workspace root. Must exist.'),
+  is_background: z
+    .boolean()
+    .optional()
+    .describe(
+      'Set to true if this command should be run in the background (e.g. for long-running servers or watchers). The command will be started, allowed to run for a brief moment to check for immediate errors, and then moved to the background.',
+    ),
+  delay_ms: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'Optional. Delay in milliseconds to wait after starting the process in the background. Useful to allow the process to start and generate initial output before returning.',
+    ),
 });
 
 export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefinition {
@@ -100,6 +124,7 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
         rootCommands: parsed.rootCommands,
         directory: cwd,
         ...(args.description ? { description: args.description } : {}),
+        ...(args.is_background ? { background: true } : {}),
       };
       const message = [
         'Confirm Shell Command',
@@ -107,11 +132,19 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
         `Root commands: ${parsed.rootCommands.join(', ')}`,
         `Directory: ${cwd}`,
         ...(args.description ? [`Description: ${args.description}`] : []),
+        ...(args.is_background ? [BACKGROUND_LINE] : []),
       ].join('\n');
       const outcome = await ctx.confirm(detail, message);
       if (!proceeds(outcome)) throw userCancelled();
       if (deps.groups.isClosed || ctx.signal.aborted) throw userCancelled();
 
+      const gitDirs = gitDirsOf(parsed.commands, cwd);
+      const confine = deps.sandbox?.(ctx.roots.list, ctx.roots.projectTempDir ? [ctx.roots.projectTempDir] : []);
+      if (args.is_background) {
+        return startInBackground(deps.jobs, { command, cwd, gitDirs, confine }, args.delay_ms, ctx.signal, (r) =>
+          finishResult(r, deps, ctx),
+        );
+      }
       const streamer = createLineStreamer((text) => void ctx.progress(text), deps.progressIntervalMs);
       const result = await executeCommand({
         command,
@@ -120,39 +153,45 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
         timeoutMs: deps.timeoutMs,
         groups: deps.groups,
         onOutput: (text) => streamer.push(text),
-        gitDirs: gitDirsOf(parsed.commands, cwd),
-        confine: deps.sandbox?.(ctx.roots.list, ctx.roots.projectTempDir ? [ctx.roots.projectTempDir] : []),
+        gitDirs,
+        confine,
       });
       streamer.stop();
-
-      const wrapped = wrapUntrusted(formatOutcome(result, deps.timeoutMs));
-      const { text, file } = await truncateShellOutput(
-        wrapped,
-        deps.truncateThreshold,
-        ctx.roots.projectTempDir ?? deps.fallbackTempDir,
-        ctx.callId,
-      );
-      // The display is the command's own output (its end, when huge), never the text wrapped for the model.
-      const display = capDisplay(result.timedOut ? text : displayOf(result));
-      if (result.error) throw new ToolError(text, 'shell_execute_error', display);
-      const done = textResult(text, display);
-      done._meta = {
-        ...done._meta,
-        ...(file ? { [META.outputFile]: file } : {}),
-        [META.shellOutcome]: {
-          // Bounded: the result already carries the (truncated) text once; a 16 MB copy would double it.
-          output:
-            result.output.length > MAX_OUTCOME_CHARS
-              ? `${result.output.slice(0, MAX_OUTCOME_CHARS)}\n[output cut at ${MAX_OUTCOME_CHARS} characters]`
-              : result.output,
-          exitCode: result.exitCode,
-          signal: result.signal,
-          aborted: result.aborted || result.timedOut,
-        },
-      };
-      return done;
+      return finishResult(result, deps, ctx);
     },
   });
+}
+
+/** The model's result of a command that ended: its output wrapped, cut to the threshold, with the outcome in `_meta`. */
+async function finishResult(result: ExecOutcome, deps: RunShellCommandDeps, ctx: ToolContext): Promise<CallToolResult> {
+  const wrapped = wrapUntrusted(formatOutcome(result, deps.timeoutMs));
+  const { text, file } = await truncateShellOutput(
+    wrapped,
+    deps.truncateThreshold,
+    ctx.roots.projectTempDir ?? deps.fallbackTempDir,
+    ctx.callId,
+  );
+  // The display is the command's own output (its end, when huge), never the text wrapped for the model.
+  const display = capDisplay(
+    result.timedOut ? text : result.wantedInput ? formatOutcome(result, deps.timeoutMs) : displayOf(result),
+  );
+  if (result.error) throw new ToolError(text, 'shell_execute_error', display);
+  const done = textResult(text, display);
+  done._meta = {
+    ...done._meta,
+    ...(file ? { [META.outputFile]: file } : {}),
+    [META.shellOutcome]: {
+      // Bounded: the result already carries the (truncated) text once; a 16 MB copy would double it.
+      output:
+        result.output.length > MAX_OUTCOME_CHARS
+          ? `${result.output.slice(0, MAX_OUTCOME_CHARS)}\n[output cut at ${MAX_OUTCOME_CHARS} characters]`
+          : result.output,
+      exitCode: result.exitCode,
+      signal: result.signal,
+      aborted: result.aborted || result.timedOut || result.wantedInput !== undefined,
+    },
+  };
+  return done;
 }
 
 const MAX_DISPLAY_CHARS = 40_000;

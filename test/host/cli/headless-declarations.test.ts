@@ -12,6 +12,7 @@ const ASKING = [
   'memory__save_memory',
 ];
 const READ_ONLY = ['filesystem__read_file', 'filesystem__glob', 'web__google_web_search'];
+const JOBS = ['shell__list_background_processes', 'shell__read_background_output', 'shell__kill_background_process'];
 
 describe('headless declarations leave out tools policy always denies', () => {
   const endpoint = scriptedEndpoints();
@@ -38,11 +39,13 @@ describe('headless declarations leave out tools policy always denies', () => {
     expect(system).not.toContain('run_shell_command');
     expect(system).not.toContain('Instructions from the "shell" server');
     expect(system).toContain('`filesystem__read_file`');
+    // Reading and listing background jobs is read-only, but of no use without the shell that starts them.
+    for (const n of JOBS) expect(names).not.toContain(n);
   });
 
   it('--yolo declares every tool', async () => {
     const { names, system } = await firstRequest(['-y']);
-    expect(names).toEqual(expect.arrayContaining([...READ_ONLY, ...ASKING]));
+    expect(names).toEqual(expect.arrayContaining([...READ_ONLY, ...ASKING, ...JOBS]));
     for (const n of ASKING) expect(system).toContain(n);
   });
 

@@ -26,7 +26,12 @@ describe('run_shell_command over stdio', () => {
 
   it('declares the tool per contract (title, annotations, confirms, schema)', async () => {
     const { tools } = await srv.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([TOOL]);
+    expect(tools.map((t) => t.name)).toEqual([
+      TOOL,
+      'list_background_processes',
+      'read_background_output',
+      'kill_background_process',
+    ]);
     const t = tools[0];
     expect(t.title).toBe('Shell');
     expect(t.annotations).toMatchObject({
@@ -38,9 +43,32 @@ describe('run_shell_command over stdio', () => {
     expect(t._meta?.[META.confirms]).toBe(true);
     expect(t.inputSchema.required).toEqual(['command']);
     expect(t.inputSchema.additionalProperties).not.toBe(false);
-    for (const word of ['bash -c', '$()', '&', 'Background PIDs', 'Process Group PGID', 'kill -- -PGID']) {
+    for (const word of [
+      'bash -c',
+      '$()',
+      '&',
+      'Background PIDs',
+      'Process Group PGID',
+      'kill -- -PGID',
+      'is_background',
+    ]) {
       expect(t.description).toContain(word);
     }
+    expect(Object.keys(t.inputSchema.properties ?? {})).toEqual([
+      'command',
+      'description',
+      'directory',
+      'is_background',
+      'delay_ms',
+    ]);
+    // Listing and reading jobs change nothing; stopping one does.
+    const byName = new Map(tools.map((x) => [x.name, x]));
+    expect(byName.get('list_background_processes')?.annotations?.readOnlyHint).toBe(true);
+    expect(byName.get('read_background_output')?.annotations?.readOnlyHint).toBe(true);
+    expect(byName.get('kill_background_process')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
   });
 
   it('runs a command: exact result text, wrapped', async () => {

@@ -211,3 +211,35 @@ describe('small things', () => {
     expect(card).not.toContain('untrusted_context');
   });
 });
+
+describe('the shell dialog', () => {
+  const ask = (background?: boolean) =>
+    stripSgr(
+      confirmBody(
+        {
+          source: 'elicitation',
+          callId: 'b',
+          tool: {
+            exposedName: 'shell__run_shell_command',
+            serverAlias: 'shell',
+            toolName: 'run_shell_command',
+            description: '',
+            readOnly: false,
+            confirmsInCall: true,
+            trusted: false,
+            builtIn: true,
+          },
+          message: 'Confirm Shell Command',
+          detail: { kind: 'exec', title: 'Confirm Shell Command', command: 'npm run dev', background },
+        },
+        plain,
+      ),
+    );
+
+  it('says when the command will keep running in the background', () => {
+    expect(ask(true)).toContain(
+      'runs in the background: it keeps running after this turn, until stopped or the chat ends',
+    );
+    expect(ask()).not.toContain('background');
+  });
+});
