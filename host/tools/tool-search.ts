@@ -11,8 +11,12 @@ import type { ToolRef } from '../scheduler/types.js';
 /** The alias under which host-provided tools are registered; not a valid server alias, so never a server's. */
 export const HOST_TOOLS_ALIAS = '@host';
 export const SEARCH_TOOLS_NAME = 'search_tools';
-/** Characters of declarations (as JSON) a first request carries before tools are deferred to search. */
-export const DECLARATION_CHAR_BUDGET = 20_000;
+/**
+ * Characters of declarations (as JSON) a first request carries before tools are deferred to search, the
+ * host's own tools included (write_todos alone is ~5,000): with search_tools' own declaration the request
+ * stays under 25,000.
+ */
+export const DECLARATION_CHAR_BUDGET = 24_000;
 const DEFAULT_RESULTS = 8;
 const MAX_RESULTS = 25;
 
