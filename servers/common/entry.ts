@@ -5,6 +5,7 @@ import { createStderrLogger, type Logger } from './logger.js';
 import type { KitServer } from './create-server.js';
 import { LineLimitedStdioTransport } from './stdio-transport.js';
 import type { CommonFlags, FlagValues } from './flags.js';
+import { defaultReplicaId, validReplicaId } from './replica.js';
 
 export interface EntrySpec {
   name: string;
@@ -25,6 +26,8 @@ const COMMON_OPTIONS = {
   root: { type: 'string', multiple: true },
   'project-temp-dir': { type: 'string' },
   'allow-origin': { type: 'string', multiple: true },
+  'allow-host': { type: 'string', multiple: true },
+  'replica-id': { type: 'string' },
   'max-sessions': { type: 'string', default: '100' },
   'session-idle-timeout': { type: 'string', default: '1800' },
   'headers-timeout': { type: 'string', default: '10' },
@@ -76,6 +79,13 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
   const maxSessionRequests = Number(values['max-session-requests']);
   if (!Number.isInteger(maxSessionRequests) || maxSessionRequests < 1)
     fail(spec, `--max-session-requests must be a positive integer, not "${values['max-session-requests']}"`);
+  const replicaId = (values['replica-id'] as string | undefined) ?? defaultReplicaId();
+  if (!validReplicaId(replicaId))
+    fail(spec, `--replica-id must be 1-64 letters, digits, '-' or '_', not "${replicaId}"`);
+  const allowHosts = (values['allow-host'] as string[] | undefined) ?? [];
+  for (const h of allowHosts)
+    if (!/^[A-Za-z0-9.:[\]-]+$/.test(h))
+      fail(spec, `--allow-host takes a host name, optionally with :port, not "${h}"`);
   const flags: CommonFlags = {
     transport,
     port,
@@ -85,6 +95,8 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
     projectTempDir: values['project-temp-dir'] as string | undefined,
     debug: values.debug === true,
     allowOrigins: (values['allow-origin'] as string[] | undefined) ?? [],
+    allowHosts: allowHosts.map((h) => h.toLowerCase()),
+    replicaId,
     maxSessions,
     sessionIdleMs: Math.round(idleSeconds * 1000),
     headersTimeoutMs,
@@ -136,7 +148,8 @@ function usage(spec: EntrySpec): string {
     `${spec.summary ? `${spec.name}: ${spec.summary}\n` : ''}` +
     `Usage: ${spec.name} [--transport stdio|http] [--port N] [--host 127.0.0.1] [--token-env NAME]\n` +
     `       [--root DIR]... [--project-temp-dir DIR] [--debug]\n` +
-    `       HTTP: [--allow-origin ORIGIN]... [--max-sessions 100] [--session-idle-timeout SECONDS (1800)]\n` +
+    `       HTTP: [--allow-origin ORIGIN]... [--allow-host NAME[:PORT]]... [--replica-id ID (hostname-pid)]\n` +
+    `             [--max-sessions 100] [--session-idle-timeout SECONDS (1800)]\n` +
     `             [--headers-timeout SECONDS (10)] [--request-timeout SECONDS (30)] [--write-stall-timeout SECONDS (15)]\n` +
     `             [--max-session-requests N (8)] [--shutdown-grace SECONDS (30)]${spec.usage ? `\n${spec.usage}` : ''}\n`
   );

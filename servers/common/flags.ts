@@ -9,6 +9,10 @@ export interface CommonFlags {
   debug: boolean;
   /** Browser origins accepted over HTTP besides the server's own (`*` for any, `null` for opaque ones). */
   allowOrigins: string[];
+  /** HTTP: Host names (with or without port) accepted besides the bind address and localhost: a load balancer's public name. */
+  allowHosts: string[];
+  /** HTTP: this replica's id, the prefix of every session id it mints and sent in the Mcp-Replica-Id header. */
+  replicaId: string;
   /** Streamable HTTP sessions held at once. */
   maxSessions: number;
   /** A Streamable HTTP session with nothing open for this long is closed. */

@@ -1,23 +1,27 @@
 import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { KitServer } from './create-server.js';
 import type { CommonFlags } from './flags.js';
 import { CallMeter } from './http-call-meter.js';
+import { SessionEventStore } from './http-event-store.js';
 import { createHttpMetrics } from './http-metrics.js';
 import { Outbox } from './http-outbox.js';
 import { answerProbe, PROBE_PATHS } from './http-probes.js';
 import { SessionTable } from './http-sessions.js';
 import type { Logger } from './logger.js';
 import { MAX_MESSAGE_BYTES } from './message-limit.js';
+import { mintSessionId, REPLICA_HEADER } from './replica.js';
 import { isLoopbackHostname } from '../../protocol/loopback.js';
 
 /**
  * Streamable HTTP on `/mcp`, one server per session. A bearer token guards every request when
  * configured, a non-loopback bind requires one, and Host headers are checked against the bind
- * address so a web page cannot reach a local server through DNS rebinding. A browser's Origin must be
+ * address (and the names given with `--allow-host`) so a web page cannot reach a local server through
+ * DNS rebinding. Session ids start with the replica id, which every response names (`Mcp-Replica-Id`);
+ * SSE events carry ids, kept per session so a cut stream resumes with `Last-Event-ID`. A browser's Origin must be
  * the server's own or one allowed with `--allow-origin`; clients that send none (not browsers) pass.
  * An unknown or closed session id gets 404, so a client knows to initialize again. `/healthz`, `/readyz`
  * and `/metrics` answer without a token. `drain` stops taking sessions and lets the calls in flight finish.
@@ -50,6 +54,7 @@ export async function serveHttp(
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader(REPLICA_HEADER, flags.replicaId);
     const url = new URL(req.url ?? '/', 'http://x');
     const probe = PROBE_PATHS.has(url.pathname) && req.headers.origin === undefined;
     if (probe) return answerProbe(url.pathname, req, res, { ready: () => !draining, metrics });
@@ -99,8 +104,7 @@ export async function serveHttp(
     http.listen(flags.port, flags.host, () => resolve());
   });
   const port = (http.address() as AddressInfo).port;
-  allowedHosts = [flags.host, 'localhost', '127.0.0.1', '[::1]'].flatMap((h) => [`${h}:${port}`, h]);
-  ownOrigins = new Set(allowedHosts.filter((h) => h.endsWith(`:${port}`)).map((h) => `http://${h}`));
+  ({ allowedHosts, ownOrigins } = hostsAnswered(flags, port));
   // Tests and launchers read this line to learn the port.
   log.info(`listening on http://${flags.host.includes(':') ? `[${flags.host}]` : flags.host}:${port}/mcp`);
 
@@ -143,9 +147,11 @@ async function startSession(env: SessionEnv, req: IncomingMessage, res: ServerRe
   const server = await env.create();
   const outbox = sessionOutbox(flags, log, res);
   const transport = new StreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
+    sessionIdGenerator: () => mintSessionId(flags.replicaId),
     enableDnsRebindingProtection: true,
     allowedHosts: env.allowedHosts,
+    // SSE events get ids and are kept (bounded) so a client whose stream was cut resumes with Last-Event-ID.
+    eventStore: new SessionEventStore(),
     onsessioninitialized: (id) => sessions.add(id, { transport, server, outbox, open: 0, lastUsed: Date.now() }),
   });
   let unwatch: () => void = () => {};
@@ -164,6 +170,17 @@ export interface HttpService {
   close: () => Promise<void>;
   /** Refuses new sessions (readiness 503), waits up to `graceMs` for the calls in flight, then closes. */
   drain: (graceMs: number) => Promise<void>;
+}
+
+/**
+ * The Host headers a replica answers (its bind address and localhost, with and without the port, and
+ * the operator's `--allow-host` names: a load balancer's public name), and the browser origins that are
+ * its own. A public name's origin is not implied: it is allowed with `--allow-origin`.
+ */
+function hostsAnswered(flags: CommonFlags, port: number): { allowedHosts: string[]; ownOrigins: Set<string> } {
+  const own = [flags.host, 'localhost', '127.0.0.1', '[::1]'].flatMap((h) => [`${h}:${port}`, h]);
+  const ownOrigins = new Set(own.filter((h) => h.endsWith(`:${port}`)).map((h) => `http://${h}`));
+  return { allowedHosts: [...own, ...flags.allowHosts], ownOrigins };
 }
 
 /**
