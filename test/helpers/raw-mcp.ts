@@ -19,7 +19,11 @@ export interface RawSession {
 }
 
 /** initialize + notifications/initialized; the session's headers for the requests after it. */
-export async function openRawSession(url: string, extraHeaders: Record<string, string> = {}): Promise<RawSession> {
+export async function openRawSession(
+  url: string,
+  extraHeaders: Record<string, string> = {},
+  capabilities: Record<string, unknown> = {},
+): Promise<RawSession> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { ...JSON_HEADERS, ...extraHeaders },
@@ -27,7 +31,7 @@ export async function openRawSession(url: string, extraHeaders: Record<string, s
       jsonrpc: '2.0',
       id: 0,
       method: 'initialize',
-      params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      params: { protocolVersion: PROTOCOL, capabilities, clientInfo: { name: 'raw', version: '1' } },
     }),
   });
   if (!res.ok) throw new Error(`initialize: HTTP ${res.status} ${await res.text()}`);
