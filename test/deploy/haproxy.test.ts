@@ -6,6 +6,8 @@ import type { ResolvedServerConfig } from '../../host/config/servers.js';
 import { McpClientManager } from '../../host/mcp/client-manager.js';
 import { textOf } from '../helpers/mcp.js';
 import { openRawSession, postRequest, resumeStream, SseReader } from '../helpers/raw-mcp.js';
+import { ONLY, runHost, workspace } from '../helpers/run-host.js';
+import { reply, startScriptedGemini } from '../helpers/scripted-gemini.mjs';
 import { tempDir } from '../helpers/tmp.js';
 import { waitFor } from '../helpers/wait.js';
 import { HAPROXY, TeamCluster } from './team-cluster.js';
@@ -252,4 +254,57 @@ suite(`HAProxy in front of three replicas${HAPROXY ? '' : ' [skipped: haproxy is
     expect(got.filter((g) => g.message.id === 5)).toHaveLength(1);
     expect(readFileSync(target, 'utf8')).toBe('resumed\n');
   }, 60_000);
+
+  it('gemini-mcp -p: the replica holding its session dies between two calls; the second call runs on another replica', async () => {
+    const ws = workspace();
+    ws.settings({ ...ONLY(), mcpServers: { team: { httpUrl: cluster.url, trust: true } } });
+    const readsOn = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          cluster.replicas.map(
+            async (r) => [r.id, await cluster.metric(r.id, 'mcp_tool_calls_total', 'tool="read_file"')] as const,
+          ),
+        ),
+      );
+    const before = await readsOn();
+    let turns = 0;
+    let killed = '';
+    const ep = await startScriptedGemini([], {
+      responder: async (r: { method: string }) => {
+        if (r.method !== 'streamGenerateContent') return undefined;
+        turns++;
+        if (turns === 2) {
+          // The first call is done: kill the replica that ran it, before the model asks for the second.
+          const now = await readsOn();
+          killed = cluster.replicas.find((x) => now[x.id] > before[x.id])!.id;
+          const victim = cluster.replica(killed).proc;
+          victim.child.kill('SIGKILL');
+          await victim.exited;
+        }
+        if (turns <= 2) return reply.calls({ id: `c${turns}`, name: 'team__read_file', args: { absolute_path: file } });
+        return reply.text('both reads done');
+      },
+    });
+    const run = await runHost(['-p', 'read the team file twice'], { ws, url: ep.url }).finally(() => ep.close());
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('both reads done');
+    const turnsSeen = ep.requestsOf('streamGenerateContent');
+    const answers = turnsSeen
+      .slice(1)
+      .map((t: { body: { contents: { parts: { functionResponse?: { response: unknown } }[] }[] } }) =>
+        JSON.stringify(t.body.contents.at(-1)!.parts[0].functionResponse?.response),
+      );
+    expect(answers).toHaveLength(2);
+    for (const a of answers) expect(a).toContain('team file');
+    const after = await Promise.all(
+      cluster.replicas
+        .filter((r) => r.id !== killed)
+        .map(async (r) => [r.id, await cluster.metric(r.id, 'mcp_tool_calls_total', 'tool="read_file"')] as const),
+    );
+    const survivor = after.find(([id, n]) => n > before[id]);
+    console.log(
+      `gemini-mcp -p: first read on ${killed} (then killed), second read on ${survivor?.[0]}, exit ${run.code}`,
+    );
+    expect(survivor).toBeDefined();
+  }, 120_000);
 });
