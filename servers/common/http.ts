@@ -14,6 +14,7 @@ import { SessionTable } from './http-sessions.js';
 import type { Logger } from './logger.js';
 import { MAX_MESSAGE_BYTES } from './message-limit.js';
 import { mintSessionId, REPLICA_HEADER } from './replica.js';
+import { readJson, sendDraining, sendJsonError, sendTooLarge, TOO_LARGE } from './http-replies.js';
 import { isLoopbackHostname } from '../../protocol/loopback.js';
 
 /**
@@ -234,37 +235,4 @@ function carriesWork(body: unknown): boolean {
   const isWork = (m: unknown) =>
     !!m && typeof m === 'object' && 'id' in m && 'method' in m && (m as { method: unknown }).method !== 'ping';
   return Array.isArray(body) ? body.some(isWork) : isWork(body);
-}
-
-const TOO_LARGE = Symbol('too large');
-
-/** The body as JSON; over the size limit the rest is read and dropped so the client still gets the answer. */
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size <= MAX_MESSAGE_BYTES) chunks.push(chunk as Buffer);
-  }
-  if (size > MAX_MESSAGE_BYTES) return TOO_LARGE;
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-function sendDraining(res: ServerResponse): void {
-  res.setHeader('Retry-After', '1');
-  res.setHeader('Connection', 'close');
-  sendJsonError(res, 503, -32000, 'Service unavailable: this server is shutting down; connect again');
-}
-
-function sendTooLarge(res: ServerResponse): void {
-  sendJsonError(res, 413, -32600, `Request too large: a message may have at most ${MAX_MESSAGE_BYTES} bytes`);
-}
-
-function sendJsonError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
