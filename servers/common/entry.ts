@@ -14,7 +14,12 @@ export interface EntrySpec {
   /** Server-specific flags beside the common ones. */
   options?: ParseArgsConfig['options'];
   usage?: string;
-  /** Builds one server; over HTTP it is called once per session. */
+  /**
+   * Whether `--stateless` is safe: `true` when every call stands alone, else why not (printed when an
+   * operator asks for it). Unset means refused.
+   */
+  stateless?: true | { refused: string };
+  /** Builds one server; over HTTP it is called once per session (per request when stateless). */
   create: (flags: CommonFlags, values: FlagValues, log: Logger) => KitServer | Promise<KitServer>;
 }
 
@@ -28,6 +33,7 @@ const COMMON_OPTIONS = {
   'allow-origin': { type: 'string', multiple: true },
   'allow-host': { type: 'string', multiple: true },
   'replica-id': { type: 'string' },
+  stateless: { type: 'boolean', default: false },
   'max-sessions': { type: 'string', default: '100' },
   'session-idle-timeout': { type: 'string', default: '1800' },
   'headers-timeout': { type: 'string', default: '10' },
@@ -79,13 +85,6 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
   const maxSessionRequests = Number(values['max-session-requests']);
   if (!Number.isInteger(maxSessionRequests) || maxSessionRequests < 1)
     fail(spec, `--max-session-requests must be a positive integer, not "${values['max-session-requests']}"`);
-  const replicaId = (values['replica-id'] as string | undefined) ?? defaultReplicaId();
-  if (!validReplicaId(replicaId))
-    fail(spec, `--replica-id must be 1-64 letters, digits, '-' or '_', not "${replicaId}"`);
-  const allowHosts = (values['allow-host'] as string[] | undefined) ?? [];
-  for (const h of allowHosts)
-    if (!/^[A-Za-z0-9.:[\]-]+$/.test(h))
-      fail(spec, `--allow-host takes a host name, optionally with :port, not "${h}"`);
   const flags: CommonFlags = {
     transport,
     port,
@@ -95,8 +94,7 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
     projectTempDir: values['project-temp-dir'] as string | undefined,
     debug: values.debug === true,
     allowOrigins: (values['allow-origin'] as string[] | undefined) ?? [],
-    allowHosts: allowHosts.map((h) => h.toLowerCase()),
-    replicaId,
+    ...replicaFlags(spec, values, transport),
     maxSessions,
     sessionIdleMs: Math.round(idleSeconds * 1000),
     headersTimeoutMs,
@@ -127,6 +125,26 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
   onShutdown(stop);
 }
 
+/** The flags for running as one of several replicas: its id, the public names it answers, stateless. */
+function replicaFlags(
+  spec: EntrySpec,
+  values: FlagValues,
+  transport: string,
+): Pick<CommonFlags, 'replicaId' | 'allowHosts' | 'stateless'> {
+  const replicaId = (values['replica-id'] as string | undefined) ?? defaultReplicaId();
+  if (!validReplicaId(replicaId))
+    fail(spec, `--replica-id must be 1-64 letters, digits, '-' or '_', not "${replicaId}"`);
+  const allowHosts = (values['allow-host'] as string[] | undefined) ?? [];
+  for (const h of allowHosts)
+    if (!/^[A-Za-z0-9.:[\]-]+$/.test(h))
+      fail(spec, `--allow-host takes a host name, optionally with :port, not "${h}"`);
+  const stateless = values.stateless === true;
+  if (stateless && transport !== 'http') fail(spec, '--stateless needs --transport http');
+  if (stateless && spec.stateless !== true)
+    fail(spec, `--stateless is refused: ${spec.stateless?.refused ?? 'this server keeps state in its sessions'}`);
+  return { replicaId, allowHosts: allowHosts.map((h) => h.toLowerCase()), stateless };
+}
+
 function onShutdown(close: () => Promise<void>, forceAfterMs = 5000): void {
   let closing = false;
   const handler = () => {
@@ -148,7 +166,7 @@ function usage(spec: EntrySpec): string {
     `${spec.summary ? `${spec.name}: ${spec.summary}\n` : ''}` +
     `Usage: ${spec.name} [--transport stdio|http] [--port N] [--host 127.0.0.1] [--token-env NAME]\n` +
     `       [--root DIR]... [--project-temp-dir DIR] [--debug]\n` +
-    `       HTTP: [--allow-origin ORIGIN]... [--allow-host NAME[:PORT]]... [--replica-id ID (hostname-pid)]\n` +
+    `       HTTP: [--allow-origin ORIGIN]... [--allow-host NAME[:PORT]]... [--replica-id ID (hostname-pid)] [--stateless]\n` +
     `             [--max-sessions 100] [--session-idle-timeout SECONDS (1800)]\n` +
     `             [--headers-timeout SECONDS (10)] [--request-timeout SECONDS (30)] [--write-stall-timeout SECONDS (15)]\n` +
     `             [--max-session-requests N (8)] [--shutdown-grace SECONDS (30)]${spec.usage ? `\n${spec.usage}` : ''}\n`

@@ -13,6 +13,8 @@ export interface CommonFlags {
   allowHosts: string[];
   /** HTTP: this replica's id, the prefix of every session id it mints and sent in the Mcp-Replica-Id header. */
   replicaId: string;
+  /** HTTP: no sessions; every request is served by a server of its own (only where the server allows it). */
+  stateless: boolean;
   /** Streamable HTTP sessions held at once. */
   maxSessions: number;
   /** A Streamable HTTP session with nothing open for this long is closed. */

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -7,6 +7,7 @@ import type { KitServer } from './create-server.js';
 import type { CommonFlags } from './flags.js';
 import { CallMeter } from './http-call-meter.js';
 import { SessionEventStore } from './http-event-store.js';
+import { serveStateless, type StatelessEnv } from './http-stateless.js';
 import { createHttpMetrics } from './http-metrics.js';
 import { Outbox } from './http-outbox.js';
 import { answerProbe, PROBE_PATHS } from './http-probes.js';
@@ -46,6 +47,7 @@ export async function serveHttp(
     () => meter.inFlight,
   );
   const meter = new CallMeter(metrics);
+  const stateless = statelessEnv(flags, log, create, meter, () => ({ allowedHosts, draining }));
 
   const http = createServer(slowClientLimits(flags), (req, res) => {
     void handle(req, res).catch((err) => {
@@ -74,6 +76,7 @@ export async function serveHttp(
       res.setHeader('WWW-Authenticate', 'Bearer');
       return sendJsonError(res, 401, -32001, 'Unauthorized: missing or wrong bearer token');
     }
+    if (flags.stateless) return serveStateless(stateless, req, res);
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') return inSession(sid, req, res);
     if (req.method !== 'POST')
@@ -100,14 +103,8 @@ export async function serveHttp(
     return session.transport.handleRequest(req, res, body);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(flags.port, flags.host, () => resolve());
-  });
-  const port = (http.address() as AddressInfo).port;
+  const port = await listen(http, flags, log);
   ({ allowedHosts, ownOrigins } = hostsAnswered(flags, port));
-  // Tests and launchers read this line to learn the port.
-  log.info(`listening on http://${flags.host.includes(':') ? `[${flags.host}]` : flags.host}:${port}/mcp`);
 
   const close = async () => {
     draining = true;
@@ -173,6 +170,17 @@ export interface HttpService {
   drain: (graceMs: number) => Promise<void>;
 }
 
+/** Listens on the flags' address; the line it logs is how tests and launchers learn the port. */
+async function listen(http: Server, flags: CommonFlags, log: Logger): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(flags.port, flags.host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  log.info(`listening on http://${flags.host.includes(':') ? `[${flags.host}]` : flags.host}:${port}/mcp`);
+  return port;
+}
+
 /**
  * The Host headers a replica answers (its bind address and localhost, with and without the port, and
  * the operator's `--allow-host` names: a load balancer's public name), and the browser origins that are
@@ -193,6 +201,24 @@ function slowClientLimits(flags: CommonFlags): ServerOptions {
     headersTimeout: flags.headersTimeoutMs,
     requestTimeout: flags.requestTimeoutMs,
     connectionsCheckingInterval: 1000,
+  };
+}
+
+/** What `--stateless` requests need: live views of the allowed hosts and of draining. */
+function statelessEnv(
+  flags: CommonFlags,
+  log: Logger,
+  create: () => KitServer | Promise<KitServer>,
+  meter: CallMeter,
+  now: () => { allowedHosts: string[]; draining: boolean },
+): StatelessEnv {
+  return {
+    log,
+    create,
+    meter,
+    allowedHosts: () => now().allowedHosts,
+    draining: () => now().draining,
+    outbox: (res) => sessionOutbox(flags, log, res),
   };
 }
 
