@@ -22,7 +22,7 @@ import { isLoopbackHostname } from '../../protocol/loopback.js';
  * Streamable HTTP on `/mcp`, one server per session. A bearer token guards every request when
  * configured, a non-loopback bind requires one, and Host headers are checked against the bind
  * address (and the names given with `--allow-host`) so a web page cannot reach a local server through
- * DNS rebinding. Session ids start with the replica id, which every response names (`Mcp-Replica-Id`);
+ * DNS rebinding. Session ids start with the replica id, which `/mcp` answers name (`Mcp-Replica-Id`);
  * SSE events carry ids, kept per session so a cut stream resumes with `Last-Event-ID`. A browser's Origin must be
  * the server's own or one allowed with `--allow-origin`; clients that send none (not browsers) pass.
  * An unknown or closed session id gets 404, so a client knows to initialize again. `/healthz`, `/readyz`
@@ -57,7 +57,6 @@ export async function serveHttp(
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    res.setHeader(REPLICA_HEADER, flags.replicaId);
     const url = new URL(req.url ?? '/', 'http://x');
     const probe = PROBE_PATHS.has(url.pathname) && req.headers.origin === undefined;
     if (probe) return answerProbe(url.pathname, req, res, { ready: () => !draining, metrics });
@@ -76,6 +75,8 @@ export async function serveHttp(
       res.setHeader('WWW-Authenticate', 'Bearer');
       return sendJsonError(res, 401, -32001, 'Unauthorized: missing or wrong bearer token');
     }
+    // Only to a client that passed the checks: the default id names the host and the process.
+    res.setHeader(REPLICA_HEADER, flags.replicaId);
     if (flags.stateless) return serveStateless(stateless, req, res);
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') return inSession(sid, req, res);

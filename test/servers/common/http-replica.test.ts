@@ -50,7 +50,11 @@ describe('replica ids', () => {
     expect(b.sessionId).toMatch(/^r7\./);
     expect(b.sessionId).not.toBe(a.sessionId);
     expect(a.replicaId).toBe('r7');
-    expect((await fetch(`${srv.base}/readyz`)).headers.get('mcp-replica-id')).toBe('r7');
+    // Not to a probe, nor to a client the checks refused: the default id names the host and the pid.
+    expect((await fetch(`${srv.base}/readyz`)).headers.get('mcp-replica-id')).toBeNull();
+    const foreign = await fetch(srv.url, { method: 'POST', headers: { origin: 'https://evil.example' }, body: '{}' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('mcp-replica-id')).toBeNull();
     // The SDK client works unchanged with such ids.
     const client = await connectHttp(srv.url);
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
