@@ -136,6 +136,11 @@ describe('resumable streams', () => {
     }
     await second.cancel();
 
+    // An id this session never minted cannot be resumed from: refused, not answered with a gap.
+    const bogus = await resumeStream(s, `${last!.slice(0, last!.lastIndexOf('_'))}_999999`);
+    expect(bogus.status).toBe(500);
+    expect(await bogus.text()).toMatch(/Error replaying events/);
+
     const ids = seen.map((e) => e.id);
     expect(ids.every((id) => id !== undefined)).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
