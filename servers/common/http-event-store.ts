@@ -22,7 +22,7 @@ interface StoredEvent {
  * One session's SSE events, so a client whose connection dropped resumes with `Last-Event-ID` and gets
  * what it missed. An event id is `<stream>_<seq>`, the sequence counting up across the session. The
  * store is bounded by count and bytes, oldest first; a resume from before an event of its stream that was
- * dropped is refused (400) rather than replayed with a gap, and the client starts over.
+ * dropped is refused (the SDK answers 500) rather than replayed with a gap.
  */
 export class SessionEventStore implements EventStore {
   private readonly events: StoredEvent[] = [];

@@ -19,11 +19,12 @@ import { readJson, sendDraining, sendJsonError, sendTooLarge, TOO_LARGE } from '
 import { isLoopbackHostname } from '../../protocol/loopback.js';
 
 /**
- * Streamable HTTP on `/mcp`, one server per session. A bearer token guards every request when
- * configured, a non-loopback bind requires one, and Host headers are checked against the bind
- * address (and the names given with `--allow-host`) so a web page cannot reach a local server through
- * DNS rebinding. Session ids start with the replica id, which `/mcp` answers name (`Mcp-Replica-Id`);
- * SSE events carry ids, kept per session so a cut stream resumes with `Last-Event-ID`. A browser's Origin must be
+ * Streamable HTTP on `/mcp`, one server per session (per request with `--stateless`). A bearer token
+ * guards every request when configured, a non-loopback bind requires one, and Host headers are checked
+ * against the bind address (and the names given with `--allow-host`) so a web page cannot reach a local
+ * server through DNS rebinding. Session ids start with the replica id, which `/mcp` answers name
+ * (`Mcp-Replica-Id`); SSE events carry ids, kept per session so a cut stream resumes with
+ * `Last-Event-ID`. A browser's Origin must be
  * the server's own or one allowed with `--allow-origin`; clients that send none (not browsers) pass.
  * An unknown or closed session id gets 404, so a client knows to initialize again. `/healthz`, `/readyz`
  * and `/metrics` answer without a token. `drain` stops taking sessions and lets the calls in flight finish.
