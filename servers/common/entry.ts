@@ -31,7 +31,7 @@ const COMMON_OPTIONS = {
   root: { type: 'string', multiple: true },
   'project-temp-dir': { type: 'string' },
   'allow-origin': { type: 'string', multiple: true },
-  'allow-host': { type: 'string', multiple: true },
+  'public-host': { type: 'string', multiple: true },
   'replica-id': { type: 'string' },
   stateless: { type: 'boolean', default: false },
   'max-sessions': { type: 'string', default: '100' },
@@ -130,19 +130,19 @@ function replicaFlags(
   spec: EntrySpec,
   values: FlagValues,
   transport: string,
-): Pick<CommonFlags, 'replicaId' | 'allowHosts' | 'stateless'> {
+): Pick<CommonFlags, 'replicaId' | 'publicHosts' | 'stateless'> {
   const replicaId = (values['replica-id'] as string | undefined) ?? defaultReplicaId();
   if (!validReplicaId(replicaId))
     fail(spec, `--replica-id must be 1-64 letters, digits, '-' or '_', not "${replicaId}"`);
-  const allowHosts = (values['allow-host'] as string[] | undefined) ?? [];
-  for (const h of allowHosts)
+  const publicHosts = (values['public-host'] as string[] | undefined) ?? [];
+  for (const h of publicHosts)
     if (!/^[A-Za-z0-9.:[\]-]+$/.test(h))
-      fail(spec, `--allow-host takes a host name, optionally with :port, not "${h}"`);
+      fail(spec, `--public-host takes a host name, optionally with :port, not "${h}"`);
   const stateless = values.stateless === true;
   if (stateless && transport !== 'http') fail(spec, '--stateless needs --transport http');
   if (stateless && spec.stateless !== true)
     fail(spec, `--stateless is refused: ${spec.stateless?.refused ?? 'this server keeps state in its sessions'}`);
-  return { replicaId, allowHosts: allowHosts.map((h) => h.toLowerCase()), stateless };
+  return { replicaId, publicHosts: publicHosts.map((h) => h.toLowerCase()), stateless };
 }
 
 function onShutdown(close: () => Promise<void>, forceAfterMs = 5000): void {
@@ -166,7 +166,7 @@ function usage(spec: EntrySpec): string {
     `${spec.summary ? `${spec.name}: ${spec.summary}\n` : ''}` +
     `Usage: ${spec.name} [--transport stdio|http] [--port N] [--host 127.0.0.1] [--token-env NAME]\n` +
     `       [--root DIR]... [--project-temp-dir DIR] [--debug]\n` +
-    `       HTTP: [--allow-origin ORIGIN]... [--allow-host NAME[:PORT]]... [--replica-id ID (hostname-pid)] [--stateless]\n` +
+    `       HTTP: [--allow-origin ORIGIN]... [--public-host NAME[:PORT]]... [--replica-id ID (hostname-pid)] [--stateless]\n` +
     `             [--max-sessions 100] [--session-idle-timeout SECONDS (1800)]\n` +
     `             [--headers-timeout SECONDS (10)] [--request-timeout SECONDS (30)] [--write-stall-timeout SECONDS (15)]\n` +
     `             [--max-session-requests N (8)] [--shutdown-grace SECONDS (30)]${spec.usage ? `\n${spec.usage}` : ''}\n`

@@ -21,7 +21,7 @@ import { isLoopbackHostname } from '../../protocol/loopback.js';
 /**
  * Streamable HTTP on `/mcp`, one server per session (per request with `--stateless`). A bearer token
  * guards every request when configured, a non-loopback bind requires one, and Host headers are checked
- * against the bind address (and the names given with `--allow-host`) so a web page cannot reach a local
+ * against the bind address (and the names given with `--public-host`) so a web page cannot reach a local
  * server through DNS rebinding. Session ids start with the replica id, which `/mcp` answers name
  * (`Mcp-Replica-Id`); SSE events carry ids, kept per session so a cut stream resumes with
  * `Last-Event-ID`. A browser's Origin must be
@@ -185,13 +185,13 @@ async function listen(http: Server, flags: CommonFlags, log: Logger): Promise<nu
 
 /**
  * The Host headers a replica answers (its bind address and localhost, with and without the port, and
- * the operator's `--allow-host` names: a load balancer's public name), and the browser origins that are
+ * the operator's `--public-host` names: a load balancer's public name), and the browser origins that are
  * its own. A public name's origin is not implied: it is allowed with `--allow-origin`.
  */
 function hostsAnswered(flags: CommonFlags, port: number): { allowedHosts: string[]; ownOrigins: Set<string> } {
   const own = [flags.host, 'localhost', '127.0.0.1', '[::1]'].flatMap((h) => [`${h}:${port}`, h]);
   const ownOrigins = new Set(own.filter((h) => h.endsWith(`:${port}`)).map((h) => `http://${h}`));
-  return { allowedHosts: [...own, ...flags.allowHosts], ownOrigins };
+  return { allowedHosts: [...own, ...flags.publicHosts], ownOrigins };
 }
 
 /**

@@ -25,7 +25,7 @@ export interface Replica {
 
 /**
  * Replicas r1..rN of the filesystem server and the shipped deploy/haproxy.cfg in front of them, all on
- * 127.0.0.1. The replicas answer to the balancer's address (`--allow-host`), which is not their own.
+ * 127.0.0.1. The replicas answer to the balancer's address (`--public-host`), which is not their own.
  */
 export class TeamCluster {
   readonly replicas: Replica[] = [];
@@ -74,7 +74,7 @@ export class TeamCluster {
   }
 
   async startReplica(id: string, port: number): Promise<Replica> {
-    const args = ['--root', this.root, '--replica-id', id, '--allow-host', `127.0.0.1:${this.lbPort}`];
+    const args = ['--root', this.root, '--replica-id', id, '--public-host', `127.0.0.1:${this.lbPort}`];
     args.push('--shutdown-grace', '20', '--port', String(port));
     const proc = await startHttpServer(ENTRY.filesystem, args, this.children);
     return { id, port: proc.port, proc };

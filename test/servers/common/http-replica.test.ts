@@ -75,7 +75,7 @@ describe('replica ids', () => {
   });
 });
 
-describe('--allow-host', () => {
+describe('--public-host', () => {
   it('a public name is refused by default and answered once named; other names stay refused', async () => {
     const plain = await startHttpServer(ENTRY.memory, [], children);
     const refused = await initializeAs(plain.port, 'mcp.example.test');
@@ -84,7 +84,7 @@ describe('--allow-host', () => {
 
     const named = await startHttpServer(
       ENTRY.memory,
-      ['--allow-host', 'mcp.example.test', '--allow-host', 'lb.example.test:8443'],
+      ['--public-host', 'mcp.example.test', '--public-host', 'lb.example.test:8443'],
       children,
     );
     expect((await initializeAs(named.port, 'mcp.example.test')).status).toBe(200);
@@ -92,6 +92,11 @@ describe('--allow-host', () => {
     expect((await initializeAs(named.port, 'lb.example.test:9999')).status).toBe(403);
     expect((await initializeAs(named.port, 'evil.example.test')).status).toBe(403);
     expect((await initializeAs(named.port, `127.0.0.1:${named.port}`)).status).toBe(200);
+  });
+
+  it("the web server's own --allow-host (private hosts it may fetch) does not widen the Host check", async () => {
+    const web = await startHttpServer(ENTRY.web, ['--allow-host', 'intranet.example.test'], children);
+    expect((await initializeAs(web.port, 'intranet.example.test')).status).toBe(403);
   });
 });
 
