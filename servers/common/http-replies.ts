@@ -21,9 +21,13 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/**
+ * No `Connection: close`: behind HAProxy, which retries this 503 on another replica, it made HAProxy
+ * close the client's connection after the retried answer, and a client sending its next request on that
+ * connection got a socket error (a failed call) instead of an answer.
+ */
 export function sendDraining(res: ServerResponse): void {
   res.setHeader('Retry-After', '1');
-  res.setHeader('Connection', 'close');
   sendJsonError(res, 503, -32000, 'Service unavailable: this server is shutting down; connect again');
 }
 

@@ -6,6 +6,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { KitServer } from './create-server.js';
 import type { CommonFlags } from './flags.js';
 import { CallMeter } from './http-call-meter.js';
+import { DrainGate } from './http-drain-gate.js';
 import { SessionEventStore } from './http-event-store.js';
 import { serveStateless, type StatelessEnv } from './http-stateless.js';
 import { createHttpMetrics } from './http-metrics.js';
@@ -47,7 +48,7 @@ export async function serveHttp(
     () => sessions.size,
     () => meter.inFlight,
   );
-  const meter = new CallMeter(metrics);
+  const [meter, gate] = [new CallMeter(metrics), new DrainGate()];
   const stateless = statelessEnv(flags, log, create, meter, () => ({ allowedHosts, draining }));
 
   const http = createServer(slowClientLimits(flags), (req, res) => {
@@ -78,7 +79,8 @@ export async function serveHttp(
     }
     // Only to a client that passed the checks: the default id names the host and the process.
     res.setHeader(REPLICA_HEADER, flags.replicaId);
-    if (flags.stateless) return serveStateless(stateless, req, res);
+    if (req.method === 'POST') gate.enter(res);
+    if (flags.stateless) return gate.shut ? sendDraining(res) : serveStateless(stateless, req, res);
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') return inSession(sid, req, res);
     if (req.method !== 'POST')
@@ -93,21 +95,21 @@ export async function serveHttp(
   }
 
   async function inSession(sid: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const session = sessions.get(sid);
-    if (!session)
-      return sendJsonError(res, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
+    const session = gate.shut ? undefined : sessions.get(sid);
+    if (!session) return sendSessionGone(res);
     sessions.track(session, res);
     if (req.method !== 'POST') return session.transport.handleRequest(req, res);
     const body = await readJson(req);
     if (body === TOO_LARGE) return sendTooLarge(res);
     if (body === undefined) return sendJsonError(res, 400, -32700, 'Parse error: invalid JSON');
+    // Draining, a session takes no new work, only what its calls wait for (answers, notifications).
+    if (gate.shut || (draining && carriesWork(body))) return sendSessionGone(res);
     if (carriesWork(body) && !(await session.outbox.admit(res))) return;
     return session.transport.handleRequest(req, res, body);
   }
 
   const port = await listen(http, flags, log);
   ({ allowedHosts, ownOrigins } = hostsAnswered(flags, port));
-
   const close = async () => {
     draining = true;
     await sessions.closeAll();
@@ -118,7 +120,9 @@ export async function serveHttp(
     close,
     drain: async (graceMs: number) => {
       draining = true;
+      const deadline = Date.now() + graceMs;
       await meter.settle(graceMs, log);
+      await gate.close(deadline);
       await close();
     },
   };
@@ -170,6 +174,10 @@ export interface HttpService {
   close: () => Promise<void>;
   /** Refuses new sessions (readiness 503), waits up to `graceMs` for the calls in flight, then closes. */
   drain: (graceMs: number) => Promise<void>;
+}
+
+function sendSessionGone(res: ServerResponse): void {
+  sendJsonError(res, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
 }
 
 /** Listens on the flags' address; the line it logs is how tests and launchers learn the port. */

@@ -175,6 +175,9 @@ suite(`HAProxy in front of three replicas${HAPROXY ? '' : ' [skipped: haproxy is
   it('a rolling restart of every replica under load fails 0 calls', async () => {
     for (const m of members) m.autoAccept = true;
     let done = false;
+    // Each member's successful calls so far: the restart moves on once every member has been served
+    // since the last step, as an operator waits for the clients to settle before the next replica.
+    const served = members.map(() => 0);
     const load = members.map(async (m, i) => {
       let ok = 0;
       const failures: string[] = [];
@@ -189,7 +192,10 @@ suite(`HAProxy in front of three replicas${HAPROXY ? '' : ' [skipped: haproxy is
                 })
               : await m.manager.callTool('team', 'read_file', { absolute_path: file });
           if (r.isError) failures.push(textOf(r));
-          else ok++;
+          else {
+            ok++;
+            served[i]++;
+          }
         } catch (e) {
           failures.push((e as Error).message);
         }
@@ -197,7 +203,11 @@ suite(`HAProxy in front of three replicas${HAPROXY ? '' : ' [skipped: haproxy is
       return { ok, failures };
     });
     const t0 = Date.now();
-    for (const id of ['r1', 'r2', 'r3']) await cluster.rollingRestart(id);
+    for (const id of ['r1', 'r2', 'r3']) {
+      await cluster.rollingRestart(id);
+      const seen = [...served];
+      await waitFor(() => served.every((n, i) => n > seen[i]), `every member to be served after ${id} restarted`);
+    }
     done = true;
     const results = await Promise.all(load);
     const ok = results.reduce((a, r) => a + r.ok, 0);
