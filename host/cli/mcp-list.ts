@@ -99,7 +99,9 @@ function describe(s: ServerState): string {
       const extra = [`${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}`];
       if (s.prompts.length) extra.push(`${s.prompts.length} prompt${s.prompts.length === 1 ? '' : 's'}`);
       if (s.resources.length) extra.push(`${s.resources.length} resource${s.resources.length === 1 ? '' : 's'}`);
-      return `✓ ${head} - Connected, ${extra.join(', ')}\n`;
+      // A replicated remote server names the replica that holds our session.
+      const replica = s.replicaId ? ` (replica ${safeText(s.replicaId)})` : '';
+      return `✓ ${head} - Connected${replica}, ${extra.join(', ')}\n`;
     }
     case 'connecting':
       return `… ${head} - Still connecting (no answer yet)\n`;

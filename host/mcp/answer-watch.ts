@@ -21,8 +21,9 @@ const SETTLE_MS = 100;
  * fetch and sees each stream end:
  * - Streamable HTTP answers a POST on that POST's own event stream. When it ends with requests of the POST
  *   unanswered, they fail at once, unless the stream was resumable (it carried event ids): then the SDK
- *   asks to resume it (a GET with Last-Event-ID), and they fail when that is refused or has failed as
- *   often as the SDK tries; a resumed stream is watched in turn.
+ *   asks to resume it (a GET with Last-Event-ID), and they fail when that is refused (405; or 404, the
+ *   session is gone, e.g. its replica died behind a load balancer) or has failed as often as the SDK
+ *   tries; a resumed stream is watched in turn.
  * - SSE answers everything on its one GET stream, and a new stream is a new session: when it ends, every
  *   pending request fails.
  * A failed request gets a JSON-RPC error with code ConnectionClosed, handed to the client as if the server
@@ -57,7 +58,8 @@ export class AnswerWatch {
       throw err;
     }
     const stream = res.ok && res.body && /^text\/event-stream/i.test(res.headers.get('content-type') ?? '');
-    if (resumeFrom !== undefined && !stream) this.resumeFailed(resumeFrom, res.status === 405);
+    // 405: the server cannot resume; 404: it no longer knows the session (the replica that held it is gone).
+    if (resumeFrom !== undefined && !stream) this.resumeFailed(resumeFrom, res.status === 405 || res.status === 404);
     if (!stream || !res.body) return res;
     const carried = this.carriedBy(method, ids, resumeFrom);
     if (!carried) return res;

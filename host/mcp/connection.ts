@@ -33,6 +33,7 @@ import type { HostLogger } from '../log.js';
 import { editorPathRefusal } from './editor-path.js';
 import type { StderrTail } from './stderr-tail.js';
 import { createTransport, transportPlan, transportPid, type ConcreteTransport } from './transports.js';
+import { transportReplica } from './replica-id.js';
 
 export const CLIENT_INFO = { name: 'gemini-mcp-cli', version: VERSION };
 export const LIST_TIMEOUT_MS = 30_000;
@@ -115,6 +116,10 @@ export class ServerConnection {
 
   get pid(): number | undefined {
     return transportPid(this.transport);
+  }
+
+  get replicaId(): string | undefined {
+    return this.kind === 'stdio' ? undefined : transportReplica(this.transport);
   }
 
   /** Connects (with the HTTP → SSE fallback for `auto`) and lists tools, prompts and resources. */

@@ -83,6 +83,7 @@ export function snapshot(s: Slot): ServerState {
     restarts: s.restarts,
     connectedVia: conn?.kind,
     pid: conn?.pid,
+    ...(conn?.replicaId ? { replicaId: conn.replicaId } : {}),
     ...(cached ? { fromCache: true } : {}),
   };
 }

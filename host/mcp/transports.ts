@@ -48,12 +48,14 @@ export async function createTransport(
     { StoredOAuthProvider },
     { TokenStore },
     { AnswerWatch },
+    { replicaRecordingFetch },
   ] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/client/sse.js'),
     import('./oauth/provider.js'),
     import('./oauth/token-store.js'),
     import('./answer-watch.js'),
+    import('./replica-id.js'),
   ]);
   const url = new URL(config.url!);
   const requestInit: RequestInit = config.headers ? { headers: config.headers } : {};
@@ -64,16 +66,19 @@ export async function createTransport(
     : undefined;
   // A request whose answer can no longer come (the server died mid-call) fails when its stream ends.
   const watch = new AnswerWatch(kind, RECONNECTION.maxRetries);
+  // Outermost, so every response is seen, the streams the watch wraps included.
+  const replica = replicaRecordingFetch(watch.fetch);
   const transport =
     kind === 'http'
       ? new StreamableHTTPClientTransport(url, {
           requestInit,
           authProvider,
-          fetch: watch.fetch,
+          fetch: replica.fetch,
           reconnectionOptions: RECONNECTION,
         })
-      : new SSEClientTransport(url, { requestInit, authProvider, fetch: watch.fetch });
+      : new SSEClientTransport(url, { requestInit, authProvider, fetch: replica.fetch });
   watch.attach(transport);
+  replica.bind(transport);
   return transport;
 }
 

@@ -23,6 +23,8 @@ export interface ServerState {
   connectedVia?: 'stdio' | 'http' | 'sse';
   /** The stdio child's pid while connected. */
   pid?: number;
+  /** The replica of a remote server that answered last, when it names one (`Mcp-Replica-Id`). */
+  replicaId?: string;
   /** Tools, prompts and resources come from the listing cache (the server has not run this session). */
   fromCache?: boolean;
 }

@@ -6,6 +6,7 @@ import type { KitServer } from './create-server.js';
 import { LineLimitedStdioTransport } from './stdio-transport.js';
 import type { CommonFlags, FlagValues } from './flags.js';
 import { AUTH_OPTIONS, AUTH_USAGE, parseAuthFlags } from './auth-flags.js';
+import { defaultReplicaId, validReplicaId } from './replica.js';
 
 export interface EntrySpec {
   name: string;
@@ -14,7 +15,12 @@ export interface EntrySpec {
   /** Server-specific flags beside the common ones. */
   options?: ParseArgsConfig['options'];
   usage?: string;
-  /** Builds one server; over HTTP it is called once per session. */
+  /**
+   * Whether `--stateless` is safe: `true` when every call stands alone, else why not (printed when an
+   * operator asks for it). Unset means refused.
+   */
+  stateless?: true | { refused: string };
+  /** Builds one server; over HTTP it is called once per session (per request when stateless). */
   create: (flags: CommonFlags, values: FlagValues, log: Logger) => KitServer | Promise<KitServer>;
 }
 
@@ -26,6 +32,9 @@ const COMMON_OPTIONS = {
   root: { type: 'string', multiple: true },
   'project-temp-dir': { type: 'string' },
   'allow-origin': { type: 'string', multiple: true },
+  'public-host': { type: 'string', multiple: true },
+  'replica-id': { type: 'string' },
+  stateless: { type: 'boolean', default: false },
   'max-sessions': { type: 'string', default: '100' },
   'session-idle-timeout': { type: 'string', default: '1800' },
   'headers-timeout': { type: 'string', default: '10' },
@@ -87,6 +96,7 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
     projectTempDir: values['project-temp-dir'] as string | undefined,
     debug: values.debug === true,
     allowOrigins: (values['allow-origin'] as string[] | undefined) ?? [],
+    ...replicaFlags(spec, values, transport),
     maxSessions,
     sessionIdleMs: Math.round(idleSeconds * 1000),
     headersTimeoutMs,
@@ -118,6 +128,26 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
   onShutdown(stop);
 }
 
+/** The flags for running as one of several replicas: its id, the public names it answers, stateless. */
+function replicaFlags(
+  spec: EntrySpec,
+  values: FlagValues,
+  transport: string,
+): Pick<CommonFlags, 'replicaId' | 'publicHosts' | 'stateless'> {
+  const replicaId = (values['replica-id'] as string | undefined) ?? defaultReplicaId();
+  if (!validReplicaId(replicaId))
+    fail(spec, `--replica-id must be 1-64 letters, digits, '-' or '_', not "${replicaId}"`);
+  const publicHosts = (values['public-host'] as string[] | undefined) ?? [];
+  for (const h of publicHosts)
+    if (!/^[A-Za-z0-9.:[\]-]+$/.test(h))
+      fail(spec, `--public-host takes a host name, optionally with :port, not "${h}"`);
+  const stateless = values.stateless === true;
+  if (stateless && transport !== 'http') fail(spec, '--stateless needs --transport http');
+  if (stateless && spec.stateless !== true)
+    fail(spec, `--stateless is refused: ${spec.stateless?.refused ?? 'this server keeps state in its sessions'}`);
+  return { replicaId, publicHosts: publicHosts.map((h) => h.toLowerCase()), stateless };
+}
+
 function onShutdown(close: () => Promise<void>, forceAfterMs = 5000): void {
   let closing = false;
   const handler = () => {
@@ -139,7 +169,8 @@ function usage(spec: EntrySpec): string {
     `${spec.summary ? `${spec.name}: ${spec.summary}\n` : ''}` +
     `Usage: ${spec.name} [--transport stdio|http] [--port N] [--host 127.0.0.1] [--token-env NAME]\n` +
     `       [--root DIR]... [--project-temp-dir DIR] [--debug]\n` +
-    `       HTTP: [--allow-origin ORIGIN]... [--max-sessions 100] [--session-idle-timeout SECONDS (1800)]\n` +
+    `       HTTP: [--allow-origin ORIGIN]... [--public-host NAME[:PORT]]... [--replica-id ID (hostname-pid)] [--stateless]\n` +
+    `             [--max-sessions 100] [--session-idle-timeout SECONDS (1800)]\n` +
     `             [--headers-timeout SECONDS (10)] [--request-timeout SECONDS (30)] [--write-stall-timeout SECONDS (15)]\n` +
     `             [--max-session-requests N (8)] [--shutdown-grace SECONDS (30)]\n${AUTH_USAGE}${spec.usage ? `\n${spec.usage}` : ''}\n`
   );

@@ -11,6 +11,12 @@ export interface CommonFlags {
   debug: boolean;
   /** Browser origins accepted over HTTP besides the server's own (`*` for any, `null` for opaque ones). */
   allowOrigins: string[];
+  /** HTTP: Host names (with or without port) accepted besides the bind address and localhost: a load balancer's public name (`--public-host`). */
+  publicHosts: string[];
+  /** HTTP: this replica's id, the prefix of every session id it mints and sent in the Mcp-Replica-Id header. */
+  replicaId: string;
+  /** HTTP: no sessions; every request is served by a server of its own (only where the server allows it). */
+  stateless: boolean;
   /** Streamable HTTP sessions held at once. */
   maxSessions: number;
   /** A Streamable HTTP session with nothing open for this long is closed. */

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -7,17 +6,25 @@ import type { KitServer } from './create-server.js';
 import type { CommonFlags } from './flags.js';
 import { type Caller, createHttpAuth } from './http-auth.js';
 import { CallMeter } from './http-call-meter.js';
+import { DrainGate } from './http-drain-gate.js';
+import { SessionEventStore } from './http-event-store.js';
+import { serveStateless, type StatelessEnv } from './http-stateless.js';
 import { createHttpMetrics } from './http-metrics.js';
 import { Outbox } from './http-outbox.js';
 import { answerProbe, PROBE_PATHS } from './http-probes.js';
 import { SessionTable } from './http-sessions.js';
 import type { Logger } from './logger.js';
 import { MAX_MESSAGE_BYTES } from './message-limit.js';
+import { mintSessionId, REPLICA_HEADER } from './replica.js';
+import { readJson, sendDraining, sendJsonError, sendTooLarge, TOO_LARGE } from './http-replies.js';
 
 /**
- * Streamable HTTP on `/mcp`, one server per session. A bearer token guards every request when
- * configured, a non-loopback bind requires one, and Host headers are checked against the bind
- * address so a web page cannot reach a local server through DNS rebinding. A browser's Origin must be
+ * Streamable HTTP on `/mcp`, one server per session (per request with `--stateless`). A bearer token
+ * guards every request when configured, a non-loopback bind requires one, and Host headers are checked
+ * against the bind address (and the names given with `--public-host`) so a web page cannot reach a local
+ * server through DNS rebinding. Session ids start with the replica id, which `/mcp` answers name
+ * (`Mcp-Replica-Id`); SSE events carry ids, kept per session so a cut stream resumes with
+ * `Last-Event-ID`. A browser's Origin must be
  * the server's own or one allowed with `--allow-origin`; clients that send none (not browsers) pass.
  * An unknown or closed session id gets 404, so a client knows to initialize again. `/healthz`, `/readyz`
  * and `/metrics` answer without a token. `drain` stops taking sessions and lets the calls in flight finish.
@@ -38,7 +45,8 @@ export async function serveHttp(
     () => sessions.size,
     () => meter.inFlight,
   );
-  const meter = new CallMeter(metrics);
+  const [meter, gate] = [new CallMeter(metrics), new DrainGate()];
+  const stateless = statelessEnv(flags, log, create, meter, () => ({ allowedHosts, draining }));
 
   const http = createServer(slowClientLimits(flags), (req, res) => {
     void handle(req, res).catch((err) => {
@@ -53,18 +61,13 @@ export async function serveHttp(
     if (probe) return answerProbe(url.pathname, req, res, { ready: () => !draining, metrics });
     if (auth.serveMetadata(url.pathname, req, res)) return;
     if (url.pathname !== '/mcp') return sendJsonError(res, 404, -32000, 'Not found: the endpoint is /mcp');
-    const origin = req.headers.origin;
-    if (origin !== undefined && !originAllowed(origin, ownOrigins, flags.allowOrigins)) {
-      log.info(`http: refused a request from origin ${origin}`);
-      return sendJsonError(
-        res,
-        403,
-        -32000,
-        `Forbidden: origin ${origin} is not allowed (the server accepts it with --allow-origin ${origin})`,
-      );
-    }
+    if (refusedOrigin(req, res, ownOrigins, flags, log)) return;
     const caller = await auth.authenticate(req, res);
     if (!caller) return;
+    // Only to a client that passed the checks: the default id names the host and the process.
+    res.setHeader(REPLICA_HEADER, flags.replicaId);
+    if (req.method === 'POST') gate.enter(res);
+    if (flags.stateless) return gate.shut ? sendDraining(res) : serveStateless(stateless, req, res);
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') return inSession(sid, caller, req, res);
     if (req.method !== 'POST')
@@ -79,30 +82,24 @@ export async function serveHttp(
   }
 
   async function inSession(sid: string, caller: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const session = sessions.get(sid, caller.owner);
-    if (!session)
-      return sendJsonError(res, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
+    const session = gate.shut ? undefined : sessions.get(sid, caller.owner);
+    if (!session) return sendSessionGone(res);
     sessions.track(session, res);
     if (req.method !== 'POST') return session.transport.handleRequest(req, res);
     const body = await readJson(req);
     if (body === TOO_LARGE) return sendTooLarge(res);
     if (body === undefined) return sendJsonError(res, 400, -32700, 'Parse error: invalid JSON');
+    // Draining, a session takes no new work, only what its calls wait for (answers, notifications).
+    if (gate.shut || (draining && carriesWork(body))) return sendSessionGone(res);
     if (carriesWork(body) && !(await session.outbox.admit(res))) return;
     return session.transport.handleRequest(req, res, body);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(flags.port, flags.host, () => resolve());
-  });
-  const port = (http.address() as AddressInfo).port;
-  allowedHosts = [flags.host, 'localhost', '127.0.0.1', '[::1]'].flatMap((h) => [`${h}:${port}`, h]);
-  ownOrigins = new Set(allowedHosts.filter((h) => h.endsWith(`:${port}`)).map((h) => `http://${h}`));
-  const mcpUrl = `http://${flags.host.includes(':') ? `[${flags.host}]` : flags.host}:${port}/mcp`;
+  const { port, mcpUrl } = await listen(http, flags);
+  ({ allowedHosts, ownOrigins } = hostsAnswered(flags, port));
   auth.listening(mcpUrl);
   // Tests and launchers read this line to learn the port.
   log.info(`listening on ${mcpUrl}`);
-
   const close = async () => {
     draining = true;
     await sessions.closeAll();
@@ -113,7 +110,9 @@ export async function serveHttp(
     close,
     drain: async (graceMs: number) => {
       draining = true;
+      const deadline = Date.now() + graceMs;
       await meter.settle(graceMs, log);
+      await gate.close(deadline);
       await close();
     },
   };
@@ -148,9 +147,11 @@ async function startSession(
   const server = await env.create();
   const outbox = sessionOutbox(flags, log, res);
   const transport = new StreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
+    sessionIdGenerator: () => mintSessionId(flags.replicaId),
     enableDnsRebindingProtection: true,
     allowedHosts: env.allowedHosts,
+    // SSE events get ids and are kept (bounded) so a client whose stream was cut resumes with Last-Event-ID.
+    eventStore: new SessionEventStore(),
     onsessioninitialized: (id) =>
       sessions.add(id, { transport, server, outbox, open: 0, lastUsed: Date.now(), owner: caller.owner }),
   });
@@ -172,6 +173,51 @@ export interface HttpService {
   drain: (graceMs: number) => Promise<void>;
 }
 
+function sendSessionGone(res: ServerResponse): void {
+  sendJsonError(res, 404, -32001, 'Session not found: it expired or was closed; initialize a new session');
+}
+
+/** Listens on the flags' address; the line it logs is how tests and launchers learn the port. */
+async function listen(http: Server, flags: CommonFlags): Promise<{ port: number; mcpUrl: string }> {
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(flags.port, flags.host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  return { port, mcpUrl: `http://${flags.host.includes(':') ? `[${flags.host}]` : flags.host}:${port}/mcp` };
+}
+
+/** A browser's request from an origin that is neither the server's own nor allowed: answered 403. */
+function refusedOrigin(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ownOrigins: Set<string>,
+  flags: CommonFlags,
+  log: Logger,
+): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined || originAllowed(origin, ownOrigins, flags.allowOrigins)) return false;
+  log.info(`http: refused a request from origin ${origin}`);
+  sendJsonError(
+    res,
+    403,
+    -32000,
+    `Forbidden: origin ${origin} is not allowed (the server accepts it with --allow-origin ${origin})`,
+  );
+  return true;
+}
+
+/**
+ * The Host headers a replica answers (its bind address and localhost, with and without the port, and
+ * the operator's `--public-host` names: a load balancer's public name), and the browser origins that are
+ * its own. A public name's origin is not implied: it is allowed with `--allow-origin`.
+ */
+function hostsAnswered(flags: CommonFlags, port: number): { allowedHosts: string[]; ownOrigins: Set<string> } {
+  const own = [flags.host, 'localhost', '127.0.0.1', '[::1]'].flatMap((h) => [`${h}:${port}`, h]);
+  const ownOrigins = new Set(own.filter((h) => h.endsWith(`:${port}`)).map((h) => `http://${h}`));
+  return { allowedHosts: [...own, ...flags.publicHosts], ownOrigins };
+}
+
 /**
  * A client dripping its headers or body holds a socket and a parser: cut it within seconds, not Node's
  * 60 s / 300 s, and look every second rather than every 30.
@@ -181,6 +227,24 @@ function slowClientLimits(flags: CommonFlags): ServerOptions {
     headersTimeout: flags.headersTimeoutMs,
     requestTimeout: flags.requestTimeoutMs,
     connectionsCheckingInterval: 1000,
+  };
+}
+
+/** What `--stateless` requests need: live views of the allowed hosts and of draining. */
+function statelessEnv(
+  flags: CommonFlags,
+  log: Logger,
+  create: () => KitServer | Promise<KitServer>,
+  meter: CallMeter,
+  now: () => { allowedHosts: string[]; draining: boolean },
+): StatelessEnv {
+  return {
+    log,
+    create,
+    meter,
+    allowedHosts: () => now().allowedHosts,
+    draining: () => now().draining,
+    outbox: (res) => sessionOutbox(flags, log, res),
   };
 }
 
@@ -215,37 +279,4 @@ function carriesWork(body: unknown): boolean {
   const isWork = (m: unknown) =>
     !!m && typeof m === 'object' && 'id' in m && 'method' in m && (m as { method: unknown }).method !== 'ping';
   return Array.isArray(body) ? body.some(isWork) : isWork(body);
-}
-
-const TOO_LARGE = Symbol('too large');
-
-/** The body as JSON; over the size limit the rest is read and dropped so the client still gets the answer. */
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size <= MAX_MESSAGE_BYTES) chunks.push(chunk as Buffer);
-  }
-  if (size > MAX_MESSAGE_BYTES) return TOO_LARGE;
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-function sendDraining(res: ServerResponse): void {
-  res.setHeader('Retry-After', '1');
-  res.setHeader('Connection', 'close');
-  sendJsonError(res, 503, -32000, 'Service unavailable: this server is shutting down; connect again');
-}
-
-function sendTooLarge(res: ServerResponse): void {
-  sendJsonError(res, 413, -32600, `Request too large: a message may have at most ${MAX_MESSAGE_BYTES} bytes`);
-}
-
-function sendJsonError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

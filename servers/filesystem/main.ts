@@ -4,6 +4,8 @@ import { createFilesystemServer } from './server.js';
 
 void runServerMain({
   name: 'gemini-mcp-filesystem',
+  // Every call stands alone: reads, and writes that the client approves before calling.
+  stateless: true,
   summary:
     'an MCP server for files in the workspace: list_directory, read_file, write_file, replace, search_file_content, glob, read_many_files.',
   create: (flags, _values, log) =>

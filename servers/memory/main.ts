@@ -4,6 +4,8 @@ import { createMemoryServer } from './server.js';
 
 void runServerMain({
   name: 'gemini-mcp-memory',
+  // Every call stands alone: save_memory appends under a file lock.
+  stateless: true,
   summary: 'an MCP server for GEMINI.md / AGENTS.md context: save_memory, and the context files as resources.',
   options: {
     'memory-file': { type: 'string' },

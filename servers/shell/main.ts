@@ -35,6 +35,10 @@ function sandboxOrExit(values: Record<string, unknown>): SandboxFor | undefined 
 
 void runServerMain({
   name: 'gemini-mcp-shell',
+  stateless: {
+    refused:
+      'the shell server keeps the background processes a command started (with &) in the session that ran it, and a later kill or the session end must reach the replica running them; serve it with sessions behind the sticky balancer',
+  },
   summary:
     'an MCP server that runs shell commands in the workspace (run_shell_command), in a bubblewrap sandbox with --sandbox.',
   options: {

@@ -14,6 +14,8 @@ try {
 
 void runServerMain({
   name: 'gemini-mcp-web',
+  // Every call stands alone (a fetch or a search).
+  stateless: true,
   summary: 'an MCP server for the web: web_fetch and google_web_search (through the Gemini API).',
   options: {
     model: { type: 'string' },

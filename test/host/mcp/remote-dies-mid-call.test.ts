@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO } from '../../helpers/paths.js';
-import { collect, scriptedEndpoints, spawnHost, workspace } from '../../helpers/run-host.js';
+import { collect, runHost, scriptedEndpoints, spawnHost, workspace } from '../../helpers/run-host.js';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -70,4 +70,26 @@ describe('a remote MCP server killed (SIGKILL) in the middle of a call', () => {
       expect(seconds).toBeLessThan(30);
     }, 60_000);
   }
+
+  it('Streamable HTTP, the session gone mid-call (a replica died behind a balancer): one resume, refused with 404, fails the call', async () => {
+    const remote = await startRemote(['http', '--resumable', '--forget']);
+    const ep = await endpoint(reply.calls({ name: 'remote__wait_forever', args: {} }), reply.text('noted the failure'));
+    const ws = workspace();
+    ws.settings({
+      mcp: { excluded: ['filesystem', 'shell', 'web', 'memory'] },
+      mcpServers: { remote: { httpUrl: `http://127.0.0.1:${remote.port}/mcp`, trust: true, timeout: TIMEOUT_MS } },
+    });
+    const t0 = Date.now();
+    const r = await runHost(['-p', 'wait for it'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('noted the failure');
+    const response = JSON.stringify(ep.requestsOf('streamGenerateContent').at(-1)!.body);
+    expect(response).toContain('the server went away before it answered');
+    // A 404 says the session is gone for good: no second try after the SDK's longer back-off.
+    const resumes = remote.stderr().match(/resume refused/g)?.length ?? 0;
+    console.log(
+      `session gone mid-call: ${resumes} resume(s) refused, run took ${((Date.now() - t0) / 1000).toFixed(2)} s`,
+    );
+    expect(resumes).toBe(1);
+  }, 60_000);
 });

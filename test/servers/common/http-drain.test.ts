@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,6 +55,37 @@ describe('drain on SIGTERM', () => {
     expect(await srv.exited).toBe(0);
     console.log(`drain: confirmation answered after SIGTERM, call succeeded, exit 0 after ${Date.now() - t0} ms`);
     expect(srv.stderr()).toMatch(/draining: 1 call\(s\) in flight/);
+  });
+
+  it('draining, a session takes no new call (404: the client starts a session elsewhere) but still takes the answer its call waits for', async () => {
+    const root = tempDir();
+    const srv = await startHttpServer(ENTRY.filesystem, ['--root', root, '--shutdown-grace', '20'], children);
+    let asked!: () => void;
+    const confirmationAsked = new Promise<void>((r) => (asked = r));
+    let answer!: (r: ElicitResult) => void;
+    const client = await connectHttp(srv.url, () => {
+      asked();
+      return new Promise<ElicitResult>((r) => (answer = r));
+    });
+    const target = join(root, 'kept.txt');
+    const call = client.callTool({ name: 'write_file', arguments: { file_path: target, content: 'kept\n' } });
+    await confirmationAsked;
+    srv.child.kill('SIGTERM');
+    await waitFor(async () => (await fetch(`${srv.base}/readyz`)).status === 503, 'readiness to turn 503');
+
+    const late = await client
+      .callTool({ name: 'write_file', arguments: { file_path: join(root, 'late.txt'), content: 'late\n' } })
+      .then(
+        () => 'answered',
+        (err: Error & { code?: number }) => `${err.code}: ${err.message}`,
+      );
+    expect(late).toMatch(/^404: .*Session not found/);
+    expect(existsSync(join(root, 'late.txt'))).toBe(false);
+
+    answer({ action: 'accept', content: { decision: 'proceed_once' } });
+    expect((await call).isError).toBeFalsy();
+    expect(readFileSync(target, 'utf8')).toBe('kept\n');
+    expect(await srv.exited).toBe(0);
   });
 
   it('a call still unfinished when the grace period ends is closed and the process exits 0', async () => {
