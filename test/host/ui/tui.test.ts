@@ -186,7 +186,7 @@ describeTmux('terminal UI without credentials', () => {
     await ui.waitFor(INPUT_READY);
     ui.submit('/help');
     // The help's last lines (the table outgrew the screen's height; its start has scrolled up).
-    await ui.waitFor('/chat — save TAG');
+    await ui.waitFor('/quit — exit');
     ui.submit('/quit');
     await ui.waitFor('[exited 0]');
   });
