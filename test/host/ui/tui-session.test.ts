@@ -142,7 +142,12 @@ describeTmux('terminal UI: a user session in tmux', () => {
     ui.submit('/tools');
     // The list outgrew the screen: its heading has scrolled up, its last entries (the host's) show.
     const tools = await ui.waitFor(/kg__read_graph[\s\S]*read_mcp_resource/);
-    for (const name of ['shell__kill_background_process', 'memory__save_memory', 'kg__create_entities', 'kg__read_graph'])
+    for (const name of [
+      'shell__kill_background_process',
+      'memory__save_memory',
+      'kg__create_entities',
+      'kg__read_graph',
+    ])
       expect(tools).toContain(name);
   });
 
