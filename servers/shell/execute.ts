@@ -74,7 +74,15 @@ export async function prepareLaunch(
   req: Pick<ExecRequest, 'command' | 'cwd' | 'gitDirs' | 'confine'>,
 ): Promise<(Launch & { cleanup?: () => Promise<string[]> }) | ExecOutcome> {
   const env = await commandEnv(req.gitDirs);
-  const plain: Launch = { file: 'bash', args: ['-c', `${WRAPPER_PREFIX}${req.command}`], env, cwd: req.cwd };
+  // --norc: with its stdin a socket (held open to see a wait for input) and SHLVL under 2, bash takes itself
+  // for a remote shell and runs /etc/bash.bashrc and ~/.bashrc before every command (~90 ms here, and
+  // whatever the user's rc prints or changes); a command starts as it did with no stdin at all.
+  const plain: Launch = {
+    file: 'bash',
+    args: ['--norc', '-c', `${WRAPPER_PREFIX}${req.command}`],
+    env,
+    cwd: req.cwd,
+  };
   try {
     return req.confine ? await req.confine(plain) : plain;
   } catch (err) {
