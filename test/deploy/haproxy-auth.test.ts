@@ -1,9 +1,13 @@
 import { writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JwtIssuer } from '../helpers/jwt-issuer.js';
 import { openRawSession, postRequest, type RawSession, SseReader } from '../helpers/raw-mcp.js';
+import { collect, ONLY, runHost, spawnHost, workspace } from '../helpers/run-host.js';
+import { reply, startScriptedGemini } from '../helpers/scripted-gemini.mjs';
 import { tempDir } from '../helpers/tmp.js';
+import { waitFor } from '../helpers/wait.js';
 import { HAPROXY, TeamCluster } from './team-cluster.js';
 
 const onCi = !!process.env.CI;
@@ -28,6 +32,24 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
   return { status: res.status, challenge: res.headers.get('www-authenticate') ?? '', text: await res.text() };
 }
 
+/** An initialize straight at a replica's port with a chosen Host header (fetch will not send one of our choosing). */
+function initializeAs(port: number, host: string, token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers = {
+      host,
+      ...bearer(token),
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.once('error', reject);
+    req.end(JSON.stringify(INIT));
+  });
+}
+
 /** tools/call read_file on a raw session: the HTTP status and, when it ran, the tool's text. */
 async function readOn(s: RawSession, id: number, path: string): Promise<{ status: number; text: string }> {
   const res = await postRequest(s, {
@@ -48,6 +70,16 @@ async function readOn(s: RawSession, id: number, path: string): Promise<{ status
     return { status: 200, text: `${result.isError ? 'ERROR ' : ''}${result.content.map((c) => c.text).join('')}` };
   }
   return { status: 200, text: 'the stream ended without the answer' };
+}
+
+/** `gemini-mcp mcp auth NAME`, with the test as the browser: open the printed URL, follow its redirect home. */
+async function signIn(ws: ReturnType<typeof workspace>, name: string) {
+  const run = collect(spawnHost(['mcp', 'auth', name], { ws }));
+  await waitFor(() => /https?:\/\/\S+authorize\S*/.test(run.stdout()), 'the authorization URL', 30_000);
+  const approved = await fetch(/(https?:\/\/\S+authorize\S*)/.exec(run.stdout())![1]!, { redirect: 'manual' });
+  expect(approved.status).toBe(302);
+  expect((await fetch(approved.headers.get('location')!)).status).toBe(200);
+  return run.done;
 }
 
 suite(`OAuth behind HAProxy: three replicas checking the issuer's tokens${HAPROXY ? '' : ' [skipped: haproxy is not installed]'}`, () => {
@@ -100,6 +132,12 @@ suite(`OAuth behind HAProxy: three replicas checking the issuer's tokens${HAPROX
       bearer_methods_supported: ['header'],
     };
     expect(metadata).toEqual([expected, expected]);
+    // The resource URL's host is answered; any other name still gets 403 (DNS rebinding), valid token or not.
+    const port = cluster.replica('r2').port;
+    const token = await as('alice');
+    expect(await initializeAs(port, `127.0.0.1:${cluster.lbPort}`, token)).toBe(200);
+    expect(await initializeAs(port, `attacker.example:${cluster.lbPort}`, token)).toBe(403);
+    expect(await initializeAs(port, `127.0.0.1:${cluster.lbPort + 1}`, token)).toBe(403);
     console.log(
       `valid token through HAProxy: session on ${alice.replicaId}, read_file ok; metadata ${JSON.stringify(expected)}`,
     );
@@ -173,4 +211,26 @@ suite(`OAuth behind HAProxy: three replicas checking the issuer's tokens${HAPROX
         `bob's own session on ${bob.replicaId} ok; alice's next call ${after.status}`,
     );
   }, 30_000);
+
+  it('gemini-mcp signs in through HAProxy (discovering the issuer from the 401) and the model reads a file', async () => {
+    const ws = workspace();
+    ws.settings({ ...ONLY(), mcpServers: { team: { httpUrl: cluster.url, trust: true } } });
+    const signed = await signIn(ws, 'team');
+    expect(signed.code, signed.stderr).toBe(0);
+    expect(signed.stdout).toContain('Signed in to "team".');
+    expect(issuer.authorizeParams.at(-1)!.resource?.href).toBe(publicUrl());
+    const ep = await startScriptedGemini([
+      reply.calls({ id: 'r', name: 'team__read_file', args: { absolute_path: file } }),
+      reply.text('read it'),
+    ]);
+    const run = await runHost(['-p', 'read the team file'], { ws, url: ep.url }).finally(() => ep.close());
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('read it');
+    const answer = JSON.stringify(ep.requestsOf('streamGenerateContent')[1].body.contents.at(-1));
+    expect(answer).toContain('team file');
+    const list = await runHost(['mcp', 'list'], { ws });
+    const line = list.stdout.split('\n').find((l) => l.includes('team ('));
+    expect(line).toMatch(/Connected \(replica r[123]\)/);
+    console.log(`gemini-mcp through HAProxy: signed in (audience ${publicUrl()}), -p read ok; mcp list: ${line}`);
+  }, 60_000);
 });
