@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JwtIssuer } from '../helpers/jwt-issuer.js';
-import { openRawSession, postRequest, type RawSession, SseReader } from '../helpers/raw-mcp.js';
+import { openRawSession, postRequest, postWithHost, type RawSession, SseReader } from '../helpers/raw-mcp.js';
 import { collect, ONLY, runHost, spawnHost, workspace } from '../helpers/run-host.js';
 import { reply, startScriptedGemini } from '../helpers/scripted-gemini.mjs';
 import { tempDir } from '../helpers/tmp.js';
@@ -30,24 +29,6 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
     body: JSON.stringify(body),
   });
   return { status: res.status, challenge: res.headers.get('www-authenticate') ?? '', text: await res.text() };
-}
-
-/** An initialize straight at a replica's port with a chosen Host header (fetch will not send one of our choosing). */
-function initializeAs(port: number, host: string, token: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const headers = {
-      host,
-      ...bearer(token),
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    };
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.once('error', reject);
-    req.end(JSON.stringify(INIT));
-  });
 }
 
 /** tools/call read_file on a raw session: the HTTP status and, when it ran, the tool's text. */
@@ -135,9 +116,9 @@ suite(`OAuth behind HAProxy: three replicas checking the issuer's tokens${HAPROX
     // The resource URL's host is answered; any other name still gets 403 (DNS rebinding), valid token or not.
     const port = cluster.replica('r2').port;
     const token = await as('alice');
-    expect(await initializeAs(port, `127.0.0.1:${cluster.lbPort}`, token)).toBe(200);
-    expect(await initializeAs(port, `attacker.example:${cluster.lbPort}`, token)).toBe(403);
-    expect(await initializeAs(port, `127.0.0.1:${cluster.lbPort + 1}`, token)).toBe(403);
+    expect(await postWithHost(port, `127.0.0.1:${cluster.lbPort}`, INIT, bearer(token))).toBe(200);
+    expect(await postWithHost(port, `attacker.example:${cluster.lbPort}`, INIT, bearer(token))).toBe(403);
+    expect(await postWithHost(port, `127.0.0.1:${cluster.lbPort + 1}`, INIT, bearer(token))).toBe(403);
     console.log(
       `valid token through HAProxy: session on ${alice.replicaId}, read_file ok; metadata ${JSON.stringify(expected)}`,
     );
