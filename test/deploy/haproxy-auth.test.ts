@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JwtIssuer } from '../helpers/jwt-issuer.js';
@@ -193,13 +193,8 @@ suite(`OAuth behind HAProxy: three replicas checking the issuer's tokens${HAPROX
     );
   }, 30_000);
 
-  it('gemini-mcp signs in through HAProxy (discovering the issuer from the 401) and the model reads a file', async () => {
-    const ws = workspace();
-    ws.settings({ ...ONLY(), mcpServers: { team: { httpUrl: cluster.url, trust: true } } });
-    const signed = await signIn(ws, 'team');
-    expect(signed.code, signed.stderr).toBe(0);
-    expect(signed.stdout).toContain('Signed in to "team".');
-    expect(issuer.authorizeParams.at(-1)!.resource?.href).toBe(publicUrl());
+  /** `gemini-mcp -p` in `ws`, the model reading the team file through HAProxy: the exit code and what the tool answered. */
+  const hostReads = async (ws: ReturnType<typeof workspace>) => {
     const ep = await startScriptedGemini([
       reply.calls({ id: 'r', name: 'team__read_file', args: { absolute_path: file } }),
       reply.text('read it'),
@@ -207,11 +202,42 @@ suite(`OAuth behind HAProxy: three replicas checking the issuer's tokens${HAPROX
     const run = await runHost(['-p', 'read the team file'], { ws, url: ep.url }).finally(() => ep.close());
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('read it');
-    const answer = JSON.stringify(ep.requestsOf('streamGenerateContent')[1].body.contents.at(-1));
-    expect(answer).toContain('team file');
-    const list = await runHost(['mcp', 'list'], { ws });
+    return JSON.stringify(ep.requestsOf('streamGenerateContent')[1].body.contents.at(-1));
+  };
+  const hostWs = workspace();
+
+  it('gemini-mcp signs in through HAProxy (discovering the issuer from the 401) and the model reads a file', async () => {
+    hostWs.settings({ ...ONLY(), mcpServers: { team: { httpUrl: cluster.url, trust: true } } });
+    const signed = await signIn(hostWs, 'team');
+    expect(signed.code, signed.stderr).toBe(0);
+    expect(signed.stdout).toContain('Signed in to "team".');
+    expect(issuer.authorizeParams.at(-1)!.resource?.href).toBe(publicUrl());
+    expect(await hostReads(hostWs)).toContain('team file');
+    const list = await runHost(['mcp', 'list'], { ws: hostWs });
     const line = list.stdout.split('\n').find((l) => l.includes('team ('));
     expect(line).toMatch(/Connected \(replica r[123]\)/);
     console.log(`gemini-mcp through HAProxy: signed in (audience ${publicUrl()}), -p read ok; mcp list: ${line}`);
+  }, 60_000);
+
+  it("gemini-mcp's expired token: a replica's 401 reaches it through HAProxy, it refreshes and the call goes through", async () => {
+    const store = join(hostWs.home, '.gemini', 'mcp-oauth-tokens.json');
+    const key = `team|${publicUrl()}`;
+    const stored = JSON.parse(readFileSync(store, 'utf8'));
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await issuer.sign({ aud: publicUrl(), iat: now - 7200, exp: now - 3600 });
+    stored[key].tokens.access_token = expired;
+    writeFileSync(store, JSON.stringify(stored), { mode: 0o600 });
+    // Expired tokens each replica refused so far (its log): the earlier tests sent some.
+    const refusals = () => cluster.replicas.map((r) => r.proc.stderr().split('the token has expired').length - 1);
+    const before = refusals();
+    expect(await hostReads(hostWs)).toContain('team file');
+    const after = refusals();
+    const refusedBy = cluster.replicas.filter((_r, i) => after[i] > before[i]).map((r) => r.id);
+    const renewed = JSON.parse(readFileSync(store, 'utf8'))[key].tokens.access_token;
+    expect(renewed).not.toBe(expired);
+    expect(refusedBy.length).toBeGreaterThan(0);
+    console.log(
+      `gemini-mcp with an expired token: refused by ${refusedBy.join(', ')} (expired-token refusals per replica ${JSON.stringify(before)} → ${JSON.stringify(after)}), refreshed, -p read ok`,
+    );
   }, 60_000);
 });
