@@ -209,13 +209,16 @@ function refusedOrigin(
 
 /**
  * The Host headers a replica answers (its bind address and localhost, with and without the port, and
- * the operator's `--public-host` names: a load balancer's public name), and the browser origins that are
- * its own. A public name's origin is not implied: it is allowed with `--allow-origin`.
+ * the public names: the operator's `--public-host` names and the host of `--resource-url`, the public URL
+ * clients reach through the load balancer), and the browser origins that are its own. A public name's
+ * origin is not implied: it is allowed with `--allow-origin`.
  */
 function hostsAnswered(flags: CommonFlags, port: number): { allowedHosts: string[]; ownOrigins: Set<string> } {
   const own = [flags.host, 'localhost', '127.0.0.1', '[::1]'].flatMap((h) => [`${h}:${port}`, h]);
   const ownOrigins = new Set(own.filter((h) => h.endsWith(`:${port}`)).map((h) => `http://${h}`));
-  return { allowedHosts: [...own, ...flags.publicHosts], ownOrigins };
+  // The URL's host omits a default port, as clients' Host headers do.
+  const resourceHost = flags.auth?.resourceUrl ? [new URL(flags.auth.resourceUrl).host] : [];
+  return { allowedHosts: [...own, ...flags.publicHosts, ...resourceHost], ownOrigins };
 }
 
 /**

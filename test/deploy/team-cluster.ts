@@ -34,9 +34,14 @@ export class TeamCluster {
   private haproxy?: ChildProcess;
   private haproxyLog = '';
 
+  /**
+   * `replicaArgs` are the flags every replica gets besides its root, id and port, given the balancer's port
+   * (its public address); by default the balancer's address as a public host name.
+   */
   constructor(
     private readonly root: string,
     private readonly socket: string,
+    private readonly replicaArgs: (lbPort: number) => string[] = (p) => ['--public-host', `127.0.0.1:${p}`],
   ) {}
 
   get url(): string {
@@ -74,7 +79,7 @@ export class TeamCluster {
   }
 
   async startReplica(id: string, port: number): Promise<Replica> {
-    const args = ['--root', this.root, '--replica-id', id, '--public-host', `127.0.0.1:${this.lbPort}`];
+    const args = ['--root', this.root, '--replica-id', id, ...this.replicaArgs(this.lbPort)];
     args.push('--shutdown-grace', '20', '--port', String(port));
     const proc = await startHttpServer(ENTRY.filesystem, args, this.children);
     return { id, port: proc.port, proc };
@@ -99,15 +104,22 @@ export class TeamCluster {
 
   /** Server names HAProxy's health checks have marked UP (the runtime API's `show stat`). */
   async upServers(): Promise<string[]> {
+    const status = await this.serverStat('status');
+    return Object.keys(status).filter((id) => status[id] === 'UP');
+  }
+
+  /** One column of the runtime API's `show stat` for each server of the backend, by server name. */
+  async serverStat(column: string): Promise<Record<string, string>> {
     const csv = await this.runtime('show stat');
     const header = csv.split('\n')[0].replace(/^# /, '').split(',');
-    const [svname, status] = [header.indexOf('svname'), header.indexOf('status')];
-    return csv
+    const [svname, wanted] = [header.indexOf('svname'), header.indexOf(column)];
+    const rows = csv
       .split('\n')
       .slice(1)
       .map((l) => l.split(','))
-      .filter((f) => f[0] === 'mcp' && f[svname] !== 'BACKEND' && f[status] === 'UP')
-      .map((f) => f[svname]);
+      // The frontend is named mcp too: its row and the backend's totals are not servers.
+      .filter((f) => f[0] === 'mcp' && f[svname] !== undefined && !['FRONTEND', 'BACKEND'].includes(f[svname]));
+    return Object.fromEntries(rows.map((f) => [f[svname], f[wanted]]));
   }
 
   private runtime(command: string): Promise<string> {

@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+
 /**
  * Streamable HTTP spoken by hand, for tests that need what the SDK client hides: the session id and
  * replica headers, the SSE event ids, a stream cut at a chosen event and resumed with Last-Event-ID.
@@ -95,5 +97,26 @@ export async function resumeStream(s: RawSession, lastEventId: string): Promise<
   return fetch(s.url, {
     method: 'GET',
     headers: { ...headers, accept: 'text/event-stream', 'last-event-id': lastEventId },
+  });
+}
+
+/**
+ * A POST straight at a server's port with a chosen Host header (fetch will not send one of our choosing),
+ * as a load balancer forwards a client's request or a DNS-rebinding page sends it: the HTTP status.
+ */
+export function postWithHost(
+  port: number,
+  host: string,
+  message: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...JSON_HEADERS, ...extraHeaders, host };
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.once('error', reject);
+    req.end(JSON.stringify(message));
   });
 }

@@ -9,6 +9,7 @@ import express from 'express';
 import { generateKeyPair } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JwtIssuer } from '../../helpers/jwt-issuer.js';
+import { postWithHost } from '../../helpers/raw-mcp.js';
 import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -204,6 +205,10 @@ describe('OAuth resource server: replicas and an unreachable issuer', () => {
       );
       const metadata = await fetch(`${replica.base}/.well-known/oauth-protected-resource/tools/mcp`);
       expect((await metadata.json()).resource).toBe(publicUrl);
+      // The load balancer forwards the public name as the Host: answered without --public-host; others are not.
+      expect(await postWithHost(replica.port, 'mcp.team.example', INIT, bearer(good))).toBe(200);
+      expect(await postWithHost(replica.port, 'mcp.team.example:8443', INIT, bearer(good))).toBe(403);
+      expect(await postWithHost(replica.port, 'rebound.example', INIT, bearer(good))).toBe(403);
     }
   });
 
