@@ -111,6 +111,26 @@ export function newTrackScript(cwd: string, plans: string) {
         ],
       },
     }),
+    // An "additive" question: several answers may apply, so the model asks for a multiple choice.
+    reply.calls({
+      id: 'a2',
+      name: 'ask_user',
+      args: {
+        questions: [
+          {
+            question: 'Which parts should follow the theme? (Select all that apply)',
+            header: 'Scope',
+            type: 'choice',
+            multiSelect: true,
+            options: [
+              { label: 'Editor', description: 'The note editor' },
+              { label: 'Sidebar', description: 'The notes list' },
+              { label: 'Dialogs', description: 'Pop-ups and menus' },
+            ],
+          },
+        ],
+      },
+    }),
     reply.calls({ id: 't2', name: 'write_todos', args: { todos: todos(2) } }),
     // 0.61's prompt names the plans folder relative to the project; a bare name is a plan too.
     reply.calls(

@@ -67,6 +67,15 @@ describeTmux("conductor's /conductor:newTrack in the chat: the user answers, app
     ui.keys('Enter');
     await ui.waitFor('› Switch: other');
     ui.keys('Enter');
+    // The next question lets the user pick several answers.
+    await ui.waitFor('1) Editor — The note editor');
+    ui.type('Editor, 3');
+    await ui.waitFor('Editor, 3▏');
+    ui.keys('Enter');
+    await ui.waitFor('› Scope: other');
+    ui.type('Settings');
+    await ui.waitFor('Settings▏');
+    ui.keys('Enter');
     // The plan is presented for approval; the panel has moved on.
     screen = await ui.waitFor('[y] approve the plan');
     expect(screen).toContain('Plan Approval');
@@ -78,6 +87,9 @@ describeTmux("conductor's /conductor:newTrack in the chat: the user answers, app
     await waitFor(() => answerOf('t4') !== '', 'the answer to the last write_todos');
     expect(answerOf('a1')).toContain(
       JSON.stringify(JSON.stringify({ answers: { '0': 'Settings page' } })).slice(1, -1),
+    );
+    expect(answerOf('a2')).toContain(
+      JSON.stringify(JSON.stringify({ answers: { '0': 'Editor, Dialogs, Settings' } })).slice(1, -1),
     );
     expect(answerOf('x1')).toContain(
       'Plan approved. Switching to Auto-Edit mode (edits will be applied automatically).',
