@@ -131,6 +131,25 @@ export function newTrackScript(cwd: string, plans: string) {
         ],
       },
     }),
+    // Conductor has the user confirm the drafted spec in a question, written with `\\n` escapes.
+    reply.calls({
+      id: 'a3',
+      name: 'ask_user',
+      args: {
+        questions: [
+          {
+            question: `I've drafted the specification for this track. Please review the following:\\n\\n\`\`\`markdown\\n${SPEC.replaceAll('\n', '\\n')}\`\`\`\\n\\nDoes this accurately capture the requirements?`,
+            header: 'Confirm Spec',
+            type: 'choice',
+            multiSelect: false,
+            options: [
+              { label: 'Approve', description: 'The spec is right' },
+              { label: 'Revise', description: 'Change it first' },
+            ],
+          },
+        ],
+      },
+    }),
     reply.calls({ id: 't2', name: 'write_todos', args: { todos: todos(2) } }),
     // 0.61's prompt names the plans folder relative to the project; a bare name is a plan too.
     reply.calls(

@@ -64,6 +64,7 @@ describe("conductor's /conductor:newTrack, end to end with an installed extensio
     expect(got.get('t2')).toContain('3. [in_progress] Draft spec and plan');
     expect(got.get('a1')).toContain('No user is available to answer ask_user');
     expect(got.get('a2')).toContain('No user is available to answer ask_user');
+    expect(got.get('a3')).toContain('No user is available to answer ask_user');
     expect(got.get('p1')).toContain('Successfully created and wrote to new file');
     expect(got.get('p2')).toContain('Successfully created and wrote to new file');
     expect(got.get('p3')).toContain('Successfully modified file');

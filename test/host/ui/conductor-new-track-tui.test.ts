@@ -76,6 +76,16 @@ describeTmux("conductor's /conductor:newTrack in the chat: the user answers, app
     ui.type('Settings');
     await ui.waitFor('Settings▏');
     ui.keys('Enter');
+    // The drafted spec to review shows once, line by line, never as escaped `\n` text.
+    screen = await ui.waitFor('Approve — The spec is right');
+    expect(screen).toContain('│## Overview');
+    expect(screen).not.toContain('\\n');
+    expect(screen.split('Does this accurately capture the requirements?')).toHaveLength(2);
+    ui.keys('Right');
+    await ui.waitFor('Approve — The spec is right▏');
+    ui.keys('Enter');
+    await ui.waitFor('› Confirm Spec: other');
+    ui.keys('Enter');
     // The plan is presented for approval; the panel has moved on.
     screen = await ui.waitFor('[y] approve the plan');
     expect(screen).toContain('Plan Approval');
