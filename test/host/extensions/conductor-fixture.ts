@@ -82,9 +82,10 @@ const REGISTRY_ENTRY = `\n---\n\n- [ ] **Track: add dark mode**\n*Link: [./track
 
 /**
  * The turns of a model following newTrack.toml, with Gemini CLI 0.61's tool names and arguments, as a
- * recorded 0.61 session has them. `plans` is the plans folder the system prompt names.
+ * recorded 0.61 session has them. `plans` is the plans folder the system prompt names; without it the plan
+ * files go by bare name (a plan in the plans folder, wherever each CLI keeps it).
  */
-export function newTrackScript(cwd: string, plans: string) {
+export function newTrackScript(cwd: string, plans?: string) {
   const track = (f: string) => join(cwd, 'conductor', 'tracks', TRACK, f);
   return [
     reply.calls(
@@ -153,13 +154,22 @@ export function newTrackScript(cwd: string, plans: string) {
     reply.calls({ id: 't2', name: 'write_todos', args: { todos: todos(2) } }),
     // 0.61's prompt names the plans folder relative to the project; a bare name is a plan too.
     reply.calls(
-      { id: 'p1', name: 'write_file', args: { file_path: relative(cwd, join(plans, 'spec.md')), content: SPEC } },
+      {
+        id: 'p1',
+        name: 'write_file',
+        args: { file_path: plans ? relative(cwd, join(plans, 'spec.md')) : 'spec.md', content: SPEC },
+      },
       { id: 'p2', name: 'write_file', args: { file_path: 'plan.md', content: DRAFT } },
     ),
     reply.calls({
       id: 'p3',
       name: 'replace',
-      args: { file_path: join(plans, 'plan.md'), old_string: DRAFT_TASK, new_string: FINAL_TASK },
+      args: {
+        file_path: plans ? join(plans, 'plan.md') : 'plan.md',
+        old_string: DRAFT_TASK,
+        new_string: FINAL_TASK,
+        instruction: 'Name the task after the theme switch.',
+      },
     }),
     reply.calls({ id: 'x1', name: 'exit_plan_mode', args: { plan_filename: 'plan.md' } }),
     reply.calls({ id: 't3', name: 'write_todos', args: { todos: todos(3) } }),

@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultProjectTempDir } from '../../../host/config/paths.js';
-import { runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
+import { geminiCli } from '../../helpers/gemini-cli.js';
+import { collect, runHost, scriptedEndpoints, type Workspace, workspace } from '../../helpers/run-host.js';
 import { tempDir } from '../../helpers/tmp.js';
 import {
   expectTrackWritten,
@@ -82,4 +84,76 @@ describe("conductor's /conductor:newTrack, end to end with an installed extensio
     expect(existsSync(join(ws.cwd, 'spec.md'))).toBe(false);
     expect(existsSync(join(ws.cwd, 'plan.md'))).toBe(false);
   }, 120_000);
+
+  /** One headless newTrack run in a fresh project with the extension installed: ours, or Gemini CLI 0.61's. */
+  async function run(entry?: string) {
+    const ws = workspace();
+    // Gemini CLI takes GOOGLE_GEMINI_BASE_URL alone for a gateway, which -p refuses: the key's auth type.
+    ws.settings({ security: { auth: { selectedType: 'gemini-api-key' } } });
+    writeConductorProject(ws.cwd);
+    const src = writeConductorExtension(join(tempDir('gmc-conductor-'), 'conductor'));
+    const install = await runHost(['extensions', 'install', src, '--consent'], { ws });
+    expect(install.code, install.stderr).toBe(0);
+    const ep = await endpoint(...newTrackScript(ws.cwd));
+    const args = ['--approval-mode', 'auto_edit', '-p', '/conductor:newTrack add dark mode'];
+    const r = entry ? await runGeminiCli(entry, ws, ep.url, args) : await runHost(args, { ws, url: ep.url });
+    const bodies = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
+    const got = answers(bodies);
+    const prompt = JSON.stringify(bodies[0]?.contents.at(-1));
+    // Each CLI keeps plans in its own temp folder: named by what the approval answer says.
+    const plans = /stored at: (.*)\/plan\.md/.exec(got.get('x1') ?? '')?.[1];
+    const same = (text = '') => (plans ? text.replaceAll(plans, '<plans>') : text).replaceAll(ws.cwd, '<project>');
+    return { ...r, ws, prompt, answer: (id: string) => same(got.get(id)) };
+  }
+
+  it('headless, beside Gemini CLI 0.61 on the same script: the same answers, but for the differences we mean', {
+    timeout: 300_000,
+  }, async () => {
+    const { entry, why } = geminiCli();
+    // CI reaches the npm registry, so a missing Gemini CLI there is a failure, not a skip.
+    if (!entry && !process.env.CI) return console.warn(`conductor-flow: 0.61 comparison skipped, ${why}`);
+    expect(entry, why).toBeDefined();
+    const theirs = await run(entry);
+    const ours = await run();
+    expect(theirs.code, theirs.stderr.slice(-2000)).toBe(0);
+    expect(ours.code, ours.stderr).toBe(0);
+    // Both expanded the extension's command file.
+    for (const run of [theirs, ours]) expect(run.prompt).toContain('The track description is: add dark mode');
+    for (const id of ['r1', 'r2', 'r3', 'e1', 'p1', 'p2', 'p3', 'f1', 'f2', 'f3', 'f4', 'g1'])
+      expect({ id, answer: ours.answer(id) }).toEqual({ id, answer: theirs.answer(id) });
+    expectTrackWritten(theirs.ws.cwd);
+    expectTrackWritten(ours.ws.cwd);
+    // On purpose: 0.61 does not offer write_todos in a headless run, nor ask_user; we keep the list and
+    // tell the model nobody can answer.
+    expect(theirs.answer('t1')).toContain('Tool \\"write_todos\\" not found');
+    expect(ours.answer('t1')).toContain('Successfully updated the todo list.');
+    expect(theirs.answer('a1')).toContain('Tool \\"ask_user\\" not found');
+    expect(ours.answer('a1')).toContain('No user is available to answer ask_user');
+    // On purpose: 0.61 leaves an approved plan in YOLO mode headless; we return to the mode the user chose.
+    expect(theirs.answer('x1')).toContain('Plan approved. Switching to YOLO mode (all tool calls auto-approved).');
+    expect(ours.answer('x1')).toContain(
+      'Plan approved. Switching to Auto-Edit mode (edits will be applied automatically).',
+    );
+    expect(ours.answer('x1').replace('Auto-Edit mode (edits will be applied automatically)', '')).toBe(
+      theirs.answer('x1').replace('YOLO mode (all tool calls auto-approved)', ''),
+    );
+  });
 });
+
+/** Gemini CLI 0.61 headless in the workspace, against the scripted endpoint. */
+function runGeminiCli(entry: string, ws: Workspace, url: string, args: string[]) {
+  // Asynchronous: the scripted endpoint answers from this process.
+  const child = spawn(process.execPath, [entry, '-m', 'gemini-2.5-flash', ...args], {
+    cwd: ws.cwd,
+    env: {
+      ...process.env,
+      HOME: ws.home,
+      GEMINI_CLI_HOME: ws.home,
+      GEMINI_API_KEY: 'test-key',
+      GOOGLE_GEMINI_BASE_URL: url,
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return collect(child).done;
+}
