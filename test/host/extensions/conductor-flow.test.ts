@@ -11,6 +11,7 @@ import {
   newTrackScript,
   PLAN,
   SPEC,
+  STEPS,
   TRACK,
   writeConductorExtension,
   writeConductorProject,
@@ -42,11 +43,23 @@ describe("conductor's /conductor:newTrack, end to end with an installed extensio
     const plans = join(defaultProjectTempDir(ws.cwd, {}, ws.home), session, 'plans');
     const ep = await endpoint(...newTrackScript(ws.cwd, plans));
     const r = await runHost(
-      ['--approval-mode', 'auto_edit', '--session-id', session, '-p', '/conductor:newTrack add dark mode'],
+      [
+        '--approval-mode',
+        'auto_edit',
+        '--session-id',
+        session,
+        '-o',
+        'json',
+        '-p',
+        '/conductor:newTrack add dark mode',
+      ],
       { ws, url: ep.url },
     );
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`New track '${TRACK}' has been created`);
+    const out = JSON.parse(r.stdout);
+    expect(out.response).toContain(`New track '${TRACK}' has been created`);
+    // The json output carries the task list as the model last left it: every step done.
+    expect(out.todos).toEqual(STEPS.map((description) => ({ description, status: 'completed' })));
     const bodies = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
     // The command file reached the model, with the description in place of {{args}}.
     const prompt = bodies[0]!.contents

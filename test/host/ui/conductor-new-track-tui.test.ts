@@ -105,6 +105,8 @@ describeTmux("conductor's /conductor:newTrack in the chat: the user answers, app
       'Plan approved. Switching to Auto-Edit mode (edits will be applied automatically).',
     );
     expect(screen).toMatch(/· auto-edit ·/);
+    // Every step done: the panel has made way, the footer keeps the count.
+    expect(screen).toContain('todo 4/4');
     expectTrackWritten(ws.cwd);
   }, 180_000);
 });
