@@ -18,7 +18,15 @@ import {
 } from './conductor-fixture.js';
 
 type Part = { text?: string; functionResponse?: { id?: string; name: string; response: Record<string, unknown> } };
-type Body = { contents: { parts: Part[] }[]; systemInstruction?: { parts: { text: string }[] } };
+type Body = {
+  contents: { parts: Part[] }[];
+  systemInstruction?: { parts: { text: string }[] };
+  tools?: { functionDeclarations?: { name: string; description?: string }[] }[];
+};
+
+/** The description a request gave the tool `name`. */
+const described = (b: Body, name: string) =>
+  b.tools?.flatMap((t) => t.functionDeclarations ?? []).find((d) => d.name === name)?.description ?? '';
 
 /** The answer each call got, by call id, across every request the model received. */
 function answers(bodies: Body[]): Map<string, string> {
@@ -75,6 +83,14 @@ describe("conductor's /conductor:newTrack, end to end with an installed extensio
     // While planning, the model is told where plans go.
     const system = (b: Body) => b.systemInstruction?.parts.map((p) => p.text).join('') ?? '';
     expect(system(bodies[2]!)).toContain(plans);
+    // As in 0.61, write_file and replace say so too while planning, and only then.
+    const onlyForPlans = `You are currently in Plan Mode and may ONLY use this tool to write or update plans (.md files) in the plans directory: ${plans}/. You cannot use this tool to modify source code directly.`;
+    for (const tool of ['filesystem__write_file', 'filesystem__replace']) {
+      expect(described(bodies[2]!, tool)).toMatch(/^ONLY FOR PLANS: /);
+      expect(described(bodies[2]!, tool)).toContain(onlyForPlans);
+      expect(described(bodies[0]!, tool)).not.toContain('ONLY FOR PLANS');
+      expect(described(bodies.at(-1)!, tool)).not.toContain('ONLY FOR PLANS');
+    }
     expect(got.get('t1')).toContain('Successfully updated the todo list. The current list is now:');
     expect(got.get('t2')).toContain('3. [in_progress] Draft spec and plan');
     expect(got.get('a1')).toContain('No user is available to answer ask_user');
