@@ -41,7 +41,7 @@ function answers(bodies: Body[]): Map<string, string> {
 describe("conductor's /conductor:newTrack, end to end with an installed extension", () => {
   const endpoint = scriptedEndpoints();
 
-  it('headless: every tool answers as Gemini CLI 0.61 headless does, and the track files end up in the project', async () => {
+  it('headless: plan mode, todos, ask_user without a user, plan files, the approved plan, then the track files and the json output', async () => {
     const ws = workspace();
     writeConductorProject(ws.cwd);
     const src = writeConductorExtension(join(tempDir('gmc-conductor-'), 'conductor'));
