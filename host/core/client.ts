@@ -1,4 +1,4 @@
-import type { Content, GenerateContentConfig, Part } from '@google/genai';
+import type { Content, FunctionDeclaration, GenerateContentConfig, Part } from '@google/genai';
 import type { SchedulerEvent, ToolCall, ToolCallRequestInfo } from '../scheduler/types.js';
 import type { ContentGenerator } from './content-generator.js';
 import type { ServerGeminiStreamEvent } from './events.js';
@@ -19,6 +19,7 @@ import { afterNextRequestSent } from './after-request-sent.js';
 import { offeredWith } from '../tools/builtin-catalogue.js';
 import { exposedName } from '../tools/naming.js';
 import { INVOKE_AGENT } from '../tools/invoke-agent.js';
+import { forPlansOnly, isPlanWriteTool } from '../policy/plan-files.js';
 
 /** Model requests caused by one user message, tool continuations included. */
 export const MAX_TURNS = 100;
@@ -179,9 +180,24 @@ export class GeminiClient {
     }
     return {
       systemInstruction: await this.systemInstruction(),
-      tools: this.opts.runtime.registry.declarations(this.offered, this.hint),
+      tools: this.declared(),
       generationConfig: this.opts.generationConfig ?? defaultGenerationConfig(this.chat.model),
     };
+  }
+
+  /** The tools for the next request; in plan mode write_file and replace say they write plans only, as in 0.61. */
+  private declared(): FunctionDeclaration[] {
+    const { registry, policy } = this.opts.runtime;
+    const declarations = registry.declarations(this.offered, this.hint);
+    const folder = policy?.activePlansFolder();
+    if (folder === undefined) return declarations;
+    const writers = new Set(
+      registry
+        .list()
+        .filter(isPlanWriteTool)
+        .map((t) => t.exposedName),
+    );
+    return declarations.map((d) => (writers.has(d.name ?? '') ? forPlansOnly(d, folder) : d));
   }
 
   /** Runs one user message to completion; yields every event on the way. */

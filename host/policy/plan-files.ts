@@ -18,6 +18,17 @@ export function isPlanWriteTool(tool: Pick<PolicyTool, 'serverAlias' | 'toolName
 }
 
 /**
+ * How Gemini CLI 0.61 declares write_file and replace in plan mode: the same tool, its description saying it
+ * writes plans only and where, so the model does not try the project's files first.
+ */
+export function forPlansOnly<D extends { description?: string }>(declaration: D, plansFolder: string): D {
+  return {
+    ...declaration,
+    description: `ONLY FOR PLANS: ${declaration.description ?? ''}. You are currently in Plan Mode and may ONLY use this tool to write or update plans (.md files) in the plans directory: ${plansFolder}/. You cannot use this tool to modify source code directly.`,
+  };
+}
+
+/**
  * In plan mode a relative path given to write_file or replace names a plan, as in Gemini CLI 0.61: taken
  * from the project root when that lands in the plans folder, else from the plans folder (`plan.md`).
  * Anything else passes unchanged; policy still checks where the path really leads.

@@ -211,7 +211,7 @@ export class FormDialog implements ClientAsker {
     }
     const lines = [...head, ''];
     for (const [i, f] of request.form.fields.entries()) {
-      lines.push(...fieldLines(f, cur.texts[f.key] ?? '', i === cur.focus, cur.errors[f.key], p));
+      lines.push(...fieldLines(f, cur.texts[f.key] ?? '', i === cur.focus, cur.errors[f.key], p, request.form.message));
     }
     this.host.show(
       lines.join('\n'),
@@ -241,6 +241,8 @@ export function fieldLines(
   focused: boolean,
   error: string | undefined,
   p: Palette,
+  /** The form's message, already on screen above the fields. */
+  shown = '',
 ): string[] {
   const name = safeText(f.label);
   const label = `${focused ? p.accent('›') : ' '} ${p.bold(name)}${f.required ? p.red('*') : ''} ${p.gray(`(${safeText(hintOf(f))})`)}`;
@@ -248,7 +250,14 @@ export function fieldLines(
   const out = [label, value];
   if (f.options?.length)
     out.push(p.gray(`    ${f.options.map((o, i) => `${i + 1}) ${safeText(o.label)}`).join('  ')}`));
-  if (focused && f.description) out.push(p.gray(`    ${safeText(f.description)}`));
+  // A description can be a document to review (a drafted spec) and keeps its lines; one that only repeats
+  // the form's message (a one-question form) is not shown twice.
+  if (focused && f.description && f.description.trim() !== shown.trim())
+    out.push(
+      ...safeBlock(f.description)
+        .split('\n')
+        .map((l) => p.gray(`    ${l}`)),
+    );
   if (error) out.push(p.red(`    ${name} ${safeText(error)}`));
   return out;
 }

@@ -69,6 +69,19 @@ describe('FormDialog', () => {
     expect(d.isOpen).toBe(false);
   });
 
+  it("a field's description keeps its lines (a document to review), shows controls, and is not a repeat of the message", () => {
+    const { d, key, last } = dialog();
+    const spec = { type: 'string', title: 'Spec', description: 'Review:\n## Overview\nDark\u001b[31m theme' };
+    const form = parseForm('Please answer 2 questions.', {
+      type: 'object',
+      properties: { spec, name: { type: 'string', title: 'Name', description: 'Please answer 2 questions.' } },
+    });
+    void d.fillForm({ server: 'memory', form }, new AbortController().signal);
+    expect(last()).toContain('    Review:\n    ## Overview\n    Dark\\x1b[31m theme');
+    key('down');
+    expect(last()!.split('Please answer 2 questions.')).toHaveLength(2);
+  });
+
   it('Ctrl-D declines, Esc cancels, an aborted signal cancels, and requests queue one at a time', async () => {
     const { d, key, last } = dialog();
     const form = parseForm('Q', schema);
