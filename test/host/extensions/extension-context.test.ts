@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { tempDir } from '../../helpers/tmp.js';
-import { describeTmux, INPUT_READY, TmuxUi } from '../ui/tmux.js';
+import { describeTmux, type TmuxUi, startChat } from '../ui/tmux.js';
 import { writeDemoExtension } from './extension-fixture.js';
 
 /** An installed extension whose context file (DEMO.md) goes into every request, beside a project AGENTS.md. */
@@ -44,15 +43,7 @@ describeTmux('extension context in the chat', () => {
   beforeAll(async () => {
     const ws = await setup();
     gemini = await startScriptedGemini([reply.text('unused')]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 140,
-      height: 30,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 140, height: 30 });
   });
 
   afterAll(async () => {

@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
-import { describeTmux, INPUT_READY, TmuxUi } from '../ui/tmux.js';
+import { describeTmux, type TmuxUi, startChat } from '../ui/tmux.js';
 import { hook, records } from './record-hook.js';
 
 const FAULT = join(import.meta.dirname, '../../fixtures/fault-server.mjs');
@@ -38,15 +36,7 @@ describeTmux('Notification hook payload on a permission request (the chat)', () 
       reply.calls({ id: 'm1', name: 'fault__echo_env', args: {} }),
       reply.text('Echoed.'),
     ]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 110,
-      height: 40,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 110, height: 40 });
   });
 
   afterAll(async () => {

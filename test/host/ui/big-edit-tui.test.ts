@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
-import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
+import { describeTmux, type TmuxUi, startChat } from './tmux.js';
 
 const OLD = `${Array.from({ length: 300 }, (_, i) => `line_${i} = old`).join('\n')}\n`;
 const NEW = `${Array.from({ length: 300 }, (_, i) => `line_${i} = new`).join('\n')}\n`;
@@ -21,15 +19,7 @@ describeTmux('a 300-line rewrite in the dialog and on its card', () => {
       reply.calls({ id: 'w1', name: 'filesystem__write_file', args: { file_path: target, content: NEW } }),
       reply.text('Rewritten.'),
     ]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 80,
-      height: 24,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 80, height: 24 });
   });
 
   afterAll(async () => {

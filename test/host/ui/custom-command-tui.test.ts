@@ -1,11 +1,9 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
-import { hasTmux, INPUT_READY, TmuxUi } from './tmux.js';
+import { hasTmux, type TmuxUi, startChat } from './tmux.js';
 
 /** A custom command's `!{…}` in the chat: the user sees the command in the shell dialog before it runs. */
 describe.skipIf(!hasTmux)('custom commands in the chat', () => {
@@ -23,15 +21,7 @@ describe.skipIf(!hasTmux)('custom commands in the chat', () => {
       'description = "Stamp a file"\nprompt = "Result: !{echo {{args}} > ran.txt && cat ran.txt}"\n',
     );
     gemini = await startScriptedGemini([reply.text('Stamped.'), reply.text('never used')]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 100,
-      height: 30,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 100, height: 30 });
   });
 
   afterAll(async () => {

@@ -1,10 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { chunk, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
-import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
+import { describeTmux, type TmuxUi, startChat } from './tmux.js';
 
 describeTmux('the footer: git branch and context left, as Gemini CLI shows them', () => {
   const ws = workspace();
@@ -19,15 +17,7 @@ describeTmux('the footer: git branch and context left, as Gemini CLI shows them'
     gemini = await startScriptedGemini([
       { method: 'generateContentStream', response: [chunk([{ text: 'A long context answer.' }], true, usage)] },
     ]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 140,
-      height: 20,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 140, height: 20 });
   });
 
   afterAll(async () => {

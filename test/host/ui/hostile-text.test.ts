@@ -1,11 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeBlock, safeText } from '../../../host/safe-text.js';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, runHost, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
-import { INPUT_READY, hasTmux, TmuxUi } from './tmux.js';
+import { hasTmux, type TmuxUi, startChat } from './tmux.js';
 
 /**
  * A hostile MCP server's names, descriptions, prompts, resources and stderr carry terminal escapes; so does
@@ -81,15 +79,7 @@ describe.skipIf(!hasTmux)('hostile server text in the chat', () => {
       reply.calls({ id: 'e1', name: 'hostile__echo_evil', args: {} }),
       reply.text('model says \u001b[8mSECRET\u001b[0m plainly'),
     ]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      height: 50,
-      width: 160,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, height: 50, width: 160 });
   });
 
   afterAll(async () => {

@@ -1,9 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
-import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
+import { describeTmux, type TmuxUi, startChat } from './tmux.js';
 
 const dailyQuota = reply.error(429, 'You exceeded your current quota.', {
   details: [
@@ -26,15 +24,7 @@ describeTmux('the chat on a usage limit', () => {
     const ws = workspace();
     ws.settings(ONLY());
     gemini = await startScriptedGemini([dailyQuota, reply.text('flash answers'), reply.text('still flash')]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 110,
-      height: 30,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 110, height: 30 });
     await ui.waitFor('gemini-3-pro-preview ·');
     ui.submit('hello');
     const answered = await ui.waitFor('flash answers');

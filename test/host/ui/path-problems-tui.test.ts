@@ -2,11 +2,9 @@ import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../../../protocol/file-limits.js';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
-import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
+import { describeTmux, type TmuxUi, startChat } from './tmux.js';
 
 /** A 1×1 PNG: a real image file, so the read goes the way a screenshot's does. */
 const PNG_1X1 = Buffer.from(
@@ -29,15 +27,7 @@ describeTmux('@path problems in the chat', () => {
       reply.text('Read your notes.'),
       reply.text('One white pixel.'),
     ]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 100,
-      height: 30,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 100, height: 30 });
     await ui.waitFor(/MCP ready/, 60_000);
   });
 

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptEntry, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
 import { EVERYTHING } from '../mcp/everything-helpers.js';
-import { INPUT_READY, hasTmux, TmuxUi } from './tmux.js';
+import { hasTmux, type TmuxUi, startChat } from './tmux.js';
 
 /** A trusted server's sampling runs without a prompt; /stats still shows what it spent. */
 describe.skipIf(!hasTmux)('the chat counts sampling per server in /stats', () => {
@@ -25,15 +23,7 @@ describe.skipIf(!hasTmux)('the chat counts sampling per server in /stats', () =>
       } as ScriptEntry,
       reply.text('all done'),
     ]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      height: 50,
-      width: 140,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, height: 50, width: 140 });
   });
 
   afterAll(async () => {

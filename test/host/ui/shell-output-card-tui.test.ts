@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
-import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
+import { describeTmux, type TmuxUi, startChat } from './tmux.js';
 
 describeTmux("a long command's card, when the model ran it", () => {
   const ws = workspace();
@@ -16,15 +14,7 @@ describeTmux("a long command's card, when the model ran it", () => {
       reply.calls({ id: 's1', name: 'shell__run_shell_command', args: { command: 'seq 1 30000' } }),
       reply.text('Counted to thirty thousand.'),
     ]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 120,
-      height: 40,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 120, height: 40 });
   });
 
   afterAll(async () => {

@@ -1,11 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
-import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
+import { describeTmux, type TmuxUi, startChat } from './tmux.js';
 
 const skill = (dir: string, name: string, description: string) => {
   mkdirSync(join(dir, name), { recursive: true });
@@ -33,15 +31,7 @@ describeTmux('/skills enable, disable and reload in the chat', () => {
     skill(userSkills, 'greeter', 'Greets people');
     skill(userSkills, 'reviewer', 'Reviews code');
     gemini = await startScriptedGemini([reply.text('one'), reply.text('two'), reply.text('three')]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 120,
-      height: 30,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 120, height: 30 });
   });
 
   afterAll(async () => {
@@ -83,15 +73,7 @@ describeTmux("activate_skill's card in the chat", () => {
       reply.calls({ id: 'k1', name: 'activate_skill', args: { name: 'greeter' } }),
       reply.text('Skill in use.'),
     ]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 120,
-      height: 30,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 120, height: 30 });
   });
 
   afterAll(async () => {

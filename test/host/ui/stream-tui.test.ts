@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
-import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
+import { describeTmux, INPUT_READY, type TmuxUi, startChat } from './tmux.js';
 
 // The answer the UI bench streams: sixty sentences that share most of their words. Loop detection took
 // them for a loop and stopped the turn after 27 chunks, which looked like a chat that stopped streaming.
@@ -20,15 +18,7 @@ describeTmux('a long streamed answer in the chat', () => {
   beforeAll(async () => {
     ws.settings(ONLY());
     gemini = await startScriptedGemini([{ ...reply.text(...SENTENCES), chunkDelayMs: 5 }]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 100,
-      height: 30,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 100, height: 30 });
   });
 
   afterAll(async () => {

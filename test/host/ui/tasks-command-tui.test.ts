@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { liveGroupMembers } from '../../servers/shell/procs.js';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
 import { waitFor } from '../../helpers/wait.js';
-import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
+import { describeTmux, INPUT_READY, type TmuxUi, startChat } from './tmux.js';
 
 type Body = { contents?: { parts?: { functionResponse?: unknown }[] }[] };
 
@@ -30,15 +28,7 @@ describeTmux('/tasks: the background commands the model started', () => {
         return reply.calls({ id: 'b1', name: 'shell__run_shell_command', args: { command, is_background: true } });
       },
     });
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 100,
-      height: 40,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 100, height: 40 });
     await ui.waitFor('MCP 1/1');
   }, 60_000);
 

@@ -3,6 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
+import { ENTRY, requireBuilt } from '../../helpers/paths.js';
+import type { Workspace } from '../../helpers/run-host.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 /**
  * A UI under test in a detached tmux session of fixed size, on a private tmux server (its own socket)
@@ -128,6 +131,23 @@ const onCi = process.env.CI === 'true' || process.env.GITHUB_ACTIONS === 'true';
  * A suite that drives the chat in tmux. Without tmux it never passes silently: on CI (which installs tmux)
  * it fails with the reason; on a developer's machine it is skipped under a title that says why.
  */
+/**
+ * The chat (`gemini-mcp`) in tmux for a workspace, talking to a scripted Gemini endpoint with a test key,
+ * once it takes input: the start-up nearly every terminal test needs.
+ */
+export async function startChat(o: { ws: Workspace; url: string; width?: number; height?: number }): Promise<TmuxUi> {
+  const ui = TmuxUi.start({
+    cwd: o.ws.cwd,
+    scriptDir: tempDir('ui-scripts-'),
+    env: { GEMINI_CLI_HOME: o.ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: o.url },
+    argv: [process.execPath, requireBuilt(ENTRY.host)],
+    width: o.width,
+    height: o.height,
+  });
+  await ui.waitFor(INPUT_READY);
+  return ui;
+}
+
 export function describeTmux(name: string, body: () => void): void {
   if (hasTmux) {
     describe(name, body);

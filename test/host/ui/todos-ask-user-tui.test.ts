@@ -3,7 +3,7 @@ import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { tempDir } from '../../helpers/tmp.js';
-import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
+import { describeTmux, TmuxUi, startChat } from './tmux.js';
 
 type Part = { functionResponse?: { name: string; response: Record<string, unknown> } };
 type Body = { contents: { parts: Part[] }[]; tools?: { functionDeclarations?: { name: string }[] }[] };
@@ -41,15 +41,7 @@ describeTmux('write_todos and ask_user in the chat', () => {
       reply.calls({ id: 'w2', name: 'write_todos', args: { todos: todos('completed', 'completed', 'in_progress') } }),
       reply.text('Working on the test now.'),
     ]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 120,
-      height: 40,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 120, height: 40 });
   });
 
   afterAll(async () => {

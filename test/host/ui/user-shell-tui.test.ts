@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
-import { INPUT_READY, hasTmux, TmuxUi } from './tmux.js';
+import { INPUT_READY, hasTmux, type TmuxUi, startChat } from './tmux.js';
 
 describe.skipIf(!hasTmux)('shell commands the user types (!cmd)', () => {
   const ws = workspace();
@@ -13,15 +11,7 @@ describe.skipIf(!hasTmux)('shell commands the user types (!cmd)', () => {
   beforeAll(async () => {
     ws.settings(ONLY('shell'));
     gemini = await startScriptedGemini([]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host)],
-      width: 100,
-      height: 40,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 100, height: 40 });
     await ui.waitFor('MCP 1/1');
   }, 60_000);
 
