@@ -6,7 +6,7 @@ import { renderDiff } from '../../../../host/ui/views/diff-view.js';
 import { createPalette, stripSgr } from '../../../../host/ui/text/palette.js';
 import { mcpStatusView } from '../../../../host/core/mcp-status-view.js';
 import { renderOutput } from '../../../../host/ui/slash-commands/render-output.js';
-import { formatToolCard } from '../../../../host/ui/views/tool-card.js';
+import { describeArgs, formatToolCard } from '../../../../host/ui/views/tool-card.js';
 
 const plain = createPalette(0);
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `out ${i + 1}`).join('\n');
@@ -241,5 +241,23 @@ describe('the shell dialog', () => {
       'runs in the background: it keeps running after this turn, until stopped or the chat ends',
     );
     expect(ask()).not.toContain('background');
+  });
+});
+
+describe("a built-in call's card header without a path or command", () => {
+  it("is Gemini CLI's title of the call, on one line, not the raw arguments", () => {
+    expect(
+      describeArgs('write_todos', {
+        todos: [
+          { description: 'a', status: 'pending' },
+          { description: 'b', status: 'pending' },
+        ],
+      }),
+    ).toBe('Set 2 todo(s)');
+    expect(describeArgs('memory__ask_user', { questions: [{ question: 'Draft:\\n\\n# Spec\nok?' }] })).toBe(
+      'Asking user: Draft: # Spec ok?',
+    );
+    expect(describeArgs('filesystem__write_file', { file_path: '/w/a.md', content: 'x' })).toBe('/w/a.md');
+    expect(describeArgs('ext__tool', { a: 1 })).toBe('{"a":1}');
   });
 });
