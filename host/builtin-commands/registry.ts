@@ -148,9 +148,13 @@ export function builtinsFor(frontEnd: FrontEnd): BuiltinCommand[] {
   return BUILTIN_COMMANDS.filter((c) => c.frontEnds.includes(frontEnd));
 }
 
+const WHERE: Record<FrontEnd, string> = {
+  chat: 'the interactive chat',
+  headless: 'headless runs',
+  acp: 'editors (ACP)',
+};
+
 /** The words a front-end says for a built-in it does not run. */
 export function notHere(c: BuiltinCommand, typed: string): string {
-  const where =
-    c.frontEnds.includes('chat') && c.frontEnds.length === 1 ? 'the interactive chat' : c.frontEnds.join(' and ');
-  return `${typed} is only available in ${where}.`;
+  return `${typed} is only available in ${c.frontEnds.map((f) => WHERE[f]).join(' and ')}.`;
 }
