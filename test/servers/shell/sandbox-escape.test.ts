@@ -18,7 +18,6 @@ import { isRunning } from './procs.js';
 
 const TOOL = 'run_shell_command';
 const SECRET = 'TOP-SECRET-7f3a9c';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const hasBwrap = spawnSync('bwrap', ['--version']).status === 0;
 
 describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', () => {
@@ -161,16 +160,17 @@ describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', (
       `setsid sh -c 'sleep 1; touch ${marker}-a' & nohup sh -c 'sleep 1; touch ${marker}-b' >/dev/null 2>&1 & ` +
         `( ( sleep 1; touch ${marker}-c ) & ) ; echo started`,
     );
-    await sleep(1800);
+    const left = () =>
+      readdirSync('/proc').filter((p) => {
+        try {
+          return /^\d+$/.test(p) && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
+        } catch {
+          return false;
+        }
+      });
+    // Once none of them is left, none can write its marker any more: a survivor would have (after 1 s).
+    await waitFor(() => left().length === 0, 'the escapees gone', 10_000);
     expect(readdirSync(ws).filter((n) => n.startsWith(marker))).toEqual([]);
-    const left = readdirSync('/proc').filter((p) => {
-      try {
-        return /^\d+$/.test(p) && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
-      } catch {
-        return false;
-      }
-    });
-    expect(left).toEqual([]);
   });
 
   it('git hooks and config, .mcp.json and editor tasks cannot be planted, even by renaming .git', async () => {
