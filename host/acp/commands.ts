@@ -24,17 +24,6 @@ async function compress(s: Session, signal: AbortSignal): Promise<string> {
     : `Chat history not compressed (${info.status}${info.reason ? `: ${info.reason}` : ''}).`;
 }
 
-/** The memory server's context for `/memory show`, through the session's own reader. */
-async function readMemory(s: Session): Promise<string> {
-  const { MemoryContext } = await import('../core/memory-context.js');
-  const mem = new MemoryContext(s.runtime.manager);
-  try {
-    return await mem.get();
-  } finally {
-    mem.dispose();
-  }
-}
-
 /** The built-in a prompt runs, when it starts with `/name` of one the editor may run. */
 export function builtInCommand(text: string): BuiltIn | undefined {
   const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
@@ -46,7 +35,7 @@ export function builtInCommand(text: string): BuiltIn | undefined {
   const args = (m[2] ?? '').trim().split(/\s+/).filter(Boolean);
   return {
     run: async (session) => {
-      const env = { runtime: session.runtime, frontEnd: 'acp' as const, readMemory: () => readMemory(session) };
+      const env = { runtime: session.runtime, frontEnd: 'acp' as const };
       const out = await builtinView(builtin.name, args, env);
       return out ? plainText(out).trimEnd() : notHere({ ...builtin, frontEnds: ['chat'] }, typed);
     },

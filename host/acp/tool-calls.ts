@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ConfirmationRequest, ToolCall, ToolRef } from '../scheduler/types.js';
 import { bareToolName } from '../../protocol/tool-names.js';
-import { BUILTIN_TOOLS, builtinTool } from '../tools/builtin-catalogue.js';
+import { builtinByName, builtinTool } from '../tools/builtin-catalogue.js';
 import { relativeTo } from '../tools/call-titles.js';
 
 /**
@@ -18,7 +18,7 @@ import { relativeTo } from '../tools/call-titles.js';
 function rowOf(tool: Pick<ToolRef, 'toolName' | 'serverAlias' | 'builtIn'> | undefined, name: string) {
   if (tool) return tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName) : undefined;
   const bare = bareToolName(name);
-  return BUILTIN_TOOLS.find((r) => r.tool === bare);
+  return builtinByName(bare);
 }
 
 /** The editor's kind: the catalogue's for a built-in; another server's tool is `read` when read-only, else `other`. */

@@ -14,17 +14,6 @@ export interface HeadlessSlashContext {
   runtime: HostRuntime;
 }
 
-/** The memory server's context, read once for this run. */
-async function readMemory(rt: HostRuntime): Promise<string> {
-  const { MemoryContext } = await import('../core/memory-context.js');
-  const mem = new MemoryContext(rt.manager);
-  try {
-    return await mem.get();
-  } finally {
-    mem.dispose();
-  }
-}
-
 export async function runHeadlessSlash(text: string, ctx: HeadlessSlashContext): Promise<string | undefined> {
   const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!m) return undefined;
@@ -36,7 +25,6 @@ export async function runHeadlessSlash(text: string, ctx: HeadlessSlashContext):
   const out = await builtinView(builtin.name, args, {
     runtime: ctx.runtime,
     frontEnd: 'headless',
-    readMemory: () => readMemory(ctx.runtime),
   });
   if (!out) throw new FatalInputError(notHere({ ...builtin, frontEnds: ['chat'] }, typed));
   const shown = plainText(out);

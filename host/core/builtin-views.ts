@@ -20,8 +20,11 @@ export interface ViewEnv {
   > &
     Partial<Pick<HostRuntime, 'hooks' | 'policies'>>;
   frontEnd: FrontEnd;
-  /** The memory server's context; undefined when no memory server is connected. */
-  readMemory(): Promise<string | undefined>;
+  /**
+   * The memory server's context; undefined when no memory server is connected. The chat passes the copy
+   * it keeps fresh; without one it is read once through the runtime's servers.
+   */
+  readMemory?(): Promise<string | undefined>;
 }
 
 export interface PromptCommand {
@@ -88,9 +91,20 @@ function toolsView(env: ViewEnv, desc: boolean): CommandOutput {
   return out;
 }
 
+/** The memory server's context read once (headless and editors keep no copy of their own). */
+async function readMemoryOnce(manager: ViewEnv['runtime']['manager']): Promise<string> {
+  const { MemoryContext } = await import('./memory-context.js');
+  const mem = new MemoryContext(manager);
+  try {
+    return await mem.get();
+  } finally {
+    mem.dispose();
+  }
+}
+
 /** `/memory show`: the memory server's context, then the enabled extensions' context files. */
 async function memoryShow(env: ViewEnv): Promise<CommandOutput> {
-  const text = await env.readMemory();
+  const text = await (env.readMemory ? env.readMemory() : readMemoryOnce(env.runtime.manager));
   const fromExtensions = env.runtime.extensionContext.trim();
   const all = [text?.trim(), fromExtensions].filter(Boolean).join('\n\n');
   if (text === undefined && !fromExtensions) return [{ kind: 'error', text: 'No memory server is connected.' }];

@@ -5,7 +5,7 @@ import type { Palette } from '../text/palette.js';
 import { wrapLine } from '../text/wrap.js';
 import { userShellLines } from './user-shell-card.js';
 import { safeBlock, safeText } from '../../safe-text.js';
-import { BUILTIN_TOOLS } from '../../tools/builtin-catalogue.js';
+import { builtinByName } from '../../tools/builtin-catalogue.js';
 import { bareToolName } from '../../../protocol/tool-names.js';
 
 const ICON: Record<ToolCallStatus, string> = {
@@ -62,7 +62,7 @@ export function describeArgs(name: string, args: Record<string, unknown>): strin
   // A built-in without a path or command to show (write_todos, ask_user, the plan tools): Gemini CLI's
   // one-line title of the call rather than its raw arguments.
   const bare = bareToolName(name);
-  const row = BUILTIN_TOOLS.find((r) => r.tool === bare);
+  const row = builtinByName(bare);
   // One line: models often write line breaks in a question as the two characters `\n`.
   if (row) return row.title(args, (p) => (typeof p === 'string' ? p : '')).replace(/(?:\\n|\s)+/g, ' ');
   const json = JSON.stringify(args);
