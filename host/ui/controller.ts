@@ -15,7 +15,7 @@ import type { Session } from '../core/session.js';
 import type { SessionRecorder } from '../sessions/recorder.js';
 import { runChatCommand } from './slash-commands/chat-commands.js';
 import { buildCommandContext } from './slash-commands/controller-context.js';
-import { formatChatStats, recordStreamStats } from './slash-commands/info-commands.js';
+import { formatChatStats, recordStreamStats } from './slash-commands/stats-command.js';
 import { parseShellInput, shellToolName } from './slash-commands/shell-mode.js';
 import { resourceText } from '../mcp/util.js';
 import { refusePathProblems } from './input/path-problems.js';

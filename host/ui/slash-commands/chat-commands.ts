@@ -8,7 +8,6 @@ import {
   initCommand,
   modelCommand,
   settingsCommand,
-  statsCommand,
 } from './info-commands.js';
 import {
   chatCommand,
@@ -20,6 +19,7 @@ import {
 import type { SlashInput } from './slash-parse.js';
 import { rewindCommand } from './rewind-command.js';
 import { themeCommand } from './theme-command.js';
+import { statsCommand } from './stats-command.js';
 import { vimCommand } from './vim-command.js';
 import { tasksCommand } from './tasks-command.js';
 import { agentsCommand } from './agents-command.js';
