@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
-import { clipPrompt, shortenPath, snippet } from './call-titles.js';
+import { clipPrompt, editTitle, grepTitle, shortenPath, type TitleOf } from './call-titles.js';
+import { dirArgs, flattenFiltering, lineWindow, rename } from './gemini-arg-spellings.js';
 import { HOST_TOOLS_ALIAS } from './tool-search.js';
 
 /**
@@ -22,9 +23,6 @@ export type EditorKind =
   | 'fetch'
   | 'switch_mode'
   | 'other';
-
-/** `rel` turns a path argument into one relative to the workspace (other values become ''). */
-type TitleOf = (args: Args, rel: (p: unknown) => string) => string;
 
 /**
  * How policy sees a tool; `memory` is an edit that autoEdit does not cover, `external` a third party's,
@@ -67,49 +65,6 @@ export interface BuiltinTool {
 }
 
 type Args = Record<string, unknown>;
-
-/** Renames `from` to `to` when only `from` is given. */
-function rename(a: Args, from: string, to: string): Args {
-  if (!(from in a) || to in a) return a;
-  const { [from]: v, ...rest } = a;
-  return { ...rest, [to]: v };
-}
-
-/** Gemini CLI's `file_filtering_options` object, flattened into our top-level flags. */
-function flattenFiltering(a: Args): Args {
-  const { file_filtering_options: f, ...rest } = a;
-  return f && typeof f === 'object' ? { ...(f as Args), ...rest } : rest;
-}
-
-/** `dir_path` → `path`, made absolute. */
-function dirArgs(a: Args, abs: (p: unknown) => unknown): Args {
-  const r = rename(a, 'dir_path', 'path');
-  return 'path' in r ? { ...r, path: abs(r.path) } : r;
-}
-
-/** A 1-based inclusive `start_line`/`end_line` window as our 0-based `offset` and `limit`. */
-function lineWindow(a: Args): Args {
-  const { start_line: s, end_line: e, ...rest } = a;
-  const out: Args = { ...rest };
-  if (typeof s === 'number' && out.offset === undefined) out.offset = Math.max(0, s - 1);
-  if (typeof e === 'number' && out.limit === undefined)
-    out.limit = Math.max(1, e - (typeof s === 'number' ? s : 1) + 1);
-  return out;
-}
-
-/** grep_search's title: `'pattern' in include within dir`. */
-const grepTitle: TitleOf = (a, rel) => {
-  const within = typeof a.path === 'string' && rel(a.path) !== '.' ? shortenPath(rel(a.path)) : './';
-  return `'${a.pattern ?? ''}'${a.include ? ` in ${a.include}` : ''} within ${within}`;
-};
-
-/** replace's title: what changes into what, or `Create` for an edit of nothing into a new file. */
-const editTitle: TitleOf = (a, rel) => {
-  const file = shortenPath(rel(a.file_path));
-  if (a.old_string === '') return `Create ${file}`;
-  if (a.old_string === a.new_string) return `No file changes to ${file}`;
-  return `${file}: ${snippet(a.old_string)} => ${snippet(a.new_string)}`;
-};
 
 export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   {

@@ -51,3 +51,20 @@ export function clipPrompt(s: unknown): string {
   const text = typeof s === 'string' ? s : '';
   return text.length > 100 ? `${text.slice(0, 97)}...` : text;
 }
+
+/** A title of a call from its arguments; `rel` makes a path argument relative to the workspace. */
+export type TitleOf = (args: Record<string, unknown>, rel: (p: unknown) => string) => string;
+
+/** grep_search's title: `'pattern' in include within dir`. */
+export const grepTitle: TitleOf = (a, rel) => {
+  const within = typeof a.path === 'string' && rel(a.path) !== '.' ? shortenPath(rel(a.path)) : './';
+  return `'${a.pattern ?? ''}'${a.include ? ` in ${a.include}` : ''} within ${within}`;
+};
+
+/** replace's title: what changes into what, or `Create` for an edit of nothing into a new file. */
+export const editTitle: TitleOf = (a, rel) => {
+  const file = shortenPath(rel(a.file_path));
+  if (a.old_string === '') return `Create ${file}`;
+  if (a.old_string === a.new_string) return `No file changes to ${file}`;
+  return `${file}: ${snippet(a.old_string)} => ${snippet(a.new_string)}`;
+};
