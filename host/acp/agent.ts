@@ -96,7 +96,7 @@ export function createAcpAgent(args: CliArgs): { app: acp.AgentApp; closeAll(): 
           `Unknown auth method "${params.methodId}".`,
         );
       const { resolveAuth } = await import('../core/content-generator.js');
-      const { loadSettings } = await import('../config/settings.js');
+      const { loadSettings } = await import('../load-settings.js');
       const settings = loadSettings({ cwd: process.cwd() });
       try {
         resolveAuth(settings.env, settings.merged.security?.auth?.selectedType);

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import type { LoadedSettings } from '../config/settings.js';
+import type { LoadedSettings } from '../load-settings.js';
 import type { McpServerSettings } from '../config/settings-schema.js';
 
 function pairs(list: { name: string; value: string }[] | undefined): Record<string, string> | undefined {

@@ -52,7 +52,7 @@ function editorFiles(deps: SessionDeps, sessionId: () => string): EditorFiles | 
 
 /** A recorded session of this project with exactly this id (a load never guesses from a prefix). */
 async function recordedSession(cwd: string, id: string): Promise<void> {
-  const { loadSettings } = await import('../config/settings.js');
+  const { loadSettings } = await import('../load-settings.js');
   const { ensureProjectTempDir } = await import('../config/paths.js');
   const { listSessions } = await import('../sessions/store.js');
   const env = loadSettings({ cwd }).env;
@@ -68,7 +68,7 @@ async function recordedSession(cwd: string, id: string): Promise<void> {
 export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, resume?: string): Promise<AcpSession> {
   const { args, client, log } = deps;
   if (resume !== undefined) await recordedSession(p.cwd, resume);
-  const { loadSettings } = await import('../config/settings.js');
+  const { loadSettings } = await import('../load-settings.js');
   const { createSession } = await import('../core/session.js');
   const base = loadSettings({ cwd: p.cwd, skipTrust: args.skipTrust, extensions: args.extensions });
   const { settings, skipped, heldBack } = withEditorServers(base, p.mcpServers ?? []);

@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import type { ExtensionSetting } from '../config/extensions/manifest.js';
+import type { ExtensionSetting } from '../extensions/manifest.js';
 import type { InstallIo } from '../extensions/install.js';
-import { loadExtensions } from '../config/extensions/loader.js';
+import { loadExtensions } from '../extensions/loader.js';
 import { extensionDetails, formatExtensions } from '../extensions/listing.js';
 import { safeBlock, safeText } from '../safe-text.js';
 

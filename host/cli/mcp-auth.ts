@@ -1,7 +1,8 @@
 import { FatalInputError } from '../errors.js';
 import { resolve } from 'node:path';
 import { resolveServerSet } from '../config/servers.js';
-import { defaultProjectTempDir, loadSettings } from '../config/settings.js';
+import { defaultProjectTempDir } from '../config/settings.js';
+import { loadSettings } from '../load-settings.js';
 import { EXIT_ERROR, EXIT_OK, type McpCommandOptions } from './mcp-shared.js';
 
 /**

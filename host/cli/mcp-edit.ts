@@ -1,6 +1,6 @@
 import { FatalInputError } from '../errors.js';
 import { SettingsError } from '../config/errors.js';
-import { loadSettings } from '../config/settings.js';
+import { loadSettings } from '../load-settings.js';
 import { editJsoncMembers } from '../config/jsonc-edit.js';
 import { readJsoncObject } from '../config/jsonc-file.js';
 import { BUILTIN_ALIASES, toolPrefixes } from '../config/server-names.js';

@@ -1,6 +1,7 @@
 import { FatalInputError } from '../errors.js';
 import { resolve } from 'node:path';
-import { defaultProjectTempDir, loadSettings } from '../config/settings.js';
+import { defaultProjectTempDir } from '../config/settings.js';
+import { loadSettings } from '../load-settings.js';
 import { resolveServerSet } from '../config/servers.js';
 import type { McpClientManager } from '../mcp/client-manager.js';
 import { safeBlock, safeText } from '../safe-text.js';

@@ -1,7 +1,8 @@
 import { FatalInputError } from '../errors.js';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultProjectTempDir, loadSettings } from '../config/settings.js';
+import { defaultProjectTempDir } from '../config/settings.js';
+import { loadSettings } from '../load-settings.js';
 import { listingCacheDir } from '../config/paths.js';
 import { resolveServerSet, type ResolvedServerConfig } from '../config/servers.js';
 import { sandboxChoice } from '../config/sandbox.js';

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { geminiHome, loadSettings } from '../config/settings.js';
+import { geminiHome } from '../config/settings.js';
+import { loadSettings } from '../load-settings.js';
 import { asFatal, EXIT, FatalInputError } from '../errors.js';
 import { skillDirs } from '../extensions/contributions.js';
 import { parseArgsMessage } from '../cli-parse-error.js';

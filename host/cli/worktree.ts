@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { loadSettings } from '../config/settings.js';
+import { loadSettings } from '../load-settings.js';
 import { FatalInputError } from '../errors.js';
 
 /**

@@ -11,10 +11,7 @@ import { decideTrust, type TrustDecision } from './trust.js';
 import { findEnvFile, homeEnvFile, withEnvFile } from './env-file.js';
 import { filterUntrustedWorkspace, withoutFolderTrustKey } from './untrusted-workspace.js';
 import { geminiHome } from './paths.js';
-import { RESERVED_SERVER_NAMES } from './server-names.js';
-import { safeText } from '../safe-text.js';
 import { settingsFiles, type LoadSettingsOptions, type SettingsFileRef } from './settings-files.js';
-import { loadExtensions, type ExtensionSet } from './extensions/loader.js';
 
 export type { Settings, McpServerSettings, SettingsScope } from './settings-schema.js';
 export {
@@ -32,7 +29,8 @@ export { validateAlias } from './server-names.js';
 export type { TrustDecision } from './trust.js';
 export type { ResolvedServerConfig, ResolveServersOptions, BlockedServer, ServerSet } from './servers.js';
 
-export interface LoadedSettings {
+/** The settings files merged, with the folder's trust and environment; extensions are added by host/load-settings.ts. */
+export interface LoadedSettingsFiles {
   merged: Settings;
   files: SettingsFileRef[];
   warnings: string[];
@@ -48,13 +46,9 @@ export interface LoadedSettings {
   env: NodeJS.ProcessEnv;
   /** The `.env` file that was read, if any. */
   envFile?: string;
-  /** Installed extensions (enabled or not) and the folders that failed to load. */
-  extensions: ExtensionSet;
-  /** `mcpServers` names that come from an enabled extension → the extension's name. */
-  extensionServers: Record<string, string>;
 }
 
-export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
+export function loadSettingsFiles(opts: LoadSettingsOptions): LoadedSettingsFiles {
   const baseEnv = opts.env ?? process.env;
   const warnings: string[] = [];
   const notices: string[] = [];
@@ -115,12 +109,8 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     files.push(ref);
     merged = mergeLayer(merged, valid);
   }
-  const extensions = loadExtensions({ cwd: opts.cwd, env, homeDir: opts.homeDir, only: opts.extensions });
-  const extensionServers = mergeExtensions(merged, extensions, warnings, notices);
   return {
     merged: merged as Settings,
-    extensions,
-    extensionServers,
     files,
     warnings,
     notices,
@@ -130,56 +120,6 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     env,
     envFile: usedEnvFile?.path,
   };
-}
-
-/**
- * Enabled extensions add their MCP servers (a settings.json entry of the same name wins) and their
- * `excludeTools` (to tools.exclude). Returns which server names came from which extension.
- */
-function mergeExtensions(
-  merged: Record<string, unknown>,
-  set: ExtensionSet,
-  warnings: string[],
-  notices: string[],
-): Record<string, string> {
-  // Null-prototype objects: server names such as `constructor` or `__proto__` are plain names here.
-  const from: Record<string, string> = Object.create(null);
-  const servers: Record<string, unknown> = Object.assign(
-    Object.create(null),
-    (merged.mcpServers as Record<string, unknown> | undefined) ?? {},
-  );
-  const exclude: string[] = [];
-  for (const ext of set.extensions) {
-    if (!ext.enabled) continue;
-    for (const [name, server] of Object.entries(ext.mcpServers)) {
-      // A user's own entry may replace a built-in; a third party's extension may not take its place.
-      if (RESERVED_SERVER_NAMES.includes(name)) {
-        notices.push(
-          `MCP server "${safeText(name)}" of extension ${safeText(ext.name)} is not started: "${safeText(name)}" is ` +
-            'the name of a built-in server, which an extension may not replace (its author can rename it).',
-        );
-        continue;
-      }
-      if (Object.hasOwn(servers, name)) {
-        warnings.push(
-          Object.hasOwn(from, name)
-            ? `MCP server "${name}" of extension ${ext.name} is skipped: extension ${from[name]} already defines it`
-            : `MCP server "${name}" of extension ${ext.name} is skipped: settings.json defines a server of that name`,
-        );
-        continue;
-      }
-      servers[name] = server;
-      from[name] = ext.name;
-    }
-    exclude.push(...ext.excludeTools);
-  }
-  if (Object.keys(from).length) merged.mcpServers = servers;
-  if (exclude.length) {
-    const tools = { ...((merged.tools as Record<string, unknown> | undefined) ?? {}) };
-    tools.exclude = [...new Set([...((tools.exclude as string[] | undefined) ?? []), ...exclude])];
-    merged.tools = tools;
-  }
-  return from;
 }
 
 /** Project commands, skills or agents are workspace configuration too: a folder that has them must be trusted first. */

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { LoadedExtension } from '../config/extensions/loader.js';
+import type { LoadedExtension } from '../extensions/loader.js';
 import { resourceText } from '../mcp/util.js';
 
 /** The memory server's list of the context files it loaded (GEMINI.md, AGENTS.md, … as configured). */

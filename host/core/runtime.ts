@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { META } from '../../protocol/meta.js';
-import { loadSettings, resolveServers, type LoadedSettings } from '../config/settings.js';
+import { resolveServers } from '../config/settings.js';
+import { loadSettings, type LoadedSettings } from '../load-settings.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
 import { ensureProjectTempDir, listingCacheDir } from '../config/paths.js';
 import { silentLogger, type HostLogger } from '../log.js';
@@ -29,7 +30,7 @@ import { type HookMessage, hookMessageLine } from '../hooks/hook-message.js';
 import type { HookSystem } from '../hooks/hook-system.js';
 import { toolHooks } from '../hooks/tool-hooks.js';
 import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
-import type { LoadedExtension } from '../config/extensions/loader.js';
+import type { LoadedExtension } from '../extensions/loader.js';
 import type { CommandSet } from '../custom-commands/custom-commands.js';
 import type { Skill } from '../skills/skills.js';
 import { type AgentSet, agentNotices } from '../agents/agent-set.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LoadedSettings } from '../config/settings.js';
+import type { LoadedSettings } from '../load-settings.js';
 import type { HostRuntime, HostRuntimeOptions } from './runtime.js';
 import { GeminiClient } from './client.js';
 import {
@@ -166,7 +166,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   // A caller may hand in settings it already adjusted (the ACP agent adds the editor's MCP servers).
   const settings =
     opts.settings ??
-    (await import('../config/settings.js')).loadSettings({
+    (await import('../load-settings.js')).loadSettings({
       cwd: opts.cwd,
       homeDir: opts.homeDir,
       env: opts.env,

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import type { InstallIo } from './install.js';
-import { loadExtensions, type LoadedExtension } from '../config/extensions/loader.js';
+import { loadExtensions, type LoadedExtension } from './loader.js';
 
 /**
  * `--auto-update` extensions (installed from git): when the source's commit differs from the installed

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
 import { readEnvFile } from '../config/env-file.js';
-import type { LoadedExtension } from '../config/extensions/loader.js';
-import { loadExtensions } from '../config/extensions/loader.js';
-import type { ExtensionSetting } from '../config/extensions/manifest.js';
-import { SETTINGS_ENV_FILE } from '../config/extensions/paths.js';
+import type { LoadedExtension } from './loader.js';
+import { loadExtensions } from './loader.js';
+import type { ExtensionSetting } from './manifest.js';
+import { SETTINGS_ENV_FILE } from './paths.js';
 import { safeBlock } from '../safe-text.js';
 import { findInstalled, type InstallIo } from './install.js';
 import { formatEnv } from './settings-env.js';

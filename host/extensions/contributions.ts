@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { CommandDir } from '../custom-commands/custom-commands.js';
 import type { SkillDir } from '../skills/skills.js';
-import type { LoadedExtension } from '../config/extensions/loader.js';
+import type { LoadedExtension } from './loader.js';
 import { readConfigFile } from '../config/config-file.js';
 
 /**

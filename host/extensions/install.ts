@@ -2,16 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Enablement } from '../config/extensions/enablement.js';
+import { Enablement } from './enablement.js';
 import {
   type InstallMetadata,
   loadExtensions,
   type LoadedExtension,
   readInstallMetadata,
   userScopeFolder,
-} from '../config/extensions/loader.js';
-import { type ExtensionSetting, type Manifest, readManifest } from '../config/extensions/manifest.js';
-import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from '../config/extensions/paths.js';
+} from './loader.js';
+import { type ExtensionSetting, type Manifest, readManifest } from './manifest.js';
+import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from './paths.js';
 import { writeFileAtomic } from '../atomic-file.js';
 import { refuseLinksLeaving } from './foreign-links.js';
 import { formatEnv } from './settings-env.js';

@@ -1,7 +1,7 @@
 import { loadCommandFiles } from '../custom-commands/custom-commands.js';
-import { Enablement } from '../config/extensions/enablement.js';
-import { type LoadedExtension, userScopeFolder } from '../config/extensions/loader.js';
-import { extensionsDir } from '../config/extensions/paths.js';
+import { Enablement } from './enablement.js';
+import { type LoadedExtension, userScopeFolder } from './loader.js';
+import { extensionsDir } from './paths.js';
 import { loadSkillsFrom, type Skill } from '../skills/skills.js';
 import { safeBlock } from '../safe-text.js';
 import { commandDirs, skillDirs } from './contributions.js';

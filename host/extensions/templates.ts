@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
-import { MANIFEST_FILE } from '../config/extensions/paths.js';
+import { MANIFEST_FILE } from './paths.js';
 
 /** `extensions new <path> [template]`: a folder with a manifest named after it, plus the template's files. */
 export function newExtension(path: string, template: string | undefined, cwd: string): string {

@@ -165,7 +165,7 @@ export async function runInteractive(options: RunInteractiveOptions): Promise<nu
  * runs; the answer is saved and the session then loads the settings as answered.
  */
 async function settleFolderTrust(app: App, opts: RunInteractiveOptions, env: NodeJS.ProcessEnv): Promise<boolean> {
-  const { loadSettings } = await import('../config/settings.js');
+  const { loadSettings } = await import('../load-settings.js');
   let loaded: ReturnType<typeof loadSettings> | undefined;
   try {
     loaded = loadSettings({ cwd: opts.cwd, env, skipTrust: opts.args?.skipTrust });
@@ -198,7 +198,7 @@ async function settleFolderTrust(app: App, opts: RunInteractiveOptions, env: Nod
  */
 async function failOnUnparsableSettings(opts: RunInteractiveOptions, env: NodeJS.ProcessEnv): Promise<void> {
   if (unparsableSettingsFiles({ cwd: opts.cwd, env }).length === 0) return;
-  const { loadSettings } = await import('../config/settings.js');
+  const { loadSettings } = await import('../load-settings.js');
   loadSettings({ cwd: opts.cwd, env, skipTrust: opts.args?.skipTrust });
 }
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ruleFor } from '../../../host/config/trust.js';
 import { runTrustCommand } from '../../../host/cli/trust-subcommand.js';
 import { readConfigFile } from '../../../host/config/config-file.js';
-import { loadSettings } from '../../../host/config/settings.js';
+import { loadSettings } from '../../../host/load-settings.js';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
 import { tempDir } from '../../helpers/tmp.js';

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSettings, SettingsError } from '../../../host/config/settings.js';
+import { SettingsError } from '../../../host/config/settings.js';
+import { loadSettings } from '../../../host/load-settings.js';
 import { resolveServers } from '../../../host/config/servers.js';
 import { expandString } from '../../../host/config/expand.js';
 import { tempDir } from '../../helpers/tmp.js';

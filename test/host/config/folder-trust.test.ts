@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSettings, SettingsError } from '../../../host/config/settings.js';
+import { SettingsError } from '../../../host/config/settings.js';
+import { loadSettings } from '../../../host/load-settings.js';
 import { decideTrust, ruleFor } from '../../../host/config/trust.js';
 import { saveTrust } from '../../../host/config/trust-save.js';
 import { runTrustCommand } from '../../../host/cli/trust-subcommand.js';

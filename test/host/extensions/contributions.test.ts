@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LoadedExtension } from '../../../host/config/extensions/loader.js';
+import type { LoadedExtension } from '../../../host/extensions/loader.js';
 import { extensionContext } from '../../../host/extensions/contributions.js';
 import { tempDir } from '../../helpers/tmp.js';
 

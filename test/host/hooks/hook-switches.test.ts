@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSettings } from '../../../host/config/settings.js';
+import { loadSettings } from '../../../host/load-settings.js';
 import { hooksFor } from '../../../host/core/runtime-config.js';
 import { hookName } from '../../../host/hooks/hook-config.js';
 import { tempDir } from '../../helpers/tmp.js';

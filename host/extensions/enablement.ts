@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../../atomic-file.js';
-import { ConfigFileError, readConfigFile } from '../config-file.js';
+import { writeFileAtomic } from '../atomic-file.js';
+import { ConfigFileError, readConfigFile } from '../config/config-file.js';
 import { ENABLEMENT_FILE } from './paths.js';
 
 /**

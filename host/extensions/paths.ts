@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { geminiHome } from '../paths.js';
+import { geminiHome } from '../config/paths.js';
 
 /** Gemini CLI's extension file names: both programs read and write the same folders. */
 export const MANIFEST_FILE = 'gemini-extension.json';

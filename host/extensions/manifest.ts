@@ -1,9 +1,9 @@
 import { join, sep } from 'node:path';
 import * as z from 'zod/mini';
-import { McpServerSettingsSchema, ownRecord } from '../settings-schema.js';
+import { McpServerSettingsSchema, ownRecord } from '../config/settings-schema.js';
 import { EXTENSION_NAME, MANIFEST_FILE } from './paths.js';
-import { ConfigFileError, readConfigFile } from '../config-file.js';
-import { isWithin } from '../../../protocol/path-within.js';
+import { ConfigFileError, readConfigFile } from '../config/config-file.js';
+import { isWithin } from '../../protocol/path-within.js';
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 

@@ -1,15 +1,15 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { readEnvFile } from '../env-file.js';
-import { expandDeep } from '../expand.js';
-import { SECRET_ENV_NAME } from '../../../protocol/secret-names.js';
-import { geminiHome } from '../paths.js';
-import type { McpServerSettings } from '../settings-schema.js';
+import { readEnvFile } from '../config/env-file.js';
+import { expandDeep } from '../config/expand.js';
+import { SECRET_ENV_NAME } from '../../protocol/secret-names.js';
+import { geminiHome } from '../config/paths.js';
+import type { McpServerSettings } from '../config/settings-schema.js';
 import { Enablement } from './enablement.js';
 import { contextFilePaths, type Manifest, readManifest } from './manifest.js';
 import { extensionsDir, INSTALL_METADATA_FILE, SETTINGS_ENV_FILE } from './paths.js';
-import { readConfigFile } from '../config-file.js';
-import { leadsOutside } from '../inside-folder.js';
+import { readConfigFile } from '../config/config-file.js';
+import { leadsOutside } from '../config/inside-folder.js';
 
 /**
  * The extension loader: every folder of `~/.gemini/extensions` with a valid `gemini-extension.json`.

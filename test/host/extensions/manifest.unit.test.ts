@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readManifest } from '../../../host/config/extensions/manifest.js';
+import { readManifest } from '../../../host/extensions/manifest.js';
 
 describe('extension manifests', () => {
   it('servers named __proto__ or constructor are plain names, kept like any other', () => {
