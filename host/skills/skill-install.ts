@@ -12,7 +12,8 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { isWithin } from '../../protocol/path-within.js';
 import { safeBlock } from '../safe-text.js';
 import { loadSkillsFrom, type Skill } from './skills.js';
 
@@ -39,12 +40,11 @@ export function skillsDirFor(scope: SkillScope, io: Pick<SkillInstallIo, 'cwd' |
   return resolve(scope === 'workspace' ? io.cwd : io.home, '.gemini', 'skills');
 }
 
-const escapes = (rel: string) => rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
-
 /** Where a skill of this name goes, or an error when the name would leave the folder. */
 function destination(target: string, name: string): string {
   const dest = resolve(target, name);
-  if (escapes(relative(target, dest))) throw new Error('Invalid skill name: Path traversal detected.');
+  // The folder itself is no skill's place either (a name of `.` or `x/..`).
+  if (dest === target || !isWithin(target, dest)) throw new Error('Invalid skill name: Path traversal detected.');
   return dest;
 }
 
@@ -110,8 +110,7 @@ export async function installSkills(
       base = temp;
     }
     const from = req.subpath ? resolve(base, req.subpath) : base;
-    if (req.subpath && escapes(relative(base, from)) && from !== base)
-      throw new Error('Invalid path: Directory traversal not allowed.');
+    if (req.subpath && !isWithin(base, from)) throw new Error('Invalid path: Directory traversal not allowed.');
     io.log(`Searching for skills in ${from}...\n`);
     const skills = found(from, req.source, req.subpath);
     const target = skillsDirFor(req.scope, io);
@@ -187,7 +186,7 @@ export function uninstallSkill(name: string, scope: SkillScope, io: SkillInstall
   const skill = loadSkillsFrom({ path: target }).find((s) => s.name === name);
   const dir = skill ? resolve(dirname(skill.location)) : resolve(target, name);
   // Never the skills folder itself, nothing outside it.
-  if (escapes(relative(target, dir)) || !lstatSafe(dir)) return undefined;
+  if (dir === target || !isWithin(target, dir) || !lstatSafe(dir)) return undefined;
   rmSync(dir, { recursive: true, force: true });
   return dir;
 }

@@ -1,5 +1,5 @@
-import { isAbsolute, relative, resolve } from 'node:path';
-import { clipPrompt, editTitle, grepTitle, shortenPath, type TitleOf } from './call-titles.js';
+import { isAbsolute, resolve } from 'node:path';
+import { clipPrompt, editTitle, grepTitle, relativeTo, shortenPath, type TitleOf } from './call-titles.js';
 import { dirArgs, flattenFiltering, lineWindow, rename } from './gemini-arg-spellings.js';
 import { HOST_TOOLS_ALIAS } from './tool-search.js';
 
@@ -343,11 +343,7 @@ export function acceptForeignArgs(
   const row = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName) : undefined;
   if (!row?.geminiArgs) return args;
   const abs = (p: unknown) => (typeof p === 'string' && p !== '' && !isAbsolute(p) ? resolve(root, p) : p);
-  const rel = (p: unknown) => {
-    if (typeof p !== 'string' || !isAbsolute(p)) return p;
-    const r = relative(root, p);
-    return r.startsWith('..') || isAbsolute(r) ? p : r || '.';
-  };
+  const rel = (p: unknown) => (typeof p === 'string' && p !== '' ? relativeTo(root, p) : p);
   const out = row.geminiArgs(args, abs, rel);
   const props = tool.inputSchema?.properties as Record<string, unknown> | undefined;
   if (!props) return out;

@@ -1,4 +1,5 @@
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute } from 'node:path';
+import { relativeWithin } from '../../protocol/path-within.js';
 
 /**
  * The pieces of a call's one-line title, as Gemini CLI 0.61 writes them (editors show the title next to
@@ -12,8 +13,8 @@ const MAX_PATH = 35;
 export function relativeTo(root: string, p: unknown): string {
   if (typeof p !== 'string' || p === '') return '';
   if (!isAbsolute(p)) return p;
-  const r = relative(root, p);
-  return r.startsWith('..') || isAbsolute(r) ? p : r || '.';
+  const r = relativeWithin(root, p);
+  return r === undefined ? p : r || '.';
 }
 
 /**

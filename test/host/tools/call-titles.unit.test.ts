@@ -11,6 +11,8 @@ describe("calls' titles, as Gemini CLI 0.61 writes them", () => {
     expect(relativeTo('/w', '/w')).toBe('.');
     expect(relativeTo('/w', '/etc/passwd')).toBe('/etc/passwd');
     expect(relativeTo('/w', '/work-evil/x')).toBe('/work-evil/x');
+    // A name that starts with two dots is inside: segments are compared, not string prefixes.
+    expect(relativeTo('/w', '/w/..notes.md')).toBe('..notes.md');
     expect(shortenPath('src/short.ts')).toBe('src/short.ts');
     const long = shortenPath('packages/core/src/tools/very/deep/folder/write-file.ts');
     expect(long.length).toBeLessThanOrEqual(35);
