@@ -67,6 +67,7 @@ export function createMemoryServer(deps: MemoryServerDeps): KitServer {
   const load = async () => {
     await kit.rootsReady?.();
     const ctx = await loadContext(discovery());
+    warnSkipped(deps.log, ctx.skipped);
     if (subscriptions.size > 0) watcher.update(candidateDirs(discovery()), ctx.touched, fileNames);
     lastText = ctx.text;
     return ctx;
@@ -128,6 +129,10 @@ export function createMemoryServer(deps: MemoryServerDeps): KitServer {
   registerContextFor(kit, fileNames);
   registerSubscriptions(kit, subscriptions, load, () => watcher.close());
   return kit;
+}
+
+function warnSkipped(log: MemoryServerDeps['log'], paths: string[]): void {
+  for (const path of paths) log.warn(`context file ${path} is not loaded: it is a link leading outside its project`);
 }
 
 /** The list of context files the memory context was built from. */

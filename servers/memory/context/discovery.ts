@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
+import { isWithin } from '../../../protocol/path-within.js';
 import { dirname, join, resolve } from 'node:path';
 
 export interface ContextFileRef {
@@ -46,15 +47,33 @@ export function projectDirs(root: string): string[] {
 }
 
 /**
- * The context files to load, in prompt order: global files, then for each root its project files
- * outermost first. A file reached twice (same device and inode) loads once.
+ * Whether a project's context file really lies inside its project: a cloned repository's `GEMINI.md`
+ * may be a link to `~/.ssh/id_rsa` or another project's secrets, and what is loaded goes to the model.
+ * (The user's own global files may link anywhere: a dotfiles repository is theirs.)
  */
-export async function discoverContextFiles(opts: DiscoveryOptions): Promise<ContextFileRef[]> {
+export async function staysInProject(path: string, projectRoot: string): Promise<boolean> {
+  const [real, root] = await Promise.all([
+    realpath(path).catch(() => undefined),
+    realpath(projectRoot).catch(() => resolve(projectRoot)),
+  ]);
+  return real !== undefined && isWithin(root, real);
+}
+
+/**
+ * The context files to load, in prompt order: global files, then for each root its project files
+ * outermost first. A file reached twice (same device and inode) loads once. A project file whose real
+ * path leaves its project is not loaded; its path goes to `skipped`.
+ */
+export async function discoverContextFiles(opts: DiscoveryOptions, skipped: string[] = []): Promise<ContextFileRef[]> {
   const seen = new Set<string>();
   const out: ContextFileRef[] = [];
   const add = async (path: string, scope: ContextFileRef['scope'], importRoot: string) => {
     const info = await stat(path).catch(() => undefined);
     if (!info?.isFile()) return;
+    if (scope === 'project' && !(await staysInProject(path, importRoot))) {
+      skipped.push(path);
+      return;
+    }
     const id = `${info.dev}:${info.ino}`;
     if (seen.has(id)) return;
     seen.add(id);

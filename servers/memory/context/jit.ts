@@ -1,7 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isWithin } from '../../common/path-guard.js';
-import { findGitRoot } from './discovery.js';
+import { findGitRoot, staysInProject } from './discovery.js';
 import { processImports } from './import-processor.js';
 import { renderBlock } from './render.js';
 
@@ -46,7 +46,8 @@ export async function subdirectoryContext(
     for (const name of fileNames) {
       const path = resolve(d, name);
       const info = await stat(path).catch(() => undefined);
-      if (!info?.isFile()) continue;
+      // A link out of the workspace would send what it names to the model.
+      if (!info?.isFile() || !(await staysInProject(path, root))) continue;
       const raw = await readFile(path, 'utf8').catch(() => undefined);
       if (raw === undefined) continue;
       const text = (await processImports(raw, d, { projectRoot: findGitRoot(d) ?? root }, 0, new Set([path]))).trim();

@@ -9,6 +9,8 @@ export interface LoadedContext {
   files: ContextFileRef[];
   /** Every file read (top-level and imported), for change watching. */
   touched: string[];
+  /** Project context files not loaded because they are links leading out of their project. */
+  skipped: string[];
 }
 
 export function renderBlock(path: string, content: string): string {
@@ -17,7 +19,8 @@ export function renderBlock(path: string, content: string): string {
 
 /** Discovers, reads, import-processes and renders the memory context. */
 export async function loadContext(opts: DiscoveryOptions): Promise<LoadedContext> {
-  const refs = await discoverContextFiles(opts);
+  const skipped: string[] = [];
+  const refs = await discoverContextFiles(opts, skipped);
   const touched: string[] = [];
   const blocks: string[] = [];
   const files: ContextFileRef[] = [];
@@ -42,5 +45,5 @@ export async function loadContext(opts: DiscoveryOptions): Promise<LoadedContext
     blocks.push(renderBlock(ref.path, trimmed));
     files.push(ref);
   }
-  return { text: blocks.join('\n\n'), files, touched };
+  return { text: blocks.join('\n\n'), files, touched, skipped };
 }

@@ -35,4 +35,19 @@ describe('memory server: context for a path (just-in-time subdirectory context)'
       [],
     );
   });
+
+  it('a context file that links out of the root is not returned; one linking inside it is', async () => {
+    const home = tempDir('mem-jit-home-');
+    const root = tempDir('mem-jit-root-');
+    const outside = tempDir('mem-jit-out-');
+    mkdirSync(join(root, 'a', 'b'), { recursive: true });
+    writeFileSync(join(outside, 'secret.txt'), 'TOKEN-outside-91');
+    writeFileSync(join(root, 'shared-rules.md'), 'shared rule');
+    symlinkSync(join(outside, 'secret.txt'), join(root, 'a', 'GEMINI.md'));
+    symlinkSync(join(root, 'shared-rules.md'), join(root, 'a', 'b', 'GEMINI.md'));
+    const s = await startMemory(home, root);
+    const got = (await s.client.readResource({ uri: uri(join(root, 'a', 'b', 'x.ts')) })).contents;
+    expect(got.map((c) => c.uri)).toEqual([`file://${join(root, 'a', 'b', 'GEMINI.md')}`]);
+    expect((got[0] as { text: string }).text).toContain('shared rule');
+  });
 });
