@@ -1,3 +1,4 @@
+import { plansFolderOf } from '../tools/plan-mode.js';
 import type { Session } from './session.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
 import { loadSession, type LoadedSession } from '../sessions/store.js';
@@ -52,7 +53,11 @@ export async function switchSession(
   );
   chat.listener = recorder;
   session.sessionId = recorder.id;
-  hooks.session = { id: recorder.id, transcriptPath: recorder.file };
+  hooks.session = {
+    id: recorder.id,
+    transcriptPath: recorder.file,
+    plansDir: plansFolderOf(projectTempDir, recorder.id),
+  };
   client.startContext = undefined;
   const source = target.kind;
   if (hooks.has('SessionStart')) {

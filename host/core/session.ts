@@ -206,7 +206,11 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const checkpointer = checkpointerFor(opts, settings, runtime, client, projectTempDir);
   client.checkpointer = checkpointer;
   const sessionId = recorder?.id ?? resumed?.id ?? randomUUID();
-  runtime.hooks.session = { id: sessionId, transcriptPath: recorder?.file ?? '' };
+  runtime.hooks.session = {
+    id: sessionId,
+    transcriptPath: recorder?.file ?? '',
+    plansDir: plansFolderOf(projectTempDir, sessionId),
+  };
   // `/resume` moves the chat to another session's recorder, and its plans folder with it.
   const planMode = offerPlanMode(
     runtime,

@@ -20,14 +20,16 @@ const KILL_GRACE_MS = 1000;
 export interface RunContext {
   cwd: string;
   sessionId: string;
+  /** The session's plans folder (`$GEMINI_PLANS_DIR`); absent before a session exists. */
+  plansDir?: string;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
 }
 
 /**
  * Runs a command hook with `bash -c` in its own process group, the JSON payload on stdin, and the
- * variables Gemini CLI (and Claude Code) set: GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID,
- * CLAUDE_PROJECT_DIR. At its timeout (or when the run is cancelled) the whole group is killed, so a hook
+ * variables Gemini CLI (and Claude Code) set: GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_PLANS_DIR,
+ * GEMINI_SESSION_ID, CLAUDE_PROJECT_DIR. At its timeout (or when the run is cancelled) the whole group is killed, so a hook
  * that started children leaves none behind; the session goes on.
  */
 export function runHook(spec: HookSpec, payload: object, ctx: RunContext): Promise<HookRun> {
@@ -37,6 +39,7 @@ export function runHook(spec: HookSpec, payload: object, ctx: RunContext): Promi
     ...ctx.env,
     GEMINI_PROJECT_DIR: ctx.cwd,
     GEMINI_CWD: ctx.cwd,
+    ...(ctx.plansDir ? { GEMINI_PLANS_DIR: ctx.plansDir } : {}),
     GEMINI_SESSION_ID: ctx.sessionId,
     CLAUDE_PROJECT_DIR: ctx.cwd,
     ...spec.env,
@@ -102,12 +105,47 @@ export function runHook(spec: HookSpec, payload: object, ctx: RunContext): Promi
   });
 }
 
-/** Gemini CLI replaces these in the command itself, quoted, besides setting them in the environment. */
-function expandCommand(command: string, ctx: RunContext): string {
+const EXPANDED = /\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)\b/y;
+
+/**
+ * Gemini CLI replaces these variables in the command itself, single-quoted, besides setting them in the
+ * environment: a bare `$GEMINI_PROJECT_DIR/x.sh` then survives a path with spaces (inside single quotes
+ * too, where 0.61's plain insertion splits such a path). Inside double quotes
+ * we leave them to the shell, which expands them from the environment: quoting there too would put the
+ * quotes into the path, and `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh` (Claude Code's documented form,
+ * and what `hooks migrate` writes) would not run (Gemini CLI 0.61 breaks it so).
+ */
+export function expandCommand(command: string, ctx: Pick<RunContext, 'cwd' | 'sessionId' | 'plansDir'>): string {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  return command
-    .replace(/\$GEMINI_PROJECT_DIR\b/g, () => q(ctx.cwd))
-    .replace(/\$GEMINI_CWD\b/g, () => q(ctx.cwd))
-    .replace(/\$GEMINI_SESSION_ID\b/g, () => q(ctx.sessionId))
-    .replace(/\$CLAUDE_PROJECT_DIR\b/g, () => q(ctx.cwd));
+  const values: Record<string, string | undefined> = {
+    GEMINI_PROJECT_DIR: ctx.cwd,
+    GEMINI_CWD: ctx.cwd,
+    GEMINI_PLANS_DIR: ctx.plansDir,
+    GEMINI_SESSION_ID: ctx.sessionId,
+    CLAUDE_PROJECT_DIR: ctx.cwd,
+  };
+  let out = '';
+  let quote: '' | "'" | '"' = '';
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (c === '\\' && quote !== "'") {
+      out += c + (command[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    if (c === '$' && quote !== '"') {
+      EXPANDED.lastIndex = i;
+      const m = EXPANDED.exec(command);
+      const value = m ? values[m[1]!] : undefined;
+      if (m && value !== undefined) {
+        // Inside single quotes: close them, add the quoted value, open them again.
+        out += quote === "'" ? `'${q(value)}'` : q(value);
+        i += m[0].length - 1;
+        continue;
+      }
+    }
+    if ((c === "'" || c === '"') && (quote === '' || quote === c)) quote = quote ? '' : c;
+    out += c;
+  }
+  return out;
 }

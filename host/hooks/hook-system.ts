@@ -51,7 +51,7 @@ export interface HookSystemOptions {
  */
 export class HookSystem {
   /** The session the payloads name; set once the session (and its transcript file) exists. */
-  session = { id: '', transcriptPath: '' };
+  session: { id: string; transcriptPath: string; plansDir?: string } = { id: '', transcriptPath: '' };
 
   constructor(private readonly opts: HookSystemOptions) {}
 
@@ -84,6 +84,7 @@ export class HookSystem {
       const run = await runHook(spec, this.payload(spec, event, f, target), {
         cwd: this.opts.cwd,
         sessionId: this.session.id,
+        plansDir: this.session.plansDir,
         env: this.opts.env,
         signal,
       });
