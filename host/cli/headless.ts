@@ -150,6 +150,10 @@ async function runPrompt(ctx: RunContext): Promise<FatalError | undefined> {
   // Asked for confinement and none can be had: no command may run unconfined, and no answer is given as if.
   if (runtime.sandbox.unavailable) throw new FatalSandboxError(runtime.sandbox.unavailable);
   ctx.stats.sampling = () => runtime.clientRequests.sampling.json() as Record<string, unknown>;
+  // A subagent's calls are nested batches of the one scheduler, not events of the stream: counted here.
+  runtime.scheduler.on('event', (e) => {
+    if (e.type === 'all_complete') for (const c of e.calls) if (c.request.parentCallId) ctx.stats.tool(c);
+  });
   // Notices go to stderr in every output format: stdout stays the answer a script parses.
   for (const notice of runtime.notices) ctx.err(`${notice}\n`);
   sink.init(session.sessionId, model);

@@ -16,6 +16,7 @@ import type { LoopRuntime } from './loop-runtime.js';
 import { modelHooks } from './model-hooks.js';
 import { Turn } from './turn.js';
 import { Deadline } from './deadline.js';
+import type { UsageEventValue } from './events.js';
 
 /**
  * One subagent run, Gemini CLI 0.61's local agent loop: its own chat (the agent's system prompt and model)
@@ -35,6 +36,8 @@ export interface AgentRunContext {
   parentCallId: string;
   /** Each finished sub-call, one line, as it happens (the invoke_agent card's live output). */
   onStep?: (line: string) => void;
+  /** Each model request's usage, for the session's counts (/stats, the footer's tokens, headless stats). */
+  onUsage?: (value: UsageEventValue) => void;
 }
 
 export interface AgentRunResult {
@@ -140,6 +143,7 @@ export class AgentRun {
     for await (const ev of turn.run(parts, signal)) {
       if (ev.type === 'user_cancelled')
         return { stop: signal.aborted && !this.ctx.signal.aborted ? 'TIMEOUT' : 'ABORTED' };
+      if (ev.type === 'usage') this.ctx.onUsage?.({ ...ev.value, subagent: this.def.name });
       if (ev.type === 'error') throw new Error(ev.value.error.message);
       if (ev.type === 'invalid_stream') throw new Error(ev.value.message);
       if (ev.type === 'agent_execution_stopped' || ev.type === 'agent_execution_blocked')

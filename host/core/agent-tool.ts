@@ -8,6 +8,7 @@ import { AgentRun } from './agent-run.js';
 import type { ContentGenerator } from './content-generator.js';
 import type { RetryConfig } from './gemini-chat.js';
 import type { LoopRuntime } from './loop-runtime.js';
+import type { UsageEventValue } from './events.js';
 
 /**
  * Declares invoke_agent for a session that has agents. It lives with the session, not the runtime: a
@@ -19,6 +20,8 @@ export interface AgentToolDeps {
   /** The model the session uses now. */
   sessionModel: () => string;
   retry?: RetryConfig;
+  /** Where a subagent's model usage is counted with the session's. */
+  onUsage?: (value: UsageEventValue) => void;
 }
 
 export function registerInvokeAgent(deps: AgentToolDeps): void {
@@ -63,6 +66,7 @@ async function invokeAgent(
     parentCallId: opts.callId ?? name,
     // Each sub-call becomes a line of the invoke_agent card while the agent works.
     onStep: (line) => opts.onProgress?.({ progress: ++steps, message: line }),
+    onUsage: deps.onUsage,
   });
   try {
     const out = await run.run(String(args.prompt ?? ''));

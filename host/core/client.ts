@@ -88,6 +88,9 @@ export class GeminiClient {
   private readonly compressor: ChatCompressor;
   /** The user's latest words: what decides which tools are most relevant when not all can be declared. */
   private hint = '';
+  /** Events of work done for a running tool call (a subagent's model usage), yielded with the call's own. */
+  private readonly sideEvents: ServerGeminiStreamEvent[] = [];
+  private wakeSide?: () => void;
 
   constructor(private readonly opts: GeminiClientOptions) {
     this.compressor = new ChatCompressor(opts.compressionThreshold);
@@ -353,6 +356,12 @@ export class GeminiClient {
    * Schedules one turn's calls and forwards the scheduler's progress for them as stream events while the
    * batch runs, so a consumer of this stream sees approvals, live output and results in order.
    */
+  /** Reports an event of work a tool call does on the loop's behalf (a subagent's model request). */
+  report(ev: ServerGeminiStreamEvent): void {
+    this.sideEvents.push(ev);
+    this.wakeSide?.();
+  }
+
   private async *runTools(
     requests: ToolCallRequestInfo[],
     signal: AbortSignal,
@@ -381,6 +390,7 @@ export class GeminiClient {
     let result: ToolCall[] = [];
     let failure: unknown;
     scheduler.on('event', onEvent);
+    this.wakeSide = () => wake?.();
     const run = scheduler.schedule(requests, signal).then(
       (calls) => void (result = calls),
       (err: unknown) => void (failure = err),
@@ -391,13 +401,14 @@ export class GeminiClient {
     });
     try {
       for (;;) {
-        while (queue.length) yield queue.shift()!;
+        while (queue.length || this.sideEvents.length) yield (this.sideEvents.shift() ?? queue.shift())!;
         if (done) break;
         await new Promise<void>((r) => (wake = r));
         wake = undefined;
       }
     } finally {
       scheduler.off('event', onEvent);
+      this.wakeSide = undefined;
     }
     if (failure) throw failure;
     for (const call of result) {

@@ -64,6 +64,8 @@ export interface UsageEventValue {
   usage: GenerateContentResponseUsageMetadata;
   /** Request start to last chunk. */
   durationMs: number;
+  /** Set when a subagent made the request (its own conversation: not the session's context window). */
+  subagent?: string;
 }
 
 export type ServerGeminiStreamEvent =

@@ -154,7 +154,13 @@ function clientFor(
     retry,
     log: opts.log ? (m) => opts.log!.debug(m) : undefined,
   });
-  registerInvokeAgent({ runtime, generator, sessionModel: () => client.model, retry });
+  registerInvokeAgent({
+    runtime,
+    generator,
+    sessionModel: () => client.model,
+    retry,
+    onUsage: (value) => client.report({ type: 'usage', value }),
+  });
   runtime.clientRequests.setModel(generator, () => client.model);
   return client;
 }

@@ -59,7 +59,8 @@ export class StreamView {
       case 'usage': {
         // The controller has counted this usage in the session's one RunStats before the view sees it.
         app.status.tokens = this.stats.totalTokens();
-        const prompt = ev.value.usage.promptTokenCount;
+        // A subagent's request fills its own conversation, not the session's context window.
+        const prompt = ev.value.subagent ? undefined : ev.value.usage.promptTokenCount;
         if (prompt) app.status.contextLeft = Math.max(0, 1 - prompt / tokenLimit(app.status.model));
         // A turn may have switched branches (git checkout through the shell): the footer follows.
         app.status.branch = gitBranch(app.status.cwd);

@@ -46,6 +46,30 @@ function projectAgent(ws: Workspace, name: string, text: string, acknowledged = 
 describe('subagents (invoke_agent)', () => {
   const endpoint = scriptedEndpoints();
 
+  it("counts the subagent's model requests and tokens with the session's (headless json stats)", async () => {
+    const ws = workspace();
+    ws.settings(ONLY('filesystem'));
+    const notes = ws.file('notes.txt', 'ship it\n');
+    trust(ws);
+    projectAgent(ws, 'reader', READER);
+    const ep = await endpoint(
+      reply.calls({ id: 'm1', name: 'invoke_agent', args: { agent_name: 'reader', prompt: 'Read notes.txt' } }),
+      reply.calls({ id: 's1', name: 'filesystem__read_file', args: { absolute_path: notes } }),
+      reply.calls({ id: 's2', name: 'complete_task', args: { result: 'it says ship it' } }),
+      reply.text('It says ship it.'),
+    );
+    const r = await runHost(['-p', 'what do the notes say?', '-o', 'json'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.response).toBe('It says ship it.');
+    expect(ep.requestsOf('streamGenerateContent')).toHaveLength(4);
+    // Every request the endpoint answered is counted (each reply reports 15 tokens), the agent's two too.
+    const models = Object.values(out.stats.models) as { api: { totalRequests: number }; tokens: { total: number } }[];
+    expect(models.reduce((n, m) => n + m.api.totalRequests, 0)).toBe(4);
+    expect(models.reduce((n, m) => n + m.tokens.total, 0)).toBe(60);
+    expect(out.stats.tools.byName).toMatchObject({ invoke_agent: { count: 1 }, filesystem__read_file: { count: 1 } });
+  });
+
   it('runs a project agent with only its tools: read_file works, another tool is refused, complete_task answers the main model', async () => {
     const ws = workspace();
     ws.settings(ONLY('filesystem'));
