@@ -1,3 +1,4 @@
+import { applyServerOptions } from './config/server-options.js';
 import { type LoadedSettingsFiles, type LoadSettingsOptions, loadSettingsFiles } from './config/settings.js';
 import { type ExtensionSet, loadExtensions } from './extensions/loader.js';
 import { mergeExtensions } from './extensions/settings-merge.js';
@@ -20,5 +21,6 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const extensions = loadExtensions({ cwd: opts.cwd, env: files.env, homeDir: opts.homeDir, only: opts.extensions });
   const merged = files.merged as Record<string, unknown>;
   const extensionServers = mergeExtensions(merged, extensions, files.warnings, files.notices);
+  applyServerOptions(merged);
   return { ...files, extensions, extensionServers };
 }

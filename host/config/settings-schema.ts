@@ -13,6 +13,19 @@ import * as z from 'zod/mini';
 const stringList = z.array(z.string());
 const stringMap = z.record(z.string(), z.string());
 
+/** Our own options of a server, beside Gemini CLI's fields (in the entry, or in `mcpServerOptions`). */
+const SERVER_OPTIONS = {
+  // `lazy` (default): tools are declared from the cached listing and the server starts on first use;
+  // `eager`: started with the session (servers with side effects at start).
+  startup: z.optional(z.enum(['lazy', 'eager'])),
+  /** This entry replaces the built-in server of the same name on purpose: no notice. */
+  replaceBuiltin: z.optional(z.boolean()),
+  /** A stdio server the host starts inside the sandbox (host/config/sandbox.ts). */
+  sandbox: z.optional(
+    z.union([z.boolean(), z.looseObject({ allowWrite: z.optional(stringList), allowNet: z.optional(stringList) })]),
+  ),
+};
+
 /** `mcpServers.<alias>`: Gemini CLI fields; a Claude Desktop / Claude Code block is a subset of these. */
 export const McpServerSettingsSchema = z.looseObject({
   command: z.optional(z.string()),
@@ -29,9 +42,6 @@ export const McpServerSettingsSchema = z.looseObject({
   includeTools: z.optional(stringList),
   excludeTools: z.optional(stringList),
   description: z.optional(z.string()),
-  // `lazy` (default): tools are declared from the cached listing and the server starts on first use;
-  // `eager`: started with the session (servers with side effects at start).
-  startup: z.optional(z.enum(['lazy', 'eager'])),
   // OAuth 2.1 for remote servers (host/mcp/oauth): a pre-registered client, scopes, a fixed redirect URI.
   oauth: z.optional(
     z.looseObject({
@@ -42,13 +52,15 @@ export const McpServerSettingsSchema = z.looseObject({
       redirectUri: z.optional(z.string()),
     }),
   ),
-  /** This entry replaces the built-in server of the same name on purpose: no notice. */
-  replaceBuiltin: z.optional(z.boolean()),
-  /** A stdio server the host starts inside the sandbox (host/config/sandbox.ts). */
-  sandbox: z.optional(
-    z.union([z.boolean(), z.looseObject({ allowWrite: z.optional(stringList), allowNet: z.optional(stringList) })]),
-  ),
+  ...SERVER_OPTIONS,
 });
+
+/**
+ * `mcpServerOptions.<alias>`: the same options of ours for an `mcpServers` entry (or an extension's server),
+ * kept apart because Gemini CLI rejects keys it does not know inside an `mcpServers` entry and accepts them
+ * at the top level: a settings file shared by both stays clean for Gemini CLI.
+ */
+export const McpServerOptionsSchema = z.looseObject(SERVER_OPTIONS);
 
 /**
  * A record whose keys are whatever the file says: zod's own record drops a `__proto__` key silently, and a
@@ -84,6 +96,7 @@ export const SETTINGS_APPROVAL_MODES = ['default', 'auto_edit', 'plan'] as const
 
 export const SettingsSchema = z.looseObject({
   mcpServers: z.optional(ownRecord(McpServerSettingsSchema)),
+  mcpServerOptions: z.optional(ownRecord(McpServerOptionsSchema)),
   /** Policy files or folders (user tier, admin tier); every settings file adds to the list. */
   policyPaths: z.optional(stringList),
   adminPolicyPaths: z.optional(stringList),

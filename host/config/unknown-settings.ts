@@ -8,6 +8,7 @@ import { closestNames } from '../scheduler/texts.js';
 const KNOWN: Record<string, readonly string[] | undefined> = {
   $schema: undefined,
   mcpServers: undefined,
+  mcpServerOptions: undefined,
   policyPaths: undefined,
   adminPolicyPaths: undefined,
   general: [
