@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { expect } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './paths.js';
@@ -68,4 +69,19 @@ export function runGeminiCliOn(
     },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Gemini CLI 0.61 answers a prompt on the settings in `home` and says nothing against them (`unwanted`
+ * names what must not appear on its stderr). Outside CI a Gemini CLI that cannot be installed skips the
+ * check with a warning; in CI, which reaches the registry, it fails.
+ */
+export function expectGeminiCliAccepts(home: string, cwd: string, unwanted: RegExp): void {
+  const { entry, why } = geminiCli();
+  if (!entry && !process.env.CI) return void console.warn(`Gemini CLI comparison skipped: ${why}`);
+  expect(entry, why).toBeDefined();
+  const r = runGeminiCliOn(entry!, home, cwd);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toContain('ok');
+  expect(r.stderr).not.toMatch(unwanted);
 }

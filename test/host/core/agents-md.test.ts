@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
+import { type RequestBody, systemText } from '../../helpers/request-body.js';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
-
-type Body = { systemInstruction?: { parts?: { text?: string }[] } };
-const systemText = (b: Body) => (b.systemInstruction?.parts ?? []).map((p) => p.text ?? '').join('');
 
 describe('AGENTS.md is a context file by default', () => {
   const endpoint = scriptedEndpoints();
@@ -16,13 +14,13 @@ describe('AGENTS.md is a context file by default', () => {
     const ep = await endpoint(reply.text('ok'), reply.text('ok'));
     const r = await runHost(['-p', 'hi'], { ws, url: ep.url });
     expect(r.code, r.stderr).toBe(0);
-    const both = systemText(ep.requestsOf('streamGenerateContent')[0]!.body as Body);
+    const both = systemText(ep.requestsOf('streamGenerateContent')[0]!.body as RequestBody);
     expect(both).toContain('Rule from GEMINI.md.');
     expect(both).toContain('Rule from AGENTS.md.');
     ws.settings({ ...ONLY('memory'), context: { fileName: 'GEMINI.md' } });
     const only = await runHost(['-p', 'hi'], { ws, url: ep.url });
     expect(only.code, only.stderr).toBe(0);
-    const one = systemText(ep.requestsOf('streamGenerateContent')[1]!.body as Body);
+    const one = systemText(ep.requestsOf('streamGenerateContent')[1]!.body as RequestBody);
     expect(one).toContain('Rule from GEMINI.md.');
     expect(one).not.toContain('Rule from AGENTS.md.');
   });

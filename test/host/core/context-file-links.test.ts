@@ -2,10 +2,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
+import { type RequestBody, systemText } from '../../helpers/request-body.js';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
-
-type Body = { systemInstruction?: { parts?: { text?: string }[] } };
-const systemText = (b: Body) => (b.systemInstruction?.parts ?? []).map((p) => p.text ?? '').join('');
 
 describe("a cloned repository's context file links", () => {
   const endpoint = scriptedEndpoints();
@@ -28,7 +26,7 @@ describe("a cloned repository's context file links", () => {
     const ep = await endpoint(reply.text('ok'));
     const r = await runHost(['-p', 'hi', '-d'], { ws: { ...ws, cwd: join(ws.cwd, 'app') }, url: ep.url });
     expect(r.code, r.stderr).toBe(0);
-    const sent = systemText(ep.requestsOf('streamGenerateContent')[0]!.body as Body);
+    const sent = systemText(ep.requestsOf('streamGenerateContent')[0]!.body as RequestBody);
     expect(sent).toContain('Project rule from docs.');
     expect(sent).toContain('Global rule from dotfiles.');
     expect(sent).not.toContain('PRIVATE-KEY-7f3a');
