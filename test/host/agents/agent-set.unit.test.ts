@@ -121,6 +121,8 @@ describe('loadAgentSet', () => {
       [CODEBASE_INVESTIGATOR, 'built-in'],
       ['mine', 'user'],
     ]);
+    // Not also offered as a project agent waiting for acknowledgement.
+    expect(set.unacknowledged).toEqual([]);
     expect(set.errors).toEqual([]);
   });
 
