@@ -17,7 +17,7 @@ function run(prog: Buffer, call: { nr: number; arch: number; args?: number[] }):
   const data = Buffer.alloc(64);
   data.writeUInt32LE(call.nr >>> 0, 0);
   data.writeUInt32LE(call.arch >>> 0, 4);
-  (call.args ?? []).forEach((a, i) => data.writeBigUInt64LE(BigInt(a), 16 + i * 8));
+  for (const [i, a] of (call.args ?? []).entries()) data.writeBigUInt64LE(BigInt(a), 16 + i * 8);
   const count = prog.length / 8;
   let acc = 0;
   for (let pc = 0; pc < count; pc++) {
