@@ -9,7 +9,7 @@ import {
 
 const call = (name: string, args: Record<string, unknown>): ServerGeminiStreamEvent => ({
   type: 'tool_call_request',
-  value: { callId: 'c', name, args, isClientInitiated: false },
+  value: { callId: 'c', name, args, isClientInitiated: false, promptId: 'p' },
 });
 const text = (value: string): ServerGeminiStreamEvent => ({ type: 'content', value });
 /** The index (1-based) of the first event that reports a loop, or 0. */
