@@ -52,6 +52,19 @@ describe('gemini-mcp extensions config', () => {
     expect(ep.requests).toHaveLength(0);
   });
 
+  it('a value with quotes or backslashes is kept exactly (a Windows path, a password)', async () => {
+    const ws = workspace();
+    const ep = await endpoint();
+    await installed(ws, ep.url);
+    const value = 'C:\\Users\\me "quoted" it\'s';
+    const r = await runHost(['extensions', 'config', 'demo', 'REGION'], { ws, url: ep.url, stdin: `${value}\n` });
+    expect(r.code, r.stderr).toBe(0);
+    // Before, the value was escaped for a reader that does not unescape: it came back as `C:\\Users\\me \`.
+    const list = await runHost(['extensions', 'list'], { ws, url: ep.url });
+    expect(list.stdout).toContain(`Region (REGION): ${value}\n`);
+    expect(ep.requests).toHaveLength(0);
+  });
+
   it('an unknown extension or setting, a bad name or the workspace scope is an error that writes nothing', async () => {
     const ws = workspace();
     const ep = await endpoint();
@@ -80,7 +93,9 @@ describe('gemini-mcp extensions config', () => {
     const ws = workspace();
     const ep = await endpoint();
     await installed(ws, ep.url);
-    const r = await runHost(['extensions', 'config', 'demo', 'Region'], { ws, url: ep.url, stdin: 'sa-east\n' });
+    // Quotes and a backslash: the file must read back the same in both programs.
+    const value = 'sa-east "2" C:\\x';
+    const r = await runHost(['extensions', 'config', 'demo', 'Region'], { ws, url: ep.url, stdin: `${value}\n` });
     expect(r.code, r.stderr).toBe(0);
     const theirs = spawnSync(process.execPath, [GEMINI!, 'extensions', 'list'], {
       cwd: ws.cwd,
@@ -89,6 +104,6 @@ describe('gemini-mcp extensions config', () => {
       env: { ...process.env, HOME: ws.home, GEMINI_CLI_HOME: ws.home, GEMINI_CLI_TRUST_WORKSPACE: 'true' },
     });
     expect(theirs.status, theirs.stderr).toBe(0);
-    expect(theirs.stdout + theirs.stderr).toContain('Region: sa-east (User');
+    expect(theirs.stdout + theirs.stderr).toContain(`Region: ${value} (User`);
   });
 });

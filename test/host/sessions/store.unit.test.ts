@@ -1,0 +1,199 @@
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UNFINISHED_CALL_TEXT } from '../../../host/sessions/records.js';
+import {
+  deleteSession,
+  findSession,
+  formatAge,
+  formatSessionList,
+  listSessions,
+  loadSession,
+  SessionNotFoundError,
+  skippedRecordsNotice,
+} from '../../../host/sessions/store.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const base = tempDir('gmc-store-');
+let n = 0;
+const T = '2026-01-01T00:00:00Z';
+const header = (id: string) => ({ type: 'session', version: 1, id, startTime: T, cwd: '/w', model: 'm', kind: 'chat' });
+const content = (role: string, parts: unknown[], typed?: string) => ({
+  type: 'content',
+  time: T,
+  content: { role, parts },
+  ...(typed ? { typed } : {}),
+});
+const say = (text: string) => content('user', [{ text }]);
+const answer = (text: string) => content('model', [{ text }]);
+
+/** A fresh project temp folder with the given sessions; `age` in minutes before now sets each file's mtime. */
+function project(sessions: { id: string; records: unknown[]; age: number; raw?: string }[]): string {
+  const dir = join(base, `p${++n}`);
+  mkdirSync(join(dir, 'chats'), { recursive: true });
+  for (const s of sessions) {
+    const file = join(dir, 'chats', `session-${s.id}.jsonl`);
+    writeFileSync(file, s.raw ?? `${s.records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const t = new Date(Date.now() - s.age * 60_000);
+    utimesSync(file, t, t);
+  }
+  return dir;
+}
+
+describe('listSessions', () => {
+  it('oldest activity first, numbered from 1, with title, message count and kind', () => {
+    const dir = project([
+      { id: 'new', records: [header('new'), say('second task'), answer('ok')], age: 1 },
+      { id: 'old', records: [header('old'), say('first task\nmore'), answer('a'), say('b'), answer('c')], age: 60 },
+    ]);
+    const list = listSessions(dir);
+    expect(list.map((s) => [s.index, s.id, s.title, s.messages, s.kind])).toEqual([
+      [1, 'old', 'first task', 4, 'chat'],
+      [2, 'new', 'second task', 2, 'chat'],
+    ]);
+  });
+
+  it('a session started by a command is titled by what the user typed', () => {
+    const dir = project([
+      { id: 's', records: [header('s'), content('user', [{ text: 'expanded prompt' }], '/review src')], age: 1 },
+    ]);
+    expect(listSessions(dir)[0]?.title).toBe('/review src');
+  });
+
+  it('files without a usable header are left out and reported; other files in the folder are ignored', () => {
+    const dir = project([
+      { id: 'ok', records: [header('ok'), say('hi')], age: 1 },
+      { id: 'bad', records: [{ type: 'session', id: '' }, say('x')], age: 2 },
+      { id: 'empty', records: [], raw: '', age: 3 },
+    ]);
+    writeFileSync(join(dir, 'chats', 'notes.txt'), 'x');
+    const unusable: string[] = [];
+    expect(listSessions(dir, (m) => unusable.push(m)).map((s) => s.id)).toEqual(['ok']);
+    expect(unusable).toHaveLength(1);
+    expect(unusable[0]).toMatch(/session-bad\.jsonl: no usable session header, skipped \(line 1 /);
+  });
+
+  it('no chats folder: no sessions', () => {
+    expect(listSessions(join(base, 'nowhere'))).toEqual([]);
+  });
+});
+
+describe('findSession', () => {
+  const dir = project([
+    { id: 'abc', records: [header('abc'), say('one')], age: 30 },
+    { id: 'abcdef', records: [header('abcdef'), say('two')], age: 20 },
+    { id: '1', records: [header('1'), say('three')], age: 10 },
+    { id: 'zzz', records: [header('zzz'), say('four')], age: 1 },
+  ]);
+
+  it('an exact id wins over a position and a prefix', () => {
+    expect(findSession(dir, 'abc').id).toBe('abc');
+    expect(findSession(dir, '1').id).toBe('1');
+  });
+
+  it('latest (or nothing) is the newest; a number is a list position', () => {
+    expect(findSession(dir, 'latest').id).toBe('zzz');
+    expect(findSession(dir, '  ').id).toBe('zzz');
+    expect(findSession(dir, '2').id).toBe('abcdef');
+  });
+
+  it('a unique prefix finds its session; an ambiguous or unknown one is a clear error', () => {
+    expect(findSession(dir, 'abcd').id).toBe('abcdef');
+    expect(findSession(dir, 'z').id).toBe('zzz');
+    expect(() => findSession(dir, 'ab')).toThrow('Session id "ab" is ambiguous: 2 sessions start with it.');
+    expect(() => findSession(dir, 'nope')).toThrow('No session "nope" in this project (see --list-sessions).');
+    expect(() => findSession(dir, '9')).toThrow('No session number 9: this project has 4 (see --list-sessions).');
+  });
+
+  it('control characters in a reference are shown visibly, not sent to the terminal', () => {
+    const err = (() => {
+      try {
+        findSession(dir, 'x\u001b[2Jy');
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(err).toBeInstanceOf(SessionNotFoundError);
+    expect(err?.message).not.toContain('\u001b');
+  });
+
+  it('no sessions at all', () => {
+    expect(() => findSession(join(base, 'none'), 'latest')).toThrow('No saved sessions for this project yet.');
+  });
+});
+
+describe('loadSession and deleteSession', () => {
+  it('loads the history with unanswered calls of a killed run answered', () => {
+    const dir = project([
+      {
+        id: 'k',
+        records: [header('k'), say('go'), content('model', [{ functionCall: { id: 'c1', name: 'ls', args: {} } }])],
+        age: 1,
+      },
+    ]);
+    const s = loadSession(dir, 'k');
+    expect(s.history).toHaveLength(3);
+    expect(s.history[2]?.parts?.[0]?.functionResponse?.response).toEqual({ error: UNFINISHED_CALL_TEXT });
+    expect(s.transcript).toHaveLength(2);
+  });
+
+  it('a session with some bad records loads the rest and says which were skipped', () => {
+    const dir = project([{ id: 'b', records: [header('b'), say('ok'), { type: 'content', time: 1 }], age: 1 }]);
+    const s = loadSession(dir, 'b');
+    expect(s.history).toHaveLength(1);
+    expect(s.skipped).toHaveLength(1);
+    expect(skippedRecordsNotice(s)).toMatch(
+      /session-b\.jsonl: 1 record of the wrong shape skipped, the rest is usable: line 3 /,
+    );
+    expect(skippedRecordsNotice({ file: 'f', skipped: [] })).toBeUndefined();
+  });
+
+  it('delete removes only the chosen file', () => {
+    const dir = project([
+      { id: 'a', records: [header('a'), say('x')], age: 2 },
+      { id: 'b', records: [header('b'), say('y')], age: 1 },
+    ]);
+    expect(deleteSession(dir, 'a').id).toBe('a');
+    expect(existsSync(join(dir, 'chats', 'session-a.jsonl'))).toBe(false);
+    expect(listSessions(dir).map((s) => s.id)).toEqual(['b']);
+  });
+});
+
+describe('formatAge and formatSessionList', () => {
+  const now = new Date('2026-06-01T12:00:00Z');
+  const ago = (s: number) => new Date(now.getTime() - s * 1000);
+  it('the largest whole unit, singular or plural; the future is just now', () => {
+    expect([30, 60, 7200, 86400 * 3, 86400 * 31, 86400 * 800, -50].map((s) => formatAge(ago(s), now))).toEqual([
+      'just now',
+      '1 minute ago',
+      '2 hours ago',
+      '3 days ago',
+      '1 month ago',
+      '2 years ago',
+      'just now',
+    ]);
+  });
+
+  it('numbered lines with title, age and id; titles and ids cannot carry escape sequences', () => {
+    const list = formatSessionList(
+      [
+        {
+          index: 1,
+          id: 'a\u001b]0;x\u0007',
+          file: 'f',
+          title: 'fix \u001b[31mbug',
+          startTime: T,
+          updated: ago(120),
+          messages: 2,
+          kind: 'chat',
+          skipped: [],
+        },
+      ],
+      now,
+    );
+    expect(list.startsWith('Sessions for this project (1):\n  1. fix ')).toBe(true);
+    expect(list).toContain('(2 minutes ago)');
+    expect(list).not.toContain('\u001b');
+    expect(formatSessionList([], now)).toBe('No saved sessions for this project yet.\n');
+  });
+});

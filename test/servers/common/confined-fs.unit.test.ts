@@ -1,0 +1,121 @@
+import { mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isWithin } from '../../../protocol/path-within.js';
+import {
+  childOf,
+  descriptorPath,
+  ESCAPED,
+  fdPathsWork,
+  isEscape,
+  openChecked,
+  readChecked,
+  readRegularHandle,
+} from '../../../servers/common/confined-fs.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const base = tempDir('gmc-confined-');
+const root = join(base, 'work');
+const outside = join(base, 'outside');
+const evil = join(base, 'work-evil');
+for (const d of [join(root, 'sub'), outside, evil]) mkdirSync(d, { recursive: true });
+writeFileSync(join(root, 'a.txt'), 'inside');
+writeFileSync(join(outside, 'secret.txt'), 'secret');
+writeFileSync(join(evil, 'x.txt'), 'evil');
+symlinkSync(join(outside, 'secret.txt'), join(root, 'file-link'));
+symlinkSync(outside, join(root, 'dir-link'));
+symlinkSync(join(root, 'sub'), join(root, 'sub-link'));
+const inRoot = (real: string) => isWithin(root, real);
+
+describe('readChecked', () => {
+  it('reads a file that really lies inside', async () => {
+    expect((await readChecked(join(root, 'a.txt'), inRoot)).toString()).toBe('inside');
+    expect((await readChecked(join(root, 'sub', '..', 'a.txt'), inRoot)).toString()).toBe('inside');
+  });
+
+  it('a final symlink is refused with ELOOP, even one leading to an allowed place', async () => {
+    await expect(readChecked(join(root, 'file-link'), inRoot)).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(readChecked(join(root, 'file-link'), () => true)).rejects.toMatchObject({ code: 'ELOOP' });
+  });
+
+  it('a file reached through a linked folder is judged where it really is: ESCAPED', async () => {
+    const err = await readChecked(join(root, 'dir-link', 'secret.txt'), inRoot).catch((e) => e);
+    expect(err.code).toBe(ESCAPED);
+    expect(err.message).toContain('resolves outside the allowed workspace directories');
+    expect(isEscape(err)).toBe(true);
+  });
+
+  it('.. out of the root and a prefix sibling are ESCAPED', async () => {
+    await expect(readChecked(join(root, '..', 'outside', 'secret.txt'), inRoot)).rejects.toMatchObject({
+      code: ESCAPED,
+    });
+    await expect(readChecked(join(evil, 'x.txt'), inRoot)).rejects.toMatchObject({ code: ESCAPED });
+  });
+
+  it('a directory is EISDIR; a missing file keeps its own ENOENT (not an escape)', async () => {
+    await expect(readChecked(join(root, 'sub'), inRoot)).rejects.toMatchObject({ code: 'EISDIR' });
+    const err = await readChecked(join(root, 'nope'), inRoot).catch((e) => e);
+    expect(err.code).toBe('ENOENT');
+    expect(isEscape(err)).toBe(false);
+  });
+});
+
+describe('openChecked for directories', () => {
+  it('opens a real folder inside; refuses a final folder link with ELOOP', async () => {
+    const fh = await openChecked(join(root, 'sub'), { allowed: inRoot, directory: true });
+    await fh.close();
+    await expect(openChecked(join(root, 'sub-link'), { allowed: inRoot, directory: true })).rejects.toMatchObject({
+      code: 'ELOOP',
+    });
+  });
+
+  it('a file opened as a directory is ENOTDIR', async () => {
+    await expect(openChecked(join(root, 'a.txt'), { allowed: inRoot, directory: true })).rejects.toMatchObject({
+      code: 'ENOTDIR',
+    });
+  });
+});
+
+describe.skipIf(!fdPathsWork())('descriptor paths (/proc)', () => {
+  it('an open descriptor keeps its real place after the name is swapped for a link', async () => {
+    const file = join(root, 'swap.txt');
+    writeFileSync(file, 'v1');
+    const fh = await open(file, 'r');
+    try {
+      unlinkSync(file);
+      symlinkSync(join(outside, 'secret.txt'), file);
+      // The opened object was unlinked: it is nowhere now, and never the link's target.
+      expect(descriptorPath(fh.fd)).toBeUndefined();
+    } finally {
+      await fh.close();
+      unlinkSync(file);
+    }
+  });
+
+  it('childOf names a child of exactly the open folder', async () => {
+    const dir = await openChecked(join(root, 'sub'), { allowed: inRoot, directory: true });
+    try {
+      writeFileSync(join(root, 'sub', 'c.txt'), 'child');
+      expect(readFileSync(childOf(dir, 'c.txt'), 'utf8')).toBe('child');
+      expect(descriptorPath(dir.fd)).toBe(join(root, 'sub'));
+    } finally {
+      await dir.close();
+    }
+  });
+});
+
+describe('readRegularHandle', () => {
+  it('reads a regular file through its handle', async () => {
+    const fh = await open(join(root, 'a.txt'), 'r');
+    try {
+      expect((await readRegularHandle(fh, 'a.txt')).toString()).toBe('inside');
+    } finally {
+      await fh.close();
+    }
+  });
+
+  it('a device is not a regular file: EINVAL, never read', async () => {
+    await expect(readChecked('/dev/zero', () => true)).rejects.toMatchObject({ code: 'EINVAL' });
+  });
+});
