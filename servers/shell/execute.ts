@@ -221,7 +221,7 @@ function failedToStart(error: string): ExecOutcome {
 }
 
 /** The leader is gone; whatever is still in its group was put in the background (none: the group is done). */
-function leftInBackground(pgid: number, groups: GroupRegistry): number[] {
+export function leftInBackground(pgid: number, groups: GroupRegistry): number[] {
   const left = groupExists(pgid) ? groupMembers(pgid).filter((p) => p !== pgid) : [];
   if (left.length === 0) groups.delete(pgid);
   return left;
