@@ -154,7 +154,10 @@ export class ToolScheduler extends EventEmitter {
         call,
         notFoundText(
           name,
-          this.opts.tools.list().map((t) => t.exposedName),
+          this.opts.tools
+            .list()
+            .filter((t) => !this.opts.hostOnly?.(t))
+            .map((t) => t.exposedName),
         ),
         'tool_not_registered',
       );
