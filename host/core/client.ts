@@ -167,6 +167,7 @@ export class GeminiClient {
       plansFolder,
       approvedPlan: plansFolder ? undefined : this.approvedPlan,
       subAgents,
+      interactiveShell: this.opts.runtime.scheduler?.userTerminal !== undefined,
     });
   }
 

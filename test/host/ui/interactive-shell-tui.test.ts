@@ -12,6 +12,7 @@ type Part = { functionResponse?: { id?: string; response: Record<string, unknown
 type Body = { contents: { parts: Part[] }[] };
 
 const PROMPT_COMMAND = 'read -p "Project name: " n && echo "created $n" > out.txt && echo "done $n"';
+const FOCUS_HINT_IN_JSON = 'letting the user know they can press `tab` to focus into the shell to provide input.';
 const hasVi = spawnSync('sh', ['-c', 'command -v vi']).status === 0;
 
 /**
@@ -67,6 +68,8 @@ describeTmux('the chat: the user types into the command the model ran', () => {
     ui.keys('Enter');
     await ui.waitFor('Project created.');
     expect(readFileSync(join(ws.cwd, 'out.txt'), 'utf8')).toBe('created demo\n');
+    // The model was told, in Gemini CLI 0.61's words, that the user can type into its commands.
+    expect(JSON.stringify(gemini.requestsOf('streamGenerateContent')[0]!.body)).toContain(FOCUS_HINT_IN_JSON);
     const answer = answerOf('p1');
     expect(answer).toContain('Output: Project name: demo\\ndone demo');
     expect(answer).not.toContain('Exit Code');
@@ -153,5 +156,6 @@ describeTmux('the chat with tools.shell.enableInteractiveShell false', () => {
     const declared = JSON.stringify(gemini.requestsOf('streamGenerateContent')[0]!.body);
     expect(declared).toContain('shell__run_shell_command');
     expect(declared).not.toContain('write_to_shell');
+    expect(declared).not.toContain(FOCUS_HINT_IN_JSON);
   });
 });
