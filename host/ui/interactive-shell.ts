@@ -65,6 +65,24 @@ export class InteractiveShell {
     return true;
   }
 
+  /** A paste while the terminal has the keys is typed into it, line breaks as the terminal sends them. */
+  handlePaste(text: string): boolean {
+    if (!this.focused) return false;
+    this.send(text.replace(/\r?\n/g, '\r'));
+    return true;
+  }
+
+  /** The screen changed size: every live terminal follows (the command gets SIGWINCH). */
+  resize(): void {
+    const { cols, rows } = this.size();
+    for (const live of this.live.values()) {
+      live.screen.resize(cols, rows);
+      const { serverAlias, pid } = live;
+      void this.runtime.manager.callTool(serverAlias, WRITE_TOOL, { pid, cols, rows }).catch(() => undefined);
+      void live.screen.settled().then(() => this.draw(live));
+    }
+  }
+
   private newest(): Live | undefined {
     return [...this.live.values()].pop();
   }
@@ -135,5 +153,7 @@ export function startInteractiveShell(app: App, runtime: UiRuntime): Interactive
   runtime.scheduler.userTerminal = () => shell.size();
   runtime.scheduler.on('event', (ev: SchedulerEvent) => shell.onEvent(ev));
   app.interceptors.push((ch, key) => shell.handleKey(ch, key));
+  app.pasteInterceptor = (text) => shell.handlePaste(text);
+  app.screen.on('resize', () => shell.resize());
   return shell;
 }

@@ -13,6 +13,7 @@ type Body = { contents: { parts: Part[] }[] };
 
 const PROMPT_COMMAND = 'read -p "Project name: " n && echo "created $n" > out.txt && echo "done $n"';
 const FOCUS_HINT_IN_JSON = 'letting the user know they can press `tab` to focus into the shell to provide input.';
+const PASTE_COMMAND = 'read -p "Paste: " a && echo "pasted [$a]" && stty size';
 const hasVi = spawnSync('sh', ['-c', 'command -v vi']).status === 0;
 
 /**
@@ -34,6 +35,8 @@ describeTmux('the chat: the user types into the command the model ran', () => {
       reply.text('Note written.'),
       reply.calls({ id: 'c1', name: 'shell__run_shell_command', args: { command: 'echo waiting; read -p "Go? " a' } }),
       reply.text('Stopped as asked.'),
+      reply.calls({ id: 'z1', name: 'shell__run_shell_command', args: { command: PASTE_COMMAND } }),
+      reply.text('Pasted and sized.'),
     ]);
     ui = TmuxUi.start({
       cwd: ws.cwd,
@@ -109,6 +112,21 @@ describeTmux('the chat: the user types into the command the model ran', () => {
     await ui.waitFor('Stopped as asked.');
     expect(answerOf('c1')).toMatch(/Exit Code: 130|Signal: 2/);
     expect(existsSync(join(ws.cwd, 'out.txt'))).toBe(true);
+  });
+
+  it('a paste while focused goes to the command; a resized screen resizes its terminal', async () => {
+    ui.submit('paste something');
+    await ui.waitFor((s) => s.includes('│ Paste:') && s.includes('(Tab to focus)'));
+    ui.keys('Tab');
+    await ui.waitFor('(Shift+Tab to unfocus)');
+    // The card's terminal is the screen's width less its gutter, and at most 24 rows.
+    ui.resize(90, 40);
+    ui.tmux('set-buffer', 'hello paste');
+    ui.tmux('paste-buffer', '-p', '-t', ui.session);
+    await ui.waitFor('Paste: hello paste');
+    ui.keys('Enter');
+    await ui.waitFor('Pasted and sized.');
+    expect(answerOf('z1')).toContain('pasted [hello paste]\\n24 84');
   });
 });
 
