@@ -58,6 +58,11 @@ export class TerminalScreen {
     return lines.join('\n').replace(/\s+$/, '');
   }
 
+  /** Whether lines scrolled off the top of the scrollback: `text()` no longer holds everything printed. */
+  overflowed(): boolean {
+    return this.term.buffer.normal.length >= SCROLLBACK + this.term.rows;
+  }
+
   dispose(): void {
     this.term.dispose();
   }

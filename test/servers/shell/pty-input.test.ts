@@ -73,6 +73,12 @@ describe.skipIf(process.platform !== 'linux')('run_shell_command in a terminal, 
     expect(textOf(r)).toContain('Output: 100%\nExit Code: 3');
   });
 
+  it('output longer than the emulator keeps reaches the model whole (its start too), as with pipes', async () => {
+    const text = textOf(await callInTerminal(srv, 'seq 1 20000').result);
+    expect(text).toMatch(/Output: 1\n2\n3\n4\n/);
+    expect(text).toMatch(/\n20000\n/);
+  });
+
   it('write_to_shell on a pid that is no terminal command of this session: a clear error', async () => {
     const r = await srv.call('write_to_shell', { pid: process.pid, input: 'x' });
     expect(r.isError).toBe(true);
