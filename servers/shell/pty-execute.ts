@@ -96,10 +96,10 @@ function runPty(req: PtyRequest, launch: Launch, marker: string): Promise<ExecOu
       req.sessions.delete(pgid);
       if (killing) await killing;
       const backgroundPids = killing ? [] : leftInBackground(pgid, req.groups);
-      const text = await recording.text();
+      const { output, shown } = await recording.text();
       resolve({
-        output: text,
-        shown: text,
+        output,
+        shown,
         exitCode: signal ? null : exitCode,
         signal: signal || null,
         pgid,
@@ -152,8 +152,11 @@ class Recording {
   private tail = '';
   private marked = false;
 
-  /** What the user saw, unless more was printed than the emulator keeps: then all of it, escapes removed. */
-  async text(): Promise<string> {
+  /**
+   * What the user saw, unless more was printed than the emulator keeps: then all of it, escapes removed. As
+   * with pipes, the model's text is trimmed and the user's keeps a first line's indentation.
+   */
+  async text(): Promise<{ output: string; shown: string }> {
     const screen = new TerminalScreen(this.cols, this.rows);
     try {
       for (const e of this.events) {
@@ -165,8 +168,10 @@ class Recording {
         }
       }
       await screen.settled();
-      if (screen.overflowed()) return this.capture.finish().replace(/\r+\n/g, '\n');
-      return stripAnsi(screen.text()).trim();
+      const lf = (t: string) => t.replace(/\r+\n/g, '\n');
+      if (screen.overflowed()) return { output: lf(this.capture.finish()), shown: lf(this.capture.shown()) };
+      const text = stripAnsi(screen.text());
+      return { output: text.trim(), shown: text.replace(/^(?:[ \t]*\n)+/, '') };
     } finally {
       screen.dispose();
     }
