@@ -8,6 +8,8 @@ import type { App } from './views/app.js';
 /** The server tool that types into a running command (`servers/shell/tools/write-to-shell.ts`). */
 const WRITE_TOOL = 'write_to_shell';
 
+const ENDED = new Set(['success', 'error', 'cancelled']);
+
 interface Live {
   callId: string;
   serverAlias: string;
@@ -43,12 +45,12 @@ export class InteractiveShell {
 
   onEvent(ev: SchedulerEvent): void {
     if (ev.type === 'tool_terminal') this.output(ev);
-    else if (ev.type === 'tool_call_update' && ev.call.status !== 'executing') this.ended(ev.call);
+    else if (ev.type === 'tool_call_update' && ENDED.has(ev.call.status)) this.ended(ev.call);
   }
 
   /** The chat's keys pass here first; true when the key was the terminal's. */
   handleKey(ch: string | undefined, key: KeyInfo): boolean {
-    if (this.app.dialog.isOpen) return false;
+    if (this.app.dialog.isOpen || this.app.forms.isOpen) return false;
     const name = key.name ?? '';
     if (!this.focused) {
       const target = this.newest();
@@ -109,8 +111,10 @@ export class InteractiveShell {
     const live = this.live.get(call.request.callId);
     if (!live) return;
     this.live.delete(live.callId);
+    // A cancelled command's card keeps the screen as it was; an ended one shows its result instead.
+    const last = call.status === 'cancelled' ? { rows: live.screen.screenRows(), focused: false } : undefined;
     live.screen.dispose();
-    this.app.conv.setTerminal(live.callId, undefined);
+    this.app.conv.setTerminal(live.callId, last);
     if (this.focused === live) this.setFocus(undefined);
   }
 

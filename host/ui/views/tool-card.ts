@@ -165,8 +165,8 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
       .flatMap((l) => wrapLine(l, opts.width - 4))
       .map((l) => `  ${p.gray('│')} ${style(l)}`);
 
-  if (status === 'executing' && opts.terminal) {
-    lines.push(...terminalLines(opts.terminal, p, opts.width));
+  if (opts.terminal && (status === 'executing' || status === 'cancelled')) {
+    lines.push(...terminalLines(opts.terminal, p, opts.width, status === 'cancelled'));
     return lines.join('\n');
   }
   if (status === 'executing' && call.liveOutput) {
@@ -223,14 +223,16 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
 
 /**
  * A live terminal: its rows down to the last one with text (a prompt on the first row is not followed by a
- * screenful of blanks), cut to the card's width, and the key that moves the typing into or out of it.
+ * screenful of blanks), cut to the card's width, and the key that moves the typing into or out of it; a
+ * cancelled command's last screen says it was cut short instead.
  */
-function terminalLines(view: TerminalView, p: Palette, width: number): string[] {
+function terminalLines(view: TerminalView, p: Palette, width: number, cancelled: boolean): string[] {
   let last = view.rows.length;
   while (last > 1 && view.rows[last - 1]!.trim() === '') last--;
   const room = Math.max(1, width - 4);
   const bar = view.focused ? p.accent('┃') : p.gray('│');
   const rows = view.rows.slice(0, last).map((r) => `  ${bar} ${safeText(r).slice(0, room)}`);
-  rows.push(`  ${view.focused ? p.accent(UNFOCUS_HINT) : p.gray(FOCUS_HINT)}`);
+  if (cancelled) rows.push(`  ${p.gray('│')} ${p.yellow('^C cancelled')}`);
+  else rows.push(`  ${view.focused ? p.accent(UNFOCUS_HINT) : p.gray(FOCUS_HINT)}`);
   return rows;
 }

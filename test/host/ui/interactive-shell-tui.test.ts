@@ -37,6 +37,7 @@ describeTmux('the chat: the user types into the command the model ran', () => {
       reply.text('Stopped as asked.'),
       reply.calls({ id: 'z1', name: 'shell__run_shell_command', args: { command: PASTE_COMMAND } }),
       reply.text('Pasted and sized.'),
+      reply.calls({ id: 'x1', name: 'shell__run_shell_command', args: { command: 'read -p "Never answered: " a' } }),
     ]);
     ui = TmuxUi.start({
       cwd: ws.cwd,
@@ -127,6 +128,15 @@ describeTmux('the chat: the user types into the command the model ran', () => {
     ui.keys('Enter');
     await ui.waitFor('Pasted and sized.');
     expect(answerOf('z1')).toContain('pasted [hello paste]\\n24 84');
+  });
+
+  it('Esc while the prompt has the keys cancels the turn; the card keeps the screen as it was', async () => {
+    ui.submit('ask and wait');
+    await ui.waitFor((s) => s.includes('│ Never answered:') && s.includes('(Tab to focus)'));
+    ui.keys('Escape');
+    const screen = await ui.waitFor('^C cancelled');
+    expect(screen).toMatch(/│ Never answered:\s*\n\s*│ \^C cancelled/);
+    expect(screen).not.toContain('(Tab to focus)');
   });
 });
 
