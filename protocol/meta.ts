@@ -18,6 +18,18 @@ export const META = {
   callId: `${NS}/callId`,
   /** Call `_meta`: the host's policy already allowed this call; skip the elicitation. */
   preapproved: `${NS}/preapproved`,
+  /**
+   * Call `_meta`: `{ cols, rows }` — a person is at a terminal of this size and can type into what the call
+   * runs. The shell then runs a command in a pseudo-terminal (and does not stop it when it waits for input);
+   * absent, nobody can type, and a command that waits for input is stopped.
+   */
+  terminal: `${NS}/terminal`,
+  /**
+   * Progress notification `_meta`: `{ pid, data }`, the raw bytes (escape sequences included) a command run
+   * in a pseudo-terminal wrote since the last notification, and the pid to send keystrokes to
+   * (`write_to_shell`). Sent only to a caller that gave `terminal`; the notification's `message` is plain text.
+   */
+  terminalOutput: `${NS}/terminalOutput`,
   /** Elicitation `_meta`: the typed confirmation detail. */
   confirmation: `${NS}/confirmation`,
   /**

@@ -11,8 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 // Packages that must stay real files in node_modules:
 // - web-tree-sitter / tree-sitter-bash load their .wasm relative to their own package;
-// - blessed requires terminfo data and widgets dynamically by computed name.
-export const EXTERNAL = ['web-tree-sitter', 'tree-sitter-bash', 'blessed'];
+// - blessed requires terminfo data and widgets dynamically by computed name;
+// - @lydell/node-pty loads its native addon from its platform package;
+// - @xterm/headless is loaded only for a command run in a terminal (and its `module` field names no file).
+export const EXTERNAL = ['web-tree-sitter', 'tree-sitter-bash', 'blessed', '@lydell/node-pty', '@xterm/headless'];
 
 // jsonc-parser's `main` is a UMD build whose internal require() calls esbuild cannot follow; its ESM
 // build (the package's `module` field) bundles cleanly.

@@ -116,7 +116,9 @@ export const SettingsSchema = z.looseObject({
       discoveryCommand: z.optional(z.string()),
       callCommand: z.optional(z.string()),
       truncateToolOutputThreshold: z.optional(z.number()),
-      shell: z.optional(z.looseObject({})),
+      // Gemini CLI's key: the chat runs a command in a pseudo-terminal the user can type into (off: it is
+      // stopped when it waits for input, as in a headless run).
+      shell: z.optional(z.looseObject({ enableInteractiveShell: z.optional(z.boolean()) })),
       // Gemini CLI's key (true or a container command); here it starts the shell server sandboxed.
       sandbox: z.optional(z.union([z.boolean(), z.string()])),
       sandboxNetwork: z.optional(stringList),

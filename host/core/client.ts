@@ -16,7 +16,7 @@ import { hookContext, STOP_EXECUTION } from '../scheduler/hook-steps.js';
 import { afterAgent, beforeAgent } from './agent-hooks.js';
 import { modelHooks } from './model-hooks.js';
 import { afterNextRequestSent } from './after-request-sent.js';
-import { offeredWith } from '../tools/builtin-catalogue.js';
+import { hostOnly, offeredWith } from '../tools/builtin-catalogue.js';
 import { exposedName } from '../tools/naming.js';
 import { INVOKE_AGENT } from '../tools/invoke-agent.js';
 import { forPlansOnly, isPlanWriteTool } from '../policy/plan-files.js';
@@ -134,6 +134,7 @@ export class GeminiClient {
   private offered = (tool: LoopTool): boolean => {
     const { policy, registry, clientRequests } = this.opts.runtime;
     if (clientRequests && !clientRequests.hasUser && needsUser(tool)) return false;
+    if (hostOnly(tool)) return false;
     if (policy?.isStaticallyDenied(tool)) return false;
     // Tools that only serve another (a background job's, the shell's) go where it goes.
     const partner = offeredWith(tool);
@@ -169,6 +170,7 @@ export class GeminiClient {
       plansFolder,
       approvedPlan: plansFolder ? undefined : this.approvedPlan,
       subAgents,
+      interactiveShell: this.opts.runtime.scheduler?.userTerminal !== undefined,
     });
   }
 

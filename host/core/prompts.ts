@@ -23,6 +23,8 @@ export interface PromptInputs {
   plansFolder?: string;
   /** The plan file the user approved, once out of plan mode. */
   approvedPlan?: string;
+  /** A person can type into the commands the shell runs (the chat's interactive shell). */
+  interactiveShell?: boolean;
   platform?: string;
   date?: Date;
 }
@@ -68,6 +70,12 @@ function toolSection(tools: PromptTool[]): string {
   ].join('\n');
 }
 
+/** Gemini CLI 0.61's words, said when the user can type into a command the model runs. */
+export const FOCUS_HINT =
+  'If you choose to execute an interactive command consider letting the user know they can press `tab` to focus into the shell to provide input.';
+
+const isShell = (t: PromptTool) => t.toolName === 'run_shell_command';
+
 export function buildSystemPrompt(inp: PromptInputs): string {
   const date = (inp.date ?? new Date()).toDateString();
   const roots = inp.roots.length ? inp.roots.map((r) => `- ${r}`).join('\n') : '- (none)';
@@ -87,7 +95,7 @@ efficiently, using the tools below.
   what you changed unless asked.
 - Finish the task the user asked for, including reasonable follow-up steps such as running the tests,
   then stop and give the answer.`,
-    toolSection(inp.tools),
+    toolSection(inp.tools) + (inp.interactiveShell && inp.tools.some(isShell) ? `\n\n${FOCUS_HINT}` : ''),
     `# Environment\nDate: ${date}. Platform: ${inp.platform ?? process.platform}.\nWorkspace directories:\n${roots}`,
   ];
   for (const i of inp.instructions) {

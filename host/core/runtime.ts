@@ -29,7 +29,7 @@ import type { LoadedPolicies } from '../policy/policy-files.js';
 import { type HookMessage, hookMessageLine } from '../hooks/hook-message.js';
 import type { HookSystem } from '../hooks/hook-system.js';
 import { toolHooks } from '../hooks/tool-hooks.js';
-import { acceptForeignArgs } from '../tools/builtin-catalogue.js';
+import { acceptForeignArgs, hostOnly } from '../tools/builtin-catalogue.js';
 import type { LoadedExtension } from '../extensions/loader.js';
 import type { CommandSet } from '../custom-commands/custom-commands.js';
 import type { Skill } from '../skills/skills.js';
@@ -195,10 +195,8 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     normalizeArgs: (tool, args) =>
       acceptForeignArgs(tool, planFileArgs(tool, args, roots[0] ?? cwd, policy.activePlansFolder()), roots[0] ?? cwd),
     extraContext: jit ? (tool, args) => jit.forCall(tool, args) : undefined,
-    whenReady: async () => {
-      await manager.whenReady();
-      await manager.whenListsFresh();
-    },
+    hostOnly,
+    whenReady: () => manager.whenReady().then(() => manager.whenListsFresh()),
   });
   const extra = loadContributions(settings, cwd, geminiHome(env, opts.homeDir), registry, manager, roots);
   manager.start();

@@ -21,7 +21,7 @@ export interface ExecuteOptions {
   /** The scheduler's id of the call (a host tool that runs calls of its own names them after it). */
   callId?: string;
   meta?: Record<string, unknown>;
-  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  onProgress?: (p: { progress: number; total?: number; message?: string; _meta?: Record<string, unknown> }) => void;
 }
 
 /** Something that executes a call on a server (the client manager). */

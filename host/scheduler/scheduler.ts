@@ -62,7 +62,12 @@ export interface ToolSchedulerOptions {
   hooks?: ToolHooks;
   /** Text appended to a successful call's output (just-in-time subdirectory context); never fails the call. */
   extraContext?: (tool: ToolRef, args: Record<string, unknown>) => Promise<string>;
+  /** Tools the host calls for the user (keystrokes into a running command): a model's call of one is refused. */
+  hostOnly?: (tool: ToolRef) => boolean;
 }
+
+/** The terminal a person types at: its size for a command run in a pseudo-terminal. */
+export type UserTerminal = () => { cols: number; rows: number } | undefined;
 
 /** Per-batch state shared by its calls. */
 interface Batch {
@@ -141,13 +146,18 @@ export class ToolScheduler extends EventEmitter {
   /** Lookup and validation; ends the call in error or leaves it scheduled. */
   private prepare(call: CallRecord): ToolRef | undefined {
     const { name } = call.request;
-    const tool = this.opts.tools.get(name);
+    const found = this.opts.tools.get(name);
+    // A tool only the host calls for the user (typing into a command) is not the model's to call.
+    const tool = found && !this.opts.hostOnly?.(found) ? found : undefined;
     if (!tool) {
       this.finishError(
         call,
         notFoundText(
           name,
-          this.opts.tools.list().map((t) => t.exposedName),
+          this.opts.tools
+            .list()
+            .filter((t) => !this.opts.hostOnly?.(t))
+            .map((t) => t.exposedName),
         ),
         'tool_not_registered',
       );
@@ -275,7 +285,7 @@ export class ToolScheduler extends EventEmitter {
       result = await this.opts.executor.callTool(tool.serverAlias, tool.toolName, args, {
         signal: batch.signal,
         callId,
-        meta: { [META.callId]: callId, ...(preapproved ? { [META.preapproved]: true } : {}) },
+        meta: this.callMeta(call, preapproved),
         onProgress: (p) => this.progress(call, p),
       });
     } catch (err) {
@@ -378,10 +388,43 @@ export class ToolScheduler extends EventEmitter {
     this.setStatus(call, 'awaiting_approval');
   }
 
+  /**
+   * Set by a front-end with a person at a terminal (the chat): every call then says so in its `_meta`, and the
+   * shell runs a command in a pseudo-terminal the user can type into. Unset (headless, editors): nobody types.
+   */
+  userTerminal?: UserTerminal;
+
+  /**
+   * The call's `_meta`: its id, whether policy already allowed it, and the user's terminal when there is one
+   * (a subagent's call has no screen of its own to type into: only the main conversation's calls get it).
+   */
+  private callMeta(call: CallRecord, preapproved: boolean): Record<string, unknown> {
+    const size = call.request.parentCallId ? undefined : this.userTerminal?.();
+    return {
+      [META.callId]: call.request.callId,
+      ...(preapproved ? { [META.preapproved]: true } : {}),
+      ...(size ? { [META.terminal]: size } : {}),
+    };
+  }
+
   /** A notification without a message still moves the card's percentage. */
-  private progress(call: CallRecord, p: { progress: number; total?: number; message?: string }): void {
+  private progress(
+    call: CallRecord,
+    p: { progress: number; total?: number; message?: string; _meta?: Record<string, unknown> },
+  ): void {
     const message = applyProgress(call, p);
     if (message) this.emitEvent({ type: 'tool_output', callId: call.request.callId, chunk: message });
+    const term = p._meta?.[META.terminalOutput] as { pid?: unknown; data?: unknown } | undefined;
+    if (call.tool && term && Number.isInteger(term.pid) && typeof term.data === 'string') {
+      const { serverAlias } = call.tool;
+      this.emitEvent({
+        type: 'tool_terminal',
+        callId: call.request.callId,
+        serverAlias,
+        pid: term.pid as number,
+        data: term.data,
+      });
+    }
     this.emitCall(call);
   }
 

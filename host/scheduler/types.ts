@@ -263,4 +263,6 @@ export type ToolCallIn<S extends ToolCallStatus> = Extract<ToolCall, { status: S
 export type SchedulerEvent =
   | { type: 'tool_call_update'; call: ToolCall }
   | { type: 'tool_output'; callId: string; chunk: string }
+  /** Raw bytes a command running in a pseudo-terminal wrote, and where to send the user's keystrokes. */
+  | { type: 'tool_terminal'; callId: string; serverAlias: string; pid: number; data: string }
   | { type: 'all_complete'; calls: ToolCall[] };

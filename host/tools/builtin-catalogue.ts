@@ -62,6 +62,8 @@ export interface BuiltinTool {
   title: TitleOf;
   /** Only a person can answer it: a session nobody can answer forms in does not offer it (as 0.61's headless). */
   needsUser?: boolean;
+  /** The host calls it for the user (keystrokes into a running command): never offered to, nor run for, the model. */
+  hostOnly?: boolean;
 }
 
 type Args = Record<string, unknown>;
@@ -207,6 +209,16 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
     hint: (n) => `stop a background command with \`${n}\``,
   },
   {
+    server: 'shell',
+    tool: 'write_to_shell',
+    hostOnly: true,
+    kind: 'execute',
+    title: (a) => `Typing into process ${a.pid}`,
+    cls: 'exec',
+    aliases: [],
+    hint: () => '',
+  },
+  {
     server: 'web',
     tool: 'web_fetch',
     kind: 'fetch',
@@ -312,6 +324,11 @@ export function builtinByName(name: string): BuiltinTool | undefined {
 /** Whether only a person can answer the tool (ask_user). */
 export function needsUser(tool: { serverAlias: string; toolName: string; builtIn: boolean }): boolean {
   return tool.builtIn && builtinTool(tool.serverAlias, tool.toolName)?.needsUser === true;
+}
+
+/** Whether only the host calls the tool (the user's keystrokes), never the model. */
+export function hostOnly(tool: { serverAlias: string; toolName: string; builtIn: boolean }): boolean {
+  return tool.builtIn && builtinTool(tool.serverAlias, tool.toolName)?.hostOnly === true;
 }
 
 /** The name Gemini CLI gives this tool (hooks' `tool_name`, policy rules): built-ins bare, others `mcp_<server>_<tool>`. */

@@ -8,6 +8,7 @@ import type { UiRuntime } from './backend-types.js';
 import { Controller } from './controller.js';
 import { StartupLine } from './views/startup-line.js';
 import { applyUiSettings } from './ui-settings.js';
+import type { Settings } from '../config/settings-schema.js';
 import type { Item } from './views/conversation.js';
 import { InputHistory } from './input/history-store.js';
 import { preloadTextWidth } from './text/text-width.js';
@@ -19,6 +20,7 @@ import { DEFAULT_MODEL, resolveModelAlias } from '../core/models.js';
 import { safeBlock, safeText } from '../safe-text.js';
 import type { HookMessage } from '../hooks/hook-message.js';
 import { showHookMessage } from './views/hook-message-view.js';
+import { interactiveShellEnabled, startInteractiveShell } from './interactive-shell.js';
 
 /** The model session goes to the controller; a resumed session's conversation is shown before anything new. */
 function attachSession(app: App, controller: Controller, session: Session): void {
@@ -234,6 +236,7 @@ async function startSession(
     extensions: opts.args?.extensions,
   };
   let runtime: UiRuntime;
+  let merged: Settings;
   try {
     const session = await createSession({
       ...base,
@@ -247,6 +250,7 @@ async function startSession(
     });
     closeRef.close = session.close;
     runtime = session.runtime;
+    merged = session.runtime.settings.merged;
     // Before the resumed conversation is drawn, so it is drawn in the theme chosen.
     applyUiSettings(app, session.runtime.settings.merged, tip);
     attachSession(app, controller, session);
@@ -256,11 +260,13 @@ async function startSession(
     const rt = await createHostRuntime(base);
     closeRef.close = () => rt.close();
     runtime = rt;
+    merged = rt.settings.merged;
     applyUiSettings(app, rt.settings.merged, tip);
     controller.noClientReason = err.message;
     app.banner = app.palette.yellow(`⚠ ${err.message}\n  Slash commands and @server__tool({...}) calls still work.`);
   }
   controller.attachRuntime(runtime);
+  if (interactiveShellEnabled(merged)) startInteractiveShell(app, runtime);
   app.status.sandboxed = runtime.sandbox.shell;
   new StartupLine(app, runtime).start();
   for (const notice of runtime.notices) app.conv.add({ kind: 'info', text: app.palette.yellow(safeBlock(notice)) });

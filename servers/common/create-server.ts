@@ -177,6 +177,7 @@ function buildContext(mcp: McpServer, roots: WorkspaceRoots, log: Logger, extra:
     roots,
     log,
     callId: typeof callMeta?.[META.callId] === 'string' ? (callMeta[META.callId] as string) : undefined,
+    terminal: terminalSize(callMeta?.[META.terminal]),
     clientSupportsSampling: !!caps?.sampling,
     elicitForm: formsSupported(caps?.elicitation)
       ? (message, requestedSchema) =>
@@ -198,13 +199,13 @@ function buildContext(mcp: McpServer, roots: WorkspaceRoots, log: Logger, extra:
         detail,
         message,
       ),
-    progress: async (message) => {
+    progress: async (message, meta) => {
       if (extra.signal.aborted) return;
       try {
         if (progressToken !== undefined) {
           await extra.sendNotification({
             method: 'notifications/progress',
-            params: { progressToken, progress: ++progressCount, message },
+            params: { progressToken, progress: ++progressCount, message, ...(meta ? { _meta: meta } : {}) },
           });
         } else {
           await extra.sendNotification({
@@ -219,6 +220,15 @@ function buildContext(mcp: McpServer, roots: WorkspaceRoots, log: Logger, extra:
     sendRequest: (req, schema) => extra.sendRequest(req as never, schema as never, { signal: extra.signal }) as never,
     editorFiles: editorFileAccess(caps?.experimental?.[EDITOR_FILES], extra),
   };
+}
+
+/** A terminal size a caller gave: whole numbers in a sane range, else none (nobody types). */
+function terminalSize(raw: unknown): { cols: number; rows: number } | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { cols, rows } = raw as { cols?: unknown; rows?: unknown };
+  const ok = (n: unknown, max: number): n is number =>
+    Number.isInteger(n) && (n as number) >= 2 && (n as number) <= max;
+  return ok(cols, 1000) && ok(rows, 500) ? { cols, rows } : undefined;
 }
 
 /** An empty elicitation capability (older clients) means forms; one that names only `url` does not. */

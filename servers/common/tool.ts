@@ -22,8 +22,13 @@ export interface ToolContext {
    * clients without elicitation and for pre-approved calls.
    */
   confirm(detail: Omit<ConfirmationDetail, 'callId'>, message: string): Promise<UserAnswer>;
-  /** Streams a line of progress to the client (progress notification when a token was sent). */
-  progress(message: string): Promise<void>;
+  /**
+   * Streams a line of progress to the client (progress notification when a token was sent), with `meta` as
+   * the notification's `_meta` when given.
+   */
+  progress(message: string, meta?: Record<string, unknown>): Promise<void>;
+  /** The size of the terminal a person types at (`_meta[META.terminal]`); absent when nobody can type. */
+  terminal?: { cols: number; rows: number };
   /**
    * Asks the user to fill in a form (MCP form elicitation); absent when the client cannot show forms. The
    * user may take minutes: only the call's own cancellation ends the wait.

@@ -72,6 +72,8 @@ export async function executeCommand(req: ExecRequest): Promise<ExecOutcome> {
 /** The command line to spawn for a request: bash with stderr joined, inside the sandbox when there is one. */
 export async function prepareLaunch(
   req: Pick<ExecRequest, 'command' | 'cwd' | 'gitDirs' | 'confine'>,
+  /** bash's arguments after `--norc` when not `-c <command>` (the terminal's wrapper). */
+  bashArgs?: string[],
 ): Promise<(Launch & { cleanup?: () => Promise<string[]> }) | ExecOutcome> {
   const env = await commandEnv(req.gitDirs);
   // --norc: with its stdin a socket (held open to see a wait for input) and SHLVL under 2, bash takes itself
@@ -79,7 +81,7 @@ export async function prepareLaunch(
   // whatever the user's rc prints or changes); a command starts as it did with no stdin at all.
   const plain: Launch = {
     file: 'bash',
-    args: ['--norc', '-c', `${WRAPPER_PREFIX}${req.command}`],
+    args: ['--norc', ...(bashArgs ?? ['-c', `${WRAPPER_PREFIX}${req.command}`])],
     env,
     cwd: req.cwd,
   };
@@ -221,7 +223,7 @@ function failedToStart(error: string): ExecOutcome {
 }
 
 /** The leader is gone; whatever is still in its group was put in the background (none: the group is done). */
-function leftInBackground(pgid: number, groups: GroupRegistry): number[] {
+export function leftInBackground(pgid: number, groups: GroupRegistry): number[] {
   const left = groupExists(pgid) ? groupMembers(pgid).filter((p) => p !== pgid) : [];
   if (left.length === 0) groups.delete(pgid);
   return left;

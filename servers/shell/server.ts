@@ -12,6 +12,8 @@ import { createListBackgroundProcessesTool } from './tools/list-background-proce
 import { createReadBackgroundOutputTool } from './tools/read-background-output.js';
 import { createKillBackgroundProcessTool } from './tools/kill-background-process.js';
 import type { SandboxFor } from './sandbox.js';
+import { PtySessions } from './pty-sessions.js';
+import { createWriteToShellTool } from './tools/write-to-shell.js';
 
 export interface ShellServerDeps {
   roots: string[];
@@ -33,6 +35,7 @@ export interface ShellServerDeps {
 export function createShellServer(deps: ShellServerDeps): KitServer {
   const groups = new GroupRegistry(deps.killGraceMs ?? 2000);
   const jobs = new BackgroundJobs(groups, deps.maxJobs);
+  const ptys = new PtySessions();
   let closing: Promise<void> | undefined;
   const stopAll = () => (closing ??= groups.terminateAll().catch((err) => deps.log.error(`stopping commands: ${err}`)));
 
@@ -51,10 +54,12 @@ export function createShellServer(deps: ShellServerDeps): KitServer {
         fallbackTempDir: join(tmpdir(), 'gemini-mcp-shell'),
         progressIntervalMs: deps.progressIntervalMs ?? 250,
         sandbox: deps.sandbox,
+        ptys,
       }),
       createListBackgroundProcessesTool(jobs),
       createReadBackgroundOutputTool(jobs),
       createKillBackgroundProcessTool(jobs),
+      createWriteToShellTool(ptys),
     ],
     log: deps.log,
     roots: deps.roots,

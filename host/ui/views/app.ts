@@ -73,6 +73,8 @@ export class App {
    * The confirmation dialog and then the chat keys see only what none of them consumed.
    */
   readonly interceptors: ((ch: string | undefined, key: KeyInfo) => boolean)[] = [];
+  /** Takes a paste before the input does (a command's terminal that has the keys); true when taken. */
+  pasteInterceptor?: (text: string) => boolean;
   private readonly keys = new ChatKeys(this);
   private dialogText?: { body: string; footer: string };
   private renderTimer?: NodeJS.Timeout;
@@ -382,6 +384,7 @@ export class App {
 
   private onPaste(text: string): void {
     if (this.dialog.isOpen) return;
+    if (this.pasteInterceptor?.(text)) return;
     if (this.forms.isOpen) {
       this.forms.paste(text);
       return;

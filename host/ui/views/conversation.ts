@@ -1,7 +1,7 @@
 import type { ToolCall } from '../../scheduler/types.js';
 import type { MarkdownRenderer } from '../text/markdown.js';
 import type { Palette } from '../text/palette.js';
-import { EXPAND_HINT, formatToolCard } from './tool-card.js';
+import { EXPAND_HINT, formatToolCard, type TerminalView } from './tool-card.js';
 import { wrapText } from '../text/wrap.js';
 import { safeBlock, safeText } from '../../safe-text.js';
 
@@ -9,7 +9,7 @@ export type Item =
   | { kind: 'user'; text: string }
   | { kind: 'model'; text: string; streaming: boolean }
   | { kind: 'thought'; subject: string; description: string }
-  | { kind: 'tool'; call: ToolCall; execStart?: number; asking?: boolean }
+  | { kind: 'tool'; call: ToolCall; execStart?: number; asking?: boolean; terminal?: TerminalView }
   | { kind: 'info'; text: string }
   | { kind: 'error'; text: string };
 
@@ -107,6 +107,15 @@ export class Conversation {
     });
   }
 
+  /** The live screen of a call's command running in a terminal (undefined: none any more). */
+  setTerminal(callId: string, view: TerminalView | undefined): void {
+    const idx = this.toolIndex.get(callId);
+    if (idx === undefined) return;
+    this.update(idx, (it) => {
+      if (it.kind === 'tool') it.terminal = view;
+    });
+  }
+
   /** Executing cards show elapsed time: they change every second without an event. */
   touchLive(): boolean {
     let any = false;
@@ -179,6 +188,7 @@ export class Conversation {
           execStart: item.execStart,
           expanded: this.expandTools,
           lineNumbers: this.lineNumbers,
+          terminal: item.terminal,
         });
       case 'info':
         return item.text;

@@ -28,6 +28,16 @@ const LABEL: Record<ToolCallStatus, string> = {
   cancelled: 'cancelled',
 };
 
+/** The screen of a command running in a terminal the user can type into, and whether keys go to it. */
+export interface TerminalView {
+  rows: string[];
+  focused: boolean;
+}
+
+/** Gemini CLI 0.61's hints beside a command's live terminal. */
+export const FOCUS_HINT = '(Tab to focus)';
+export const UNFOCUS_HINT = '(Shift+Tab to unfocus)';
+
 export interface CardOptions {
   width: number;
   /** The confirmation dialog is open for this running call: show it as awaiting approval. */
@@ -41,6 +51,8 @@ export interface CardOptions {
   lineNumbers?: boolean;
   /** When the call began executing (after any approval wait); defaults to its start time. */
   execStart?: number;
+  /** The live screen of the call's command, when it runs in a terminal. */
+  terminal?: TerminalView;
 }
 
 /** One line describing what the call does, from its arguments (the MCP equivalent of upstream's invocation description). */
@@ -153,6 +165,10 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
       .flatMap((l) => wrapLine(l, opts.width - 4))
       .map((l) => `  ${p.gray('│')} ${style(l)}`);
 
+  if (opts.terminal && (status === 'executing' || status === 'cancelled')) {
+    lines.push(...terminalLines(opts.terminal, p, opts.width, status === 'cancelled'));
+    return lines.join('\n');
+  }
   if (status === 'executing' && call.liveOutput) {
     lines.push(...clip(indent(safeBlock(call.liveOutput.replace(/\n$/, ''))), max, true, p));
     return lines.join('\n');
@@ -203,4 +219,20 @@ export function formatToolCard(call: ToolCall, p: Palette, opts: CardOptions): s
   }
   if (r.outputFile) lines.push(p.gray(`  full output: ${r.outputFile}`));
   return lines.join('\n');
+}
+
+/**
+ * A live terminal: its rows down to the last one with text (a prompt on the first row is not followed by a
+ * screenful of blanks), cut to the card's width, and the key that moves the typing into or out of it; a
+ * cancelled command's last screen says it was cut short instead.
+ */
+function terminalLines(view: TerminalView, p: Palette, width: number, cancelled: boolean): string[] {
+  let last = view.rows.length;
+  while (last > 1 && view.rows[last - 1]!.trim() === '') last--;
+  const room = Math.max(1, width - 4);
+  const bar = view.focused ? p.accent('┃') : p.gray('│');
+  const rows = view.rows.slice(0, last).map((r) => `  ${bar} ${safeText(r).slice(0, room)}`);
+  if (cancelled) rows.push(`  ${p.gray('│')} ${p.yellow('^C cancelled')}`);
+  else rows.push(`  ${view.focused ? p.accent(UNFOCUS_HINT) : p.gray(FOCUS_HINT)}`);
+  return rows;
 }

@@ -18,7 +18,9 @@ import type { GroupRegistry } from '../process-group.js';
 import type { BackgroundJobs } from '../background-jobs.js';
 import { startInBackground } from '../background-start.js';
 import type { ExecOutcome } from '../output.js';
-import { createLineStreamer } from '../progress.js';
+import { createLineStreamer, createTerminalStreamer } from '../progress.js';
+import { executeInPty } from '../pty-execute.js';
+import type { PtySessions } from '../pty-sessions.js';
 import type { SandboxFor } from '../sandbox.js';
 
 export interface RunShellCommandDeps {
@@ -35,7 +37,12 @@ export interface RunShellCommandDeps {
   progressIntervalMs: number;
   /** Every command runs confined (see protocol/sandbox); absent: with the server's own rights. */
   sandbox?: SandboxFor;
+  /** The commands running in a pseudo-terminal, for `write_to_shell`. */
+  ptys: PtySessions;
 }
+
+/** A person typing sees their echo after at most this long (a terminal's output is batched no longer). */
+const TERMINAL_INTERVAL_MS = 50;
 
 export const SUBSTITUTION_BLOCKED =
   'Command injection detected: command substitution syntax ($(), backticks, <() or >()) found in command arguments. ' +
@@ -52,7 +59,7 @@ Signal: Signal number, only if the command was terminated by a signal.
 Background PIDs: List of background processes started, only if any are still running when the command exits.
 Process Group PGID: Process group started, only if the process started.
 
-The command runs in the primary workspace root, or in \`directory\` (relative to it, must exist). Output is cut to the first and last characters when very long; the full text is saved to a file named in the result. A command that produces no output for the inactivity timeout is stopped. Nobody can type into a command: one that waits for input (a prompt, an editor) is stopped about a second after it starts waiting, with a result that says so; run such commands non-interactively.`;
+The command runs in the primary workspace root, or in \`directory\` (relative to it, must exist). Output is cut to the first and last characters when very long; the full text is saved to a file named in the result. A command that produces no output for the inactivity timeout is stopped. Unless the user is at a terminal that lets them type into the command (the result then shows the screen as they saw it), nobody can type into a command: one that waits for input (a prompt, an editor) is stopped about a second after it starts waiting, with a result that says so; run such commands non-interactively.`;
 
 /** Said when asking: what is approved keeps running after the turn. */
 export const BACKGROUND_LINE =
@@ -145,6 +152,7 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
           finishResult(r, deps, ctx),
         );
       }
+      if (ctx.terminal) return finishResult(await runInTerminal(command, cwd, ctx, deps, gitDirs, confine), deps, ctx);
       const streamer = createLineStreamer((text) => void ctx.progress(text), deps.progressIntervalMs);
       const result = await executeCommand({
         command,
@@ -160,6 +168,37 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
       return finishResult(result, deps, ctx);
     },
   });
+}
+
+/** A command run in a pseudo-terminal the user types into: its raw output streams out for the caller's screen. */
+async function runInTerminal(
+  command: string,
+  cwd: string,
+  ctx: ToolContext,
+  deps: RunShellCommandDeps,
+  gitDirs: string[] | undefined,
+  confine: ReturnType<SandboxFor> | undefined,
+): Promise<ExecOutcome> {
+  const size = ctx.terminal!;
+  const streamer = createTerminalStreamer(
+    (text, pid, data) => void ctx.progress(text, { [META.terminalOutput]: { pid, data } }),
+    Math.min(TERMINAL_INTERVAL_MS, deps.progressIntervalMs),
+  );
+  const result = await executeInPty({
+    command,
+    cwd,
+    signal: ctx.signal,
+    timeoutMs: deps.timeoutMs,
+    groups: deps.groups,
+    sessions: deps.ptys,
+    cols: size.cols,
+    rows: size.rows,
+    onOutput: (pid, data) => streamer.push(pid, data),
+    gitDirs,
+    confine,
+  });
+  streamer.flush();
+  return result;
 }
 
 /** The model's result of a command that ended: its output wrapped, cut to the threshold, with the outcome in `_meta`. */

@@ -31,6 +31,7 @@ describe('run_shell_command over stdio', () => {
       'list_background_processes',
       'read_background_output',
       'kill_background_process',
+      'write_to_shell',
     ]);
     const t = tools[0];
     expect(t.title).toBe('Shell');
