@@ -1,3 +1,4 @@
+import { hostOnly } from '../tools/builtin-catalogue.js';
 import type { Block, CommandOutput } from '../builtin-commands/output.js';
 import { BUILTIN_COMMAND_NAMES, builtinsFor, type FrontEnd, findBuiltin } from '../builtin-commands/registry.js';
 import { extensionDetails, formatExtensions, formatSkills } from '../extensions/listing.js';
@@ -74,7 +75,8 @@ function helpView(env: ViewEnv): CommandOutput {
 }
 
 function toolsView(env: ViewEnv, desc: boolean): CommandOutput {
-  const tools = env.runtime.registry.list();
+  // What the model may call: a tool kept for the host's own use (write_to_shell) is not among them.
+  const tools = env.runtime.registry.list().filter((t) => !hostOnly(t));
   if (!tools.length) return [{ kind: 'hint', text: 'No tools yet (servers may still be connecting: see /mcp).' }];
   const out: Block[] = [{ kind: 'heading', text: `Tools (${tools.length})` }];
   for (const t of tools)
