@@ -29,6 +29,20 @@ export async function executeInPty(req: PtyRequest): Promise<ExecOutcome> {
   return notes.length ? { ...outcome, output: [outcome.output, ...notes].filter(Boolean).join('\n') } : outcome;
 }
 
+/**
+ * Whether this machine can open a pseudo-terminal: node-pty ships prebuilt for the usual systems only (not,
+ * say, musl). Without it a command runs with pipes as for any caller without a terminal, and one that
+ * waits for input is stopped with a message, instead of every command failing.
+ */
+export function canOpenTerminal(): boolean {
+  try {
+    lazyRequire('@lydell/node-pty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function spawnPty(req: PtyRequest, launch: Launch): IPty | ExecOutcome {
   try {
     const pty = lazyRequire('@lydell/node-pty') as typeof import('@lydell/node-pty');

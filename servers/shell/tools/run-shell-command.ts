@@ -19,7 +19,7 @@ import type { BackgroundJobs } from '../background-jobs.js';
 import { startInBackground } from '../background-start.js';
 import type { ExecOutcome } from '../output.js';
 import { createLineStreamer, createTerminalStreamer } from '../progress.js';
-import { executeInPty } from '../pty-execute.js';
+import { canOpenTerminal, executeInPty } from '../pty-execute.js';
 import type { PtySessions } from '../pty-sessions.js';
 import type { SandboxFor } from '../sandbox.js';
 
@@ -152,7 +152,8 @@ export function createRunShellCommandTool(deps: RunShellCommandDeps): ToolDefini
           finishResult(r, deps, ctx),
         );
       }
-      if (ctx.terminal) return finishResult(await runInTerminal(command, cwd, ctx, deps, gitDirs, confine), deps, ctx);
+      if (ctx.terminal && canOpenTerminal())
+        return finishResult(await runInTerminal(command, cwd, ctx, deps, gitDirs, confine), deps, ctx);
       const streamer = createLineStreamer((text) => void ctx.progress(text), deps.progressIntervalMs);
       const result = await executeCommand({
         command,
