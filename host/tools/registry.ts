@@ -45,7 +45,13 @@ export class ToolRegistry extends EventEmitter {
    * 700 schemas (100 servers) again each time cost start-up tens of milliseconds.
    */
   private readonly registered = new WeakMap<Tool, { key: string; reg: RegisteredTool; problem?: string }>();
-  private readonly onChange = () => this.rebuild();
+  private readonly onChange = () => this.markStale();
+  /**
+   * A change not yet applied: every read applies it first, and a microtask does if nobody reads. A burst
+   * of changes in one turn of the event loop (the host tools a session adds one by one, servers' status
+   * events) then costs one rebuild rather than one each: each walks every tool (665 with 100 servers).
+   */
+  private stale = false;
   /** Tools found through search_tools or called: declared in every later request. */
   private readonly active = new Set<string>();
   private readonly budget: number;
@@ -70,6 +76,7 @@ export class ToolRegistry extends EventEmitter {
    * though the model is only ever offered the exposed names.
    */
   get(name: string): RegisteredTool | undefined {
+    this.fresh();
     return this.byName.get(name) ?? this.byForeignName(name);
   }
 
@@ -81,6 +88,7 @@ export class ToolRegistry extends EventEmitter {
   }
 
   list(): RegisteredTool[] {
+    this.fresh();
     return [...this.byName.values()];
   }
 
@@ -90,6 +98,7 @@ export class ToolRegistry extends EventEmitter {
    * most relevant tools (to `hint`, the user's message) that fit, plus search_tools for the rest.
    */
   declarations(include?: (tool: RegisteredTool) => boolean, hint = ''): FunctionDeclaration[] {
+    this.fresh();
     const tools = this.list().filter((t) => t.serverAlias !== HOST_TOOLS_ALIAS);
     const offered = include ? tools.filter(include) : tools;
     const host: FunctionDeclaration[] = [];
@@ -108,7 +117,7 @@ export class ToolRegistry extends EventEmitter {
   /** Registers a host tool under its bare name (activate_skill); it is declared in every request. */
   addHostTool(entry: RegisteredTool, run: HostToolRun): void {
     this.extraHostTools.set(entry.exposedName, { entry, run });
-    this.rebuild();
+    this.markStale();
   }
 
   /** A call reached this tool: it stays declared from now on. */
@@ -135,6 +144,7 @@ export class ToolRegistry extends EventEmitter {
   }
 
   warnings(): string[] {
+    this.fresh();
     return [...this.warningList];
   }
 
@@ -163,7 +173,18 @@ export class ToolRegistry extends EventEmitter {
     return !this.disabled.has(alias);
   }
 
+  private markStale(): void {
+    if (this.stale) return;
+    this.stale = true;
+    queueMicrotask(() => this.fresh());
+  }
+
+  private fresh(): void {
+    if (this.stale) this.rebuild();
+  }
+
   rebuild(): void {
+    this.stale = false;
     const map = new Map<string, RegisteredTool>();
     const warnings: string[] = [];
     const core = this.settings.tools?.core;
