@@ -39,9 +39,10 @@ function runBundle(bundle, { wasm = true } = {}) {
   // without UTF-8 decoding (~10 ms less for the host's on 2 shared cores).
   const script = new vm.Script(readFileSync(bundle, 'latin1'), { filename: bundle, cachedData });
   const state = !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
-  // V8 has copied what it needs; the buffer (~1.6 MB for the host) would otherwise outlive start-up in
+  // V8 has copied what it needs; the buffer (~1.4 MB for the host) would otherwise outlive start-up in
   // the old generation until a full collection that a short run never has.
   cachedData = undefined;
+  read.release();
   if (process.env.GEMINI_MCP_DEBUG) process.stderr.write(`[bin-loader] ${basename(bundle)}: code cache ${state}\n`);
   // The build's warm-up run writes it whatever it found.
   if (state !== 'used' || process.env.GEMINI_MCP_CODE_CACHE === 'write') {

@@ -91,6 +91,34 @@ describe('bin loaders: each bundle runs through V8 code cache built by npm run b
       expect(loaded, m).toContain(`NativeModule ${m}`);
   });
 
+  // The cache file's buffer is promoted to the old generation while V8 compiles from it; only a full
+  // collection would free it once dropped, and a short run never has one.
+  it("the code cache's memory is freed once the bundle is compiled, in the host and in a server", () => {
+    const dir = join(REPO, 'dist/test-modules', String(process.pid));
+    mkdirSync(dir, { recursive: true });
+    const probe = join(dir, 'array-buffers-probe.cjs');
+    writeFileSync(
+      probe,
+      `process.on('exit', () => process.stderr.write('ARRAY_BUFFERS ' + process.memoryUsage().arrayBuffers + '\\n'));`,
+    );
+    const runs = [
+      [ENTRY.host, '--version'],
+      [ENTRY.filesystem, '--no-such-option'],
+    ] as const;
+    for (const [bin, arg] of runs) {
+      const bundle = join(bin, '..', /'(impl\/[^']+\.cjs)'/.exec(readFileSync(bin, 'utf8'))![1]!);
+      const cacheBytes = statSync(join(REPO, 'dist/bin/cache', cacheName(bundle))).size;
+      expect(cacheBytes, bundle).toBeGreaterThan(256 * 1024);
+      const r = spawnSync(process.execPath, ['-r', probe, bin, arg], {
+        env: { ...process.env, GEMINI_MCP_DEBUG: '1' },
+        encoding: 'utf8',
+      });
+      expect(/code cache (\w+)/.exec(r.stderr)?.[1], r.stderr).toBe('used');
+      const held = Number(/ARRAY_BUFFERS (\d+)/.exec(r.stderr)?.[1]);
+      expect(held, `${bin}: ${r.stderr}`).toBeLessThan(128 * 1024);
+    }
+  });
+
   it('a damaged cache is rejected, the bin still runs, and the cache is written anew', () => {
     const dir = binCopy();
     const bin = join(dir, 'gemini-mcp.cjs');
