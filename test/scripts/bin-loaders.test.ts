@@ -119,6 +119,28 @@ describe('bin loaders: each bundle runs through V8 code cache built by npm run b
     }
   });
 
+  // A long session's garbage (the whole history serialised each turn) would otherwise let the old
+  // generation grow to four times what is live before a full collection, and the pages stay resident.
+  it('every bin runs with the old generation capped at twice what survives a full collection', () => {
+    const dir = join(REPO, 'dist/test-modules', String(process.pid));
+    mkdirSync(dir, { recursive: true });
+    const probe = join(dir, 'flag-list-probe.cjs');
+    writeFileSync(
+      probe,
+      `const v8 = require('node:v8'); const set = v8.setFlagsFromString; const flags = [];
+       v8.setFlagsFromString = (f) => { flags.push(f); return set.call(v8, f); };
+       process.on('exit', () => process.stderr.write('FLAGS ' + flags.join(' ') + '\\n'));`,
+    );
+    for (const [name, bin] of Object.entries(ENTRY)) {
+      const r = spawnSync(process.execPath, ['-r', probe, bin, name === 'host' ? '--version' : '--no-such-option'], {
+        encoding: 'utf8',
+      });
+      expect(/FLAGS (.*)/.exec(r.stderr)?.[1].split(' '), `${name}: ${r.stderr}`).toContain(
+        '--heap-growing-percent=100',
+      );
+    }
+  });
+
   it('a damaged cache is rejected, the bin still runs, and the cache is written anew', () => {
     const dir = binCopy();
     const bin = join(dir, 'gemini-mcp.cjs');
