@@ -1,8 +1,9 @@
 'use strict';
 // Runs one bundled bin (dist/bin/impl/<name>.cjs) through vm.Script so that V8's code cache applies
 // (loader/code-cache.cjs), with Liftoff-only WebAssembly (loader/wasm-liftoff.cjs), TurboFan kept for
-// what runs long (loader/turbofan-later.cjs) and a young generation that does not grow
-// (loader/young-generation.cjs), after loading the built-in modules the bundle needs while V8 can still
+// what runs long (loader/turbofan-later.cjs), a young generation that does not grow
+// (loader/young-generation.cjs) and an old generation that grows to at most twice what is live
+// (loader/old-generation.cjs), after loading the built-in modules the bundle needs while V8 can still
 // use their code cache (loader/builtins.cjs). Each trick's module says what it saves. The build writes
 // the cache from a warm-up run (scripts/warm-code-cache.mjs), so it holds the functions a session
 // compiles, not only the bundle's top level; afterwards a process writes it when it exits only if there
@@ -15,6 +16,7 @@ const { loadBuiltins, loadedNow, loadedSince } = require('./loader/builtins.cjs'
 const { cacheOf, readCache, writeCache } = require('./loader/code-cache.cjs');
 const { optimizeLater } = require('./loader/turbofan-later.cjs');
 const { keepYoungGenerationSmall } = require('./loader/young-generation.cjs');
+const { capOldGenerationGrowth } = require('./loader/old-generation.cjs');
 const { useLiftoffOnly } = require('./loader/wasm-liftoff.cjs');
 
 /**
@@ -31,14 +33,16 @@ function runBundle(bundle, { wasm = true } = {}) {
   if (wasm) useLiftoffOnly();
   optimizeLater();
   keepYoungGenerationSmall();
+  capOldGenerationGrowth();
   // The build writes the bundle as a module wrapper, `(function (exports, require, …) {…})`, so its text
   // is compiled exactly as read: no copy. It is ASCII (scripts/bundle.mjs), so latin1 reads it exactly,
   // without UTF-8 decoding (~10 ms less for the host's on 2 shared cores).
   const script = new vm.Script(readFileSync(bundle, 'latin1'), { filename: bundle, cachedData });
   const state = !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
-  // V8 has copied what it needs; the buffer (~1.6 MB for the host) would otherwise outlive start-up in
+  // V8 has copied what it needs; the buffer (~1.4 MB for the host) would otherwise outlive start-up in
   // the old generation until a full collection that a short run never has.
   cachedData = undefined;
+  read.release();
   if (process.env.GEMINI_MCP_DEBUG) process.stderr.write(`[bin-loader] ${basename(bundle)}: code cache ${state}\n`);
   // The build's warm-up run writes it whatever it found.
   if (state !== 'used' || process.env.GEMINI_MCP_CODE_CACHE === 'write') {

@@ -82,6 +82,9 @@ function send(
         new LightResponse(message, { status, statusText: message.statusMessage, headers: toHeaders(message) }, fail),
       );
     });
+    // The head goes out on its own: handed the body with it, http joins them into one string, a copy of
+    // the whole body (the history, resent every turn) that was most of a long session's garbage.
+    if (init.body !== undefined) req.flushHeaders();
     req.end(init.body, () => {
       if (sent.hasSubscribers) sent.publish(url.href);
     });

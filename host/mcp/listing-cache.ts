@@ -31,11 +31,15 @@ export interface CachedResource {
 /** Bumped when the stored shape changes: older files are simply misses. */
 const FORMAT = 1;
 
-/** A file's mtime and size; a directory counts by existence only (its mtime moves with every entry). */
+/**
+ * A file's mtime and size; a directory counts by existence only (its mtime moves with every entry), and
+ * so does anything else that is not a regular file (a terminal's mtime moves with every keystroke).
+ */
 export function fileStamp(path: string): string {
   try {
     const st = statSync(path);
     if (st.isDirectory()) return 'dir';
+    if (!st.isFile()) return 'other';
     return `${st.mtimeMs}:${st.size}`;
   } catch {
     return '-';
@@ -57,18 +61,20 @@ function commandFile(
   return undefined;
 }
 
-/** Arguments that name an existing file (a script, a config): their stamps enter the key. */
-function argFiles(args: string[], cwd: string | undefined): string[] {
-  return args
-    .filter((a) => !a.startsWith('-') && (a.includes('/') || /\.(m?js|cjs|ts|py|json)$/.test(a)))
-    .map((a) => (isAbsolute(a) ? a : resolve(cwd ?? process.cwd(), a)))
-    .filter((p) => {
-      try {
-        return statSync(p).isFile();
-      } catch {
-        return false;
-      }
-    });
+/**
+ * Arguments that name an existing file (a script, a config), with their stamps, which enter the key.
+ * Found through `stamp` itself: a caller keying many servers remembers each file's stamp, so a script
+ * that all of them run is stat'ed once, not once per server and again for its stamp.
+ */
+function argFileStamps(args: string[], cwd: string | undefined, stamp: (path: string) => string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const a of args) {
+    if (a.startsWith('-') || !(a.includes('/') || /\.(m?js|cjs|ts|py|json)$/.test(a))) continue;
+    const p = isAbsolute(a) ? a : resolve(cwd ?? process.cwd(), a);
+    const s = stamp(p);
+    if (s !== '-' && s !== 'dir' && s !== 'other') out.push([p, s]);
+  }
+  return out;
 }
 
 function pick(env: Record<string, string>, names: readonly string[]): Record<string, string> {
@@ -106,7 +112,7 @@ export function listingKey(config: ResolvedServerConfig, stamp: (path: string) =
   if (config.transport === 'stdio' && config.command) {
     const cmd = commandFile(config.command, config.cwd, config.env);
     if (cmd) files[cmd] = stamp(cmd);
-    for (const f of argFiles(config.args ?? [], config.cwd)) files[f] = stamp(f);
+    for (const [f, s] of argFileStamps(config.args ?? [], config.cwd, stamp)) files[f] = s;
   }
   const material = {
     format: FORMAT,

@@ -42,8 +42,8 @@ export type SearchableTool = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'tool
   declaration: FunctionDeclaration;
 };
 
-// Runs of letters and digits, two or more long: one match call rather than a split and a filter (every
-// offered tool's description is split at the first request: 665 of them with 100 servers).
+// Runs of letters and digits, two or more long: the words of a query (a tool's texts are searched for
+// them as they stand, below).
 const words = (text: string): string[] => text.toLowerCase().match(/[a-z0-9]{2,}/g) ?? [];
 
 /** How well a tool matches the words: name parts weigh most, then the server, then the description. */
@@ -51,36 +51,51 @@ export function relevance(tool: SearchableTool, query: string): number {
   return scoreWords(tool, new Set(words(query)));
 }
 
-interface ToolWords {
-  name: Set<string>;
-  server: Set<string>;
-  desc: Set<string>;
+interface ToolText {
+  exposed: string;
+  name: string;
+  server: string;
+  desc: string;
 }
-// A tool's words, split once: every request ranks all tools against the user's message.
-const toolWords = new WeakMap<SearchableTool, ToolWords>();
+// A tool's texts, lowercased once: every request ranks all tools against the user's message. A query
+// word is looked up in them where it stands as a whole word, which is what splitting them into sets of
+// words answered, without the sets (with 100 servers they were a tenth of a start's allocation).
+const toolTexts = new WeakMap<SearchableTool, ToolText>();
 
-function wordsOf(tool: SearchableTool): ToolWords {
-  let w = toolWords.get(tool);
-  if (!w) {
-    w = {
-      name: new Set(words(tool.toolName)),
-      server: new Set(words(tool.serverAlias)),
-      desc: new Set(words(tool.description)),
+function textsOf(tool: SearchableTool): ToolText {
+  let t = toolTexts.get(tool);
+  if (!t) {
+    t = {
+      exposed: tool.exposedName.toLowerCase(),
+      name: tool.toolName.toLowerCase(),
+      server: tool.serverAlias.toLowerCase(),
+      desc: tool.description.toLowerCase(),
     };
-    toolWords.set(tool, w);
+    toolTexts.set(tool, t);
   }
-  return w;
+  return t;
+}
+
+/** A letter or digit, the characters `words` makes words of (NaN, before the start or past the end, is not). */
+const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+
+/** Whether `word` (one of `words`' results) is one of the words of the lowercased `text`. */
+function hasWord(text: string, word: string): boolean {
+  for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + 1)) {
+    if (!isWordChar(text.charCodeAt(i - 1)) && !isWordChar(text.charCodeAt(i + word.length))) return true;
+  }
+  return false;
 }
 
 function scoreWords(tool: SearchableTool, q: ReadonlySet<string>): number {
   if (q.size === 0) return 0;
-  const { name, server, desc } = wordsOf(tool);
+  const { exposed, name, server, desc } = textsOf(tool);
   let score = 0;
   for (const w of q) {
-    if (name.has(w)) score += 3;
-    else if (tool.exposedName.toLowerCase().includes(w) && w.length >= 3) score += 2;
-    if (server.has(w)) score += 2;
-    if (desc.has(w)) score += 1;
+    if (hasWord(name, w)) score += 3;
+    else if (exposed.includes(w) && w.length >= 3) score += 2;
+    if (hasWord(server, w)) score += 2;
+    if (hasWord(desc, w)) score += 1;
   }
   return score;
 }

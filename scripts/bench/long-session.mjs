@@ -5,8 +5,10 @@
 // tree's RSS is sampled with `ps` every 20 ms; the figures are each run's peak.
 // Target: RSS after 200 turns within 30 MB of after 20. A prompt may take at most 100 model turns, so the
 // bench measures 20 and 99 and projects the growth per turn to 180 more turns. A heap snapshot at the end of the long run shows ~18 MB live in the host;
-// the rest of its growth (~1.3 MB a turn) is garbage V8 has not collected yet, mostly the request bodies
-// the SDK serialises whole each turn (the history is resent every turn).
+// the rest of its peak is garbage V8 has not collected yet, mostly the request bodies the SDK serialises
+// whole each turn (the history is resent every turn), bounded by the loader's old-generation cap
+// (scripts/loader/old-generation.cjs). A peak is twice the last full collection's survivors, so the
+// linear projection overstates (docs/performance.md).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,10 +3,10 @@ const { builtinModules, isBuiltin } = require('node:module');
 
 // Node's own JavaScript modules (http, child_process, the streams, ...) are compiled from a code cache
 // built into the node binary. V8 accepts a code cache only under the flags it was made with, and this
-// loader changes V8's flags at run time (wasm-liftoff.cjs, turbofan-later.cjs, young-generation.cjs):
-// every built-in module a bundle requires after that is parsed and compiled from source instead. In the
-// host that was ~40 ms of CPU before its first model request, against ~20 ms for a bare `node -e fetch()`
-// that loads more of them.
+// loader changes V8's flags at run time (wasm-liftoff.cjs, turbofan-later.cjs, young-generation.cjs,
+// old-generation.cjs): every built-in module a bundle requires after that is parsed and compiled from
+// source instead. In the host that was ~40 ms of CPU before its first model request, against ~20 ms for
+// a bare `node -e fetch()` that loads more of them.
 //
 // So the loader requires, before it sets its flags, the built-in modules that a run of the same bundle
 // required, as recorded in the bundle's cache file (code-cache.cjs) when that run wrote it. Modules that

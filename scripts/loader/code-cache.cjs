@@ -34,27 +34,42 @@ function cacheOf(bundle) {
 
 /**
  * The cache file is one JSON line, `{"builtins":[…]}` (the built-in modules the run that wrote it
- * loaded: builtins.cjs), then V8's data. Returns `{ data, builtins }`; both are missing without a file,
- * and a file without the line (damaged, or foreign) is all data, for V8 to judge.
+ * loaded: builtins.cjs), then V8's data. Returns `{ data, builtins, release }`; data is missing and
+ * builtins empty without a file, and a file without the line (damaged, or foreign) is all data, for V8 to
+ * judge. `release()` frees the data once V8 is done with it (releaseBuffer).
  */
 function readCache(cache) {
   let file;
   try {
     file = readFileSync(join(cache.dir, cache.file));
   } catch {
-    return { builtins: [] };
+    return { builtins: [], release() {} };
   }
+  const release = () => releaseBuffer(file);
   const end = file[0] === 0x7b ? file.indexOf(0x0a) : -1;
   if (end > 0) {
     try {
       const head = JSON.parse(file.toString('latin1', 0, end));
       const builtins = Array.isArray(head.builtins) ? head.builtins.filter((b) => typeof b === 'string') : [];
-      return { data: file.subarray(end + 1), builtins };
+      return { data: file.subarray(end + 1), builtins, release };
     } catch {
       // not our line after all
     }
   }
-  return { data: file, builtins: [] };
+  return { data: file, builtins: [], release };
+}
+
+/**
+ * Frees the file's memory now, once V8 has compiled from it. Dropping the last reference is not enough:
+ * compiling allocates, young-generation collections run while the buffer is still in use and move it to
+ * the old generation, where only a full collection, which a short run never has, would free it (the
+ * host's 1.4 MB, a server's 0.5-0.6 MB, stayed resident to the end). Transferring the memory to a clone
+ * nobody keeps detaches the buffer and lets the memory go at once. Only a buffer that is the file's
+ * alone: a small file's may be a slice of Node's shared pool.
+ */
+function releaseBuffer(file) {
+  const memory = file.buffer;
+  if (file.byteOffset === 0 && memory.byteLength === file.length) structuredClone(memory, { transfer: [memory] });
 }
 
 /**

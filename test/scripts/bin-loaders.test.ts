@@ -91,6 +91,62 @@ describe('bin loaders: each bundle runs through V8 code cache built by npm run b
       expect(loaded, m).toContain(`NativeModule ${m}`);
   });
 
+  // The cache file's buffer is promoted to the old generation while V8 compiles from it; only a full
+  // collection would free it once dropped, and a short run never has one.
+  it("the code cache's memory is freed once the bundle is compiled, in the host and in a server", () => {
+    const dir = join(REPO, 'dist/test-modules', String(process.pid));
+    mkdirSync(dir, { recursive: true });
+    const probe = join(dir, 'array-buffers-probe.cjs');
+    // At exit, young garbage enough for V8 to collect the young generation at least once: a buffer that
+    // is only dead (a file read and dropped) goes with that collection, one the old generation holds stays.
+    writeFileSync(
+      probe,
+      `process.on('exit', () => {
+         let n = 0;
+         for (let i = 0; i < 40000; i++) n += [i, i + 1, i + 2, i + 3].length;
+         process.stderr.write('ARRAY_BUFFERS ' + process.memoryUsage().arrayBuffers + ' ' + n + '\\n');
+       });`,
+    );
+    const runs = [
+      [ENTRY.host, '--version'],
+      [ENTRY.filesystem, '--no-such-option'],
+    ] as const;
+    for (const [bin, arg] of runs) {
+      const bundle = join(bin, '..', /'(impl\/[^']+\.cjs)'/.exec(readFileSync(bin, 'utf8'))![1]!);
+      const cacheBytes = statSync(join(REPO, 'dist/bin/cache', cacheName(bundle))).size;
+      expect(cacheBytes, bundle).toBeGreaterThan(256 * 1024);
+      const r = spawnSync(process.execPath, ['-r', probe, bin, arg], {
+        env: { ...process.env, GEMINI_MCP_DEBUG: '1' },
+        encoding: 'utf8',
+      });
+      expect(/code cache (\w+)/.exec(r.stderr)?.[1], r.stderr).toBe('used');
+      const held = Number(/ARRAY_BUFFERS (\d+)/.exec(r.stderr)?.[1]);
+      expect(held, `${bin}: ${r.stderr}`).toBeLessThan(128 * 1024);
+    }
+  });
+
+  // A long session's garbage (the whole history serialised each turn) would otherwise let the old
+  // generation grow to four times what is live before a full collection, and the pages stay resident.
+  it('every bin runs with the old generation capped at twice what survives a full collection', () => {
+    const dir = join(REPO, 'dist/test-modules', String(process.pid));
+    mkdirSync(dir, { recursive: true });
+    const probe = join(dir, 'flag-list-probe.cjs');
+    writeFileSync(
+      probe,
+      `const v8 = require('node:v8'); const set = v8.setFlagsFromString; const flags = [];
+       v8.setFlagsFromString = (f) => { flags.push(f); return set.call(v8, f); };
+       process.on('exit', () => process.stderr.write('FLAGS ' + flags.join(' ') + '\\n'));`,
+    );
+    for (const [name, bin] of Object.entries(ENTRY)) {
+      const r = spawnSync(process.execPath, ['-r', probe, bin, name === 'host' ? '--version' : '--no-such-option'], {
+        encoding: 'utf8',
+      });
+      expect(/FLAGS (.*)/.exec(r.stderr)?.[1].split(' '), `${name}: ${r.stderr}`).toContain(
+        '--heap-growing-percent=100',
+      );
+    }
+  });
+
   it('a damaged cache is rejected, the bin still runs, and the cache is written anew', () => {
     const dir = binCopy();
     const bin = join(dir, 'gemini-mcp.cjs');

@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ResolvedServerConfig } from '../../../host/config/servers.js';
 import { listingKey } from '../../../host/mcp/listing-cache.js';
 import { REPO } from '../../helpers/paths.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 const thirdParty = (env: Record<string, string>): ResolvedServerConfig => ({
   alias: 'tracker',
@@ -38,5 +42,24 @@ describe('listingKey', () => {
       listingKey(thirdParty(base)),
     );
     expect(listingKey(thirdParty({ ...base, TRACKER_BETA: '1' }))).not.toBe(listingKey(thirdParty(base)));
+  });
+
+  it('changes when a script named in the arguments changes, not when a named pipe or folder is touched', () => {
+    const dir = tempDir('gmc-listing-key-');
+    const script = join(dir, 'server.mjs');
+    const pipe = join(dir, 'events.fifo');
+    writeFileSync(script, 'export {};\n');
+    execFileSync('mkfifo', [pipe]);
+    const config = (): ResolvedServerConfig => ({
+      ...thirdParty(base),
+      args: [script, '--events', pipe, '--data', dir],
+    });
+    const before = listingKey(config());
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(pipe, later, later);
+    utimesSync(dir, later, later);
+    expect(listingKey(config())).toBe(before);
+    utimesSync(script, later, later);
+    expect(listingKey(config())).not.toBe(before);
   });
 });
