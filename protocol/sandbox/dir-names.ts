@@ -1,38 +1,27 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { settledStamp } from '../path-stamp.js';
 
 /**
  * A directory's entry names, read again only when the directory changed. The sandbox lists every
  * directory above each workspace root before each command (for `.env` files to hide); a parent such as
  * a busy /tmp holds tens of thousands of entries, whose listing cost more than the sandbox itself.
- *
- * A change to a directory's entries (create, delete, rename) moves its mtime and ctime, but only by a
- * tick of the file system's clock (a few milliseconds; two seconds on FAT), so a change within the same
- * tick as the listing would go unseen. A listing is therefore reused only when the directory had not
- * changed for longer than that before it was read.
+ * A listing is kept only with a settled stamp of the directory (see path-stamp.ts), so a change is
+ * never missed.
  */
-const SETTLED_MS = 2_000;
 const MAX_CACHED = 256;
 
-interface Listing {
-  /** Inode and change times, to the nanosecond: any difference means the names are read again. */
-  key: string;
-  names: readonly string[];
-}
-
-const cache = new Map<string, Listing>();
+const cache = new Map<string, { stamp: string; names: readonly string[] }>();
 
 /** The entry names of `dir`; throws as readdirSync does when it cannot be read. */
 export function dirNames(dir: string): readonly string[] {
-  const st = statSync(dir, { bigint: true });
-  const key = `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
+  const stamp = settledStamp(dir);
   const hit = cache.get(dir);
-  if (hit?.key === key) return hit.names;
-  const readAt = Date.now();
+  if (stamp && stamp !== '-' && hit?.stamp === stamp) return hit.names;
   const names = readdirSync(dir);
-  const lastChange = Number((st.mtimeNs > st.ctimeNs ? st.mtimeNs : st.ctimeNs) / 1_000_000n);
-  if (readAt - lastChange > SETTLED_MS) {
+  cache.delete(dir);
+  if (stamp && stamp !== '-') {
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-    cache.set(dir, { key, names });
-  } else cache.delete(dir);
+    cache.set(dir, { stamp, names });
+  }
   return names;
 }
