@@ -14,13 +14,14 @@ export const SETTLED_MS = 2_000;
  * changed too recently to tell a later change apart (see SETTLED_MS): a caller then keeps nothing.
  */
 export function settledStamp(path: string, now = Date.now()): string | undefined {
-  let st: BigIntStats;
+  let st: BigIntStats | undefined;
   try {
-    st = statSync(path, { bigint: true });
+    // Absent is the common answer (a context file name in a folder without one): no exception for it.
+    st = statSync(path, { bigint: true, throwIfNoEntry: false });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? '-' : undefined;
+    return (err as NodeJS.ErrnoException).code === 'ENOTDIR' ? '-' : undefined;
   }
+  if (!st) return '-';
   const last = st.mtimeNs > st.ctimeNs ? st.mtimeNs : st.ctimeNs;
   if (now - Number(last / 1_000_000n) <= SETTLED_MS) return undefined;
   return `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}:${st.size}`;
