@@ -82,7 +82,7 @@ const timed = async (fn) => {
 };
 
 try {
-  // The subdirectory-context answer is reused only once the file has been quiet for two seconds.
+  // The subdirectory-context answer is reused only once the file has been quiet for a clock tick of the file system (two seconds covers every kind).
   const settle = 2_100 - (Date.now() - statSync(file).ctimeMs);
   if (settle > 0) await new Promise((r) => setTimeout(r, settle));
   const withHooks = [];

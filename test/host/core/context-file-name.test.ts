@@ -53,7 +53,7 @@ describe('context.fileName and subdirectory context', () => {
     const a = ws.file('pkg/api/a.txt', 'alpha');
     const api = dirname(a);
     // The host keeps the memory server's answer for a folder only once the paths it depends on have been
-    // quiet for two seconds: wait for that, so the first read's answer is kept and must be noticed as stale.
+    // quiet for a clock tick of the file system (two seconds covers every kind): wait for that, so the first read's answer is kept and must be noticed as stale.
     await waitFor(
       () => [api, dirname(api), a].every((p) => Date.now() - statSync(p).ctimeMs > 2_500),
       'the workspace folders to settle',

@@ -97,7 +97,8 @@ describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', (
 
   it('a .env that appears above the workspace between two calls is hidden from the next one', async () => {
     // The folders above the workspace are listed again only when they changed, and a listing is kept only
-    // once a folder has not changed for two seconds: wait for that, list it once, then add a secret beside it.
+    // once a folder has been quiet for a clock tick (two seconds covers every file system): wait for that,
+    // list it once, then add a secret beside it.
     await waitFor(() => Date.now() - statSync(base).ctimeMs > 2_500, 'the folder above the workspace to settle');
     expect(await run(`cat ${base}/.env.local; echo listed`)).toContain('listed');
     writeFileSync(join(base, '.env.local'), `${SECRET}-late-dotenv`);
