@@ -16,8 +16,9 @@ export interface JitManager {
 
 type Found = readonly { uri?: string; text?: string }[];
 
-/** Answers kept, per resource address: at most this many (the oldest goes first). */
-const MAX_KEPT = 512;
+/** Answers kept, per resource address: at most this many (the oldest goes first), each of at most this much text. */
+const MAX_KEPT = 256;
+const MAX_KEPT_CHARS = 32_000;
 
 /** This module's view of the one tool type. */
 export type JitTool = Pick<ToolRef, 'serverAlias' | 'toolName' | 'builtIn'>;
@@ -82,7 +83,8 @@ export class JitContext {
     const res = await this.manager.readResource('memory', uri);
     this.kept.delete(uri);
     const inputs = res._meta?.[META.resourceInputs];
-    if (Array.isArray(inputs) && inputs.every((p) => typeof p === 'string')) {
+    const chars = res.contents.reduce((n, c) => n + (c.text?.length ?? 0), 0);
+    if (chars <= MAX_KEPT_CHARS && Array.isArray(inputs) && inputs.every((p) => typeof p === 'string')) {
       const stamps = inputs.map((p) => [p, settledStamp(p)] as const);
       if (stamps.every((e): e is [string, string] => e[1] !== undefined)) {
         if (this.kept.size >= MAX_KEPT) this.kept.delete(this.kept.keys().next().value as string);
