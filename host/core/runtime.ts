@@ -194,7 +194,7 @@ export async function createHostRuntime(opts: HostRuntimeOptions): Promise<HostR
     log: (m) => log.debug(m),
     normalizeArgs: (tool, args) =>
       acceptForeignArgs(tool, planFileArgs(tool, args, roots[0] ?? cwd, policy.activePlansFolder()), roots[0] ?? cwd),
-    extraContext: jit ? (tool, args) => jit.forCall(tool, args) : undefined,
+    extraContext: jit ? (tool, args) => jit.lookup(tool, args) : undefined,
     hostOnly,
     whenReady: () => manager.whenReady().then(() => manager.whenListsFresh()),
   });

@@ -60,8 +60,11 @@ export interface ToolSchedulerOptions {
   normalizeArgs?: (tool: ToolRef, args: Record<string, unknown>) => Record<string, unknown>;
   /** BeforeTool / AfterTool / Notification hooks. */
   hooks?: ToolHooks;
-  /** Text appended to a successful call's output (just-in-time subdirectory context); never fails the call. */
-  extraContext?: (tool: ToolRef, args: Record<string, unknown>) => Promise<string>;
+  /**
+   * Text appended to a successful call's output (just-in-time subdirectory context); never fails the call.
+   * It starts a lookup; the function it resolves to is called only when the call succeeded, and gives the text.
+   */
+  extraContext?: (tool: ToolRef, args: Record<string, unknown>) => Promise<() => string>;
   /** Tools the host calls for the user (keystrokes into a running command): a model's call of one is refused. */
   hostOnly?: (tool: ToolRef) => boolean;
 }
@@ -262,24 +265,11 @@ export class ToolScheduler extends EventEmitter {
     hook: PolicyInput['hook'],
   ): Promise<void> {
     const { args, callId } = call.request;
-    const tracked = {
-      callId,
-      tool,
-      args,
-      hook,
-      signal: batch.signal,
-      declined: false,
-      batch,
-      skipped: false,
-      onAwaiting: (r: ConfirmationRequest) => this.awaiting(call, r),
-      onResumed: () => {
-        call.confirmation = undefined;
-        this.setStatus(call, 'executing');
-      },
-      onDecided: (o: ToolCallOutcome) => decide(call, o),
-    };
+    const tracked = this.tracked(call, tool, batch, hook);
     const untrack = this.approvals.track(tracked);
     this.setStatus(call, 'executing');
+    // A read-only call changes no file, so the context of its paths is looked up while it runs, not after.
+    const early = tool.readOnly ? this.contextFor(tool, args) : undefined;
     let result: Awaited<ReturnType<CallExecutor['callTool']>>;
     try {
       result = await this.opts.executor.callTool(tool.serverAlias, tool.toolName, args, {
@@ -343,7 +333,7 @@ export class ToolScheduler extends EventEmitter {
       exposedName: tool.exposedName,
       callId,
     });
-    const extra = (await this.opts.extraContext?.(tool, args).catch(() => '')) ?? '';
+    const extra = (await (early ?? this.contextFor(tool, args)))();
     call.response = {
       callId,
       responseParts: functionResponseParts(callId, answeredName(call.request), {
@@ -356,6 +346,31 @@ export class ToolScheduler extends EventEmitter {
       ...(result._meta ? { meta: result._meta as Record<string, unknown> } : {}),
     };
     this.finish(call, 'success');
+  }
+
+  /** A running call as the approvals see it: an in-call question pauses it, a decision records the outcome. */
+  private tracked(call: CallRecord, tool: ToolRef, batch: Batch, hook: PolicyInput['hook']) {
+    return {
+      callId: call.request.callId,
+      tool,
+      args: call.request.args,
+      hook,
+      signal: batch.signal,
+      declined: false,
+      batch,
+      skipped: false,
+      onAwaiting: (r: ConfirmationRequest) => this.awaiting(call, r),
+      onResumed: () => {
+        call.confirmation = undefined;
+        this.setStatus(call, 'executing');
+      },
+      onDecided: (o: ToolCallOutcome) => decide(call, o),
+    };
+  }
+
+  /** Starts the extra-context lookup of a call (see the option); a failed lookup adds nothing. */
+  private contextFor(tool: ToolRef, args: Record<string, unknown>): Promise<() => string> {
+    return this.opts.extraContext?.(tool, args).catch(() => () => '') ?? Promise.resolve(() => '');
   }
 
   /**

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { matchingNames } from './dir-names.js';
 
 /**
  * Files a sandboxed command may not read: credentials and tokens under the home directory. Paths
@@ -94,7 +95,7 @@ function envFilesAbove(roots: readonly string[]): string[] {
     for (let d = dirname(resolve(root)); !seen.has(d); d = dirname(d)) {
       seen.add(d);
       try {
-        for (const name of readdirSync(d)) if (ENV_FILE.test(name)) found.push(join(d, name));
+        for (const name of matchingNames(d, ENV_FILE)) found.push(join(d, name));
       } catch {
         // unreadable directory: nothing to hide that we could read either
       }

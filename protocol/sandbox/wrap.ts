@@ -64,20 +64,24 @@ export async function wrapCommand(spec: SandboxSpec): Promise<WrappedCommand> {
   );
   const args = [...NAMESPACES, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   const mounts: Mount[] = writable.map((w) => ({ path: w, args: ['--bind', w, w] }));
-  // The seccomp filters and proxy sockets of later calls live here: read-only even inside a writable
-  // root (a system temp dir in the workspace).
   const realWork = realOrUndefined(workDir);
-  if (realWork) mounts.push({ path: realWork, args: ['--ro-bind', realWork, realWork] });
   // A fresh tmpfs per call: private to the command, gone with it.
   const callTmp = realWork ? join(realWork, 'tmp') : tmp;
   mounts.push({ path: callTmp, args: ['--tmpfs', callTmp] });
   for (const p of present) mounts.push({ path: p, args: ['--ro-bind', p, p] });
   const hiddenDirs: string[] = [];
-  for (const s of existingSecrets(writable, spec.extraSecrets)) {
+  const secrets = existingSecrets(writable, spec.extraSecrets);
+  for (const s of secrets) {
     const h = hide(s);
     if (h.dir) hiddenDirs.push(s);
     mounts.push({ path: s, args: h.args });
   }
+  // The seccomp filters and proxy sockets of later calls live here: read-only even inside a writable root
+  // (a system temp dir in the workspace), visible even inside a hidden folder. Elsewhere `/` already shows
+  // it read-only, and a mount costs bubblewrap a pass over the mount table.
+  const within = (dirs: readonly string[]) => dirs.some((d) => realWork === d || realWork?.startsWith(`${d}/`));
+  if (realWork && (within(writable) || within(secrets)))
+    mounts.push({ path: realWork, args: ['--ro-bind', realWork, realWork] });
   for (const r of spec.readable ?? []) {
     const real = realOrUndefined(r);
     if (real && hiddenDirs.some((d) => real.startsWith(`${d}/`)))

@@ -191,9 +191,10 @@ function registerContextFor(kit: KitServer, fileNames: string[]): void {
       const target = raw ? safeDecode(raw) : undefined;
       if (!target || !isAbsolute(target)) return { contents: [] };
       await kit.rootsReady?.();
-      const files = await subdirectoryContext(target, kit.roots.list, fileNames);
+      const { files, inputs } = await subdirectoryContext(target, kit.roots.list, fileNames);
       return {
         contents: files.map((f) => ({ uri: pathToFileURL(f.path).href, mimeType: 'text/markdown', text: f.text })),
+        _meta: { [META.resourceInputs]: inputs },
       };
     },
   );

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { GroupWatcher } from './group-watcher.js';
 
 /**
  * Process-group primitives. Every command runs as the leader of its own group (spawned detached),
@@ -175,43 +176,13 @@ export async function terminateGroup(pgid: number, graceMs: number): Promise<voi
 }
 
 /**
- * Ends a group if this server dies without ending it (SIGKILL, a crash): a tiny `sh` outside the
- * group waits on a pipe whose only writer is this process. Release writes a line and the watcher
- * exits quietly; if the server dies first the kernel closes the pipe, `read` sees end-of-file and the
- * watcher signals the group (SIGTERM, then SIGKILL after a second). Pipes are created close-on-exec,
- * so no command inherits the writing end and keeps the watcher waiting.
- */
-const WATCHER =
-  'read -r _ && exit 0; kill -s TERM -- "-$1" 2>/dev/null || exit 0; sleep 1; kill -s KILL -- "-$1" 2>/dev/null; exit 0';
-
-function startWatcher(pgid: number): ChildProcess | undefined {
-  try {
-    const w = spawn('/bin/sh', ['-c', WATCHER, 'gemini-mcp-shell-watch', String(pgid)], {
-      stdio: ['pipe', 'ignore', 'ignore'],
-      detached: true,
-    });
-    w.on('error', () => undefined);
-    w.stdin?.on('error', () => undefined);
-    w.unref();
-    (w.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-    return w;
-  } catch {
-    return undefined;
-  }
-}
-
-function releaseWatcher(w: ChildProcess | undefined): void {
-  if (!w?.stdin || w.stdin.destroyed) return;
-  w.stdin.end('done\n');
-}
-
-/**
  * The groups one server instance is responsible for: commands still running and commands that
- * finished but left background jobs. Closing the connection or shutting down ends them all, and a
- * watcher per group ends it should the server itself be killed.
+ * finished but left background jobs. Closing the connection or shutting down ends them all, and the
+ * watcher (group-watcher.ts) ends them should the server itself be killed.
  */
 export class GroupRegistry {
-  private readonly groups = new Map<number, ChildProcess | undefined>();
+  private readonly groups = new Set<number>();
+  private readonly watcher = new GroupWatcher();
   private closed = false;
 
   constructor(private readonly graceMs: number) {}
@@ -221,11 +192,12 @@ export class GroupRegistry {
   }
 
   add(pgid: number): void {
-    if (!this.groups.has(pgid)) this.groups.set(pgid, startWatcher(pgid));
+    this.groups.add(pgid);
+    this.watcher.watch(pgid);
   }
 
   delete(pgid: number): void {
-    releaseWatcher(this.groups.get(pgid));
+    this.watcher.release(pgid);
     this.groups.delete(pgid);
   }
 
@@ -240,6 +212,7 @@ export class GroupRegistry {
   /** Ends every group; later commands are refused (the server is going away). */
   async terminateAll(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.groups.keys()].map((g) => this.terminate(g)));
+    await Promise.all([...this.groups].map((g) => this.terminate(g)));
+    this.watcher.close();
   }
 }

@@ -27,32 +27,41 @@ async function realOrAncestor(p: string): Promise<{ real: string; isDir: boolean
  * Context files in the directories between a workspace root (exclusive: the root and its ancestors are
  * in the start-up context) and the directory of `target`, outermost first — what Gemini CLI loads
  * "just in time" when the model reads or writes there. Paths outside every root give nothing.
+ * `inputs`: every path whose presence or content decides the answer (for the roots given): the target, and
+ * in each directory of the chain each context file name (present or not), its `.git` (the import boundary)
+ * and the files the imports read; a client may reuse the answer while none of them changed.
  */
 export async function subdirectoryContext(
   target: string,
   roots: readonly string[],
   fileNames: readonly string[],
-): Promise<JitFile[]> {
+): Promise<{ files: JitFile[]; inputs: string[] }> {
+  const inputs = new Set([resolve(target)]);
   const at = await realOrAncestor(target);
-  if (!at) return [];
+  if (!at) return { files: [], inputs: [...inputs] };
   const dir = at.isDir ? at.real : dirname(at.real);
   const realRoots = await Promise.all(roots.map((r) => realpath(r).catch(() => resolve(r))));
   const root = realRoots.filter((r) => isWithin(r, dir)).sort((a, b) => b.length - a.length)[0];
-  if (!root || root === dir) return [];
+  if (!root || root === dir) return { files: [], inputs: [...inputs] };
   const dirs: string[] = [];
   for (let d = dir; d !== root; d = dirname(d)) dirs.unshift(d);
+  inputs.add(resolve(root, '.git'));
   const out: JitFile[] = [];
+  const onImport = (p: string) => inputs.add(p);
   for (const d of dirs) {
+    inputs.add(resolve(d, '.git'));
     for (const name of fileNames) {
       const path = resolve(d, name);
+      inputs.add(path);
       const info = await stat(path).catch(() => undefined);
       // A link out of the workspace would send what it names to the model.
       if (!info?.isFile() || !(await staysInProject(path, root))) continue;
       const raw = await readFile(path, 'utf8').catch(() => undefined);
       if (raw === undefined) continue;
-      const text = (await processImports(raw, d, { projectRoot: findGitRoot(d) ?? root }, 0, new Set([path]))).trim();
+      const projectRoot = findGitRoot(d) ?? root;
+      const text = (await processImports(raw, d, { projectRoot, onImport }, 0, new Set([path]))).trim();
       if (text) out.push({ path, text: renderBlock(path, text) });
     }
   }
-  return out;
+  return { files: out, inputs: [...inputs] };
 }

@@ -1,6 +1,9 @@
+import { statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reply } from '../../helpers/scripted-gemini.mjs';
+import { reply, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
+import { waitFor } from '../../helpers/wait.js';
 
 /** `context.fileName` and just-in-time subdirectory context, through the real host and memory server. */
 describe('context.fileName and subdirectory context', () => {
@@ -42,5 +45,72 @@ describe('context.fileName and subdirectory context', () => {
     expect(second).toContain('beta');
     expect(second).not.toContain('Newly Discovered'); // shown once per session
     expect(responseText(3)).not.toContain('Newly Discovered'); // docs/ has no context file
+  });
+
+  it('a context file that appears in a folder already read is shown at the next read there', async () => {
+    const ws = workspace();
+    ws.settings({ mcp: { excluded: ['shell', 'web'] } });
+    const a = ws.file('pkg/api/a.txt', 'alpha');
+    const api = dirname(a);
+    // The host keeps the memory server's answer for a folder only once the paths it depends on have been
+    // quiet for a clock tick of the file system (two seconds covers every kind): wait for that, so the first read's answer is kept and must be noticed as stale.
+    await waitFor(
+      () => [api, dirname(api), a].every((p) => Date.now() - statSync(p).ctimeMs > 2_500),
+      'the workspace folders to settle',
+    );
+    let planted = false;
+    const ep = await startScriptedGemini(
+      [
+        reply.calls({ id: 'r1', name: 'filesystem__read_file', args: { absolute_path: a } }),
+        reply.calls({ id: 'r2', name: 'filesystem__read_file', args: { absolute_path: a } }),
+        reply.calls({ id: 'r3', name: 'filesystem__read_file', args: { absolute_path: a } }),
+        reply.text('done'),
+      ],
+      {
+        // The second model request carries the first read's answer: the file appears before the second read.
+        onRequest: (r) => {
+          if (r.method !== 'streamGenerateContent' || planted) return;
+          if (!JSON.stringify(r.body.contents ?? []).includes('alpha')) return;
+          writeFileSync(join(api, 'GEMINI.md'), 'late api rule');
+          planted = true;
+        },
+      },
+    );
+    try {
+      const r = await runHost(['-p', 'read it three times'], { ws, url: ep.url });
+      expect(r.code, r.stderr).toBe(0);
+      const reqs = ep.requestsOf('streamGenerateContent');
+      const responseText = (i: number) => JSON.stringify(reqs[i]!.body.contents.at(-1));
+      expect(responseText(1)).toContain('alpha');
+      expect(responseText(1)).not.toContain('Newly Discovered');
+      expect(responseText(2)).toContain('Newly Discovered Project Context');
+      expect(responseText(2)).toContain('late api rule');
+      expect(responseText(3)).not.toContain('Newly Discovered'); // shown once per session
+    } finally {
+      await ep.close();
+    }
+  });
+
+  it('a failed read does not use up the context of its folder: the next read there gets it', async () => {
+    const ws = workspace();
+    ws.settings({ mcp: { excluded: ['shell', 'web'] } });
+    ws.file('pkg/GEMINI.md', 'pkg rule');
+    const b = ws.file('pkg/b.txt', 'beta');
+    const ep = await endpoint(
+      reply.calls({
+        id: 'r1',
+        name: 'filesystem__read_file',
+        args: { absolute_path: join(dirname(b), 'missing.txt') },
+      }),
+      reply.calls({ id: 'r2', name: 'filesystem__read_file', args: { absolute_path: b } }),
+      reply.text('done'),
+    );
+    const r = await runHost(['-p', 'read them'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const reqs = ep.requestsOf('streamGenerateContent');
+    const responseText = (i: number) => JSON.stringify(reqs[i]!.body.contents.at(-1));
+    expect(responseText(1)).not.toContain('pkg rule');
+    expect(responseText(2)).toContain('beta');
+    expect(responseText(2)).toContain('pkg rule');
   });
 });

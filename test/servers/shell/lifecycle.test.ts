@@ -107,19 +107,47 @@ describe('run_shell_command: stopping process groups', () => {
     await srv.close().catch(() => undefined);
   });
 
-  it('a finished command leaves no watcher behind', async () => {
+  it('commands share one watcher, which leaves with the server', async () => {
     const srv = await startStdioServer(ENTRY.shell, { args: ['--root', root] });
+    let watchers: number[] = [];
     try {
       const serverPid = srv.pid()!;
-      for (let i = 0; i < 5; i++) await srv.call(TOOL, { command: 'true' });
-      await waitFor(() => watchersOf(serverPid).length === 0, 'watchers to exit');
+      for (let i = 0; i < 5; i++)
+        expect(textOf(await srv.call(TOOL, { command: `echo run-${i}` }))).toContain(`run-${i}`);
+      watchers = watchersOf(serverPid);
+      expect(watchers).toHaveLength(1);
     } finally {
       await srv.close();
     }
+    await waitFor(() => !isRunning(watchers[0]!), 'the watcher to exit');
   });
 });
 
-/** Watcher processes (`sh -c … gemini-mcp-shell-watch PGID`) whose parent is the server. */
+describe('run_shell_command: the watcher', () => {
+  const root = tempDir('shell-watcher-');
+
+  it('a watcher that was killed is replaced, and the new one still ends the groups when the server dies', async () => {
+    const srv = await startStdioServer(ENTRY.shell, { args: ['--root', root] });
+    const serverPid = srv.pid()!;
+    const first = textOf(await srv.call(TOOL, { command: 'sleep 100 & echo first' }));
+    const firstGroup = Number(/Process Group PGID: (\d+)/.exec(first)![1]);
+    const [watcher] = watchersOf(serverPid);
+    process.kill(watcher!, 'SIGKILL');
+    await waitFor(() => !isRunning(watcher!), 'the watcher to die');
+    const second = textOf(await srv.call(TOOL, { command: 'sleep 100 & echo second' }));
+    const secondGroup = Number(/Process Group PGID: (\d+)/.exec(second)![1]);
+    expect(watchersOf(serverPid)).toHaveLength(1);
+    process.kill(serverPid, 'SIGKILL');
+    await waitFor(() => !isRunning(serverPid), 'the server to die');
+    await waitFor(
+      () => liveGroupMembers(firstGroup).length === 0 && liveGroupMembers(secondGroup).length === 0,
+      'both groups to be gone',
+    );
+    await srv.close().catch(() => undefined);
+  });
+});
+
+/** Watcher processes (`sh -c … gemini-mcp-shell-watch`) whose parent is the server. */
 function watchersOf(serverPid: number): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {

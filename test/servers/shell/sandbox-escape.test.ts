@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { join } from 'node:path';
@@ -92,6 +92,18 @@ describe.skipIf(!hasBwrap)('sandboxed shell: escape corpus and ordinary work', (
   it('secrets are unreadable: ~/.ssh, ~/.aws, ~/.netrc, a .env above the workspace, a token in the environment', async () => {
     const out = await run(`cat ~/.ssh/id_rsa ~/.aws/credentials ~/.netrc ${base}/.env; ls -a ~/.ssh; env; true`);
     expect(out).toContain('HOME=');
+    expect(out).not.toContain(SECRET);
+  });
+
+  it('a .env that appears above the workspace between two calls is hidden from the next one', async () => {
+    // The folders above the workspace are listed again only when they changed, and a listing is kept only
+    // once a folder has been quiet for a clock tick (two seconds covers every file system): wait for that,
+    // list it once, then add a secret beside it.
+    await waitFor(() => Date.now() - statSync(base).ctimeMs > 2_500, 'the folder above the workspace to settle');
+    expect(await run(`cat ${base}/.env.local; echo listed`)).toContain('listed');
+    writeFileSync(join(base, '.env.local'), `${SECRET}-late-dotenv`);
+    const out = await run(`cat ${base}/.env.local; echo read`);
+    expect(out).toContain('read');
     expect(out).not.toContain(SECRET);
   });
 
