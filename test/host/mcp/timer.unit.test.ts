@@ -35,16 +35,20 @@ describe('PausableTimer', () => {
     expect(fired).toHaveBeenCalledTimes(1);
   });
 
-  it('nested pauses: it runs again only when every pause is resumed', () => {
+  it('nested pauses: the clock stops at the first and runs again only when every pause is resumed', () => {
     const fired = vi.fn();
-    const t = new PausableTimer(100, fired);
+    const t = new PausableTimer(1000, fired);
+    vi.advanceTimersByTime(300);
     t.pause();
+    vi.advanceTimersByTime(200);
     t.pause();
     t.resume();
-    vi.advanceTimersByTime(1000);
+    vi.advanceTimersByTime(5000);
     expect(fired).not.toHaveBeenCalled();
     t.resume();
-    vi.advanceTimersByTime(100);
+    vi.advanceTimersByTime(699);
+    expect(fired).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
     expect(fired).toHaveBeenCalledTimes(1);
   });
 
