@@ -85,6 +85,14 @@ describe('wrapCommand', () => {
     await w.cleanup();
   });
 
+  it('a workspace inside a hidden folder is bound after the folder is hidden, so it stays visible', async () => {
+    const inner = join(secretDir, 'inner-ws');
+    mkdirSync(inner, { recursive: true });
+    const w = await wrapCommand({ ...spec, writable: [inner], cwd: inner });
+    expect(at(w.args, '--bind', inner)).toBeGreaterThan(at(w.args, '--tmpfs', secretDir));
+    await w.cleanup();
+  });
+
   it('a writable root that does not exist is left out, not bound', async () => {
     const w = await wrapCommand({ ...spec, writable: [ws, join(base, 'missing')] });
     expect(w.args).not.toContain(join(base, 'missing'));
