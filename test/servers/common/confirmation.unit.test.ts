@@ -73,6 +73,8 @@ describe('requestConfirmation', () => {
     const answer = async (reply: unknown) => requestConfirmation(ctx(reply).c, detail, 'm');
     for (const reply of [
       { action: 'decline' },
+      { action: 'decline', content: { decision: 'proceed_once' } },
+      { action: 'cancel', content: { decision: 'proceed_always' } },
       { action: 'cancel' },
       accept({}),
       accept({ decision: 'yes please' }),
