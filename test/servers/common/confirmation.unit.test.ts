@@ -89,7 +89,8 @@ describe('requestConfirmation', () => {
     const big = 'x'.repeat(MAX_CONFIRMATION_CONTENT_CHARS);
     const { c, sent } = ctx(accept({ decision: 'proceed_once' }));
     await requestConfirmation(c, { ...detail, originalContent: big, newContent: 'y', fileDiff: '@@ -1 +1 @@' }, 'm');
-    const sentDetail = (sent[0]?.params._meta as Record<string, Record<string, unknown>>)[META.confirmation]!;
+    const meta = (sent[0]?.params._meta ?? {}) as Record<string, Record<string, unknown>>;
+    const sentDetail = meta[META.confirmation] ?? {};
     expect(sentDetail.originalContent).toBeUndefined();
     expect(sentDetail.newContent).toBeUndefined();
     expect(sentDetail.fileDiff).toBe('@@ -1 +1 @@');
