@@ -10,6 +10,7 @@ function manager(
   const asked: string[] = [];
   const m: JitManager = {
     states: () => [{ alias: 'memory', status, config: { builtIn } }],
+    getRoots: () => ['/w'],
     readResource: async (alias, uri) => {
       expect(alias).toBe('memory');
       const path = decodeURIComponent(uri.replace('gemini-memory://context-for?path=', ''));
@@ -23,21 +24,24 @@ function manager(
 }
 const readFile = { serverAlias: 'filesystem', toolName: 'read_file', builtIn: true };
 
-describe('JitContext.forCall', () => {
+/** A call that succeeded: the lookup, then the text appended to its output. */
+const forCall = async (jit: JitContext, ...a: Parameters<JitContext['lookup']>) => (await jit.lookup(...a))();
+
+describe('JitContext.lookup', () => {
   it("asks the memory server for the call's paths (made absolute) and appends the blocks once per session", async () => {
     const { m, asked } = manager({ '/w/pkg/a.ts': [{ uri: 'file:///w/pkg/GEMINI.md', text: 'pkg rules' }] });
     const jit = new JitContext(m, '/w');
-    expect(await jit.forCall(readFile, { absolute_path: 'pkg/a.ts' })).toBe(`${JIT_HEADER}pkg rules${JIT_FOOTER}`);
+    expect(await forCall(jit, readFile, { absolute_path: 'pkg/a.ts' })).toBe(`${JIT_HEADER}pkg rules${JIT_FOOTER}`);
     expect(asked).toEqual(['/w/pkg/a.ts']);
-    expect(await jit.forCall(readFile, { absolute_path: '/w/pkg/a.ts' })).toBe('');
+    expect(await forCall(jit, readFile, { absolute_path: '/w/pkg/a.ts' })).toBe('');
   });
 
   it("only built-in tools with path arguments; another server's read_file is not ours", async () => {
     const { m, asked } = manager({});
     const jit = new JitContext(m, '/w');
-    expect(await jit.forCall({ ...readFile, builtIn: false }, { absolute_path: '/w/a' })).toBe('');
+    expect(await forCall(jit, { ...readFile, builtIn: false }, { absolute_path: '/w/a' })).toBe('');
     expect(
-      await jit.forCall({ serverAlias: 'shell', toolName: 'run_shell_command', builtIn: true }, { command: 'ls' }),
+      await forCall(jit, { serverAlias: 'shell', toolName: 'run_shell_command', builtIn: true }, { command: 'ls' }),
     ).toBe('');
     expect(asked).toEqual([]);
   });
@@ -48,7 +52,7 @@ describe('JitContext.forCall', () => {
       ['connected', false],
     ] as const) {
       const { m, asked } = manager({ '/w/a': [{ text: 'x' }] }, status, builtIn);
-      expect(await new JitContext(m, '/w').forCall(readFile, { absolute_path: '/w/a' })).toBe('');
+      expect(await forCall(new JitContext(m, '/w'), readFile, { absolute_path: '/w/a' })).toBe('');
       expect(asked).toEqual([]);
     }
   });
@@ -57,8 +61,8 @@ describe('JitContext.forCall', () => {
     const logged: string[] = [];
     const { m } = manager({ '/w/a': new Error('resource gone') });
     const jit = new JitContext(m, '/w', (msg) => logged.push(msg));
-    expect(await jit.forCall(readFile, { absolute_path: '/w/a' })).toBe('');
-    expect(await jit.forCall(readFile, { absolute_path: '' })).toBe('');
+    expect(await forCall(jit, readFile, { absolute_path: '/w/a' })).toBe('');
+    expect(await forCall(jit, readFile, { absolute_path: '' })).toBe('');
     expect(logged).toEqual(['jit context for /w/a: resource gone']);
   });
 });

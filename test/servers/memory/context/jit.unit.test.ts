@@ -22,9 +22,12 @@ const names = ['GEMINI.md', 'AGENTS.md'];
 const block = (path: string, text: string) =>
   `--- Context from: ${path} ---\n${text}\n--- End of Context from: ${path} ---`;
 
+/** The files of an answer (what decides it is tested in the server's resource tests). */
+const contextFiles = async (...a: Parameters<typeof subdirectoryContext>) => (await subdirectoryContext(...a)).files;
+
 describe('subdirectoryContext', () => {
   it('context files between the root (excluded) and the target, outermost first, imports processed', async () => {
-    const files = await subdirectoryContext(join(root, 'pkg', 'sub', 'file.ts'), [root], names);
+    const files = await contextFiles(join(root, 'pkg', 'sub', 'file.ts'), [root], names);
     expect(files).toEqual([
       {
         path: join(root, 'pkg', 'GEMINI.md'),
@@ -38,28 +41,29 @@ describe('subdirectoryContext', () => {
   });
 
   it('a directory target includes its own files; a file about to be written counts from its nearest folder', async () => {
-    expect((await subdirectoryContext(join(root, 'pkg'), [root], names)).map((f) => f.path)).toEqual([
+    expect((await contextFiles(join(root, 'pkg'), [root], names)).map((f) => f.path)).toEqual([
       join(root, 'pkg', 'GEMINI.md'),
     ]);
-    expect(
-      (await subdirectoryContext(join(root, 'pkg', 'sub', 'new', 'deep.ts'), [root], names)).map((f) => f.path),
-    ).toEqual([join(root, 'pkg', 'GEMINI.md'), join(root, 'pkg', 'sub', 'AGENTS.md')]);
+    expect((await contextFiles(join(root, 'pkg', 'sub', 'new', 'deep.ts'), [root], names)).map((f) => f.path)).toEqual([
+      join(root, 'pkg', 'GEMINI.md'),
+      join(root, 'pkg', 'sub', 'AGENTS.md'),
+    ]);
   });
 
   it('the root itself, and paths outside every root, give nothing', async () => {
-    expect(await subdirectoryContext(join(root, 'x.ts'), [root], names)).toEqual([]);
-    expect(await subdirectoryContext(root, [root], names)).toEqual([]);
-    expect(await subdirectoryContext(join(outside, 'a.ts'), [root], names)).toEqual([]);
-    expect(await subdirectoryContext(join(base, 'proj-evil', 'a.ts'), [root], names)).toEqual([]);
-    expect(await subdirectoryContext(join(root, '..', 'outside', 'a.ts'), [root], names)).toEqual([]);
+    expect(await contextFiles(join(root, 'x.ts'), [root], names)).toEqual([]);
+    expect(await contextFiles(root, [root], names)).toEqual([]);
+    expect(await contextFiles(join(outside, 'a.ts'), [root], names)).toEqual([]);
+    expect(await contextFiles(join(base, 'proj-evil', 'a.ts'), [root], names)).toEqual([]);
+    expect(await contextFiles(join(root, '..', 'outside', 'a.ts'), [root], names)).toEqual([]);
   });
 
   it('a link out of the root is judged where it leads: nothing from outside', async () => {
-    expect(await subdirectoryContext(join(root, 'link-out', 'a.ts'), [root], names)).toEqual([]);
+    expect(await contextFiles(join(root, 'link-out', 'a.ts'), [root], names)).toEqual([]);
   });
 
   it('with nested roots the innermost decides where loading starts', async () => {
-    const files = await subdirectoryContext(join(root, 'pkg', 'sub', 'file.ts'), [root, join(root, 'pkg')], names);
+    const files = await contextFiles(join(root, 'pkg', 'sub', 'file.ts'), [root, join(root, 'pkg')], names);
     expect(files.map((f) => f.path)).toEqual([join(root, 'pkg', 'sub', 'AGENTS.md')]);
   });
 });
