@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { writeFileAtomic } from '../../atomic-file.js';
 
@@ -32,14 +32,14 @@ export class TokenStore {
   }
 
   update(serverName: string, serverUrl: string, change: (entry: StoredCredentials) => StoredCredentials): void {
-    const all = this.read();
+    const all = this.readForChange();
     const key = TokenStore.key(serverName, serverUrl);
     all[key] = change(all[key] ?? { serverName, serverUrl });
     this.write(all);
   }
 
   remove(serverName: string, serverUrl: string): boolean {
-    const all = this.read();
+    const all = this.readForChange();
     const key = TokenStore.key(serverName, serverUrl);
     if (!(key in all)) return false;
     delete all[key];
@@ -54,6 +54,29 @@ export class TokenStore {
     } catch {
       return {};
     }
+  }
+
+  /**
+   * The file as a change starts from. Writing replaces the whole file, so one that does not parse (a torn
+   * edit by hand) is first kept beside it as `<file>.unreadable-<ms>` — the other servers' sign-ins in it are
+   * not lost — and one that cannot be read at all stops the change with the reason.
+   */
+  private readForChange(): StoreFile {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw new Error(`Cannot read the OAuth token file ${this.file}: ${(err as Error).message}`);
+    }
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as StoreFile;
+    } catch {
+      // Kept aside below.
+    }
+    renameSync(this.file, `${this.file}.unreadable-${Date.now()}`);
+    return {};
   }
 
   private write(all: StoreFile): void {

@@ -57,14 +57,27 @@ describe('TokenStore', () => {
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')))).toEqual(['b|u']);
   });
 
-  it('an unreadable or malformed file reads as empty, and writes leave no temp files behind', () => {
+  it('a malformed file reads as empty; a change keeps it aside (the other sign-ins in it are not lost) and leaves no temp files', () => {
     const file = fresh();
     mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(file, '{ torn');
+    writeFileSync(file, '{ "b|u": { "tokens": torn');
     const store = new TokenStore(file);
     expect(store.get('a', 'u')).toBeUndefined();
     store.update('a', 'u', (e) => ({ ...e, tokens: tokens('1') }));
-    expect(readdirSync(join(file, '..'))).toEqual(['mcp-oauth-tokens.json']);
+    const names = readdirSync(join(file, '..')).sort();
+    expect(names).toHaveLength(2);
+    expect(names[0]).toBe('mcp-oauth-tokens.json');
+    expect(names[1]).toMatch(/^mcp-oauth-tokens\.json\.unreadable-\d+$/);
+    expect(readFileSync(join(file, '..', names[1]!), 'utf8')).toBe('{ "b|u": { "tokens": torn');
     expect(new TokenStore(file).get('a', 'u')?.tokens).toEqual(tokens('1'));
+  });
+
+  it('a token file that cannot be read stops a change with the reason and is left as it is', () => {
+    const file = fresh();
+    // A folder in the file's place reads with EISDIR, as root too (root reads a mode-0 file).
+    mkdirSync(file, { recursive: true });
+    writeFileSync(join(file, 'keep'), 'x');
+    expect(() => new TokenStore(file).update('a', 'u', (e) => e)).toThrow(/Cannot read the OAuth token file .*EISDIR/);
+    expect(readdirSync(file)).toEqual(['keep']);
   });
 });
