@@ -44,7 +44,13 @@ export function parseAuthFlags(values: FlagValues, fail: (message: string) => ne
     const raw = values[name] as string | undefined;
     if (raw === undefined) return undefined;
     const parsed = URL.canParse(raw) ? new URL(raw) : undefined;
-    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.hash || parsed.username)
+    if (
+      !parsed ||
+      (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') ||
+      parsed.hash ||
+      parsed.username ||
+      parsed.password
+    )
       fail(`--${name} must be an http(s) URL without credentials or #fragment, not "${raw}"`);
     return raw;
   };

@@ -66,6 +66,7 @@ describe('parseAuthFlags', () => {
       ['auth-issuer', 'id.example.com'],
       ['auth-issuer', 'ftp://id.example.com'],
       ['auth-jwks-url', 'https://user:pw@id.example.com/jwks'],
+      ['auth-issuer', 'https://:pw@id.example.com'],
       ['resource-url', 'https://mcp.example.com/#frag'],
       ['resource-url', 'javascript:alert(1)'],
     ] as const) {
