@@ -103,6 +103,12 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
+/** A day that exists: `Date.parse` rolls 2024-02-30 over into March instead of refusing it. */
+function realDay(ymd: string): boolean {
+  const t = Date.parse(`${ymd}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === ymd;
+}
+
 function checkFormat(format: string | undefined, v: string): string | undefined {
   switch (format) {
     case 'email':
@@ -115,9 +121,9 @@ function checkFormat(format: string | undefined, v: string): string | undefined 
         return 'must be a URI such as https://example.com';
       }
     case 'date':
-      return DATE.test(v) && !Number.isNaN(Date.parse(v)) ? undefined : 'must be a date as YYYY-MM-DD';
+      return DATE.test(v) && realDay(v) ? undefined : 'must be a date as YYYY-MM-DD';
     case 'date-time':
-      return DATE_TIME.test(v) && !Number.isNaN(Date.parse(v))
+      return DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)) && realDay(v.slice(0, 10))
         ? undefined
         : 'must be a date and time as YYYY-MM-DDTHH:MM:SSZ';
     default:

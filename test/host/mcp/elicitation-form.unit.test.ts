@@ -151,6 +151,9 @@ describe('parseValue', () => {
     expect(parseValue(field({ format: 'email' }), 'a@b')).toEqual({ ok: false, error: 'must be an e-mail address' });
     expect(parseValue(field({ format: 'uri' }), 'not a uri').ok).toBe(false);
     expect(parseValue(field({ format: 'date' }), '2024-02-29').ok).toBe(true);
+    expect(parseValue(field({ format: 'date' }), '2024-02-30').ok).toBe(false);
+    expect(parseValue(field({ format: 'date' }), '2023-02-29').ok).toBe(false);
+    expect(parseValue(field({ format: 'date-time' }), '2024-04-31T10:00:00Z').ok).toBe(false);
     expect(parseValue(field({ format: 'date' }), '2024-13-01')).toEqual({
       ok: false,
       error: 'must be a date as YYYY-MM-DD',
