@@ -10,9 +10,25 @@ function diffLines(display: unknown): { added: number; removed: number } {
   let added = 0;
   let removed = 0;
   if (typeof diff !== 'string') return { added, removed };
+  // A hunk's header says how many old and new lines follow, so a removed `--x` line is not taken for the
+  // `---` header of the next file.
+  let old = 0;
+  let now = 0;
   for (const line of diff.split('\n')) {
-    if (line.startsWith('+') && !line.startsWith('+++')) added++;
-    else if (line.startsWith('-') && !line.startsWith('---')) removed++;
+    const head = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
+    if (head) {
+      old = Number(head[1] ?? 1);
+      now = Number(head[2] ?? 1);
+    } else if (line.startsWith('-') && old > 0) {
+      removed++;
+      old--;
+    } else if (line.startsWith('+') && now > 0) {
+      added++;
+      now--;
+    } else if (line.startsWith(' ') && (old > 0 || now > 0)) {
+      old--;
+      now--;
+    }
   }
   return { added, removed };
 }

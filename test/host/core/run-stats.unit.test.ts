@@ -69,6 +69,15 @@ describe('RunStats', () => {
       }),
     );
     expect(s.files).toEqual({ totalLinesAdded: 2, totalLinesRemoved: 1 });
+    // A removed `--flag` line and an added `++i` line are lines, not headers; two files in one diff.
+    const tricky = '--- a.sh\n+++ a.sh\n@@ -1,2 +1,2 @@\n--verbose\n+++i\n keep\n--- b\n+++ b\n@@ -0,0 +1 @@\n+new\n';
+    const t = new RunStats();
+    t.tool(
+      call('replace', 'success', {
+        response: { callId: 'c', responseParts: [], responseText: '', resultDisplay: { fileDiff: tricky } },
+      }),
+    );
+    expect(t.files).toEqual({ totalLinesAdded: 2, totalLinesRemoved: 1 });
   });
 
   it('json and stream-json shapes; sampling only when a server asked', () => {
