@@ -17,6 +17,8 @@ class TopLevelIdScanner {
   private lastString: string | undefined;
   private afterKey: 'none' | 'colon' | 'value' = 'none';
   private value: number[] = [];
+  /** Inside a quoted id, the previous byte was an unescaped backslash. */
+  private valueEscaped = false;
   id: string | number | null | undefined;
 
   push(bytes: Uint8Array): void {
@@ -72,9 +74,13 @@ class TopLevelIdScanner {
   /** A number, a short string or null, ended by `,` or `}` (or the string's closing quote). */
   private valueByte(b: number): void {
     const quoted = this.value[0] === 0x22;
-    const ends = quoted
-      ? b === 0x22 && this.value[this.value.length - 1] !== 0x5c
-      : b === 0x2c || b === 0x7d || b <= 0x20;
+    let ends: boolean;
+    if (!quoted) ends = b === 0x2c || b === 0x7d || b <= 0x20;
+    else if (this.valueEscaped) ends = this.valueEscaped = false;
+    else {
+      this.valueEscaped = b === 0x5c;
+      ends = b === 0x22;
+    }
     if (quoted && ends) this.value.push(b);
     if (ends || this.value.length > 256) {
       this.id = parseId(Buffer.from(this.value).toString('utf8').trim());

@@ -42,6 +42,9 @@ describe('dropOversizedMessages', () => {
     const first = `{"id":"req-7","jsonrpc":"2.0","params":{"blob":"${'y'.repeat(400)}"}}`;
     const { dropped } = await run([`${first}\n`, `${big('"abc"')}\n`], 100);
     expect(dropped.map(([id]) => id)).toEqual(['req-7', 'abc']);
+    // An escaped backslash at the end of the id, and an escaped quote inside one.
+    const { dropped: escapes } = await run([`${big('"a\\\\"')}\n`, `${big('"q\\"x"')}\n`], 100);
+    expect(escapes.map(([id]) => id)).toEqual(['a\\', 'q"x']);
   });
 
   it('an "id" nested in params, or inside a string, is not the request id', async () => {
