@@ -26,7 +26,10 @@ export function realPathOf(abs: string): string {
   let cur = abs;
   for (;;) {
     try {
-      return tail.length ? join(realpathSync(cur), ...tail.reverse()) : realpathSync(cur);
+      // The system's realpath: one call, where Node's own walks every component in JavaScript (an lstat
+      // each), on every tool call of every client.
+      const real = realpathSync.native(cur);
+      return tail.length ? join(real, ...tail.reverse()) : real;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       // A dangling symlink or a loop cannot be trusted to stay inside: resolve it as far as we can.

@@ -5,9 +5,10 @@
 //   1. read_file calls per second (each client calls in a loop) ≥ 0.9 × the reference's echo calls per second;
 //   2. a mixed workload (read_file, list_directory, glob, search_file_content in turn, on a 2,000-file tree):
 //      its p50 latency ≤ 3 × the reference echo's p50 under the same load.
+// A third line gives each server's CPU time per call, which the load of a shared machine moves less.
 // Runs against the built dist.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +56,28 @@ function start(args, env, ready) {
     });
     child.on('exit', (code) => reject(new Error(`${args[0]} exited ${code}: ${err.slice(-300)}`)));
   });
+}
+
+/**
+ * A server's CPU time (user + system, every thread) in ms, from /proc (clock ticks of 10 ms, Linux's
+ * usual USER_HZ); undefined elsewhere. CPU per call tells the servers' own costs apart even when the
+ * machine is busy and calls per second follow the load.
+ */
+function cpuMs(child) {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `round`, with the server's CPU time per call in microseconds (NaN without /proc). */
+async function measured(child, cs, next) {
+  const before = cpuMs(child);
+  const r = await round(cs, next);
+  const calls = r.rate * (ROUND_MS / 1000);
+  return { ...r, cpuUs: before === undefined ? Number.NaN : ((cpuMs(child) - before) * 1000) / calls };
 }
 
 const freePort = () =>
@@ -118,11 +141,14 @@ try {
   const mixed = (i) => MIXED[i % MIXED.length];
   await round(ours, mixed); // warm-up: caches, JIT
   await round(ref, echo);
-  const r = { read: [], echo: [], mixed: [], echoP50: [] };
+  const r = { read: [], echo: [], mixed: [], echoP50: [], readCpu: [], echoCpu: [] };
   for (let i = 0; i < ROUNDS; i++) {
-    r.read.push((await round(ours, read)).rate);
-    const e = await round(ref, echo);
+    const rd = await measured(children[0], ours, read);
+    r.read.push(rd.rate);
+    r.readCpu.push(rd.cpuUs);
+    const e = await measured(children[1], ref, echo);
     r.echo.push(e.rate);
+    r.echoCpu.push(e.cpuUs);
     r.echoP50.push(e.p50);
     r.mixed.push((await round(ours, mixed)).p50);
   }
@@ -133,6 +159,9 @@ try {
   );
   console.log(
     `many-clients: mixed read/list/glob/search p50 ${median(r.mixed).toFixed(1)} ms, reference echo p50 ${median(r.echoP50).toFixed(1)} ms; ratio ${p50Ratio.toFixed(2)}x (target <= ${TARGETS.mixedP50}x) ${p50Ratio <= TARGETS.mixedP50 ? 'PASS' : 'MISS'}`,
+  );
+  console.log(
+    `many-clients: server CPU per call: read_file ${median(r.readCpu).toFixed(0)} us, reference echo ${median(r.echoCpu).toFixed(0)} us; ratio ${(median(r.readCpu) / median(r.echoCpu)).toFixed(2)}x`,
   );
   await Promise.all([...ours, ...ref].map((c) => c.close().catch(() => undefined)));
 } finally {

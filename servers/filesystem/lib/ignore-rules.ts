@@ -1,5 +1,5 @@
 import ignore, { type Ignore } from 'ignore';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { toPosix } from './paths.js';
 
@@ -133,6 +133,9 @@ function localPath(level: Level, rel: string): string | undefined {
 }
 
 function readText(file: string): string | undefined {
+  // Most of these files do not exist: asking first spares an error object (its message and stack) per
+  // file per call.
+  if (!existsSync(file)) return undefined;
   try {
     return readFileSync(file, 'utf8');
   } catch {
@@ -149,8 +152,8 @@ function readIgnoreFile(file: string): Ignore | undefined {
 function findRepoTop(start: string): string | undefined {
   for (let d = start; ; d = dirname(d)) {
     try {
-      statSync(join(d, '.git'));
-      return d;
+      // No error object for the usual answer (no .git here).
+      if (statSync(join(d, '.git'), { throwIfNoEntry: false })) return d;
     } catch {
       // keep walking up
     }

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -89,9 +90,9 @@ export async function readForModel(o: ReadOptions): Promise<ReadOutcome> {
 }
 
 async function readOpened(o: ReadOptions, fh: FileHandle): Promise<ReadOutcome> {
-  let size: number;
+  let st: Stats;
   try {
-    const st = await fh.stat();
+    st = await fh.stat();
     if (st.isDirectory()) {
       throw new FileReadError(
         `Path is a directory, not a file: ${o.abs}`,
@@ -99,11 +100,11 @@ async function readOpened(o: ReadOptions, fh: FileHandle): Promise<ReadOutcome> 
         'Path is a directory.',
       );
     }
-    size = st.size;
   } catch (err) {
     if (err instanceof FileReadError) throw err;
     throw readFailure(o, err);
   }
+  const size = st.size;
   if (size > MAX_FILE_BYTES) {
     throw new FileReadError(
       `File size exceeds the 20MB limit: ${o.abs} (${mb(size)}MB)`,
@@ -112,14 +113,14 @@ async function readOpened(o: ReadOptions, fh: FileHandle): Promise<ReadOutcome> 
     );
   }
   const nameKind = detectFileKind(o.real);
-  if (isMediaKind(nameKind)) return readMedia(o, nameKind, size, fh);
+  if (isMediaKind(nameKind)) return readMedia(o, nameKind, st, fh);
   if (nameKind === 'svg' && size > MAX_SVG_BYTES) {
     const text = `Cannot display content of SVG file larger than 1MB: ${o.rel}`;
     return { kind: 'notice', text, display: `Skipped large SVG file (>1MB): ${o.rel}`, fileKind: 'svg' };
   }
   let buf: Buffer;
   try {
-    buf = await readRegularHandle(fh, o.real);
+    buf = await readRegularHandle(fh, o.real, st);
   } catch (err) {
     throw readFailure(o, err);
   }
@@ -169,9 +170,10 @@ function readFailure(o: ReadOptions, err: unknown): FileReadError {
 async function readMedia(
   o: ReadOptions,
   kind: 'image' | 'audio' | 'video' | 'pdf',
-  size: number,
+  st: Stats,
   fh: FileHandle,
 ): Promise<ReadOutcome> {
+  const size = st.size;
   if (kind === 'audio' && !isSupportedAudio(o.real)) {
     throw new FileReadError(
       `Unsupported audio file format for ${o.abs}. Supported audio formats are MP3, WAV, AIFF, AAC, OGG, and FLAC.`,
@@ -190,7 +192,7 @@ async function readMedia(
   }
   let data: string;
   try {
-    data = (await readRegularHandle(fh, o.real)).toString('base64');
+    data = (await readRegularHandle(fh, o.real, st)).toString('base64');
   } catch (err) {
     throw readFailure(o, err);
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -112,6 +112,28 @@ describe('readRegularHandle', () => {
       expect((await readRegularHandle(fh, 'a.txt')).toString()).toBe('inside');
     } finally {
       await fh.close();
+    }
+  });
+
+  it("with the caller's stat: the file as it is now, whether it shrank, grew or reported no size", async () => {
+    const file = join(root, 'changing.txt');
+    writeFileSync(file, 'long enough text');
+    const fh = await open(file, 'r');
+    try {
+      const st = await fh.stat();
+      truncateSync(file, 4);
+      expect((await readRegularHandle(fh, file, st)).toString()).toBe('long');
+    } finally {
+      await fh.close();
+    }
+    writeFileSync(file, '');
+    const empty = await open(file, 'r');
+    try {
+      const st = await empty.stat();
+      writeFileSync(file, 'written after the stat');
+      expect((await readRegularHandle(empty, file, st)).toString()).toBe('written after the stat');
+    } finally {
+      await empty.close();
     }
   });
 
