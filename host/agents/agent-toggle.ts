@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { editJsoncFile } from '../config/jsonc-edit.js';
 import { readJsoncObject } from '../config/jsonc-file.js';
-import type { ScopeFile } from '../skills/skill-toggle.js';
+import { type ScopeFile, type ToggleResult, toggleMessage } from '../skills/skill-toggle.js';
 
 /**
  * `/agents enable|disable NAME`, as Gemini CLI 0.61 stores it: `agents.overrides.<name>.enabled` in the
@@ -19,13 +19,8 @@ function overridesIn(file: string): Overrides {
 
 const enabledIn = (file: string, name: string) => overridesIn(file)[name]?.enabled;
 
-export interface AgentToggle {
-  status: 'success' | 'no-op';
-  action: 'enable' | 'disable';
-  name: string;
-  modified: ScopeFile[];
-  already: ScopeFile[];
-}
+/** A toggle's outcome, as a skill's is. */
+export type AgentToggle = ToggleResult;
 
 /** `files` in Gemini CLI's order: workspace first, then user. */
 export function enableAgent(name: string, files: ScopeFile[]): AgentToggle {
@@ -46,17 +41,12 @@ export function disableAgent(name: string, target: ScopeFile, other: ScopeFile |
 
 /** Gemini CLI 0.61's wording of the outcome, word for word. */
 export function agentToggleFeedback(r: AgentToggle): string {
-  if (r.status === 'no-op') return `Agent "${r.name}" is already ${r.action === 'enable' ? 'enabled' : 'disabled'}.`;
-  const enable = r.action === 'enable';
-  const verb = enable ? 'enabled' : 'disabled';
-  const preposition = enable ? 'by setting it to enabled in' : 'by setting it to disabled in';
-  const label = (s: ScopeFile) => `${s.scope === 'workspace' ? 'project' : s.scope} (${s.path})`;
-  const all = [...r.modified, ...r.already];
-  if (all.length === 2) {
-    if (enable) return `Agent "${r.name}" ${verb} ${preposition} ${label(all[0]!)} and ${label(all[1]!)} settings.`;
-    return `Agent "${r.name}" is now disabled in both ${label(all[0]!)} and ${label(all[1]!)} settings.`;
-  }
-  return `Agent "${r.name}" ${verb} ${preposition} ${label(all[0]!)} settings.`;
+  return toggleMessage(r, {
+    noun: 'Agent',
+    enabling: 'by setting it to enabled in',
+    disabling: 'by setting it to disabled in',
+    scopeName: (scope) => (scope === 'workspace' ? 'project' : scope),
+  });
 }
 
 /**

@@ -52,18 +52,36 @@ export function disableSkill(name: string, target: ScopeFile, other: ScopeFile |
 }
 
 /** Gemini CLI 0.61's wording of the outcome, word for word. */
-export function toggleFeedback(r: ToggleResult): string {
-  if (r.status === 'no-op') return `Skill "${r.name}" is already ${r.action === 'enable' ? 'enabled' : 'disabled'}.`;
+/** How a toggle's outcome is told (Gemini CLI's sentences, with its words for the thing and the change). */
+export interface ToggleWording {
+  noun: string;
+  enabling: string;
+  disabling: string;
+  /** What a scope is called (agents say "project" for the workspace). */
+  scopeName?: (scope: ScopeFile['scope']) => string;
+}
+
+export function toggleMessage(r: ToggleResult, w: ToggleWording): string {
+  const what = `${w.noun} "${r.name}"`;
+  if (r.status === 'no-op') return `${what} is already ${r.action === 'enable' ? 'enabled' : 'disabled'}.`;
   const enable = r.action === 'enable';
   const verb = enable ? 'enabled' : 'disabled';
-  const preposition = enable ? 'by removing it from the disabled list in' : 'by adding it to the disabled list in';
-  const label = (s: ScopeFile) => `${s.scope} (${s.path})`;
+  const preposition = enable ? w.enabling : w.disabling;
+  const label = (s: ScopeFile) => `${w.scopeName?.(s.scope) ?? s.scope} (${s.path})`;
   const all = [...r.modified, ...r.already];
   if (all.length === 2) {
-    if (enable) return `Skill "${r.name}" ${verb} ${preposition} ${label(all[0]!)} and ${label(all[1]!)} settings.`;
-    return `Skill "${r.name}" is now disabled in both ${label(all[0]!)} and ${label(all[1]!)} settings.`;
+    if (enable) return `${what} ${verb} ${preposition} ${label(all[0]!)} and ${label(all[1]!)} settings.`;
+    return `${what} is now disabled in both ${label(all[0]!)} and ${label(all[1]!)} settings.`;
   }
-  return `Skill "${r.name}" ${verb} ${preposition} ${label(all[0]!)} settings.`;
+  return `${what} ${verb} ${preposition} ${label(all[0]!)} settings.`;
+}
+
+export function toggleFeedback(r: ToggleResult): string {
+  return toggleMessage(r, {
+    noun: 'Skill',
+    enabling: 'by removing it from the disabled list in',
+    disabling: 'by adding it to the disabled list in',
+  });
 }
 
 /** The settings files a toggle reads and edits, in Gemini CLI's order (workspace first, then user). */

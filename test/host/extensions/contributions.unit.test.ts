@@ -4,21 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { commandDirs, extensionContext, skillDirs } from '../../../host/extensions/contributions.js';
 import type { LoadedExtension } from '../../../host/extensions/loader.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { fakeExtension } from './fake-extension.js';
 
-const ext = (name: string, over: Partial<LoadedExtension> = {}): LoadedExtension =>
-  ({
-    name,
-    version: '1',
-    path: `/exts/${name}`,
-    installDir: `/exts/${name}`,
-    manifest: { name, version: '1' },
-    enabled: true,
-    contextFiles: [],
-    mcpServers: {},
-    excludeTools: [],
-    settingsEnv: {},
-    ...over,
-  }) as LoadedExtension;
+const ext = (name: string, over: Partial<LoadedExtension> = {}) => fakeExtension(name, over, '1', '/exts');
 const exts = [ext('zeta'), ext('alpha'), ext('off', { enabled: false })];
 
 describe('commandDirs', () => {

@@ -5,21 +5,9 @@ import { Enablement } from '../../../host/extensions/enablement.js';
 import { extensionDetails, formatExtensions, formatSkills } from '../../../host/extensions/listing.js';
 import type { LoadedExtension } from '../../../host/extensions/loader.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { fakeExtension } from './fake-extension.js';
 
-const ext = (name: string, over: Partial<LoadedExtension> = {}): LoadedExtension =>
-  ({
-    name,
-    version: '1.2.0',
-    path: `/exts/${name}`,
-    installDir: `/exts/${name}`,
-    manifest: { name, version: '1.2.0' },
-    enabled: true,
-    contextFiles: [],
-    mcpServers: {},
-    excludeTools: [],
-    settingsEnv: {},
-    ...over,
-  }) as LoadedExtension;
+const ext = (name: string, over: Partial<LoadedExtension> = {}) => fakeExtension(name, over, '1.2.0', '/exts');
 
 describe('formatExtensions', () => {
   it('one line each, disabled ones marked; none installed says so', () => {

@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ExtensionSet, LoadedExtension } from '../../../host/extensions/loader.js';
 import { mergeExtensions } from '../../../host/extensions/settings-merge.js';
+import { fakeExtension } from './fake-extension.js';
 
-const ext = (name: string, over: Partial<LoadedExtension> = {}): LoadedExtension =>
-  ({
-    name,
-    version: '1.0.0',
-    path: `/x/${name}`,
-    installDir: `/x/${name}`,
-    manifest: { name, version: '1.0.0' },
-    enabled: true,
-    contextFiles: [],
-    mcpServers: {},
-    excludeTools: [],
-    settingsEnv: {},
-    ...over,
-  }) as LoadedExtension;
+const ext = (name: string, over: Partial<LoadedExtension> = {}) => fakeExtension(name, over, '1.0.0', '/x');
 const set = (...extensions: LoadedExtension[]): ExtensionSet => ({ extensions, errors: [] });
 function merge(merged: Record<string, unknown>, s: ExtensionSet) {
   const warnings: string[] = [];
