@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defaultProjectTempDir } from '../../../host/config/paths.js';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { runHost, workspace } from '../../helpers/run-host.js';
 import { type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { tempDir } from '../../helpers/tmp.js';
@@ -15,10 +14,8 @@ import {
   writeConductorExtension,
   writeConductorProject,
 } from '../extensions/conductor-fixture.js';
-import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
-
-type Part = { functionResponse?: { id?: string; response: Record<string, unknown> } };
-type Body = { contents: { parts: Part[] }[] };
+import { describeTmux, startChat, type TmuxUi } from './tmux.js';
+import { functionResponseOf } from '../../helpers/request-body.js';
 
 describeTmux("conductor's /conductor:newTrack in the chat: the user answers, approves the plan, gets the track", () => {
   const ws = workspace();
@@ -33,15 +30,13 @@ describeTmux("conductor's /conductor:newTrack in the chat: the user answers, app
     const install = await runHost(['extensions', 'install', src, '--consent'], { ws });
     expect(install.code, install.stderr).toBe(0);
     gemini = await startScriptedGemini(newTrackScript(ws.cwd, plans));
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host), '--approval-mode', 'auto_edit', '--session-id', session],
+    ui = await startChat({
+      ws,
+      url: gemini.url,
       width: 120,
       height: 50,
+      args: ['--approval-mode', 'auto_edit', '--session-id', session],
     });
-    await ui.waitFor(INPUT_READY);
   }, 120_000);
 
   afterAll(async () => {
@@ -49,12 +44,7 @@ describeTmux("conductor's /conductor:newTrack in the chat: the user answers, app
     await gemini?.close();
   });
 
-  const answerOf = (id: string): string => {
-    for (const q of gemini.requestsOf('streamGenerateContent'))
-      for (const c of (q.body as Body).contents)
-        for (const p of c.parts) if (p.functionResponse?.id === id) return JSON.stringify(p.functionResponse.response);
-    return '';
-  };
+  const answerOf = (id: string): string => functionResponseOf(gemini.requestsOf('streamGenerateContent'), id);
 
   it('runs the command file: questions in a form, the todo panel, the plan dialog, then the track files', async () => {
     ui.submit('/conductor:newTrack add dark mode');

@@ -4,12 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
-import { tempDir } from '../../helpers/tmp.js';
-import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
-
-type Part = { functionResponse?: { id?: string; response: Record<string, unknown> } };
-type Body = { contents: { parts: Part[] }[] };
+import { describeTmux, startChat, type TmuxUi } from './tmux.js';
+import { functionResponseOf } from '../../helpers/request-body.js';
 
 const PROMPT_COMMAND = 'read -p "Project name: " n && echo "created $n" > out.txt && echo "done $n"';
 const FOCUS_HINT_IN_JSON = 'letting the user know they can press `tab` to focus into the shell to provide input.';
@@ -39,15 +35,7 @@ describeTmux('the chat: the user types into the command the model ran', () => {
       reply.text('Pasted and sized.'),
       reply.calls({ id: 'x1', name: 'shell__run_shell_command', args: { command: 'read -p "Never answered: " a' } }),
     ]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host), '--approval-mode', 'yolo'],
-      width: 100,
-      height: 40,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 100, height: 40, args: ['--approval-mode', 'yolo'] });
   }, 60_000);
 
   afterAll(async () => {
@@ -55,12 +43,7 @@ describeTmux('the chat: the user types into the command the model ran', () => {
     await gemini?.close();
   });
 
-  const answerOf = (id: string): string => {
-    for (const q of gemini.requestsOf('streamGenerateContent'))
-      for (const c of (q.body as Body).contents)
-        for (const p of c.parts) if (p.functionResponse?.id === id) return JSON.stringify(p.functionResponse.response);
-    return '';
-  };
+  const answerOf = (id: string): string => functionResponseOf(gemini.requestsOf('streamGenerateContent'), id);
 
   it('answers a prompt: Tab, demo Enter; the file is written and the model gets the output', async () => {
     ui.submit('start a project');
@@ -157,15 +140,7 @@ describeTmux('the chat with tools.shell.enableInteractiveShell false', () => {
       reply.calls({ id: 'w1', name: 'shell__write_to_shell', args: { pid: 1, input: 'demo\r' } }),
       reply.text('It wanted input.'),
     ]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host), '--approval-mode', 'yolo'],
-      width: 100,
-      height: 40,
-    });
-    await ui.waitFor(INPUT_READY);
+    ui = await startChat({ ws, url: gemini.url, width: 100, height: 40, args: ['--approval-mode', 'yolo'] });
   }, 60_000);
 
   afterAll(async () => {

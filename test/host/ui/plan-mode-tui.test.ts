@@ -2,15 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defaultProjectTempDir } from '../../../host/config/paths.js';
-import { ENTRY, requireBuilt } from '../../helpers/paths.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
-import { tempDir } from '../../helpers/tmp.js';
 import { waitFor } from '../../helpers/wait.js';
-import { describeTmux, INPUT_READY, TmuxUi } from './tmux.js';
-
-type Part = { functionResponse?: { id?: string; response: Record<string, unknown> } };
-type Body = { contents: { parts: Part[] }[] };
+import { describeTmux, startChat, type TmuxUi } from './tmux.js';
+import { functionResponseOf } from '../../helpers/request-body.js';
 
 describeTmux('plan mode in the chat: the model plans, the user approves in a dialog', () => {
   const ws = workspace();
@@ -33,15 +29,13 @@ describeTmux('plan mode in the chat: the model plans, the user approves in a dia
       reply.calls({ id: 'x2', name: 'exit_plan_mode', args: { plan_filename: 'parser.md' } }),
       reply.text('Implementing now.'),
     ]);
-    ui = TmuxUi.start({
-      cwd: ws.cwd,
-      scriptDir: tempDir('ui-scripts-'),
-      env: { GEMINI_CLI_HOME: ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: gemini.url },
-      argv: [process.execPath, requireBuilt(ENTRY.host), '--approval-mode', 'auto_edit', '--session-id', session],
+    ui = await startChat({
+      ws,
+      url: gemini.url,
       width: 110,
       height: 40,
+      args: ['--approval-mode', 'auto_edit', '--session-id', session],
     });
-    await ui.waitFor(INPUT_READY);
   });
 
   afterAll(async () => {
@@ -49,12 +43,7 @@ describeTmux('plan mode in the chat: the model plans, the user approves in a dia
     await gemini?.close();
   });
 
-  const answerOf = (id: string): string => {
-    for (const q of gemini.requestsOf('streamGenerateContent'))
-      for (const c of (q.body as Body).contents)
-        for (const p of c.parts) if (p.functionResponse?.id === id) return JSON.stringify(p.functionResponse.response);
-    return '';
-  };
+  const answerOf = (id: string): string => functionResponseOf(gemini.requestsOf('streamGenerateContent'), id);
 
   it('shows the plan with approve / feedback / cancel; feedback keeps plan mode, approval returns to the mode the user was in', async () => {
     expect(await ui.waitFor(/· auto-edit ·/)).toBeTruthy();

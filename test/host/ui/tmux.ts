@@ -135,12 +135,19 @@ const onCi = process.env.CI === 'true' || process.env.GITHUB_ACTIONS === 'true';
  * The chat (`gemini-mcp`) in tmux for a workspace, talking to a scripted Gemini endpoint with a test key,
  * once it takes input: the start-up nearly every terminal test needs.
  */
-export async function startChat(o: { ws: Workspace; url: string; width?: number; height?: number }): Promise<TmuxUi> {
+export async function startChat(o: {
+  ws: Workspace;
+  url: string;
+  width?: number;
+  height?: number;
+  /** Flags after the binary (`--approval-mode yolo`, …). */
+  args?: string[];
+}): Promise<TmuxUi> {
   const ui = TmuxUi.start({
     cwd: o.ws.cwd,
     scriptDir: tempDir('ui-scripts-'),
     env: { GEMINI_CLI_HOME: o.ws.home, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: o.url },
-    argv: [process.execPath, requireBuilt(ENTRY.host)],
+    argv: [process.execPath, requireBuilt(ENTRY.host), ...(o.args ?? [])],
     width: o.width,
     height: o.height,
   });
