@@ -1,3 +1,4 @@
+import { waitFor } from '../../helpers/wait.js';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
@@ -74,14 +75,13 @@ export class TmuxUi {
   async waitFor(what: string | RegExp | ((screen: string) => boolean), timeoutMs = 45_000): Promise<string> {
     const pred =
       typeof what === 'function' ? what : (s: string) => (typeof what === 'string' ? s.includes(what) : what.test(s));
-    const deadline = Date.now() + timeoutMs;
     let screen = '';
-    for (;;) {
-      screen = this.capture();
-      if (pred(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(what)}; screen:\n${screen}`);
-      await new Promise((r) => setTimeout(r, 100));
+    try {
+      await waitFor(() => pred((screen = this.capture())), String(what), timeoutMs, 100);
+    } catch {
+      throw new Error(`timed out waiting for ${String(what)}; screen:\n${screen}`);
     }
+    return screen;
   }
 
   /** Types literal text (no key names interpreted). */
