@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { META } from '../../protocol/meta.js';
 import { ApprovalBroker } from './approvals.js';
 import {
   answeredName,
@@ -10,7 +9,7 @@ import {
   newRecord,
   snapshot,
 } from './call-record.js';
-import { convertCallToolResult, functionResponseParts } from './convert-result.js';
+import { convertCallToolResult } from './convert-result.js';
 import type { CallExecutor, ToolLookup } from './executor.js';
 import {
   ABORTED,
@@ -22,7 +21,6 @@ import {
   rejectedText,
   tooManyTailsText,
 } from './texts.js';
-import { effectiveThreshold, truncateToolOutput } from './truncate-output.js';
 import type {
   ConfirmationRequest,
   Confirmer,
@@ -38,6 +36,10 @@ import type {
   ToolRef,
 } from './types.js';
 import { ArgumentValidator } from './validate.js';
+import { modelResponse } from './model-response.js';
+import { callMeta, type ProgressNote, terminalEvent, type UserTerminal } from './call-wire.js';
+
+export type { UserTerminal };
 import { beforeToolStep, hookNotes, STOP_EXECUTION, stoppedByHook } from './hook-steps.js';
 
 export interface ToolSchedulerOptions {
@@ -68,9 +70,6 @@ export interface ToolSchedulerOptions {
   /** Tools the host calls for the user (keystrokes into a running command): a model's call of one is refused. */
   hostOnly?: (tool: ToolRef) => boolean;
 }
-
-/** The terminal a person types at: its size for a command run in a pseudo-terminal. */
-export type UserTerminal = () => { cols: number; rows: number } | undefined;
 
 /** Per-batch state shared by its calls. */
 interface Batch {
@@ -275,7 +274,7 @@ export class ToolScheduler extends EventEmitter {
       result = await this.opts.executor.callTool(tool.serverAlias, tool.toolName, args, {
         signal: batch.signal,
         callId,
-        meta: this.callMeta(call, preapproved),
+        meta: callMeta(call.request, preapproved, this.userTerminal),
         onProgress: (p) => this.progress(call, p),
       });
     } catch (err) {
@@ -320,31 +319,12 @@ export class ToolScheduler extends EventEmitter {
         converted.display,
       );
     }
-    // What the user typed is shown to the user only: nothing to cut for the model. Our own servers say when
-    // they cut the text themselves (they hold the whole output): cut once, and link to their file.
-    const cutByServer = tool.builtIn ? result._meta?.[META.outputFile] : undefined;
-    const threshold =
-      call.request.typedByUser || typeof cutByServer === 'string'
-        ? 0
-        : effectiveThreshold(this.opts.truncateThreshold, tool.maxResultSizeChars);
-    const cut = await truncateToolOutput(converted.text, {
-      threshold,
-      projectTempDir: this.opts.projectTempDir,
-      exposedName: tool.exposedName,
-      callId,
-    });
     const extra = (await (early ?? this.contextFor(tool, args)))();
-    call.response = {
-      callId,
-      responseParts: functionResponseParts(callId, answeredName(call.request), {
-        output: cut.text + extra,
-        media: converted.mediaParts,
-      }),
-      responseText: cut.text + extra,
-      resultDisplay: converted.display,
-      ...(cut.file ? { outputFile: cut.file } : typeof cutByServer === 'string' ? { outputFile: cutByServer } : {}),
-      ...(result._meta ? { meta: result._meta as Record<string, unknown> } : {}),
-    };
+    call.response = await modelResponse(call, tool, result, converted, {
+      truncateThreshold: this.opts.truncateThreshold,
+      projectTempDir: this.opts.projectTempDir,
+      extra,
+    });
     this.finish(call, 'success');
   }
 
@@ -409,37 +389,12 @@ export class ToolScheduler extends EventEmitter {
    */
   userTerminal?: UserTerminal;
 
-  /**
-   * The call's `_meta`: its id, whether policy already allowed it, and the user's terminal when there is one
-   * (a subagent's call has no screen of its own to type into: only the main conversation's calls get it).
-   */
-  private callMeta(call: CallRecord, preapproved: boolean): Record<string, unknown> {
-    const size = call.request.parentCallId ? undefined : this.userTerminal?.();
-    return {
-      [META.callId]: call.request.callId,
-      ...(preapproved ? { [META.preapproved]: true } : {}),
-      ...(size ? { [META.terminal]: size } : {}),
-    };
-  }
-
   /** A notification without a message still moves the card's percentage. */
-  private progress(
-    call: CallRecord,
-    p: { progress: number; total?: number; message?: string; _meta?: Record<string, unknown> },
-  ): void {
+  private progress(call: CallRecord, p: ProgressNote): void {
     const message = applyProgress(call, p);
     if (message) this.emitEvent({ type: 'tool_output', callId: call.request.callId, chunk: message });
-    const term = p._meta?.[META.terminalOutput] as { pid?: unknown; data?: unknown } | undefined;
-    if (call.tool && term && Number.isInteger(term.pid) && typeof term.data === 'string') {
-      const { serverAlias } = call.tool;
-      this.emitEvent({
-        type: 'tool_terminal',
-        callId: call.request.callId,
-        serverAlias,
-        pid: term.pid as number,
-        data: term.data,
-      });
-    }
+    const terminal = terminalEvent(call, p);
+    if (terminal) this.emitEvent(terminal);
     this.emitCall(call);
   }
 
