@@ -1,5 +1,5 @@
 import type { Content, FunctionDeclaration, GenerateContentConfig, Part } from '@google/genai';
-import type { SchedulerEvent, ToolCall, ToolCallRequestInfo } from '../scheduler/types.js';
+import type { ToolCall, ToolCallRequestInfo } from '../scheduler/types.js';
 import type { ContentGenerator } from './content-generator.js';
 import type { ServerGeminiStreamEvent } from './events.js';
 import { DEFAULT_RETRY, GeminiChat, type RequestShape, type RetryConfig } from './gemini-chat.js';
@@ -12,6 +12,7 @@ import { LoopDetector } from './loop-detection.js';
 import { checkNextSpeaker } from './next-speaker.js';
 import { buildSystemPrompt } from './prompts.js';
 import { Turn } from './turn.js';
+import { ToolBatchStream } from './tool-batch-stream.js';
 import { hookContext, STOP_EXECUTION } from '../scheduler/hook-steps.js';
 import { afterAgent, beforeAgent } from './agent-hooks.js';
 import { modelHooks } from './model-hooks.js';
@@ -55,7 +56,6 @@ export function defaultGenerationConfig(model: string): GenerateContentConfig {
   return config;
 }
 
-const TERMINAL = new Set(['success', 'error', 'cancelled']);
 /** Stream events after which the message's work ends. */
 const ENDS_TURN = new Set<string>([
   'error',
@@ -88,9 +88,7 @@ export class GeminiClient {
   private readonly compressor: ChatCompressor;
   /** The user's latest words: what decides which tools are most relevant when not all can be declared. */
   private hint = '';
-  /** Events of work done for a running tool call (a subagent's model usage), yielded with the call's own. */
-  private readonly sideEvents: ServerGeminiStreamEvent[] = [];
-  private wakeSide?: () => void;
+  private readonly batches = new ToolBatchStream();
 
   constructor(private readonly opts: GeminiClientOptions) {
     this.compressor = new ChatCompressor(opts.compressionThreshold);
@@ -318,7 +316,7 @@ export class GeminiClient {
     let calls: ToolCall[];
     try {
       await this.checkpointer?.beforeTools(requests, this.chat.getHistory(false));
-      calls = yield* this.runTools(requests, signal);
+      calls = yield* this.batches.run(this.opts.runtime.scheduler, requests, signal);
     } catch (err) {
       const message = `Tool execution failed: ${(err as Error)?.message ?? String(err)}`;
       this.chat.addHistory({ role: 'user', parts: answerAll(requests, [], message) });
@@ -354,69 +352,9 @@ export class GeminiClient {
     return after.kind === 'retry' ? [{ text: after.reason }] : undefined;
   }
 
-  /**
-   * Schedules one turn's calls and forwards the scheduler's progress for them as stream events while the
-   * batch runs, so a consumer of this stream sees approvals, live output and results in order.
-   */
   /** Reports an event of work a tool call does on the loop's behalf (a subagent's model request). */
   report(ev: ServerGeminiStreamEvent): void {
-    this.sideEvents.push(ev);
-    this.wakeSide?.();
-  }
-
-  private async *runTools(
-    requests: ToolCallRequestInfo[],
-    signal: AbortSignal,
-  ): AsyncGenerator<ServerGeminiStreamEvent, ToolCall[]> {
-    const { scheduler } = this.opts.runtime;
-    const ids = new Set(requests.map((r) => r.callId));
-    const answered = new Set<string>();
-    const queue: ServerGeminiStreamEvent[] = [];
-    let wake: (() => void) | undefined;
-    const onEvent = (e: SchedulerEvent): void => {
-      if (e.type === 'tool_output') {
-        if (ids.has(e.callId)) queue.push({ type: 'tool_output', value: { callId: e.callId, chunk: e.chunk } });
-      } else if (e.type === 'tool_call_update' && ids.has(e.call.request.callId)) {
-        const call = { ...e.call };
-        if (TERMINAL.has(call.status) && call.response) {
-          if (answered.has(call.request.callId)) return;
-          answered.add(call.request.callId);
-          queue.push({ type: 'tool_call_response', value: call });
-        } else {
-          queue.push({ type: 'tool_call_update', value: call });
-        }
-      } else return;
-      wake?.();
-    };
-    let done = false;
-    let result: ToolCall[] = [];
-    let failure: unknown;
-    scheduler.on('event', onEvent);
-    this.wakeSide = () => wake?.();
-    const run = scheduler.schedule(requests, signal).then(
-      (calls) => void (result = calls),
-      (err: unknown) => void (failure = err),
-    );
-    void run.finally(() => {
-      done = true;
-      wake?.();
-    });
-    try {
-      for (;;) {
-        while (queue.length || this.sideEvents.length) yield (this.sideEvents.shift() ?? queue.shift())!;
-        if (done) break;
-        await new Promise<void>((r) => (wake = r));
-        wake = undefined;
-      }
-    } finally {
-      scheduler.off('event', onEvent);
-      this.wakeSide = undefined;
-    }
-    if (failure) throw failure;
-    for (const call of result) {
-      if (!answered.has(call.request.callId)) yield { type: 'tool_call_response', value: call };
-    }
-    return result;
+    this.batches.report(ev);
   }
 
   /** Summarises older history now when it passes the threshold, or always with `force` (`/compress`). */
