@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { createServer, type Server } from 'node:http';
@@ -24,7 +25,12 @@ function fakeOpener() {
   writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$@" >> '${log}'\n`);
   chmodSync(script, 0o755);
   const env = { PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':99', WAYLAND_DISPLAY: undefined, CI: undefined };
-  return { env, opened: () => (existsSync(log) ? readFileSync(log, 'utf8') : '') };
+  return {
+    env,
+    opened: () => (existsSync(log) ? readFileSync(log, 'utf8') : ''),
+    /** Whether a started opener is still running (it writes its log before it ends). */
+    running: () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).includes(script),
+  };
 }
 
 /**
@@ -92,10 +98,13 @@ describe('mcp auth: what the system opener may be given', () => {
       const run = collect(child);
       const shown = `${new URL(hostileEndpoint).protocol}//`;
       await waitFor(() => run.stdout().includes(shown), 'the authorization URL as text', 30_000);
-      // Give a wrongly started opener time to have written its log.
-      await new Promise((r) => setTimeout(r, 300));
-      expect(opener.opened()).toBe('');
       expect(run.stdout()).toMatch(/Warning: .*not opened/);
+      // An opener the host started exists from then on; once the host has ended, and no opener runs, any
+      // opener that ran has written its log.
+      child.kill('SIGTERM');
+      await run.done;
+      await waitFor(() => !opener.running(), 'no opener running', 10_000);
+      expect(opener.opened()).toBe('');
     });
   }
 });
