@@ -1,4 +1,5 @@
 import { constants } from 'node:os';
+import { ToolError } from '../common/result.js';
 import { type Confine, prepareLaunch, spawnLaunch, userFacing } from './execute.js';
 import { JobOutput } from './job-output.js';
 import type { ExecOutcome } from './output.js';
@@ -49,6 +50,21 @@ export class BackgroundJobs {
 
   list(): BackgroundJob[] {
     return [...this.jobs.values()];
+  }
+
+  /**
+   * The session's job of that pid, or the tool failure Gemini CLI 0.61 answers for any other pid (another
+   * session's job, a process that is no job): the same words whichever, so nothing leaks about other pids.
+   */
+  require(pid: number): BackgroundJob {
+    const job = this.get(pid);
+    if (!job)
+      throw new ToolError(
+        `Access denied. Background process ID ${pid} not found in this session's history.`,
+        'execution_failed',
+        'Access denied.',
+      );
+    return job;
   }
 
   get(pid: number): BackgroundJob | undefined {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { textResult, ToolError } from '../../common/result.js';
+import { textResult } from '../../common/result.js';
 import { defineTool, type ToolDefinition } from '../../common/tool.js';
 import type { BackgroundJobs } from '../background-jobs.js';
 
@@ -18,14 +18,7 @@ export function createKillBackgroundProcessTool(jobs: BackgroundJobs): ToolDefin
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (args) => {
-      const job = jobs.get(args.pid);
-      if (!job) {
-        throw new ToolError(
-          `Access denied. Background process ID ${args.pid} not found in this session's history.`,
-          'execution_failed',
-          'Access denied.',
-        );
-      }
+      const job = jobs.require(args.pid);
       const stopped = await jobs.stop(job);
       const text = stopped
         ? `Stopped background process ${job.pid} (\`${job.command}\`) and every process it started.`

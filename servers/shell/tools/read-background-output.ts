@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { wrapUntrusted } from '../../../protocol/tool-result.js';
-import { textResult, ToolError } from '../../common/result.js';
+import { textResult } from '../../common/result.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../../common/tool.js';
 import type { BackgroundJobs } from '../background-jobs.js';
 
@@ -40,14 +40,7 @@ export function createReadBackgroundOutputTool(jobs: BackgroundJobs): ToolDefini
     annotations: READ_ONLY,
     handler: async (args, ctx) => {
       if (args.delay_ms) await delay(Math.min(args.delay_ms, MAX_DELAY_MS), ctx.signal);
-      const job = jobs.get(args.pid);
-      if (!job) {
-        throw new ToolError(
-          `Access denied. Background process ID ${args.pid} not found in this session's history.`,
-          'execution_failed',
-          'Access denied.',
-        );
-      }
+      const job = jobs.require(args.pid);
       if (job.output.binary) return textResult('The output is binary and was not kept.');
       const all = job.output.tail().split('\n');
       if (all.at(-1) === '') all.pop();
