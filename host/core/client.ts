@@ -132,6 +132,7 @@ export class GeminiClient {
   private offered = (tool: LoopTool): boolean => {
     const { policy, registry, clientRequests } = this.opts.runtime;
     if (clientRequests && !clientRequests.hasUser && needsUser(tool)) return false;
+    // Named nowhere to the model, in the prompt's tool list either (the registry leaves it out of searches).
     if (hostOnly(tool)) return false;
     if (policy?.isStaticallyDenied(tool)) return false;
     // Tools that only serve another (a background job's, the shell's) go where it goes.

@@ -43,7 +43,9 @@ function toolSection(tools: PromptTool[]): string {
   const hints: string[] = [];
   for (const role of ROLES) {
     const t = tools.find((x) => role.tool.includes(x.toolName));
-    if (t) hints.push(`- To ${role.hint(t.exposedName)}.`);
+    // A tool with nothing to say to the model (write_to_shell) gets no line.
+    const hint = t && role.hint(t.exposedName);
+    if (hint) hints.push(`- To ${hint}.`);
   }
   const byServer = new Map<string, string[]>();
   // Host-provided tools (search_tools) are not a server's: their alias starts with '@'.

@@ -7,6 +7,7 @@ import { META } from '../../protocol/meta.js';
 import { parseToolPattern } from '../config/tool-pattern.js';
 import { exposedName, nameCoversTool, patternNamesTool } from './naming.js';
 import { checkedDeclaration } from './declarations.js';
+import { hostOnly } from './builtin-catalogue.js';
 import { type HostCallContext, hostToolEntry, type RegisteredTool } from './registered-tool.js';
 import { isResourceTool, resourceToolEntries } from './resource-tools.js';
 import {
@@ -99,7 +100,7 @@ export class ToolRegistry extends EventEmitter {
    */
   declarations(include?: (tool: RegisteredTool) => boolean, hint = ''): FunctionDeclaration[] {
     this.fresh();
-    const tools = this.list().filter((t) => t.serverAlias !== HOST_TOOLS_ALIAS);
+    const tools = this.modelPool();
     const offered = include ? tools.filter(include) : tools;
     const host: FunctionDeclaration[] = [];
     for (const t of this.byName.values())
@@ -135,12 +136,17 @@ export class ToolRegistry extends EventEmitter {
     if (extra) return extra.run(args, ctx);
     if (toolName !== SEARCH_TOOLS_NAME)
       return { isError: true, content: [{ type: 'text', text: `Unknown host tool '${toolName}'.` }] };
-    const found = searchTools(
-      this.list().filter((t) => t.serverAlias !== HOST_TOOLS_ALIAS),
-      args,
-    );
+    const found = searchTools(this.modelPool(), args);
     for (const t of found) this.active.add(t.exposedName);
     return searchResult(found, String(args.query ?? ''));
+  }
+
+  /**
+   * The servers' tools the model may be offered or find with search_tools: not the host's own (declared
+   * apart), and not a tool only the host calls for the user (write_to_shell).
+   */
+  private modelPool(): RegisteredTool[] {
+    return this.list().filter((t) => t.serverAlias !== HOST_TOOLS_ALIAS && !hostOnly(t));
   }
 
   warnings(): string[] {

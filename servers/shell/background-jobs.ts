@@ -56,7 +56,7 @@ export class BackgroundJobs {
    * The session's job of that pid, or the tool failure Gemini CLI 0.61 answers for any other pid (another
    * session's job, a process that is no job): the same words whichever, so nothing leaks about other pids.
    */
-  require(pid: number): BackgroundJob {
+  ofSession(pid: number): BackgroundJob {
     const job = this.get(pid);
     if (!job)
       throw new ToolError(

@@ -18,7 +18,7 @@ export function createKillBackgroundProcessTool(jobs: BackgroundJobs): ToolDefin
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (args) => {
-      const job = jobs.require(args.pid);
+      const job = jobs.ofSession(args.pid);
       const stopped = await jobs.stop(job);
       const text = stopped
         ? `Stopped background process ${job.pid} (\`${job.command}\`) and every process it started.`

@@ -40,7 +40,7 @@ export function createReadBackgroundOutputTool(jobs: BackgroundJobs): ToolDefini
     annotations: READ_ONLY,
     handler: async (args, ctx) => {
       if (args.delay_ms) await delay(Math.min(args.delay_ms, MAX_DELAY_MS), ctx.signal);
-      const job = jobs.require(args.pid);
+      const job = jobs.ofSession(args.pid);
       if (job.output.binary) return textResult('The output is binary and was not kept.');
       const all = job.output.tail().split('\n');
       if (all.at(-1) === '') all.pop();

@@ -57,6 +57,31 @@ describe('many tools: the most relevant are declared, search_tools finds the res
   });
 });
 
+describe('search_tools never finds a tool only the host calls', () => {
+  const endpoint = scriptedEndpoints();
+
+  it("a search for the shell's tools finds run_shell_command, not write_to_shell (the chat's channel for the user's keys)", async () => {
+    const ws = workspace();
+    ws.settings({
+      ...ONLY('shell'),
+      mcpServers: { f: { command: process.execPath, args: [FAULT], env: { FAULT_EXTRA_TOOLS: '400' }, trust: true } },
+    });
+    const listed = await runHost(['tools', 'list'], { ws });
+    expect(listed.code, listed.stderr).toBe(0);
+    const ep = await endpoint(
+      reply.calls({ id: 's1', name: 'search_tools', args: { query: 'write to shell command input', server: 'shell' } }),
+      reply.text('done'),
+    );
+    const r = await runHost(['-p', 'type into the shell'], { ws, url: ep.url });
+    expect(r.code, r.stderr).toBe(0);
+    const [first, second] = ep.requestsOf('streamGenerateContent');
+    expect(declared(first!).map((d) => d.name)).toContain('search_tools');
+    const found = JSON.stringify(second!.body.contents.at(-1).parts[0].functionResponse.response);
+    expect(found).toContain('shell__run_shell_command');
+    expect(found).not.toContain('write_to_shell');
+  });
+});
+
 describe('tool selection and search (pure)', () => {
   const tool = (server: string, name: string, description: string, builtIn = false): SearchableTool => ({
     exposedName: `${server}__${name}`,
