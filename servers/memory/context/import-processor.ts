@@ -1,7 +1,7 @@
-import { constants } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isWithin } from '../../common/path-guard.js';
+import { readContextFile } from './read-context-file.js';
 
 export const MAX_IMPORT_DEPTH = 5;
 
@@ -97,7 +97,7 @@ async function importOne(
   if (chain.has(real)) return `<!-- File already processed: ${token} -->`;
   let text: string;
   try {
-    text = await readRegularFile(real);
+    text = await readContextFile(real, rootReal);
   } catch (err) {
     return `<!-- Import failed: ${token} - ${(err as Error).message} -->`;
   }
@@ -105,23 +105,4 @@ async function importOne(
   const nested = new Set(chain).add(real);
   const processed = await processImports(text, dirname(full), opts, depth + 1, nested);
   return `<!-- Imported from: ${token} -->\n${processed}\n<!-- End of import from: ${token} -->`;
-}
-
-/** Imported files are text a person wrote: far below this. A larger one is an accident or an attack. */
-const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
-
-/**
- * An imported file's text, only if it is a regular file within the size bound: opened without blocking
- * (a FIFO with no writer would otherwise hang the context load) and checked on the open descriptor.
- */
-async function readRegularFile(path: string): Promise<string> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const st = await handle.stat();
-    if (!st.isFile()) throw new Error('not a regular file');
-    if (st.size > MAX_IMPORT_BYTES) throw new Error(`larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB`);
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
-  }
 }

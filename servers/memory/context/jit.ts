@@ -1,7 +1,8 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isWithin } from '../../common/path-guard.js';
 import { findGitRoot, staysInProject } from './discovery.js';
+import { readContextFile } from './read-context-file.js';
 import { processImports } from './import-processor.js';
 import { renderBlock } from './render.js';
 
@@ -56,7 +57,7 @@ export async function subdirectoryContext(
       const info = await stat(path).catch(() => undefined);
       // A link out of the workspace would send what it names to the model.
       if (!info?.isFile() || !(await staysInProject(path, root))) continue;
-      const raw = await readFile(path, 'utf8').catch(() => undefined);
+      const raw = await readContextFile(path, root).catch(() => undefined);
       if (raw === undefined) continue;
       const projectRoot = findGitRoot(d) ?? root;
       const text = (await processImports(raw, d, { projectRoot, onImport }, 0, new Set([path]))).trim();

@@ -1,7 +1,8 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { discoverContextFiles, type ContextFileRef, type DiscoveryOptions } from './discovery.js';
 import { processImports } from './import-processor.js';
+import { OutsideProjectError, readContextFile } from './read-context-file.js';
 
 export interface LoadedContext {
   /** The assembled text: one `--- Context from: ---` block per non-empty file, blank-line separated. */
@@ -27,9 +28,11 @@ export async function loadContext(opts: DiscoveryOptions): Promise<LoadedContext
   for (const ref of refs) {
     let raw: string;
     try {
-      raw = await readFile(ref.path, 'utf8');
-    } catch {
-      continue; // removed between discovery and read: nothing to load
+      // A project's file is checked again where it is read: a link swapped in since discovery is refused.
+      raw = await readContextFile(ref.path, ref.scope === 'project' ? ref.importRoot : undefined);
+    } catch (err) {
+      if (err instanceof OutsideProjectError) skipped.push(ref.path);
+      continue; // removed between discovery and read, or not a file to load
     }
     touched.push(ref.path);
     const real = await realpath(ref.path).catch(() => ref.path);
