@@ -3,9 +3,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import express from 'express';
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
+import { inMemoryOAuthProvider } from './oauth-provider.js';
 
 type SigningKey = { kid: string; privateKey: CryptoKey; jwk: JWK };
 
@@ -26,9 +26,6 @@ export class JwtIssuer {
   base = '';
   private keys: SigningKey[] = [];
   private server?: Server;
-  private readonly clients = new Map<string, OAuthClientInformationFull>();
-  private readonly codes = new Map<string, { clientId: string; params: AuthorizationParams }>();
-  private readonly refresh = new Map<string, { clientId: string; resource?: string; scope: string }>();
 
   async start(): Promise<this> {
     await this.rotate();
@@ -84,49 +81,13 @@ export class JwtIssuer {
   }
 
   /** Grants what the client asked for: the audience it named and the scopes it requested. */
-  private async issue(clientId: string, resource: string | undefined, scope: string): Promise<OAuthTokens> {
-    const refresh = randomUUID();
-    this.refresh.set(refresh, { clientId, resource, scope });
-    const access = await this.sign({ aud: resource, scope, client_id: clientId });
-    return { access_token: access, token_type: 'bearer', expires_in: 3600, refresh_token: refresh };
-  }
-
   private provider(): OAuthServerProvider {
-    const f = this;
-    return {
-      clientsStore: {
-        getClient: async (id) => f.clients.get(id),
-        registerClient: async (client) => {
-          const full = client as OAuthClientInformationFull;
-          f.clients.set(full.client_id, full);
-          return full;
-        },
-      },
-      async authorize(client, params, res) {
-        f.authorizeParams.push(params);
-        const code = randomUUID();
-        f.codes.set(code, { clientId: client.client_id, params });
-        const target = new URL(params.redirectUri);
-        target.searchParams.set('code', code);
-        if (params.state !== undefined) target.searchParams.set('state', params.state);
-        res.redirect(target.href);
-      },
-      challengeForAuthorizationCode: async (_client, code) => f.codes.get(code)!.params.codeChallenge,
-      async exchangeAuthorizationCode(client, code) {
-        const entry = f.codes.get(code);
-        if (!entry || entry.clientId !== client.client_id) throw new Error('bad code');
-        f.codes.delete(code);
-        return f.issue(client.client_id, entry.params.resource?.href, (entry.params.scopes ?? []).join(' '));
-      },
-      async exchangeRefreshToken(client, refreshToken) {
-        const entry = f.refresh.get(refreshToken);
-        if (entry?.clientId !== client.client_id) throw new Error('bad refresh token');
-        f.refresh.delete(refreshToken);
-        return f.issue(client.client_id, entry.resource, entry.scope);
-      },
-      async verifyAccessToken() {
+    return inMemoryOAuthProvider({
+      onAuthorize: (params) => this.authorizeParams.push(params),
+      mintAccessToken: ({ clientId, resource, scope }) => this.sign({ aud: resource, scope, client_id: clientId }),
+      verifyAccessToken: async () => {
         throw new Error('this issuer does not serve resources');
       },
-    };
+    });
   }
 }

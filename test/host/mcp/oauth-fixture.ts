@@ -9,8 +9,8 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import express from 'express';
+import { inMemoryOAuthProvider } from '../../helpers/oauth-provider.js';
 
 /**
  * A remote MCP server behind OAuth 2.1, all on 127.0.0.1: the SDK's authorization-server router (metadata,
@@ -20,10 +20,7 @@ import express from 'express';
  */
 export class OAuthMcpFixture {
   readonly seen = { registrations: 0, codeExchanges: 0, refreshes: 0, authorizeParams: [] as AuthorizationParams[] };
-  private readonly clients = new Map<string, OAuthClientInformationFull>();
-  private readonly codes = new Map<string, { clientId: string; params: AuthorizationParams }>();
   private readonly access = new Map<string, { clientId: string; expiresAt: number }>();
-  private readonly refresh = new Map<string, string>();
   private server?: Server;
   base = '';
 
@@ -35,9 +32,10 @@ export class OAuthMcpFixture {
     this.server = listening;
     this.base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
     const mcpUrl = new URL(`${this.base}/mcp`);
-    app.use(mcpAuthRouter({ provider: this.provider(), issuerUrl: new URL(this.base), resourceServerUrl: mcpUrl }));
+    const provider = this.provider();
+    app.use(mcpAuthRouter({ provider, issuerUrl: new URL(this.base), resourceServerUrl: mcpUrl }));
     const bearer = requireBearerAuth({
-      verifier: this.provider(),
+      verifier: provider,
       resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl),
     });
     app.post('/mcp', express.json(), bearer, async (req, res) => {
@@ -80,54 +78,22 @@ export class OAuthMcpFixture {
     return server;
   }
 
-  private issue(clientId: string): OAuthTokens {
-    const access = randomUUID();
-    const refresh = randomUUID();
-    this.access.set(access, { clientId, expiresAt: Date.now() + 3_600_000 });
-    this.refresh.set(refresh, clientId);
-    return { access_token: access, token_type: 'bearer', expires_in: 3600, refresh_token: refresh };
-  }
-
   private provider(): OAuthServerProvider {
-    const f = this;
-    return {
-      clientsStore: {
-        getClient: async (id) => f.clients.get(id),
-        registerClient: async (client) => {
-          f.seen.registrations++;
-          const full = client as OAuthClientInformationFull;
-          f.clients.set(full.client_id, full);
-          return full;
-        },
+    return inMemoryOAuthProvider({
+      onRegister: () => this.seen.registrations++,
+      onAuthorize: (params) => this.seen.authorizeParams.push(params),
+      onCodeExchange: () => this.seen.codeExchanges++,
+      onRefresh: () => this.seen.refreshes++,
+      mintAccessToken: ({ clientId }) => {
+        const access = randomUUID();
+        this.access.set(access, { clientId, expiresAt: Date.now() + 3_600_000 });
+        return access;
       },
-      async authorize(client, params, res) {
-        f.seen.authorizeParams.push(params);
-        const code = randomUUID();
-        f.codes.set(code, { clientId: client.client_id, params });
-        const target = new URL(params.redirectUri);
-        target.searchParams.set('code', code);
-        if (params.state !== undefined) target.searchParams.set('state', params.state);
-        res.redirect(target.href);
-      },
-      challengeForAuthorizationCode: async (_client, code) => f.codes.get(code)!.params.codeChallenge,
-      async exchangeAuthorizationCode(client, code) {
-        const entry = f.codes.get(code);
-        if (!entry || entry.clientId !== client.client_id) throw new Error('bad code');
-        f.codes.delete(code);
-        f.seen.codeExchanges++;
-        return f.issue(client.client_id);
-      },
-      async exchangeRefreshToken(client, refreshToken) {
-        if (f.refresh.get(refreshToken) !== client.client_id) throw new Error('bad refresh token');
-        f.refresh.delete(refreshToken);
-        f.seen.refreshes++;
-        return f.issue(client.client_id);
-      },
-      async verifyAccessToken(token) {
-        const entry = f.access.get(token);
+      verifyAccessToken: async (token) => {
+        const entry = this.access.get(token);
         if (!entry) throw new InvalidTokenError('unknown token');
         return { token, clientId: entry.clientId, scopes: [], expiresAt: Math.floor(entry.expiresAt / 1000) };
       },
-    };
+    });
   }
 }
