@@ -28,23 +28,32 @@ describe('withFileLock', () => {
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
 
-  it('two holders in one process never overlap', async () => {
+  it('two holders in one process never overlap: the second waits until the first lets go', async () => {
     const file = join(base, 'c.md');
     const events: string[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => {
       release = r;
     });
+    let entered!: () => void;
+    const firstIn = new Promise<void>((r) => {
+      entered = r;
+    });
     const first = withFileLock(file, async () => {
       events.push('first in');
+      entered();
       await gate;
       events.push('first out');
     });
+    // The second asks only once the first holds the lock (which of two simultaneous asks wins is the
+    // file system's choice, not the lock's promise).
+    await firstIn;
     const second = withFileLock(file, async () => {
       events.push('second in');
     });
-    // The first holds the lock until released: the second must wait for it.
-    await new Promise<void>((r) => setImmediate(r));
+    // Long enough for several of the second's retries: it must still be waiting.
+    await new Promise<void>((r) => setTimeout(r, 50));
+    expect(events).toEqual(['first in']);
     release();
     await Promise.all([first, second]);
     expect(events).toEqual(['first in', 'first out', 'second in']);
