@@ -7,6 +7,7 @@ import type { CommonFlags } from './flags.js';
 import { type Caller, createHttpAuth } from './http-auth.js';
 import { CallMeter } from './http-call-meter.js';
 import { DrainGate } from './http-drain-gate.js';
+import { ListenerClose } from './http-listener-close.js';
 import { SessionEventStore } from './http-event-store.js';
 import { serveStateless, type StatelessEnv } from './http-stateless.js';
 import { createHttpMetrics } from './http-metrics.js';
@@ -55,6 +56,8 @@ export async function serveHttp(
     });
   });
 
+  const listener = new ListenerClose(http);
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://x');
     const probe = PROBE_PATHS.has(url.pathname) && req.headers.origin === undefined;
@@ -100,20 +103,21 @@ export async function serveHttp(
   auth.listening(mcpUrl);
   // Tests and launchers read this line to learn the port.
   log.info(`listening on ${mcpUrl}`);
-  const close = async () => {
+  // Draining, the clients were told to go elsewhere: the listener waits for their traffic to stop.
+  const close = async (quietMs = 0) => {
     draining = true;
     await sessions.closeAll();
-    await new Promise<void>((r) => http.close(() => r()));
+    await listener.close({ quietMs, settleMs: 100, maxMs: 3000 });
   };
   return {
     port,
-    close,
+    close: () => close(),
     drain: async (graceMs: number) => {
       draining = true;
       const deadline = Date.now() + graceMs;
       await meter.settle(graceMs, log);
       await gate.close(deadline);
-      await close();
+      await close(250);
     },
   };
 }

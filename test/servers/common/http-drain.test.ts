@@ -1,9 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENTRY } from '../../helpers/paths.js';
+import { openRawSession } from '../../helpers/raw-mcp.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { waitFor } from '../../helpers/wait.js';
 import { connectHttp, startHttpServer } from './http-server.js';
@@ -106,4 +108,70 @@ describe('drain on SIGTERM', () => {
     expect(srv.stderr()).toMatch(/grace period over; closing 1 unfinished call/);
     void call;
   });
+
+  it('a request already on its way when the drain ends gets a whole answer or a refused connection, never a cut one', async () => {
+    // A load balancer may resend a request whose connection was refused, never one that was cut after
+    // it was sent (it may have run). Twenty clients each send a request on a fresh connection, in a
+    // loop, until the server says their session is gone (404) or refuses the connection, while the
+    // server drains and exits: every request sent must get a whole HTTP answer.
+    const srv = await startHttpServer(ENTRY.filesystem, ['--root', tempDir()], children);
+    const s = await openRawSession(srv.url);
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' });
+    const request = [
+      'POST /mcp HTTP/1.1',
+      `Host: 127.0.0.1:${srv.port}`,
+      ...Object.entries(s.headers).map(([k, v]) => `${k}: ${v}`),
+      `Content-Length: ${Buffer.byteLength(ping)}`,
+      '',
+      ping,
+    ].join('\r\n');
+    const tally = { answered: 0, gone: 0, refused: 0, cut: [] as string[] };
+    const client = async () => {
+      for (;;) {
+        const r = await sendOnce(srv.port, request);
+        if (r.status === '200') tally.answered++;
+        else if (r.status === '404') return void tally.gone++;
+        else if (r.error === 'ECONNREFUSED') return void tally.refused++;
+        else return void tally.cut.push(r.error ?? `HTTP ${r.status}`);
+      }
+    };
+    const clients = Array.from({ length: 20 }, client);
+    await waitFor(() => tally.answered >= 100, 'the clients to be under way');
+    srv.child.kill('SIGTERM');
+    await Promise.all(clients);
+    console.log(
+      `drain under load: ${tally.answered} answered, then ${tally.gone} told the session is gone, ${tally.refused} refused, ${tally.cut.length} cut`,
+    );
+    expect(tally.cut).toEqual([]);
+    expect(tally.gone + tally.refused).toBe(20);
+    expect(await srv.exited).toBe(0);
+  });
 });
+
+/** One request on a fresh connection: the answer's status, or how the connection ended without one. */
+function sendOnce(port: number, request: string): Promise<{ status?: string; error?: string }> {
+  return new Promise((resolve) => {
+    let data = '';
+    const socket = createConnection(port, '127.0.0.1', () => socket.write(request));
+    socket.on('data', (d: Buffer) => {
+      data += d.toString();
+      // The SSE answer keeps the connection open (the SDK sets keep-alive): closed here once whole.
+      if (wholeAnswer(data)) {
+        resolve({ status: data.slice(9, 12) });
+        socket.destroy();
+      }
+    });
+    socket.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
+    socket.on('close', () => resolve({ error: `closed after ${data.length} bytes` }));
+  });
+}
+
+/** A status line, then a body that ends as its chunking or Content-Length says. */
+function wholeAnswer(data: string): boolean {
+  const end = data.indexOf('\r\n\r\n');
+  if (!/^HTTP\/1\.1 \d{3}/.test(data) || end < 0) return false;
+  const head = data.slice(0, end);
+  if (/transfer-encoding: chunked/i.test(head)) return data.endsWith('\r\n0\r\n\r\n');
+  const length = /content-length: (\d+)/i.exec(head);
+  return Buffer.byteLength(data.slice(end + 4)) >= Number(length?.[1] ?? 0);
+}
