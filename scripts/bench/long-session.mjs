@@ -70,13 +70,18 @@ function acpPeer(child) {
       const msg = line.trim() ? JSON.parse(line) : {};
       if (msg.id !== undefined && msg.method === undefined) waiting.get(msg.id)?.(msg);
       // Read-only calls ask nothing; any other request of the agent's is answered "not supported".
-      else if (msg.id !== undefined) child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'no' } })}\n`);
+      else if (msg.id !== undefined)
+        child.stdin.write(
+          `${JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'no' } })}\n`,
+        );
     }
   });
   return (method, params) =>
     new Promise((resolve, reject) => {
       const id = next++;
-      waiting.set(id, (msg) => (msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result)));
+      waiting.set(id, (msg) =>
+        msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result),
+      );
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
     });
 }
