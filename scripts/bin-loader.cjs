@@ -2,7 +2,7 @@
 // Runs one bundled bin (dist/bin/impl/<name>.cjs) through vm.Script so that V8's code cache applies
 // (loader/code-cache.cjs), with Liftoff-only WebAssembly (loader/wasm-liftoff.cjs), TurboFan kept for
 // what runs long (loader/turbofan-later.cjs), a young generation that does not grow
-// (loader/young-generation.cjs) and an old generation that grows to at most twice what is live
+// (loader/young-generation.cjs) and an old generation that grows to at most one and a half times what is live
 // (loader/old-generation.cjs), after loading the built-in modules the bundle needs while V8 can still
 // use their code cache (loader/builtins.cjs). Each trick's module says what it saves. The build writes
 // the cache from a warm-up run (scripts/warm-code-cache.mjs), so it holds the functions a session
