@@ -22,9 +22,18 @@ sleep 1
 for p in $g; do kill -s KILL -- "-$p" 2>/dev/null; done
 exit 0`;
 
+/**
+ * How long a released group may stay on the watcher's list: its line waits for the next group's, so the
+ * watcher wakes once per command instead of twice (it reads its pipe a byte at a time, on the cores the
+ * next command starts on). A released group is gone, so a watcher that signals it meanwhile finds nothing.
+ */
+const RELEASE_BATCH_MS = 50;
+
 export class GroupWatcher {
   private proc: ChildProcess | undefined;
   private readonly listed = new Set<number>();
+  private released = '';
+  private flushTimer: NodeJS.Timeout | undefined;
 
   watch(pgid: number): void {
     if (this.listed.has(pgid)) return;
@@ -33,23 +42,35 @@ export class GroupWatcher {
   }
 
   release(pgid: number): void {
-    if (this.listed.delete(pgid)) this.send(`-${pgid}\n`);
+    if (!this.listed.delete(pgid)) return;
+    this.released += `-${pgid}\n`;
+    this.flushTimer ??= setTimeout(() => this.send(''), RELEASE_BATCH_MS).unref();
   }
 
   /** No more groups will come (the server is going away): the watcher exits, ending what is still listed. */
   close(): void {
+    this.send('');
     this.proc?.stdin?.end();
     this.proc = undefined;
   }
 
-  /** Writes a line; a watcher that is gone (a command killed it) is replaced, told every listed group. */
+  /**
+   * Writes the releases waiting and then `line`; a watcher that is gone (a command killed it) is replaced,
+   * told every listed group.
+   */
   private send(line: string): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    let text = this.released + line;
+    this.released = '';
+    if (!text) return;
     if (!this.proc?.stdin?.writable) {
+      if (this.listed.size === 0) return;
       this.proc = start(() => (this.proc = undefined));
       if (!this.proc) return;
-      line = [...this.listed].map((g) => `+${g}\n`).join('');
+      text = [...this.listed].map((g) => `+${g}\n`).join('');
     }
-    this.proc.stdin?.write(line);
+    this.proc.stdin?.write(text);
   }
 }
 
