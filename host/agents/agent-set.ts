@@ -10,8 +10,9 @@ import { codebaseInvestigator } from './builtin-agents.js';
  * (`.gemini/agents`, and Claude Code's `.claude/agents`) only when the folder is trusted and each agent is
  * acknowledged for its current content, then the user's (`~/.gemini/agents`, `~/.claude/agents`), then
  * enabled extensions' (`agents/`). The
- * first definition of a name wins, as in 0.61 (a later one is reported as a duplicate), so a project
- * file can never replace a built-in or shadow the user's own agent under the same name unnoticed.
+ * first definition of a name wins, as in 0.61, and a later one is reported as a duplicate: a project file
+ * can never replace a built-in, and one that takes the name of the user's own agent wins over it only
+ * once acknowledged, with the user's reported at start.
  */
 export interface AgentSet {
   /** The agents offered to the model. */

@@ -187,8 +187,8 @@ export function titleOf(history: Content[], max = 80): string {
     if (c.role !== 'user') continue;
     const text = (c.parts ?? []).find((p) => typeof p.text === 'string' && p.text.trim() && !p.functionResponse)?.text;
     if (!text) continue;
-    const line = text.trim().split('\n')[0]!.replace(/\s+/g, ' ');
-    return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+    const line = text.trim().split('\n')[0]!.replace(/\s+/g, ' ').trimEnd();
+    return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
   }
   return '(no prompt)';
 }

@@ -69,7 +69,7 @@ function readSession(file: string, onUnusable?: (message: string) => void): Read
     return undefined;
   }
   const title = firstTyped?.trim()
-    ? firstTyped.trim().split('\n')[0]!
+    ? firstTyped.trim().split('\n')[0]!.trimEnd()
     : titleOf(firstContents.length ? firstContents : history);
   return { header, history, transcript, title, skipped };
 }

@@ -148,6 +148,9 @@ describe('titleOf and messageCount', () => {
     expect(titleOf([user('x'.repeat(100))], 10)).toBe(`${'x'.repeat(9)}…`);
     expect(titleOf([user('x'.repeat(10))], 10)).toBe('x'.repeat(10));
     expect(titleOf([model('only the model')])).toBe('(no prompt)');
+    // No space left before the end or the ellipsis.
+    expect(titleOf([user('fix the bug  \nand the next one')])).toBe('fix the bug');
+    expect(titleOf([user('fix the bug now')], 9)).toBe('fix the…');
   });
 
   it('counts prompts and answers with text, not thoughts or tool traffic', () => {
