@@ -4,6 +4,8 @@
 // a page the process touches for the first time costs a page fault: ~15 µs each on the 2-core VM we
 // measure on, where the host took ~5,000 more of them than a bare `node -e 0` before its first request.
 // The young generation is kept at its first size: more, smaller scavenges, fewer fresh pages.
+// A server on the HTTP transport, long-lived and allocating per request, restores the growth once it
+// listens (servers/common/young-generation.ts).
 //
 // Measured (Node 20.20, 2 shared cores, 3-turn session, medians of 11 interleaved runs, twice): exit
 // 621 → 585 and 624 → 596 ms, tree CPU 647 → 621 and 646 → 627 ms, peak tree RSS 118 → 112 MiB; a

@@ -18,6 +18,7 @@ import type { Logger } from './logger.js';
 import { MAX_MESSAGE_BYTES } from './message-limit.js';
 import { mintSessionId, REPLICA_HEADER } from './replica.js';
 import { readJson, sendDraining, sendJsonError, sendTooLarge, TOO_LARGE } from './http-replies.js';
+import { letYoungGenerationGrow } from './young-generation.js';
 
 /**
  * Streamable HTTP on `/mcp`, one server per session (per request with `--stateless`). A bearer token
@@ -101,6 +102,7 @@ export async function serveHttp(
   const { port, mcpUrl } = await listen(http, flags);
   ({ allowedHosts, ownOrigins } = hostsAnswered(flags, port));
   auth.listening(mcpUrl);
+  letYoungGenerationGrow();
   // Tests and launchers read this line to learn the port.
   log.info(`listening on ${mcpUrl}`);
   // Draining, the clients were told to go elsewhere: the listener waits for their traffic to stop.

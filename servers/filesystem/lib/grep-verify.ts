@@ -1,6 +1,6 @@
 import { lazyRequire } from '../../../protocol/lazy-require.js';
 import type { FileHandle } from 'node:fs/promises';
-import { openChecked } from '../../common/confined-fs.js';
+import { openChecked, readRegularHandle } from '../../common/confined-fs.js';
 import { isAllowedReal } from '../../common/path-guard.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
 import { decodeText } from './text-decode.js';
@@ -67,7 +67,9 @@ async function verifiedLines(full: string, roots: WorkspaceRoots, upTo: number):
   try {
     const st = await fh.stat();
     if (!st.isFile()) return undefined;
-    if (st.size <= WHOLE_READ_LIMIT || upTo === Infinity) return decodeText(await fh.readFile()).split(/\r?\n/);
+    // The stat just taken sizes the read: no second fstat as fh.readFile() would take.
+    if (st.size <= WHOLE_READ_LIMIT || upTo === Infinity)
+      return decodeText(await readRegularHandle(fh, full, st)).split(/\r?\n/);
     return await streamLines(fh, upTo);
   } catch {
     return undefined;
