@@ -93,14 +93,49 @@ const VOLATILE_ENV =
 // Every third-party server's environment holds the same names: each is tested once per process.
 const volatileNames = new Map<string, boolean>();
 
-function stableEnv(env: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
+function isVolatile(name: string): boolean {
+  let volatile = volatileNames.get(name);
+  if (volatile === undefined) volatileNames.set(name, (volatile = VOLATILE_ENV.test(name)));
+  return volatile;
+}
+
+interface EnvDigest {
+  stable: Record<string, string>;
+  size: number;
+  digest: string;
+}
+
+/**
+ * The digests of the last few environments keyed. Most servers of a session get the same environment
+ * (the user's, sanitised, plus GEMINI_CLI) in a fresh object each: copying, serialising and hashing it
+ * again per server was most of a key's cost and of its garbage with 100 servers. Comparing it with one
+ * already hashed allocates nothing; any differing, added or missing variable makes a new digest.
+ */
+const envDigests: EnvDigest[] = [];
+const ENV_DIGESTS_KEPT = 4;
+
+function sameStableEnv(known: EnvDigest, env: Record<string, string>): boolean {
+  let n = 0;
   for (const k in env) {
-    let volatile = volatileNames.get(k);
-    if (volatile === undefined) volatileNames.set(k, (volatile = VOLATILE_ENV.test(k)));
-    if (!volatile) out[k] = env[k]!;
+    if (isVolatile(k)) continue;
+    if (known.stable[k] !== env[k]) return false;
+    n++;
   }
-  return out;
+  return n === known.size;
+}
+
+/** A digest of the environment less its volatile names, the same whatever the variables' order. */
+function stableEnvDigest(env: Record<string, string>): string {
+  for (const known of envDigests) if (sameStableEnv(known, env)) return known.digest;
+  const stable: Record<string, string> = {};
+  for (const k in env) if (!isVolatile(k)) stable[k] = env[k]!;
+  const names = Object.keys(stable).sort();
+  const digest = createHash('sha256')
+    .update(JSON.stringify(names.map((k) => [k, stable[k]])))
+    .digest('hex');
+  envDigests.unshift({ stable, size: names.length, digest });
+  if (envDigests.length > ENV_DIGESTS_KEPT) envDigests.pop();
+  return digest;
 }
 
 /**
@@ -123,7 +158,7 @@ export function listingKey(config: ResolvedServerConfig, stamp: (path: string) =
     env:
       config.listingEnvNames && config.env
         ? pick(config.env, config.listingEnvNames)
-        : config.env && stableEnv(config.env),
+        : config.env && stableEnvDigest(config.env),
     cwd: config.cwd,
     url: config.url,
     headers: config.headers,

@@ -13,6 +13,7 @@ import { isResourceTool, resourceToolEntries } from './resource-tools.js';
 import {
   declarationSize,
   DECLARATION_CHAR_BUDGET,
+  fitsBudget,
   HOST_TOOLS_ALIAS,
   SEARCH_TOOLS_DESCRIPTION,
   SEARCH_TOOLS_NAME,
@@ -225,8 +226,8 @@ export class ToolRegistry extends EventEmitter {
       if (!map.has(entry.exposedName) && passesCore(core, entry) && !excluded(exclude, entry))
         map.set(entry.exposedName, entry);
     // Above the budget the model gets search_tools to reach the tools a request leaves out.
-    const chars = [...map.values()].reduce((a, t) => a + declarationSize(t.declaration), 0);
-    if (chars > this.budget && !map.has(SEARCH_TOOLS_NAME)) map.set(SEARCH_TOOLS_NAME, searchToolsEntry());
+    if (!map.has(SEARCH_TOOLS_NAME) && !fitsBudget(map.values(), this.budget))
+      map.set(SEARCH_TOOLS_NAME, searchToolsEntry());
     if (map.size > DECLARATION_BUDGET) {
       warnings.push(
         `${map.size} tools are declared; the Gemini API accepts at most ${DECLARATION_BUDGET} per request. Use includeTools/excludeTools or tools.exclude to trim them.`,

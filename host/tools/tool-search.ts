@@ -108,6 +108,19 @@ export const declarationSize = (d: FunctionDeclaration): number => {
   return n;
 };
 
+/**
+ * Whether the tools' declarations fit `budget`, sizing only until they do not: with 100 servers the
+ * budget is spent after some tens of their 665 tools, and each size is a serialisation.
+ */
+export function fitsBudget(tools: Iterable<{ declaration: FunctionDeclaration }>, budget: number): boolean {
+  let total = 0;
+  for (const t of tools) if ((total += declarationSize(t.declaration)) > budget) return false;
+  return true;
+}
+
+/** No more than a declaration's serialised size (its name and description are in it whole): needs no serialisation. */
+const sizeAtLeast = (d: FunctionDeclaration): number => (d.name?.length ?? 0) + (d.description?.length ?? 0);
+
 export interface Selection {
   declared: SearchableTool[];
   /** How many offered tools were left for search_tools. */
@@ -125,8 +138,7 @@ export function selectTools<T extends SearchableTool>(
   hint: string,
   budget = DECLARATION_CHAR_BUDGET,
 ): { declared: T[]; deferred: number } {
-  const total = tools.reduce((a, t) => a + declarationSize(t.declaration), 0);
-  if (total <= budget) return { declared: tools, deferred: 0 };
+  if (fitsBudget(tools, budget)) return { declared: tools, deferred: 0 };
   const rank = (t: T): number => (t.builtIn ? 3 : active.has(t.exposedName) ? 2 : 0);
   const q = new Set(words(hint));
   // Built-in tools are declared whatever their score.
@@ -135,8 +147,10 @@ export function selectTools<T extends SearchableTool>(
   const chosen = new Set<T>();
   let used = 0;
   for (const { t, r } of scored) {
+    // Built-in tools are the core set: always declared. Once the budget is nearly spent, most tools are
+    // too long by their description alone and need not be sized.
+    if (r < 3 && used + sizeAtLeast(t.declaration) > budget) continue;
     const n = declarationSize(t.declaration);
-    // Built-in tools are the core set: always declared.
     if (r < 3 && used + n > budget) continue;
     chosen.add(t);
     used += n;

@@ -44,6 +44,22 @@ describe('listingKey', () => {
     expect(listingKey(thirdParty({ ...base, TRACKER_BETA: '1' }))).not.toBe(listingKey(thirdParty(base)));
   });
 
+  it('tells apart environments keyed one after another in one process, whatever their order', () => {
+    const { TRACKER_URL: _dropped, ...less } = base;
+    const keys = [
+      listingKey(thirdParty(base)),
+      listingKey(thirdParty({ ...base, TRACKER_URL: 'https://b.example' })),
+      listingKey(thirdParty(less)),
+      listingKey(thirdParty({ ...base, TRACKER_TOKEN_FILE: '/home/u/.tracker' })),
+      listingKey(thirdParty({ ...base, HOME: '/home/v' })),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+    // Back to the first environment, in another order and with volatile names added: the first key again.
+    const reordered = { TRACKER_URL: base.TRACKER_URL, HOME: base.HOME, PATH: base.PATH, SHLVL: '4' };
+    expect(listingKey(thirdParty(reordered))).toBe(keys[0]);
+    expect(listingKey(thirdParty({ ...base, TRACKER_URL: 'https://b.example' }))).toBe(keys[1]);
+  });
+
   it('changes when a script named in the arguments changes, not when a named pipe or folder is touched', () => {
     const dir = tempDir('gmc-listing-key-');
     const script = join(dir, 'server.mjs');
