@@ -46,7 +46,7 @@ export class ListenerClose {
   async close(times: ListenerCloseTimes): Promise<void> {
     const deadline = Date.now() + times.maxMs;
     await this.waitUntil(deadline, () => times.quietMs - (Date.now() - this.lastActivity));
-    // net.Server's own close stops accepting without http.Server's sweep of not-yet-parsed connections.
+    // net.Server's own close stops accepting without http.Server's sweep of idle kept-alive connections.
     const closed = new Promise<void>((r) => NetServer.prototype.close.call(this.http, () => r()));
     await this.waitUntil(deadline, () => this.untilSettled(times.settleMs));
     this.http.closeAllConnections();
