@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import shellQuote from 'shell-quote';
-import { splitContextFileNames } from '../../protocol/context-file-name.js';
+import { builtInServer, type CleanEnv, discoveryBridgeServer } from './builtin-servers.js';
+import { contextFileNames } from './context-file-setting.js';
 import { SettingsError } from './errors.js';
 import { disabledMcpServers, normalizeServerId } from './mcp-enablement.js';
 import { geminiHome } from './paths.js';
@@ -10,7 +9,7 @@ import { oauthFor, type OAuthServerConfig } from './server-oauth.js';
 import { BUILTIN_ALIASES, DISCOVERY_ALIAS, toolPrefixes } from './server-names.js';
 import type { McpServerSettings, Settings } from './settings-schema.js';
 import { serverSandbox, type SandboxChoice, type ServerSandbox } from './sandbox.js';
-import { BASE_ENV_NAMES, BUILTIN_ENV_NAMES, pickEnv, sanitizedEnv, type RedactionOverrides } from './env.js';
+import { sanitizedEnv, type RedactionOverrides } from './env.js';
 
 export type TransportKind = 'stdio' | 'http' | 'sse' | 'auto';
 
@@ -79,30 +78,6 @@ export interface ServerSet {
 
 export const DEFAULT_CALL_TIMEOUT_MS = 600_000;
 
-let cachedRoot: string | undefined;
-
-/** The package root, found by walking up from this module: works from source (vitest) and from dist. */
-export function packageRoot(): string {
-  if (cachedRoot) return cachedRoot;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).name === 'gemini-mcp-cli') return (cachedRoot = dir);
-    const up = dirname(dir);
-    if (up === dir) throw new Error('gemini-mcp-cli package root not found');
-    dir = up;
-  }
-}
-
-/** A built-in server's entry: the bundle `npm run build` writes to dist/bin. */
-/** The host environment without secret-looking variables (env.ts sanitizedEnv), a fresh copy per call. */
-type CleanEnv = () => Record<string, string>;
-
-export function builtInEntry(name: string): string {
-  const file = name === DISCOVERY_ALIAS ? 'gemini-mcp-discovery-bridge.cjs' : `gemini-mcp-${name}.cjs`;
-  return join(packageRoot(), 'dist/bin', file);
-}
-
 export function resolveServers(
   settings: Settings | { merged: Settings },
   opts: ResolveServersOptions,
@@ -121,8 +96,9 @@ export function resolveServerSet(input: Settings | { merged: Settings }, opts: R
   let cleaned: Record<string, string> | undefined;
   const clean: CleanEnv = () => ({ ...(cleaned ??= sanitizedEnv(env, redaction)) });
   const ordered = new Map<string, ResolvedServerConfig>();
-  for (const name of BUILTIN_ALIASES) ordered.set(name, builtIn(name, opts, env, clean, contextFileNames(settings)));
-  if (settings.tools?.discoveryCommand) ordered.set(DISCOVERY_ALIAS, discoveryBridge(settings, opts, clean));
+  for (const name of BUILTIN_ALIASES)
+    ordered.set(name, builtInServer(name, opts, env, clean, contextFileNames(settings)));
+  if (settings.tools?.discoveryCommand) ordered.set(DISCOVERY_ALIAS, discoveryBridgeServer(settings, opts, clean));
   if (settings.mcp?.serverCommand) {
     const [command, ...args] = splitCommand(settings.mcp.serverCommand, 'mcp.serverCommand');
     ordered.set('mcp', {
@@ -181,116 +157,6 @@ export function resolveServerSet(input: Settings | { merged: Settings }, opts: R
     } else servers.push(server);
   }
   return { servers, blocked };
-}
-
-function rootArgs(opts: ResolveServersOptions): string[] {
-  const roots = opts.roots?.length ? opts.roots : [opts.cwd];
-  return [...roots.flatMap((r) => ['--root', resolve(r)]), '--project-temp-dir', opts.projectTempDir];
-}
-
-/** The same configuration with `--root` naming these directories instead (where the first one stood). */
-export function withRootArgs(config: ResolvedServerConfig, roots: string[]): ResolvedServerConfig {
-  const args = config.args ?? [];
-  const at = args.indexOf('--root');
-  if (!config.rootArgs || at < 0) return config;
-  const rest = args.filter((a, i) => a !== '--root' && args[i - 1] !== '--root');
-  const next = [...rest.slice(0, at), ...roots.flatMap((r) => ['--root', resolve(r)]), ...rest.slice(at)];
-  const same = next.length === args.length && next.every((a, i) => a === args[i]);
-  return same ? config : { ...config, args: next };
-}
-
-const BUILTIN_DESCRIPTIONS: Record<string, string> = {
-  filesystem: 'Built-in: files in the workspace',
-  shell: 'Built-in: shell commands',
-  web: 'Built-in: web fetch and Google search',
-  memory: 'Built-in: long-term memory (GEMINI.md)',
-  [DISCOVERY_ALIAS]: 'Built-in: tools from tools.discoveryCommand',
-};
-
-/**
- * `context.fileName`: one name or a list (Gemini CLI accepts both); empty means the default GEMINI.md.
- * Only plain file names are used; a path (`../.ssh/id_rsa`) is refused — see refusedContextFileNames.
- */
-export function contextFileNames(settings: Settings): string[] {
-  return splitContextFileNames(configuredContextFileNames(settings)).names;
-}
-
-/** The configured context file names that are paths rather than plain names, for the start-up notice. */
-export function refusedContextFileNames(settings: Settings): string[] {
-  return splitContextFileNames(configuredContextFileNames(settings)).refused;
-}
-
-function configuredContextFileNames(settings: Settings): string[] {
-  const v = settings.context?.fileName;
-  const names = typeof v === 'string' ? [v] : (v ?? []);
-  return names.map((n) => n.trim()).filter(Boolean);
-}
-
-function builtIn(
-  name: string,
-  opts: ResolveServersOptions,
-  env: NodeJS.ProcessEnv,
-  clean: CleanEnv,
-  fileNames: string[],
-): ResolvedServerConfig {
-  let childEnv: Record<string, string>;
-  if (name === 'shell') {
-    // The shell runs the user's own commands: their environment, minus secrets and never the API key.
-    childEnv = clean();
-    for (const k of BUILTIN_ENV_NAMES.web!) if (/KEY/.test(k)) delete childEnv[k];
-  } else {
-    childEnv = pickEnv(env, [...BASE_ENV_NAMES, ...(BUILTIN_ENV_NAMES[name] ?? [])]);
-    if (name === 'memory' && opts.homeDir) childEnv.GEMINI_CLI_HOME = opts.homeDir;
-  }
-  const sandboxed = name === 'shell' && opts.sandbox?.shell === true;
-  return {
-    alias: name,
-    builtIn: true,
-    trust: false,
-    transport: 'stdio',
-    command: process.execPath,
-    args: [
-      builtInEntry(name),
-      ...rootArgs(opts),
-      ...(name === 'memory' ? fileNames.flatMap((f) => ['--context-file-name', f]) : []),
-      ...(sandboxed ? shellSandboxArgs(opts.sandbox!) : []),
-    ],
-    ...(sandboxed ? { sandboxed: true } : {}),
-    env: { ...childEnv, GEMINI_CLI: '1' },
-    cwd: opts.cwd,
-    timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
-    description: BUILTIN_DESCRIPTIONS[name],
-    startup: 'lazy',
-    // Our servers' listings depend on their flags and these variables, never on the user's other ones.
-    listingEnvNames: [...BASE_ENV_NAMES, ...(BUILTIN_ENV_NAMES[name] ?? [])],
-    rootArgs: true,
-  };
-}
-
-function shellSandboxArgs(s: SandboxChoice): string[] {
-  return [
-    '--sandbox',
-    ...(s.allowNet.length ? ['--sandbox-allow-net', s.allowNet.join(',')] : []),
-    ...s.secrets.flatMap((p) => ['--sandbox-secret', p]),
-  ];
-}
-
-function discoveryBridge(settings: Settings, opts: ResolveServersOptions, clean: CleanEnv): ResolvedServerConfig {
-  const args = [builtInEntry(DISCOVERY_ALIAS), '--discovery-command', settings.tools!.discoveryCommand!];
-  if (settings.tools?.callCommand) args.push('--call-command', settings.tools.callCommand);
-  return {
-    alias: DISCOVERY_ALIAS,
-    builtIn: true,
-    trust: false,
-    transport: 'stdio',
-    command: process.execPath,
-    args: [...args, ...rootArgs(opts)],
-    env: { ...clean(), GEMINI_CLI: '1' },
-    cwd: opts.cwd,
-    timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
-    description: BUILTIN_DESCRIPTIONS[DISCOVERY_ALIAS],
-    startup: 'lazy',
-  };
 }
 
 function userServer(

@@ -24,7 +24,8 @@ export {
 
 export { SettingsError };
 export { geminiHome, defaultProjectTempDir } from './paths.js';
-export { resolveServers, resolveServerSet, packageRoot } from './servers.js';
+export { resolveServers, resolveServerSet } from './servers.js';
+export { packageRoot } from './builtin-servers.js';
 export { validateAlias } from './server-names.js';
 export type { TrustDecision } from './trust.js';
 export type { ResolvedServerConfig, ResolveServersOptions, BlockedServer, ServerSet } from './servers.js';

@@ -6,7 +6,8 @@ import { type CommandSet, loadCommandFiles } from '../custom-commands/custom-com
 import type { LoadedExtension } from '../extensions/loader.js';
 import { geminiHome } from '../config/paths.js';
 import { builtinReplacementNotice } from '../config/server-names.js';
-import { refusedContextFileNames, type ResolvedServerConfig } from '../config/servers.js';
+import { refusedContextFileNames } from '../config/context-file-setting.js';
+import type { ResolvedServerConfig } from '../config/servers.js';
 import { systemSettingsPath, workspaceSettingsPath } from '../config/settings-files.js';
 import type { Settings } from '../config/settings-schema.js';
 import type { LoadedSettings } from '../load-settings.js';

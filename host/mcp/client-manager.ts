@@ -7,7 +7,8 @@ import type {
   ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOptions, ElicitationHandler, ServerState } from './types.js';
-import { withRootArgs, type ResolvedServerConfig } from '../config/servers.js';
+import { withRootArgs } from '../config/builtin-servers.js';
+import type { ResolvedServerConfig } from '../config/servers.js';
 import { silentLogger, type HostLogger } from '../log.js';
 import type { ServerConnection } from './connection.js';
 import { ClientRequests } from './client-requests.js';

@@ -15,7 +15,7 @@ const NOT_CONFIGURATION: Record<string, string> = {
   'host/atomic-file.ts': 'opens only to write: its own fresh temp file, and the folder to fsync it',
   'host/sessions/recorder.ts': 'opens only to append to the session record it created',
   'host/ui/input/editor.ts': 'reads back the temp file it created in its own fresh mkdtemp folder',
-  'host/config/servers.ts': "reads the package.json of this program's own install to find it",
+  'host/config/builtin-servers.ts': "reads the package.json of this program's own install to find it",
   'host/ui/input/history-store.ts': 'our own input history under ~/.gemini, written only by us',
   'host/mcp/oauth/token-store.ts': 'our own OAuth token store, written only by us',
   'host/mcp/listing-cache.ts': 'our own server listing cache, written only by us',

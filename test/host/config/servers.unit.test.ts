@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveServerSet, resolveServers, builtInEntry, withRootArgs } from '../../../host/config/servers.js';
+import { builtInEntry, withRootArgs } from '../../../host/config/builtin-servers.js';
+import { resolveServerSet, resolveServers } from '../../../host/config/servers.js';
 import { validateAlias } from '../../../host/config/server-names.js';
 import { sanitizedEnv, looksSecret } from '../../../host/config/env.js';
 
