@@ -1,30 +1,14 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { agentToggleFeedback, currentOverrides, disableAgent, enableAgent } from '../../../host/agents/agent-toggle.js';
 import type { ScopeFile } from '../../../host/skills/skill-toggle.js';
-import { tempDir } from '../../helpers/tmp.js';
+import { scopeLayout } from '../../helpers/scope-files.js';
 
-const base = tempDir('gmc-agenttoggle-');
-let n = 0;
-function files(userText?: string, projectText?: string): { user: ScopeFile; workspace: ScopeFile } {
-  const dir = join(base, `case${++n}`);
-  const user: ScopeFile = { scope: 'user', path: join(dir, 'home', '.gemini', 'settings.json') };
-  const workspace: ScopeFile = { scope: 'workspace', path: join(dir, 'proj', '.gemini', 'settings.json') };
-  for (const [f, text] of [
-    [user.path, userText],
-    [workspace.path, projectText],
-  ] as const) {
-    mkdirSync(join(f, '..'), { recursive: true });
-    if (text !== undefined) writeFileSync(f, text);
-  }
-  return { user, workspace };
-}
 const overrides = (f: ScopeFile) => JSON.parse(readFileSync(f.path, 'utf8').replace(/\/\/.*$/gm, '')).agents.overrides;
 
 describe('enableAgent', () => {
   it('sets enabled: true in every file that does not say so yet, keeping comments', () => {
-    const { user, workspace } = files(
+    const { user, workspace } = scopeLayout(
       '{\n  // mine\n  "agents": { "overrides": { "helper": { "enabled": false, "runConfig": { "maxTurns": 3 } } } }\n}\n',
       '{ "agents": { "overrides": { "helper": { "enabled": true } } } }',
     );
@@ -35,7 +19,7 @@ describe('enableAgent', () => {
   });
 
   it('enabled everywhere already: no-op', () => {
-    const { user, workspace } = files(
+    const { user, workspace } = scopeLayout(
       '{ "agents": { "overrides": { "a": { "enabled": true } } } }',
       '{ "agents": { "overrides": { "a": { "enabled": true } } } }',
     );
@@ -45,7 +29,7 @@ describe('enableAgent', () => {
 
 describe('disableAgent', () => {
   it('sets enabled: false in the target file (created if missing), and reports the other scope', () => {
-    const { user, workspace } = files('{ "agents": { "overrides": { "a": { "enabled": false } } } }');
+    const { user, workspace } = scopeLayout('{ "agents": { "overrides": { "a": { "enabled": false } } } }');
     const r = disableAgent('a', workspace, user);
     expect(r).toMatchObject({ status: 'success', modified: [workspace], already: [user] });
     expect(overrides(workspace)).toEqual({ a: { enabled: false } });
@@ -53,7 +37,7 @@ describe('disableAgent', () => {
 
   it('already disabled there: no-op, nothing written', () => {
     const text = '{ "agents": { "overrides": { "a": { "enabled": false } } } } // keep';
-    const { user } = files(text);
+    const { user } = scopeLayout(text);
     expect(disableAgent('a', user, undefined).status).toBe('no-op');
     expect(readFileSync(user.path, 'utf8')).toBe(text);
   });
@@ -80,7 +64,7 @@ describe("agentToggleFeedback: Gemini CLI 0.61's wording (the workspace is calle
 
 describe('currentOverrides', () => {
   it('the files as they are now over the start-up settings: workspace over user over merged, name by name', () => {
-    const { user, workspace } = files(
+    const { user, workspace } = scopeLayout(
       '{ "agents": { "overrides": { "a": { "enabled": false }, "b": { "runConfig": { "maxTurns": 2 } } } } }',
       '{ "agents": { "overrides": { "a": { "enabled": true } } } }',
     );

@@ -1,5 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   disabledIn,
@@ -10,40 +9,21 @@ import {
   toggleFeedback,
   toggleSkill,
 } from '../../../host/skills/skill-toggle.js';
-import { tempDir } from '../../helpers/tmp.js';
-
-const base = tempDir('gmc-skilltoggle-');
-let n = 0;
-/** A fresh home and project, each with `.gemini/settings.json` when text is given. */
-function layout(userText?: string, projectText?: string) {
-  const dir = join(base, `case${++n}`);
-  const home = join(dir, 'home');
-  const proj = join(dir, 'proj');
-  const user: ScopeFile = { scope: 'user', path: join(home, '.gemini', 'settings.json') };
-  const workspace: ScopeFile = { scope: 'workspace', path: join(proj, '.gemini', 'settings.json') };
-  for (const [f, text] of [
-    [user.path, userText],
-    [workspace.path, projectText],
-  ] as const) {
-    mkdirSync(join(f, '..'), { recursive: true });
-    if (text !== undefined) writeFileSync(f, text);
-  }
-  return { home, proj, user, workspace, env: { GEMINI_CLI_HOME: home } };
-}
+import { scopeLayout } from '../../helpers/scope-files.js';
 
 describe('disabledIn', () => {
   it('the string names of skills.disabled; a missing file or odd value gives none', () => {
-    const { user, workspace } = layout('{ "skills": { "disabled": ["a", 1, "b"] } }');
+    const { user, workspace } = scopeLayout('{ "skills": { "disabled": ["a", 1, "b"] } }');
     expect(disabledIn(user.path)).toEqual(['a', 'b']);
     expect(disabledIn(workspace.path)).toEqual([]);
-    const odd = layout('{ "skills": { "disabled": "a" } }');
+    const odd = scopeLayout('{ "skills": { "disabled": "a" } }');
     expect(disabledIn(odd.user.path)).toEqual([]);
   });
 });
 
 describe('disableSkill', () => {
   it('adds the name to the target file, keeping its comments and other settings', () => {
-    const { workspace, user } = layout(undefined, '{\n  // mine\n  "ui": { "theme": "x" }\n}\n');
+    const { workspace, user } = scopeLayout(undefined, '{\n  // mine\n  "ui": { "theme": "x" }\n}\n');
     const r = disableSkill('lint', workspace, user);
     expect(r).toEqual({ status: 'success', action: 'disable', name: 'lint', modified: [workspace], already: [] });
     const text = readFileSync(workspace.path, 'utf8');
@@ -54,20 +34,20 @@ describe('disableSkill', () => {
 
   it('already listed there: no-op, the file untouched', () => {
     const original = '{ "skills": { "disabled": ["lint"] } /* keep */ }';
-    const { user } = layout(original);
+    const { user } = scopeLayout(original);
     expect(disableSkill('lint', user, undefined).status).toBe('no-op');
     expect(readFileSync(user.path, 'utf8')).toBe(original);
   });
 
   it('reports the other scope when it lists the name too', () => {
-    const { user, workspace } = layout('{ "skills": { "disabled": ["lint"] } }');
+    const { user, workspace } = scopeLayout('{ "skills": { "disabled": ["lint"] } }');
     expect(disableSkill('lint', workspace, user).already).toEqual([user]);
   });
 });
 
 describe('enableSkill', () => {
   it('removes the name from every file that lists it, and only that name', () => {
-    const { user, workspace } = layout(
+    const { user, workspace } = scopeLayout(
       '{ "skills": { "disabled": ["lint", "fmt"] } }',
       '{ "skills": { "disabled": ["lint"] } }',
     );
@@ -79,7 +59,7 @@ describe('enableSkill', () => {
   });
 
   it('listed nowhere: no-op, no file created', () => {
-    const { user, workspace } = layout();
+    const { user, workspace } = scopeLayout();
     expect(enableSkill('lint', [workspace, user])).toMatchObject({ status: 'no-op', modified: [] });
     expect(() => readFileSync(user.path)).toThrow(/ENOENT/);
   });
@@ -109,13 +89,13 @@ describe("toggleFeedback: Gemini CLI 0.61's wording", () => {
 
 describe('skillScopeFiles and toggleSkill', () => {
   it('workspace first, then user; one file when run from the home folder', () => {
-    const { home, proj, user, workspace, env } = layout();
+    const { home, proj, user, workspace, env } = scopeLayout();
     expect(skillScopeFiles(proj, env)).toEqual([workspace, user]);
     expect(skillScopeFiles(home, env)).toEqual([user]);
   });
 
   it('disable goes to the workspace file unless the scope is user; enable clears both', () => {
-    const { proj, user, workspace, env } = layout();
+    const { proj, user, workspace, env } = scopeLayout();
     expect(toggleSkill('disable', 'lint', 'workspace', { cwd: proj, env })).toBe(
       `Skill "lint" disabled by adding it to the disabled list in workspace (${workspace.path}) settings.`,
     );
@@ -128,7 +108,7 @@ describe('skillScopeFiles and toggleSkill', () => {
   });
 
   it('from the home folder a workspace-scope disable edits the one user file', () => {
-    const { home, user, env } = layout();
+    const { home, user, env } = scopeLayout();
     toggleSkill('disable', 'lint', 'workspace', { cwd: home, env });
     expect(disabledIn(user.path)).toEqual(['lint']);
   });
