@@ -51,7 +51,6 @@ export function disableSkill(name: string, target: ScopeFile, other: ScopeFile |
   return { status: 'success', action: 'disable', name, modified: [target], already };
 }
 
-/** Gemini CLI 0.61's wording of the outcome, word for word. */
 /** How a toggle's outcome is told (Gemini CLI's sentences, with its words for the thing and the change). */
 export interface ToggleWording {
   noun: string;
@@ -61,6 +60,7 @@ export interface ToggleWording {
   scopeName?: (scope: ScopeFile['scope']) => string;
 }
 
+/** Gemini CLI 0.61's wording of a toggle's outcome, word for word. */
 export function toggleMessage(r: ToggleResult, w: ToggleWording): string {
   const what = `${w.noun} "${r.name}"`;
   if (r.status === 'no-op') return `${what} is already ${r.action === 'enable' ? 'enabled' : 'disabled'}.`;
@@ -76,6 +76,7 @@ export function toggleMessage(r: ToggleResult, w: ToggleWording): string {
   return `${what} ${verb} ${preposition} ${label(all[0]!)} settings.`;
 }
 
+/** A skill toggle's outcome in 0.61's words (`/skills enable|disable`). */
 export function toggleFeedback(r: ToggleResult): string {
   return toggleMessage(r, {
     noun: 'Skill',

@@ -51,9 +51,9 @@ export interface BuiltinTool {
    * `dir_path` → `path`, relative paths made absolute by `abs`), so a call recorded from Gemini CLI runs.
    * Our own spellings pass unchanged; a key only Gemini CLI knows and we have no equivalent for is dropped.
    */
+  geminiArgs?: (args: Args, abs: (p: unknown) => unknown, rel: (p: unknown) => unknown) => Args;
   /** Our argument names → Gemini CLI's, for policy `argsPattern`s written against Gemini CLI's spelling. */
   geminiKeys?: Readonly<Record<string, string>>;
-  geminiArgs?: (args: Args, abs: (p: unknown) => unknown, rel: (p: unknown) => unknown) => Args;
   /** Offered to the model only while this tool of the same server is (a job's tools are no use without the shell). */
   offeredWith?: string;
   /** The editor's kind for the tool's calls (ACP). */

@@ -11,8 +11,10 @@ export interface RegisteredTool extends ToolRef {
   declaration: FunctionDeclaration;
 }
 
-/** What a host tool's handler knows of its call: its id, its turn's signal, and whether policy allowed it. */
-/** What a host tool's handler gets besides its arguments: the call's id, signal and progress callback. */
+/**
+ * What a host tool's handler gets besides its arguments: the call's id, its turn's signal and progress
+ * callback, and whether policy allowed it.
+ */
 export interface HostCallContext extends ExecuteOptions {
   /** Policy allowed the call before it ran; otherwise a tool that asks in-call asks now. */
   preapproved: boolean;

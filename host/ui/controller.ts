@@ -318,8 +318,8 @@ export class Controller {
   /**
    * `@server__tool(...)` passive calls run first and only show their cards; `@path` references are
    * read through the filesystem server; what is left goes to the model (host core's at-commands).
+   * `prepare` builds the parts instead (a custom command's expansion); undefined sends nothing.
    */
-  /** `prepare`: builds the parts instead (a custom command's expansion); undefined sends nothing. */
   async sendToModel(
     text: string,
     prepare?: (signal: AbortSignal, promptId: string) => Promise<Part[] | undefined>,

@@ -4,13 +4,13 @@ import type { ConfirmationDetail, UserAnswer } from '../../protocol/confirmation
 import type { Logger } from './logger.js';
 import type { WorkspaceRoots } from './roots.js';
 
-/** What a handler gets besides its arguments. */
 /** The editor's side of a text file: its buffer's text, and a write that lands in the editor. */
 export interface EditorFileAccess {
   read?(path: string): Promise<string>;
   write?(path: string, content: string): Promise<void>;
 }
 
+/** What a handler gets besides its arguments. */
 export interface ToolContext {
   signal: AbortSignal;
   roots: WorkspaceRoots;
