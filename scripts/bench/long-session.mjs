@@ -72,7 +72,7 @@ function acpPeer(child) {
       // Read-only calls ask nothing; any other request of the agent's is answered "not supported".
       else if (msg.id !== undefined)
         child.stdin.write(
-          `${JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'no' } })}\n`,
+          `${JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'not offered by this bench' } })}\n`,
         );
     }
   });
