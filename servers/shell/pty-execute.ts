@@ -134,6 +134,9 @@ class Recording {
   /** The plain text too (16 MB at most, as with pipes), for output longer than the emulator's scrollback. */
   private readonly capture = new OutputCapture();
   private bytes = 0;
+  /** The end of the output so far, long enough to hold a marker that came in pieces. */
+  private tail = '';
+  private marked = false;
 
   constructor(
     private readonly cols: number,
@@ -162,9 +165,6 @@ class Recording {
     this.marked = this.tail.includes(marker);
     return this.marked;
   }
-
-  private tail = '';
-  private marked = false;
 
   /**
    * What the user saw, unless more was printed than the emulator keeps: then all of it, escapes removed. As
