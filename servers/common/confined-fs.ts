@@ -1,6 +1,7 @@
 import { kMaxLength } from 'node:buffer';
 import { constants, existsSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs';
-import { lstat, open, type FileHandle } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
+import { Descriptor } from './descriptor.js';
 
 /**
  * Use-time confinement. A path checked by the guard can change before it is used (a directory swapped for
@@ -42,7 +43,7 @@ export function descriptorPath(fd: number): string | undefined {
 }
 
 /** Path that names a child of an open directory without resolving the directory's name again. */
-export const childOf = (dir: FileHandle, name: string): string => `/proc/self/fd/${dir.fd}/${name}`;
+export const childOf = (dir: Descriptor, name: string): string => `/proc/self/fd/${dir.fd}/${name}`;
 
 export const fdPathsWork = (): boolean => PROC_FD;
 
@@ -50,7 +51,7 @@ export const fdPathsWork = (): boolean => PROC_FD;
  * The real location of an open descriptor: /proc where it exists; elsewhere the path's realpath, accepted
  * only when it still names the same inode the descriptor holds.
  */
-async function locate(fh: FileHandle, path: string): Promise<string | undefined> {
+async function locate(fh: Descriptor, path: string): Promise<string | undefined> {
   const viaProc = descriptorPath(fh.fd);
   if (viaProc !== undefined || PROC_FD) return viaProc;
   try {
@@ -74,11 +75,11 @@ export interface OpenCheckedOptions {
  * then judges where the descriptor really is. Throws ELOOP for a final symlink and ESCAPED when the
  * opened object lies outside what `allowed` accepts; other errors are the open's own.
  */
-export async function openChecked(path: string, opts: OpenCheckedOptions): Promise<FileHandle> {
+export async function openChecked(path: string, opts: OpenCheckedOptions): Promise<Descriptor> {
   const flags = constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK | (opts.directory ? O_DIRECTORY : 0);
-  let fh: FileHandle;
+  let fh: Descriptor;
   try {
-    fh = await open(path, flags);
+    fh = await Descriptor.open(path, flags);
   } catch (err) {
     // O_NOFOLLOW with O_DIRECTORY reports a final symlink as ENOTDIR.
     if (opts.directory && (err as NodeJS.ErrnoException).code === 'ENOTDIR' && (await isSymlink(path))) {
@@ -106,7 +107,7 @@ async function isSymlink(path: string): Promise<boolean> {
  * handle's own stat when the caller already took it: each thread-pool round trip spared is CPU spared
  * on a server answering many clients.
  */
-export async function readRegularHandle(fh: FileHandle, path: string, st?: Stats): Promise<Buffer> {
+export async function readRegularHandle(fh: Descriptor, path: string, st?: Stats): Promise<Buffer> {
   const stats = st ?? (await fh.stat());
   if (stats.isDirectory()) throw errnoError('EISDIR', 'illegal operation on a directory, read');
   if (!stats.isFile()) throw errnoError('EINVAL', `not a regular file, read '${path}'`);
@@ -114,16 +115,16 @@ export async function readRegularHandle(fh: FileHandle, path: string, st?: Stats
 }
 
 /**
- * The file's bytes up to the size its stat gave, as `fh.readFile()` reads a regular file, without the
+ * The file's bytes up to the size its stat gave, as `readFile` reads a regular file, without the
  * second stat readFile takes: usually one read. A file that reports no size is read to its end by
  * readFile, and one too large for a buffer gets readFile's own error.
  */
-async function readToSize(fh: FileHandle, size: number): Promise<Buffer> {
+async function readToSize(fh: Descriptor, size: number): Promise<Buffer> {
   if (size === 0 || size > kMaxLength) return fh.readFile();
   const buf = Buffer.allocUnsafe(size);
   let got = 0;
   while (got < size) {
-    const { bytesRead } = await fh.read(buf, got, size - got, got);
+    const bytesRead = await fh.read(buf, got, size - got, got);
     // The file shrank since its stat.
     if (bytesRead === 0) break;
     got += bytesRead;

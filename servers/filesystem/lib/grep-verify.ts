@@ -1,6 +1,6 @@
 import { lazyRequire } from '../../../protocol/lazy-require.js';
-import type { FileHandle } from 'node:fs/promises';
 import { openChecked, readRegularHandle } from '../../common/confined-fs.js';
+import type { Descriptor } from '../../common/descriptor.js';
 import { isAllowedReal } from '../../common/path-guard.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
 import { decodeText } from './text-decode.js';
@@ -58,7 +58,7 @@ export async function verifyMatches<M extends Candidate>(
 
 /** Lines 1..`upTo` of the file that `full` really names, or undefined when it is not that file any more. */
 async function verifiedLines(full: string, roots: WorkspaceRoots, upTo: number): Promise<string[] | undefined> {
-  let fh: FileHandle;
+  let fh: Descriptor;
   try {
     fh = await openChecked(full, { allowed: (real) => real === full && isAllowedReal(real, roots) });
   } catch {
@@ -67,7 +67,7 @@ async function verifiedLines(full: string, roots: WorkspaceRoots, upTo: number):
   try {
     const st = await fh.stat();
     if (!st.isFile()) return undefined;
-    // The stat just taken sizes the read: no second fstat as fh.readFile() would take.
+    // The stat just taken sizes the read: no second fstat as a whole-file read would take.
     if (st.size <= WHOLE_READ_LIMIT || upTo === Infinity)
       return decodeText(await readRegularHandle(fh, full, st)).split(/\r?\n/);
     return await streamLines(fh, upTo);
@@ -78,11 +78,11 @@ async function verifiedLines(full: string, roots: WorkspaceRoots, upTo: number):
   }
 }
 
-async function streamLines(fh: FileHandle, upTo: number): Promise<string[]> {
+async function streamLines(fh: Descriptor, upTo: number): Promise<string[]> {
   const out: string[] = [];
   const { createInterface } = lazyRequire('node:readline') as typeof import('node:readline');
   const rl = createInterface({
-    input: fh.createReadStream({ encoding: 'utf8', autoClose: false, start: 0 }),
+    input: fh.textStream(),
     crlfDelay: Infinity,
   });
   for await (const line of rl) {

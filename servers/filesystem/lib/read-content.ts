@@ -1,8 +1,8 @@
 import type { Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isEscape, openChecked, readRegularHandle } from '../../common/confined-fs.js';
+import type { Descriptor } from '../../common/descriptor.js';
 import { isAllowedReal, notInWorkspaceMessage, realPathOf } from '../../common/path-guard.js';
 import { ToolError } from '../../common/result.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
@@ -69,7 +69,7 @@ const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(2);
 
 /** The read_file pipeline, shared with read_many_files. */
 export async function readForModel(o: ReadOptions): Promise<ReadOutcome> {
-  let fh: FileHandle;
+  let fh: Descriptor;
   try {
     fh = await openChecked(o.real, { allowed: (real) => isAllowedReal(real, o.roots) });
   } catch (err) {
@@ -89,7 +89,7 @@ export async function readForModel(o: ReadOptions): Promise<ReadOutcome> {
   }
 }
 
-async function readOpened(o: ReadOptions, fh: FileHandle): Promise<ReadOutcome> {
+async function readOpened(o: ReadOptions, fh: Descriptor): Promise<ReadOutcome> {
   let st: Stats;
   try {
     st = await fh.stat();
@@ -171,7 +171,7 @@ async function readMedia(
   o: ReadOptions,
   kind: 'image' | 'audio' | 'video' | 'pdf',
   st: Stats,
-  fh: FileHandle,
+  fh: Descriptor,
 ): Promise<ReadOutcome> {
   const size = st.size;
   if (kind === 'audio' && !isSupportedAudio(o.real)) {

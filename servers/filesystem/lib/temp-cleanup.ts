@@ -1,5 +1,6 @@
 import type { Dirent } from 'node:fs';
-import { lstat, readdir, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, readdir, unlink } from 'node:fs/promises';
+import type { Descriptor } from '../../common/descriptor.js';
 import { join } from 'node:path';
 import { TEMP_NAME } from '../../common/atomic-write.js';
 import { childOf, fdPathsWork, openChecked } from '../../common/confined-fs.js';
@@ -24,7 +25,7 @@ export async function cleanStaleTemps(root: string, log: Logger): Promise<number
   let dirs = 0;
   while (pending.length > 0 && seen < MAX_ENTRIES) {
     const dir = pending.pop() as string;
-    let fh: FileHandle;
+    let fh: Descriptor;
     try {
       fh = await openChecked(dir, { directory: true, allowed: (real) => real === dir && isWithin(root, real) });
     } catch {
@@ -52,7 +53,7 @@ export async function cleanStaleTemps(root: string, log: Logger): Promise<number
   return removed;
 }
 
-async function removeIfStale(dir: FileHandle, dirPath: string, name: string): Promise<boolean> {
+async function removeIfStale(dir: Descriptor, dirPath: string, name: string): Promise<boolean> {
   const m = TEMP_NAME.exec(name);
   if (!m || processAlive(Number(m[1]))) return false;
   const path = fdPathsWork() ? childOf(dir, name) : join(dirPath, name);

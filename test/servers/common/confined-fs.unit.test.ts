@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isWithin } from '../../../protocol/path-within.js';
@@ -13,6 +13,7 @@ import {
   readChecked,
   readRegularHandle,
 } from '../../../servers/common/confined-fs.js';
+import { Descriptor } from '../../../servers/common/descriptor.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const base = tempDir('gmc-confined-');
@@ -81,7 +82,7 @@ describe.skipIf(!fdPathsWork())('descriptor paths (/proc)', () => {
   it('an open descriptor keeps its real place after the name is swapped for a link', async () => {
     const file = join(root, 'swap.txt');
     writeFileSync(file, 'v1');
-    const fh = await open(file, 'r');
+    const fh = await Descriptor.open(file, constants.O_RDONLY);
     try {
       unlinkSync(file);
       symlinkSync(join(outside, 'secret.txt'), file);
@@ -107,7 +108,7 @@ describe.skipIf(!fdPathsWork())('descriptor paths (/proc)', () => {
 
 describe('readRegularHandle', () => {
   it('reads a regular file through its handle', async () => {
-    const fh = await open(join(root, 'a.txt'), 'r');
+    const fh = await Descriptor.open(join(root, 'a.txt'), constants.O_RDONLY);
     try {
       expect((await readRegularHandle(fh, 'a.txt')).toString()).toBe('inside');
     } finally {
@@ -118,7 +119,7 @@ describe('readRegularHandle', () => {
   it("with the caller's stat: the file as it is now, whether it shrank, grew or reported no size", async () => {
     const file = join(root, 'changing.txt');
     writeFileSync(file, 'long enough text');
-    const fh = await open(file, 'r');
+    const fh = await Descriptor.open(file, constants.O_RDONLY);
     try {
       const st = await fh.stat();
       truncateSync(file, 4);
@@ -127,7 +128,7 @@ describe('readRegularHandle', () => {
       await fh.close();
     }
     writeFileSync(file, '');
-    const empty = await open(file, 'r');
+    const empty = await Descriptor.open(file, constants.O_RDONLY);
     try {
       const st = await empty.stat();
       writeFileSync(file, 'written after the stat');
@@ -139,5 +140,45 @@ describe('readRegularHandle', () => {
 
   it('a device is not a regular file: EINVAL, never read', async () => {
     await expect(readChecked('/dev/zero', () => true)).rejects.toMatchObject({ code: 'EINVAL' });
+  });
+});
+
+describe('Descriptor', () => {
+  it('a failed open, stat or read rejects (never throws) with the system error', async () => {
+    const missing = Descriptor.open(join(root, 'no-such-file'), constants.O_RDONLY);
+    await expect(missing).rejects.toMatchObject({ code: 'ENOENT' });
+    const dir = await Descriptor.open(join(root, 'sub'), constants.O_RDONLY);
+    try {
+      await expect(dir.read(Buffer.alloc(4), 0, 4, 0)).rejects.toMatchObject({ code: 'EISDIR' });
+    } finally {
+      await dir.close();
+    }
+    await expect(dir.stat()).rejects.toMatchObject({ code: 'EBADF' });
+  });
+
+  it('closes once: a second close does nothing, and the number is not closed again under a later open', async () => {
+    const first = await Descriptor.open(join(root, 'a.txt'), constants.O_RDONLY);
+    await first.close();
+    // The system hands the freed number to the next open; closing `first` again must not close this one.
+    const second = await Descriptor.open(join(root, 'a.txt'), constants.O_RDONLY);
+    try {
+      await first.close();
+      expect((await second.stat()).size).toBe(6);
+      expect((await second.readFile()).toString()).toBe('inside');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("a text stream of the whole file leaves the descriptor open for the owner's close", async () => {
+    const fh = await Descriptor.open(join(root, 'a.txt'), constants.O_RDONLY);
+    try {
+      let text = '';
+      for await (const chunk of fh.textStream()) text += chunk;
+      expect(text).toBe('inside');
+      expect((await fh.stat()).isFile()).toBe(true);
+    } finally {
+      await fh.close();
+    }
   });
 });
