@@ -123,8 +123,13 @@ export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2
   server.mcp.server.onerror = (err) => log.warn(`protocol: ${err.message}`);
   await server.mcp.connect(stdio);
   const stop = () => server.mcp.close();
-  // The client closing our stdin is the normal end of a stdio session.
+  // The client closing our stdin is the normal end of a stdio session; one that stops reading our stdout
+  // (it died, or a pipe's reader exited) ends it too, since no answer can reach it any more.
   process.stdin.on('end', () => void stop().finally(() => process.exit(0)));
+  stdio.onclientgone = (err) => {
+    log.warn(`the client stopped reading (stdout: ${err.message}); exiting`);
+    void stop().finally(() => process.exit(0));
+  };
   onShutdown(stop);
 }
 

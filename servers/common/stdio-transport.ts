@@ -20,10 +20,13 @@ export class LineLimitedStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
+  /** The client stopped reading (our stdout is closed): whatever we send now is lost. */
+  onclientgone?: (error: Error) => void;
   private chunks: Buffer[] = [];
   private size = 0;
   /** Set while the rest of an oversized line is being dropped: its head, for the request id. */
   private skipping: { head: Buffer; bytes: number } | undefined;
+  private outputGone = false;
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -34,6 +37,9 @@ export class LineLimitedStdioTransport implements Transport {
   async start(): Promise<void> {
     this.input.on('data', this.onData);
     this.input.on('error', this.onInputError);
+    // Stays attached after close: a write already under way may still fail, and an 'error' with no
+    // listener would end the process with a stack trace.
+    this.output.on('error', this.onOutputError);
   }
 
   async close(): Promise<void> {
@@ -46,6 +52,7 @@ export class LineLimitedStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if (this.outputGone) return Promise.reject(new Error('the client stopped reading'));
     return new Promise((resolve) => {
       if (this.output.write(serializeMessage(message))) resolve();
       else this.output.once('drain', resolve);
@@ -53,6 +60,13 @@ export class LineLimitedStdioTransport implements Transport {
   }
 
   private onInputError = (err: Error) => this.onerror?.(err);
+
+  /** EPIPE and the like: the reader of our stdout is gone, so the session is over whatever stdin does. */
+  private onOutputError = (err: Error) => {
+    if (this.outputGone) return;
+    this.outputGone = true;
+    this.onclientgone?.(err);
+  };
 
   private onData = (chunk: Buffer) => {
     let from = 0;
