@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/tmp.js';
@@ -18,6 +18,31 @@ describe('list_directory', () => {
     expect(firstText(r)).toBe(
       `Directory listing for ${root}:\n[DIR] sub\n[DIR] Zdir\na.txt (1 bytes)\nb.txt (2 bytes)\nC.md (3 bytes)`,
     );
+  });
+
+  it('a folder of many entries is listed whole, its links sized through, its broken links and ignored names left out', async () => {
+    const root = tempDir();
+    writeFileSync(join(root, '.gitignore'), 'skip-*\n');
+    mkdirSync(join(root, '.git'));
+    const names: string[] = [];
+    for (let i = 0; i < 700; i++) {
+      const name = `f${String(i).padStart(3, '0')}.txt`;
+      writeFileSync(join(root, name), 'x'.repeat(i % 7));
+      names.push(name);
+    }
+    for (let i = 0; i < 5; i++) writeFileSync(join(root, `skip-${i}`), '');
+    symlinkSync(join(root, 'f001.txt'), join(root, 'zz-link'));
+    symlinkSync(join(root, 'no-such-file'), join(root, 'zz-broken'));
+    const fs = await connectFs({ roots: [root] });
+    const text = await fs.text('list_directory', { path: root });
+    const lines = text.split('\n');
+    expect(lines[0]).toBe(`Directory listing for ${root}:`);
+    const files = lines.filter((l) => /^f\d{3}\.txt /.test(l));
+    expect(files).toEqual(names.map((n, i) => `${n} (${i % 7} bytes)`));
+    expect(lines).toContain('zz-link (1 bytes)');
+    expect(text).not.toMatch(/zz-broken|skip-/);
+    // The five skip- files and .git.
+    expect(text).toMatch(/\(6 ignored\)$/);
   });
 
   it('validates and reports errors with the contract texts', async () => {
