@@ -17,7 +17,8 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const lib = (p) =>
   pathToFileURL(bundleModule(join(REPO, p), join(REPO, 'dist/bench', p.replace(/[/.]/g, '_') + '.mjs'))).href;
 const { createHostRuntime } = await import(lib('host/core/runtime.ts'));
-const { resolveServers, loadSettings } = await import(lib('host/config/settings.ts'));
+const { resolveServers } = await import(lib('host/config/settings.ts'));
+const { loadSettings } = await import(lib('host/load-settings.ts'));
 
 const READY_RUNS = 5;
 const CALLS = 300;
@@ -135,7 +136,7 @@ const entries = keep.manager
   .states()
   .map((s) => s.config.args?.[0] ?? '')
   .filter(Boolean);
-const bundled = entries.filter((e) => e.endsWith('.mjs')).length;
+const bundled = entries.filter((e) => e.startsWith(join(REPO, 'dist/bin/'))).length;
 const bare = await idleNodeMemKiB();
 const bareKiB = bare.rss;
 
