@@ -77,6 +77,22 @@ describe.each([
     else s.child.stdin.end();
     expect(await exited).toBe(0);
   });
+
+  // A client that dies (or a pipe's reader that exits) closes the server's stdout while its stdin may stay open.
+  it('ends quietly with code 0 when its client stops reading', async () => {
+    const s = rawServer(entry, tempDir('gmc-raw-'));
+    let stderr = '';
+    s.child.stderr.on('data', (d) => (stderr += d));
+    s.send(JSON.stringify(INIT));
+    await s.next((r) => r.id === 1);
+    const exited = new Promise<[number | null, string | null]>((r) => s.child.once('exit', (c, sig) => r([c, sig])));
+    s.child.stdout.destroy();
+    // Only the failed write of this answer can tell the server.
+    s.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    expect(await exited).toEqual([0, null]);
+    expect(stderr).not.toMatch(/Unhandled 'error' event|at .*\(node:/);
+    expect(stderr).toMatch(/client stopped reading/);
+  });
 });
 
 describe('a JSON-RPC line over the size limit (stdio)', () => {
