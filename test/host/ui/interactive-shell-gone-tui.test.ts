@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, existsSync, openSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { functionResponseOf } from '../../helpers/request-body.js';
 import { ONLY, workspace } from '../../helpers/run-host.js';
 import { reply, type ScriptedGemini, startScriptedGemini } from '../../helpers/scripted-gemini.mjs';
 import { waitFor } from '../../helpers/wait.js';
@@ -82,5 +83,54 @@ describeTmux('the chat: typing into a command whose process was killed', () => {
     await ui.waitFor((s) => !s.includes('> back at the prompt'));
     release();
     await ui.waitFor('The command went away.');
+  });
+});
+
+/**
+ * The command runs on but refuses a write: a paste longer than `write_to_shell` takes in one call. The
+ * chat says the paste was not sent and keeps the keys in the terminal, where the next keys still arrive.
+ */
+describeTmux('the chat: a paste the command cannot take', () => {
+  const ws = workspace();
+  let gemini: ScriptedGemini;
+  let ui: TmuxUi;
+
+  beforeAll(async () => {
+    ws.settings(ONLY('shell'));
+    gemini = await startScriptedGemini([
+      reply.calls({
+        id: 'b1',
+        name: 'shell__run_shell_command',
+        args: { command: 'read -p "Answer: " a && echo "got [$a]"' },
+      }),
+      reply.text('Answered.'),
+    ]);
+    ui = await startChat({ ws, url: gemini.url, width: 100, height: 40, args: ['--approval-mode', 'yolo'] });
+  }, 60_000);
+
+  afterAll(async () => {
+    ui?.kill();
+    await gemini?.close();
+  });
+
+  it('says the paste was not delivered, keeps the terminal focused, and the next keys reach the command', async () => {
+    ui.submit('ask me');
+    await ui.waitFor((s) => s.includes('│ Answer:') && s.includes('(Tab to focus)'));
+    ui.keys('Tab');
+    await ui.waitFor('(Shift+Tab to unfocus)');
+    // Too long for one tmux command line: the paste buffer is loaded from a file.
+    const paste = join(ws.home, 'paste.txt');
+    writeFileSync(paste, 'x'.repeat(70_000));
+    ui.tmux('load-buffer', paste);
+    ui.tmux('paste-buffer', '-p', '-t', ui.session);
+    const screen = await ui.waitFor('Input not sent to the command');
+    expect(screen.replace(/\s+/g, ' ')).toContain('(70000 typed characters not delivered).');
+    expect(screen).not.toContain('no longer running');
+    expect(screen).toContain('(Shift+Tab to unfocus)');
+    ui.type('yes');
+    ui.keys('Enter');
+    await ui.waitFor('Answered.');
+    const answer = functionResponseOf(gemini.requestsOf('streamGenerateContent'), 'b1');
+    expect(answer).toContain('got [yes]');
   });
 });
