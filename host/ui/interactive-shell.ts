@@ -167,11 +167,17 @@ export class InteractiveShell {
     const mine = this.focused === live;
     const dropped = input.length + (mine ? this.queued.length : 0);
     if (mine) this.queued = '';
+    const end = gone ? " The command is no longer running; the keys are the prompt's again." : '';
     if (dropped > 0) {
       const what = `${dropped} typed character${dropped === 1 ? '' : 's'} not delivered`;
-      const end = gone ? " The command is no longer running; the keys are the prompt's again." : '';
       const text = `Input not sent to the command (PID ${live.pid}): ${safeText(reason)} (${what}).${end}`;
       this.app.conv.add({ kind: 'error', text });
+    } else if (gone && mine) {
+      // Nothing typed was lost (a resize found it gone), but the keys move: the user is told why.
+      this.app.conv.add({
+        kind: 'error',
+        text: `The command (PID ${live.pid}) cannot take input: ${safeText(reason)}${end}`,
+      });
     }
     if (gone && mine) this.setFocus(undefined);
     this.app.requestRender();

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, constants, existsSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { functionResponseOf } from '../../helpers/request-body.js';
@@ -47,6 +47,8 @@ describeTmux('the chat: typing into a command whose process was killed', () => {
         args: { command: `read -p "Password ${MARKER}: " a` },
       }),
       reply.text('The command went away.'),
+      reply.calls({ id: 'g2', name: 'shell__run_shell_command', args: { command: `read -p "Size ${MARKER}-2: " a` } }),
+      reply.text('Gone again.'),
     ]);
     ui = await startChat({ ws, url: gemini.url, width: 100, height: 40, args: ['--approval-mode', 'yolo'] });
   }, 60_000);
@@ -83,6 +85,31 @@ describeTmux('the chat: typing into a command whose process was killed', () => {
     await ui.waitFor((s) => !s.includes('> back at the prompt'));
     release();
     await ui.waitFor('The command went away.');
+  });
+
+  it('a resize that finds the command gone says so (nothing typed was lost) and gives the keys back', async () => {
+    rmSync(started, { force: true });
+    ui.submit('resize it');
+    await ui.waitFor((s) => s.includes(`Size ${MARKER}-2:`) && s.includes('(Tab to focus)'));
+    ui.keys('Tab');
+    await ui.waitFor('(Shift+Tab to unfocus)');
+    const pids = spawnSync('pgrep', ['-f', `${MARKER}-2`], { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n');
+    expect(spawnSync('kill', ['-9', ...pids]).status).toBe(0);
+    await waitFor(() => existsSync(started), 'the AfterTool hook to start');
+    ui.resize(90, 40);
+    const screen = await ui.waitFor('cannot take input');
+    expect(screen.replace(/\s+/g, ' ')).toMatch(
+      /The command \(PID \d+\) cannot take input: No command of this session with PID \d+ is running in a terminal.* The command is no longer running; the keys are the prompt's again\./,
+    );
+    expect(screen).not.toContain('(Shift+Tab to unfocus)');
+    ui.type('after resize');
+    await ui.waitFor('> after resize');
+    ui.keys('C-u');
+    await ui.waitFor((s) => !s.includes('> after resize'));
+    release();
+    await ui.waitFor('Gone again.');
   });
 });
 
