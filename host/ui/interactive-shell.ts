@@ -1,8 +1,10 @@
 import { TerminalScreen } from '../../protocol/terminal-screen.js';
+import { safeText } from '../safe-text.js';
 import type { SchedulerEvent, ToolCall } from '../scheduler/types.js';
 import type { UiRuntime } from './backend-types.js';
 import type { KeyInfo } from './input/edit-keys.js';
 import { keyBytes } from './input/pty-keys.js';
+import { type ShellWriteOutcome, shellWriteOutcome } from './shell-write-outcome.js';
 import type { App } from './views/app.js';
 
 /** The server tool that types into a running command (`servers/shell/tools/write-to-shell.ts`). */
@@ -79,8 +81,10 @@ export class InteractiveShell {
     const { cols, rows } = this.size();
     for (const live of this.live.values()) {
       live.screen.resize(cols, rows);
-      const { serverAlias, pid } = live;
-      void this.runtime.manager.callTool(serverAlias, WRITE_TOOL, { pid, cols, rows }).catch(() => undefined);
+      // A resize that fails is not worth a message; a command found gone is given up like a failed key.
+      void this.write(live, { cols, rows }).then((out) => {
+        if (!out.ok && out.gone) this.lost(live, out.reason, '');
+      });
       void live.screen.settled().then(() => this.draw(live));
     }
   }
@@ -135,14 +139,48 @@ export class InteractiveShell {
     this.sending = true;
     try {
       while (this.queued && this.focused) {
+        const live = this.focused;
         const input = this.queued;
         this.queued = '';
-        const { serverAlias, pid } = this.focused;
-        await this.runtime.manager.callTool(serverAlias, WRITE_TOOL, { pid, input }).catch(() => undefined);
+        const out = await this.write(live, { input });
+        if (!out.ok) this.lost(live, out.reason, input, out.gone);
       }
     } finally {
       this.sending = false;
     }
+  }
+
+  /** One `write_to_shell` call, never rejecting: what became of it is judged in one place. */
+  private write(live: Live, args: { input: string } | { cols: number; rows: number }): Promise<ShellWriteOutcome> {
+    return this.runtime.manager.callTool(live.serverAlias, WRITE_TOOL, { pid: live.pid, ...args }).then(
+      (result) => shellWriteOutcome(result),
+      (err: unknown) => shellWriteOutcome(undefined, err ?? 'failed'),
+    );
+  }
+
+  /**
+   * Keys that did not reach the command are said so, once for the burst (the keys queued behind it are
+   * dropped with it rather than sent into the same failure); a command that is gone gives the keys back to
+   * the prompt, as if it had ended.
+   */
+  private lost(live: Live, reason: string, input: string, gone = true): void {
+    const mine = this.focused === live;
+    const dropped = input.length + (mine ? this.queued.length : 0);
+    if (mine) this.queued = '';
+    const end = gone ? " The command is no longer running; the keys are the prompt's again." : '';
+    if (dropped > 0) {
+      const what = `${dropped} typed character${dropped === 1 ? '' : 's'} not delivered`;
+      const text = `Input not sent to the command (PID ${live.pid}): ${safeText(reason)} (${what}).${end}`;
+      this.app.conv.add({ kind: 'error', text });
+    } else if (gone && mine) {
+      // Nothing typed was lost (a resize found it gone), but the keys move: the user is told why.
+      this.app.conv.add({
+        kind: 'error',
+        text: `The command (PID ${live.pid}) cannot take input: ${safeText(reason)}${end}`,
+      });
+    }
+    if (gone && mine) this.setFocus(undefined);
+    this.app.requestRender();
   }
 }
 

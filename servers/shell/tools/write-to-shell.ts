@@ -26,6 +26,7 @@ export function createWriteToShellTool(ptys: PtySessions): ToolDefinition {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     handler: async (args) => {
       const pty = ptys.get(args.pid);
+      // The chat reads `execution_failed` from this tool as "the command is gone": keep it for this case alone.
       if (!pty) {
         throw new ToolError(
           `No command of this session with PID ${args.pid} is running in a terminal: it has ended, or it was not started in one.`,
