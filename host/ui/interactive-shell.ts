@@ -83,7 +83,7 @@ export class InteractiveShell {
       live.screen.resize(cols, rows);
       // A resize that fails is not worth a message; a command found gone is given up like a failed key.
       void this.write(live, { cols, rows }).then((out) => {
-        if (!out.ok && out.gone) this.lost(live, out.reason, '');
+        if (!out.ok && out.gone) this.lost(live, out.reason, '', true);
       });
       void live.screen.settled().then(() => this.draw(live));
     }
@@ -163,7 +163,7 @@ export class InteractiveShell {
    * dropped with it rather than sent into the same failure); a command that is gone gives the keys back to
    * the prompt, as if it had ended.
    */
-  private lost(live: Live, reason: string, input: string, gone = true): void {
+  private lost(live: Live, reason: string, input: string, gone: boolean): void {
     const mine = this.focused === live;
     const dropped = input.length + (mine ? this.queued.length : 0);
     if (mine) this.queued = '';

@@ -1,8 +1,8 @@
 import { closeSync, constants, type Dirent, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lazyRequire } from '../../../protocol/lazy-require.js';
 import { looksBinary, SNIFF_BYTES } from '../../common/binary-sniff.js';
+import { Descriptor } from '../../common/descriptor.js';
 import type { EngineRequest } from './grep-engines.js';
 import { CORE_EXCLUDE_DIRS } from './ignore-rules.js';
 import { decodeText } from './text-decode.js';
@@ -125,7 +125,7 @@ export const rootRel = (dirRel: string, rel: string): string => (dirRel ? `${dir
 
 /** A file too large for searchSmallFileSync: one descriptor (opened as there, without blocking) read to the end. */
 async function searchFile(full: string, rel: string, req: EngineRequest): Promise<void> {
-  const fh = await open(full, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const fh = await Descriptor.open(full, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = await fh.stat();
     if (!st.isFile()) return;
@@ -140,7 +140,7 @@ async function searchFile(full: string, rel: string, req: EngineRequest): Promis
       return;
     }
     const { createInterface } = lazyRequire('node:readline') as typeof import('node:readline');
-    const input = fh.createReadStream({ encoding: 'utf8', autoClose: false, start: 0 });
+    const input = fh.textStream();
     const rl = createInterface({ input, crlfDelay: Infinity });
     let n = 0;
     for await (const line of rl) {
