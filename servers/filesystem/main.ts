@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 import { runServerMain } from '../common/entry.js';
+import { createSearchGate } from './lib/search-gate.js';
 import { createFilesystemServer } from './server.js';
+
+// One per process: over HTTP a server is built per session, and 32 sessions with a gate each ran up to 32
+// searches at once on 2 cores.
+const searches = createSearchGate();
 
 void runServerMain({
   name: 'gemini-mcp-filesystem',
@@ -9,5 +14,11 @@ void runServerMain({
   summary:
     'an MCP server for files in the workspace: list_directory, read_file, write_file, replace, search_file_content, glob, read_many_files.',
   create: (flags, _values, log) =>
-    createFilesystemServer({ roots: flags.roots, projectTempDir: flags.projectTempDir, log, cleanStaleTemps: true }),
+    createFilesystemServer({
+      roots: flags.roots,
+      projectTempDir: flags.projectTempDir,
+      log,
+      cleanStaleTemps: true,
+      searches,
+    }),
 });

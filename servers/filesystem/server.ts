@@ -1,4 +1,4 @@
-import { createSearchGate } from './lib/search-gate.js';
+import { createSearchGate, type SearchGate } from './lib/search-gate.js';
 import { createKitServer, type KitServer } from '../common/create-server.js';
 import type { Logger } from '../common/logger.js';
 import { VERSION } from '../../protocol/version.js';
@@ -14,6 +14,12 @@ export interface FilesystemServerDeps {
   log: Logger;
   /** Remove temp files that killed writes left in the roots, once per root, in the background (from 1 s on). */
   cleanStaleTemps?: boolean;
+  /**
+   * The slots search processes wait for. The entry gives every server of the process (one per HTTP
+   * session) the same gate, so that the searches of all clients share the cores; without it, a server
+   * has its own.
+   */
+  searches?: SearchGate;
 }
 
 export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
@@ -36,7 +42,7 @@ export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
     name: 'gemini-mcp-filesystem',
     version: VERSION,
     instructions: 'File tools confined to the workspace roots. Paths may be absolute or relative to the first root.',
-    tools: filesystemTools({ mtimes, searches: createSearchGate() }),
+    tools: filesystemTools({ mtimes, searches: deps.searches ?? createSearchGate() }),
     log: deps.log,
     roots: deps.roots,
     projectTempDir: deps.projectTempDir,

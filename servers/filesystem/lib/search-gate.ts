@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 
 /**
- * Searches share the machine. Each search process (rg, git grep, grep) of one server waits for a slot, at
- * most one per core, first come first served; rg then runs with one thread while others search, or with
+ * Searches share the machine. Each search process (rg, git grep, grep) of one server process waits for a
+ * slot (every HTTP session's server is given the same gate), at most one per core, first come first served; rg then runs with one thread while others search, or with
  * its own default (a thread per core) when it is alone, so a lone search is as fast as before. Without
  * this, 32 clients' searches on 2 cores each started rg with its own threads, and one search at p50 took
  * 2.3 s where it takes ~20 ms alone.

@@ -18,9 +18,11 @@ export async function startHttpServer(
   entry: string = ENTRY.filesystem,
   args: string[] = [],
   children: ChildProcess[] = [],
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [requireBuilt(entry), '--transport', 'http', '--port', '0', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    env,
   });
   children.push(child);
   let stderr = '';
