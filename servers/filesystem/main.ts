@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import { runServerMain } from '../common/entry.js';
 import { createSearchGate } from './lib/search-gate.js';
+import { createLauncher } from './lib/spawn-relay.js';
 import { createFilesystemServer } from './server.js';
 
-// One per process: over HTTP a server is built per session, and 32 sessions with a gate each ran up to 32
-// searches at once on 2 cores.
+// One of each per process: over HTTP a server is built per session, and 32 sessions with a gate each ran
+// up to 32 searches at once on 2 cores; a relay for search processes is worth starting once, not per session.
 const searches = createSearchGate();
+const launcher = createLauncher();
 
 void runServerMain({
   name: 'gemini-mcp-filesystem',
@@ -20,5 +22,6 @@ void runServerMain({
       log,
       cleanStaleTemps: true,
       searches,
+      launcher,
     }),
 });

@@ -1,4 +1,5 @@
 import { createSearchGate, type SearchGate } from './lib/search-gate.js';
+import type { Launcher } from './lib/spawn-relay.js';
 import { createKitServer, type KitServer } from '../common/create-server.js';
 import type { Logger } from '../common/logger.js';
 import { VERSION } from '../../protocol/version.js';
@@ -20,6 +21,8 @@ export interface FilesystemServerDeps {
    * has its own.
    */
   searches?: SearchGate;
+  /** How search processes are started; the entry gives every server the process's (spawn-relay.ts). */
+  launcher?: Launcher;
 }
 
 export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
@@ -42,7 +45,7 @@ export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
     name: 'gemini-mcp-filesystem',
     version: VERSION,
     instructions: 'File tools confined to the workspace roots. Paths may be absolute or relative to the first root.',
-    tools: filesystemTools({ mtimes, searches: deps.searches ?? createSearchGate() }),
+    tools: filesystemTools({ mtimes, searches: deps.searches ?? createSearchGate(), launcher: deps.launcher }),
     log: deps.log,
     roots: deps.roots,
     projectTempDir: deps.projectTempDir,

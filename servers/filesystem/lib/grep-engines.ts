@@ -1,9 +1,9 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { lazyRequire } from '../../../protocol/lazy-require.js';
 import { CORE_EXCLUDE_DIRS, type IgnoreRules } from './ignore-rules.js';
 import { runJs } from './grep-js-engine.js';
 import type { SearchGate } from './search-gate.js';
+import { directLauncher, type Launcher } from './spawn-relay.js';
 
 /** One matching line as an engine reports it; `file` is relative to the search dir, `/`-separated. */
 export interface RawMatch {
@@ -37,6 +37,8 @@ export interface EngineRequest {
   linesOnly?: boolean;
   /** The server's gate for search processes: a slot per core, shared fairly (search-gate.ts). */
   gate?: SearchGate;
+  /** How the server process starts search processes (spawn-relay.ts); a direct spawn without it. */
+  launcher?: Launcher;
 }
 
 /** An engine that could not run (missing, unsupported regex, crashed): the next one is tried. */
@@ -180,14 +182,9 @@ function runProcess(
 
 function spawnSearch(cmd: string, args: string[], req: EngineRequest, format: 'colon' | 'nul'): Promise<void> {
   return new Promise((resolve, reject) => {
-    const { spawn } = lazyRequire('node:child_process') as typeof import('node:child_process');
-    const child = spawn(cmd, args, { cwd: req.dir, stdio: ['ignore', 'pipe', 'pipe'], signal: req.signal });
     let stderr = '';
     let produced = false;
     let pending = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (d: string) => (stderr.length < 4096 ? (stderr += d) : undefined));
-    child.stdout.setEncoding('utf8');
     const handleLine = (line: string) => {
       const z = line.indexOf('\0');
       if (z < 0) return;
@@ -204,22 +201,27 @@ function spawnSearch(cmd: string, args: string[], req: EngineRequest, format: 'c
       if (req.linesOnly) return req.onMatch({ file, line: n });
       req.onMatch({ file, line: n, text: text.endsWith('\r') ? text.slice(0, -1) : text });
     };
-    child.stdout.on('data', (chunk: string) => {
-      const parts = (pending + chunk).split('\n');
-      pending = parts.pop() ?? '';
-      for (const p of parts) handleLine(p);
-    });
-    child.on('error', (err) => {
-      if (req.signal.aborted) reject(req.signal.reason ?? err);
-      else reject(new EngineFailed(`${cmd}: ${err.message}`));
-    });
-    child.on('close', (code) => {
-      if (pending) handleLine(pending);
-      if (req.signal.aborted) return reject(req.signal.reason);
-      if (code === 0 || code === 1) return resolve();
-      // rg and grep exit 2 when some file was unreadable but still report what they found.
-      if (code === 2 && produced && !/regex|pattern/i.test(stderr)) return resolve();
-      reject(new EngineFailed(`${cmd} exited with ${code}: ${stderr.trim()}`));
+    (req.launcher ?? directLauncher).run(cmd, args, req.dir, req.signal, {
+      stdout(chunk) {
+        const parts = (pending + chunk).split('\n');
+        pending = parts.pop() ?? '';
+        for (const p of parts) handleLine(p);
+      },
+      stderr(d) {
+        if (stderr.length < 4096) stderr += d;
+      },
+      error(err) {
+        if (req.signal.aborted) reject(req.signal.reason ?? err);
+        else reject(new EngineFailed(`${cmd}: ${err.message}`));
+      },
+      close(code) {
+        if (pending) handleLine(pending);
+        if (req.signal.aborted) return reject(req.signal.reason);
+        if (code === 0 || code === 1) return resolve();
+        // rg and grep exit 2 when some file was unreadable but still report what they found.
+        if (code === 2 && produced && !/regex|pattern/i.test(stderr)) return resolve();
+        reject(new EngineFailed(`${cmd} exited with ${code}: ${stderr.trim()}`));
+      },
     });
   });
 }

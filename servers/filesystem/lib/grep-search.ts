@@ -7,6 +7,7 @@ import type { WorkspaceRoots } from '../../common/roots.js';
 import { EngineFailed, type EngineName, engineOrder, forcedEngine, runEngine, type RawMatch } from './grep-engines.js';
 import { listFiles, rootRel } from './grep-js-engine.js';
 import type { SearchGate } from './search-gate.js';
+import type { Launcher } from './spawn-relay.js';
 import { nextBatch, oneRunSuffices, searchUnits } from './grep-units.js';
 import { verifyMatches } from './grep-verify.js';
 import type { GrepGroup } from './grep-format.js';
@@ -36,6 +37,8 @@ export interface SearchRequest {
   linesByFile?: Map<string, string[]>;
   /** The server's gate for search processes (one slot per core). */
   gate?: SearchGate;
+  /** How search processes are started (spawn-relay.ts). */
+  launcher?: Launcher;
 }
 
 /** Up to this many matches get surrounding lines. */
@@ -97,6 +100,7 @@ export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]>
       linesOnly,
       files,
       gate: req.gate,
+      launcher: req.launcher,
       onMatch: (m: RawMatch) => {
         buffer.push(m);
         if (buffer.length >= 20_000) compact();

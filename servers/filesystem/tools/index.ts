@@ -7,7 +7,7 @@ import { replace } from './replace.js';
 import { createSearchFileContentTool, type SearchDeps } from './search-file-content.js';
 import { writeFile } from './write-file.js';
 
-/** The server's tools; `deps` are the resources one server instance owns. */
+/** The server's tools; `deps` are the resources they use (the instance's, or the process's shared ones). */
 export const filesystemTools = (deps: GlobDeps & SearchDeps): ToolDefinition[] => [
   listDirectory,
   readFile,

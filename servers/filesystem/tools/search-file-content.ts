@@ -7,6 +7,7 @@ import { guardPath } from '../../common/path-guard.js';
 import { textResult, ToolError } from '../../common/result.js';
 import { defineTool, READ_ONLY } from '../../common/tool.js';
 import type { SearchGate } from '../lib/search-gate.js';
+import type { Launcher } from '../lib/spawn-relay.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
 import { formatGrepOutput } from '../lib/grep-format.js';
 import { compareMatches, groupWithContext, searchDirectory, type FoundMatch } from '../lib/grep-search.js';
@@ -36,8 +37,10 @@ const inputSchema = z.object({
 });
 
 export interface SearchDeps {
-  /** The server instance's gate for search processes. */
+  /** The gate search processes wait for (the process's, shared by every session's server). */
   searches: SearchGate;
+  /** How search processes are started (the process's; spawn-relay.ts); a direct spawn without it. */
+  launcher?: Launcher;
 }
 
 export const createSearchFileContentTool = (deps: SearchDeps) =>
@@ -89,6 +92,7 @@ export const createSearchFileContentTool = (deps: SearchDeps) =>
               signal,
               max: MAX_MATCHES,
               gate: deps.searches,
+              launcher: deps.launcher,
               linesByFile,
             });
             for (const m of found) all.push(prefix ? { ...m, file: prefix + m.file } : m);

@@ -6,11 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { ENTRY } from '../../helpers/paths.js';
 import { startStdioServer, textOf } from '../../helpers/mcp.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { isAlive, waitFor } from '../../helpers/wait.js';
 import { connectHttp, startHttpServer } from '../common/http-server.js';
 
 const realRg = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
 
-/** A 600-file tree and a logging `rg` (start and end of each process, with its arguments) first on PATH. */
+/**
+ * A 600-file tree and a logging `rg` first on PATH: the start (pid, parent pid, arguments) and end of each
+ * process.
+ */
 function setUp(): { root: string; log: string; path: string } {
   const base = tempDir('gmc-search-share-');
   const root = join(base, 'tree');
@@ -23,7 +27,7 @@ function setUp(): { root: string; log: string; path: string } {
   mkdirSync(bin);
   writeFileSync(
     join(bin, 'rg'),
-    `#!/bin/sh\necho "start $$ $*" >> '${log}'\n'${realRg}' "$@"\ncode=$?\necho "end $$" >> '${log}'\nexit $code\n`,
+    `#!/bin/sh\necho "start $$ $PPID $*" >> '${log}'\n'${realRg}' "$@"\ncode=$?\necho "end $$" >> '${log}'\nexit $code\n`,
   );
   chmodSync(join(bin, 'rg'), 0o755);
   return { root, log, path: `${bin}:${process.env.PATH}` };
@@ -93,5 +97,43 @@ describe.skipIf(!realRg)('searches share the machine', () => {
       srv.child.kill();
       await srv.exited;
     }
+  });
+  it('a server that has grown starts its searches through the relay, and the relay ends with it', async () => {
+    const { root, log, path } = setUp();
+    // 0 MiB: the relay is started by the first search (which still spawns directly) and used from then on.
+    const srv = await startStdioServer(ENTRY.filesystem, {
+      args: ['--root', root],
+      env: { PATH: path, GEMINI_MCP_SEARCH_RELAY_MIB: '0' },
+    });
+    const parents = () =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('start'))
+        .map((l) => Number(l.split(' ')[2]));
+    let relayPid = 0;
+    try {
+      for (let i = 0; relayPid === 0; i++) {
+        const r = textOf(await srv.call('search_file_content', { pattern: `needle ${i % 10}-${i % 60}$` }));
+        expect(r).toContain(`needle ${i % 10}-${i % 60}`);
+        relayPid = parents().find((p) => p !== srv.pid()) ?? 0;
+        if (i > 200) throw new Error('no search went through the relay');
+      }
+      expect(parents()[0]).toBe(srv.pid());
+      // Through the relay, concurrent searches find what a direct spawn finds and still share the slots.
+      writeFileSync(log, '');
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => srv.call('search_file_content', { pattern: `needle ${i}-3$` })),
+      );
+      const first = textOf(results[0]);
+      expect(first).toContain('File: d0/f3.txt');
+      for (const [i, r] of results.entries())
+        expect(textOf(r)).toBe(first.replace(/d0\//g, `d${i}/`).replace(/0-3/g, `${i}-3`));
+      expect(new Set(parents())).toEqual(new Set([relayPid]));
+      expect(mostAtOnce(log).most).toBeLessThanOrEqual(availableParallelism());
+      expect(isAlive(relayPid)).toBe(true);
+    } finally {
+      await srv.close();
+    }
+    await waitFor(() => !isAlive(relayPid), 'the relay to end with its server');
   });
 });

@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createLauncher, type Launcher, relayThreshold } from '../../../servers/filesystem/lib/spawn-relay.js';
+import { isAlive, waitFor } from '../../helpers/wait.js';
+
+interface Ran {
+  out: string;
+  err: string;
+  code?: number | null;
+  error?: Error;
+}
+
+/** Runs a command through the launcher; resolves on close, or on error (as the search engines do). */
+function run(l: Launcher, cmd: string, args: string[], signal = new AbortController().signal): Promise<Ran> {
+  return new Promise((resolve) => {
+    const r: Ran = { out: '', err: '' };
+    l.run(cmd, args, '/', signal, {
+      stdout: (t) => (r.out += t),
+      stderr: (t) => (r.err += t),
+      error: (error) => resolve({ ...r, error }),
+      close: (code) => resolve({ ...r, code }),
+    });
+  });
+}
+
+/** Alive and not a zombie: an orphan's end is reaped by whoever adopts it, which may not be quick. */
+function runs(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** The pid of the process that started `sh`: this one for a direct spawn, the relay's once relayed. */
+const parentOf = async (l: Launcher) => Number((await run(l, 'sh', ['-c', 'echo $PPID'])).out.trim());
+
+/** A launcher that relays from its first run on, once the relay is up (the first run starts it). */
+async function relayed(): Promise<{ l: Launcher; relayPid: number }> {
+  const l = createLauncher(0);
+  expect(await parentOf(l)).toBe(process.pid);
+  let relayPid = process.pid;
+  await waitFor(async () => (relayPid = await parentOf(l)) !== process.pid, 'a run through the relay');
+  return { l, relayPid };
+}
+
+describe('the search process launcher', () => {
+  it('spawns directly while the server is below the threshold', async () => {
+    const l = createLauncher(Number.MAX_SAFE_INTEGER);
+    for (let i = 0; i < 3; i++) expect(await parentOf(l)).toBe(process.pid);
+    l.close();
+  });
+
+  it('through the relay: output whole and in order, stderr, exit codes, a missing command', async () => {
+    const { l, relayPid } = await relayed();
+    try {
+      expect(isAlive(relayPid)).toBe(true);
+      // Far more output than one message (the relay pauses the command while its messages are unsent).
+      const seq = await run(l, 'seq', ['1', '300000']);
+      expect(seq.code).toBe(0);
+      const lines = seq.out.trimEnd().split('\n');
+      expect(lines.length).toBe(300000);
+      expect(lines.every((n, i) => Number(n) === i + 1)).toBe(true);
+      const failed = await run(l, 'sh', ['-c', 'echo out; echo oops >&2; exit 3']);
+      expect(failed).toMatchObject({ out: 'out\n', err: 'oops\n', code: 3 });
+      const utf8 = await run(l, 'sh', ['-c', "printf 'héllo wörld ✓\\n%.0s' $(seq 1 5000)"]);
+      expect(utf8.out.split('\n').filter((x) => x === 'héllo wörld ✓').length).toBe(5000);
+      const missing = await run(l, 'no-such-command-gmc', []);
+      expect(missing.error?.message).toMatch(/ENOENT/);
+    } finally {
+      l.close();
+    }
+    await waitFor(() => !isAlive(relayPid), 'the relay to end with close()');
+  });
+
+  it('an abort kills the relayed command and reports the abort', async () => {
+    const { l } = await relayed();
+    try {
+      const ac = new AbortController();
+      let pid = 0;
+      const ran = new Promise<Ran>((resolve) => {
+        const r: Ran = { out: '', err: '' };
+        l.run('sh', ['-c', 'echo $$; exec sleep 60'], '/', ac.signal, {
+          stdout: (t) => {
+            r.out += t;
+            pid = Number(r.out.trim());
+            ac.abort(new Error('stop it'));
+          },
+          stderr: () => undefined,
+          error: (error) => resolve({ ...r, error }),
+          close: (code) => resolve({ ...r, code }),
+        });
+      });
+      expect((await ran).error?.message).toBe('stop it');
+      expect(pid).toBeGreaterThan(0);
+      await waitFor(() => !isAlive(pid), 'the aborted command to be killed');
+      // An already aborted signal starts nothing.
+      expect((await run(l, 'true', [], AbortSignal.abort(new Error('late')))).error?.message).toBe('late');
+    } finally {
+      l.close();
+    }
+  });
+
+  it('a relay that dies fails its running commands, and the next runs start one again', async () => {
+    const { l, relayPid } = await relayed();
+    try {
+      // It writes, so that it ends (SIGPIPE) once the killed relay's end of its pipe is gone.
+      let out = '';
+      const running = new Promise<Error>((resolve) =>
+        l.run('sh', ['-c', 'echo $$; while echo tick; do sleep 0.1; done'], '/', new AbortController().signal, {
+          stdout: (t) => (out += t),
+          stderr: () => undefined,
+          error: resolve,
+          close: () => resolve(new Error('closed')),
+        }),
+      );
+      await waitFor(() => out.includes('tick'), 'the command to run');
+      const pid = Number(out.split('\n')[0]);
+      process.kill(relayPid, 'SIGKILL');
+      expect((await running).message).toMatch(/relay process ended/);
+      await waitFor(() => !runs(pid), 'the orphaned command to end on its closed pipe');
+      // Direct while a new relay starts, then through it.
+      let next = relayPid;
+      await waitFor(async () => {
+        next = await parentOf(l);
+        return next !== process.pid && next !== relayPid;
+      }, 'a run through a new relay');
+      expect(isAlive(next)).toBe(true);
+    } finally {
+      l.close();
+    }
+  });
+
+  it('the threshold comes from GEMINI_MCP_SEARCH_RELAY_MIB when it is a number', () => {
+    expect(relayThreshold({ GEMINI_MCP_SEARCH_RELAY_MIB: '0' })).toBe(0);
+    expect(relayThreshold({ GEMINI_MCP_SEARCH_RELAY_MIB: '200' })).toBe(200 * 1024 * 1024);
+    expect(relayThreshold({ GEMINI_MCP_SEARCH_RELAY_MIB: 'lots' })).toBe(96 * 1024 * 1024);
+    expect(relayThreshold({})).toBe(96 * 1024 * 1024);
+  });
+});
