@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 import { runServerMain } from '../common/entry.js';
 import { createSearchGate } from './lib/search-gate.js';
+import { createMtimeReader } from './lib/mtime-reader.js';
 import { createLauncher } from './lib/spawn-relay.js';
 import { createFilesystemServer } from './server.js';
 
 // One of each per process: over HTTP a server is built per session, and 32 sessions with a gate each ran
-// up to 32 searches at once on 2 cores; a relay for search processes is worth starting once, not per session.
+// up to 32 searches at once on 2 cores; a relay for search processes, or glob's mtime worker thread
+// (~10 MB), is worth starting once, not per session.
 const searches = createSearchGate();
 const launcher = createLauncher();
+const mtimes = createMtimeReader();
 
 void runServerMain({
   name: 'gemini-mcp-filesystem',
@@ -23,5 +26,6 @@ void runServerMain({
       cleanStaleTemps: true,
       searches,
       launcher,
+      mtimes,
     }),
 });

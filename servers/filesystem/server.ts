@@ -3,7 +3,7 @@ import type { Launcher } from './lib/spawn-relay.js';
 import { createKitServer, type KitServer } from '../common/create-server.js';
 import type { Logger } from '../common/logger.js';
 import { VERSION } from '../../protocol/version.js';
-import { createMtimeReader } from './lib/mtime-reader.js';
+import { createMtimeReader, type MtimeReader } from './lib/mtime-reader.js';
 import { cleanStaleTemps } from './lib/temp-cleanup.js';
 import { filesystemTools } from './tools/index.js';
 
@@ -23,6 +23,11 @@ export interface FilesystemServerDeps {
   searches?: SearchGate;
   /** How search processes are started; the entry gives every server the process's (spawn-relay.ts). */
   launcher?: Launcher;
+  /**
+   * The mtime reader of `glob` (a worker thread once a glob is big); the entry gives every server the
+   * process's. Without it, a server has its own and closes it with itself.
+   */
+  mtimes?: MtimeReader;
 }
 
 export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
@@ -39,8 +44,8 @@ export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
       );
     }
   };
-  // Owned by this instance (an HTTP session's server, say) and closed with it.
-  const mtimes = createMtimeReader();
+  // Given: the process's, shared by every session's server. Else owned by this instance and closed with it.
+  const mtimes = deps.mtimes ?? createMtimeReader();
   const kit = createKitServer({
     name: 'gemini-mcp-filesystem',
     version: VERSION,
@@ -50,7 +55,7 @@ export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
     roots: deps.roots,
     projectTempDir: deps.projectTempDir,
     onRootsChanged: () => deps.cleanStaleTemps && clean(kit.roots.list),
-    onClose: () => mtimes.close(),
+    onClose: () => (deps.mtimes ? undefined : mtimes.close()),
   });
   // Housekeeping, not urgent: it walks the whole tree (a directory descriptor per folder), which on a large
   // project competed with a session's first calls. It starts once the server has been up for a second,

@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ENTRY } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { connectHttp, startHttpServer } from '../common/http-server.js';
 import { connectFs, errorTypeOf, firstText } from './connect.js';
 
 const DAY = 24 * 3600;
@@ -166,5 +168,35 @@ describe('glob over thousands of files (mtimes read on two threads, prefetched d
     expect(lines.at(-1)).toContain('(Showing the first 1000 of 5500.');
     // Closing ends the server and with it the mtime reader's worker.
     await fs.client.close();
+  });
+
+  it('over HTTP, the big globs of every session share one worker thread', async () => {
+    const root = tempDir();
+    for (let d = 0; d < 45; d++) {
+      mkdirSync(join(root, `d${d}`));
+      for (let f = 0; f < 100; f++) writeFileSync(join(root, `d${d}`, `f${f}.ts`), '');
+    }
+    const srv = await startHttpServer(ENTRY.filesystem, ['--root', root]);
+    const threads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${srv.child.pid}/status`, 'utf8'))?.[1]);
+    const clients = await Promise.all(Array.from({ length: 4 }, () => connectHttp(srv.url)));
+    try {
+      const glob = async (i: number) => {
+        const r = await clients[i]!.callTool({ name: 'glob', arguments: { pattern: '**/*.ts' } });
+        expect(r.isError).toBeFalsy();
+        return JSON.stringify(r.content);
+      };
+      // 4,500 matches: their mtimes are read on a worker thread as well as the server's own.
+      const first = await glob(0);
+      expect(first).toContain('Found 4500 file(s)');
+      const before = threads();
+      const others = await Promise.all([1, 2, 3].map(glob));
+      for (const o of others) expect(o).toBe(first);
+      // One worker per session was three more threads here.
+      expect(threads()).toBe(before);
+    } finally {
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      srv.child.kill();
+      await srv.exited;
+    }
   });
 });
