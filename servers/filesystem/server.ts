@@ -1,4 +1,4 @@
-import { createSearchGate, type SearchGate } from './lib/search-gate.js';
+import { createSearchGate, type SharedSearchGate } from './lib/search-gate.js';
 import type { Launcher } from './lib/spawn-relay.js';
 import { createKitServer, type KitServer } from '../common/create-server.js';
 import type { Logger } from '../common/logger.js';
@@ -18,9 +18,9 @@ export interface FilesystemServerDeps {
   /**
    * The slots search processes wait for. The entry gives every server of the process (one per HTTP
    * session) the same gate, so that the searches of all clients share the cores; without it, a server
-   * has its own.
+   * has its own. Each server waits in a lane of its own, and the lanes take turns.
    */
-  searches?: SearchGate;
+  searches?: SharedSearchGate;
   /** How search processes are started; the entry gives every server the process's (spawn-relay.ts). */
   launcher?: Launcher;
   /**
@@ -50,7 +50,7 @@ export function createFilesystemServer(deps: FilesystemServerDeps): KitServer {
     name: 'gemini-mcp-filesystem',
     version: VERSION,
     instructions: 'File tools confined to the workspace roots. Paths may be absolute or relative to the first root.',
-    tools: filesystemTools({ mtimes, searches: deps.searches ?? createSearchGate(), launcher: deps.launcher }),
+    tools: filesystemTools({ mtimes, searches: (deps.searches ?? createSearchGate()).lane(), launcher: deps.launcher }),
     log: deps.log,
     roots: deps.roots,
     projectTempDir: deps.projectTempDir,

@@ -59,4 +59,47 @@ describe('the search gate: a slot per core, first come first served', () => {
     await first;
     expect(await third).toBe('third');
   });
+
+  it("lanes take turns: one session's twenty searches do not hold back another's one", async () => {
+    const gate = createSearchGate(1);
+    const signal = new AbortController().signal;
+    const [busy, quiet, third] = [gate.lane(), gate.lane(), gate.lane()];
+    const started: string[] = [];
+    const holds = new Map<string, ReturnType<typeof held>>();
+    const job = (lane: typeof busy, name: string) => {
+      const h = held();
+      holds.set(name, h);
+      return lane.run(signal, async () => {
+        started.push(name);
+        await h.done;
+      });
+    };
+    const all = Array.from({ length: 20 }, (_, i) => job(busy, `busy${i}`));
+    all.push(job(quiet, 'quiet0'), job(quiet, 'quiet1'), job(third, 'third0'));
+    for (let i = 0; i < all.length; i++) {
+      await new Promise((r) => setImmediate(r));
+      holds.get(started[i]!)!.release();
+    }
+    await Promise.all(all);
+    // busy0 took the free slot; then the lanes alternate in the order they first waited.
+    expect(started.slice(0, 7)).toEqual(['busy0', 'busy1', 'quiet0', 'third0', 'busy2', 'quiet1', 'busy3']);
+    expect(started.slice(7)).toEqual(Array.from({ length: 16 }, (_, i) => `busy${i + 4}`));
+  });
+
+  it('a lane whose only waiter is cancelled gives up its turn', async () => {
+    const gate = createSearchGate(1);
+    const [a, b, c] = [gate.lane(), gate.lane(), gate.lane()];
+    const first = held();
+    const order: string[] = [];
+    const running = a.run(new AbortController().signal, () => first.done);
+    const ac = new AbortController();
+    const cancelled = b.run(ac.signal, async () => order.push('b'));
+    const later = c.run(new AbortController().signal, async () => order.push('c'));
+    const again = a.run(new AbortController().signal, async () => order.push('a'));
+    ac.abort(new Error('cancelled'));
+    await expect(cancelled).rejects.toThrow('cancelled');
+    first.release();
+    await Promise.all([running, later, again]);
+    expect(order).toEqual(['c', 'a']);
+  });
 });
