@@ -170,9 +170,12 @@ export function createLauncher(relayFrom = relayThreshold()): Launcher {
     },
     close() {
       starts = 3;
-      relay?.kill();
-      relay = undefined;
-      ready = false;
+      const r = relay;
+      if (!r) return;
+      lost(r);
+      // Its end of the channel closing ends the relay, which first ends what it started (a signal would not).
+      if (r.connected) r.disconnect();
+      else r.kill();
     },
   };
 }

@@ -11,16 +11,35 @@ interface Ran {
 }
 
 /** Runs a command through the launcher; resolves on close, or on error (as the search engines do). */
-function run(l: Launcher, cmd: string, args: string[], signal = new AbortController().signal): Promise<Ran> {
+function run(
+  l: Launcher,
+  cmd: string,
+  args: string[],
+  signal = new AbortController().signal,
+  onOut?: (out: string) => void,
+): Promise<Ran> {
   return new Promise((resolve) => {
     const r: Ran = { out: '', err: '' };
     l.run(cmd, args, '/', signal, {
-      stdout: (t) => (r.out += t),
+      stdout: (t) => {
+        r.out += t;
+        onOut?.(r.out);
+      },
       stderr: (t) => (r.err += t),
       error: (error) => resolve({ ...r, error }),
       close: (code) => resolve({ ...r, code }),
     });
   });
+}
+
+/** Starts `script` in `sh`, which first prints its pid: `pid` resolves once it is out, `ended` as `run`. */
+function started(l: Launcher, script: string, signal = new AbortController().signal) {
+  let pid!: (n: number) => void;
+  const printed = new Promise<number>((r) => (pid = r));
+  const ended = run(l, 'sh', ['-c', `echo $$; ${script}`], signal, (out) => {
+    if (out.includes('\n')) pid(Number(out.split('\n')[0]));
+  });
+  return { pid: printed, ended };
 }
 
 /** Alive and not a zombie: an orphan's end is reaped by whoever adopts it, which may not be quick. */
@@ -67,6 +86,13 @@ describe('the search process launcher', () => {
       expect(utf8.out.split('\n').filter((x) => x === 'héllo wörld ✓').length).toBe(5000);
       const missing = await run(l, 'no-such-command-gmc', []);
       expect(missing.error?.message).toMatch(/ENOENT/);
+      // Closing fails what still runs, and later runs spawn directly.
+      const sleeping = started(l, 'exec sleep 60');
+      const pid = await sleeping.pid;
+      l.close();
+      expect((await sleeping.ended).error?.message).toMatch(/relay process ended/);
+      await waitFor(() => !runs(pid), 'the relay to end what it started');
+      expect(await parentOf(l)).toBe(process.pid);
     } finally {
       l.close();
     }
@@ -77,22 +103,10 @@ describe('the search process launcher', () => {
     const { l } = await relayed();
     try {
       const ac = new AbortController();
-      let pid = 0;
-      const ran = new Promise<Ran>((resolve) => {
-        const r: Ran = { out: '', err: '' };
-        l.run('sh', ['-c', 'echo $$; exec sleep 60'], '/', ac.signal, {
-          stdout: (t) => {
-            r.out += t;
-            pid = Number(r.out.trim());
-            ac.abort(new Error('stop it'));
-          },
-          stderr: () => undefined,
-          error: (error) => resolve({ ...r, error }),
-          close: (code) => resolve({ ...r, code }),
-        });
-      });
-      expect((await ran).error?.message).toBe('stop it');
-      expect(pid).toBeGreaterThan(0);
+      const sleeping = started(l, 'exec sleep 60', ac.signal);
+      const pid = await sleeping.pid;
+      ac.abort(new Error('stop it'));
+      expect((await sleeping.ended).error?.message).toBe('stop it');
       await waitFor(() => !isAlive(pid), 'the aborted command to be killed');
       // An already aborted signal starts nothing.
       expect((await run(l, 'true', [], AbortSignal.abort(new Error('late')))).error?.message).toBe('late');
@@ -105,19 +119,10 @@ describe('the search process launcher', () => {
     const { l, relayPid } = await relayed();
     try {
       // It writes, so that it ends (SIGPIPE) once the killed relay's end of its pipe is gone.
-      let out = '';
-      const running = new Promise<Error>((resolve) =>
-        l.run('sh', ['-c', 'echo $$; while echo tick; do sleep 0.1; done'], '/', new AbortController().signal, {
-          stdout: (t) => (out += t),
-          stderr: () => undefined,
-          error: resolve,
-          close: () => resolve(new Error('closed')),
-        }),
-      );
-      await waitFor(() => out.includes('tick'), 'the command to run');
-      const pid = Number(out.split('\n')[0]);
+      const ticking = started(l, 'while echo tick; do sleep 0.1; done');
+      const pid = await ticking.pid;
       process.kill(relayPid, 'SIGKILL');
-      expect((await running).message).toMatch(/relay process ended/);
+      expect((await ticking.ended).error?.message).toMatch(/relay process ended/);
       await waitFor(() => !runs(pid), 'the orphaned command to end on its closed pipe');
       // Direct while a new relay starts, then through it.
       let next = relayPid;
