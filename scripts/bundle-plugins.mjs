@@ -154,6 +154,104 @@ export function hoistGenaiPathKeys(contents) {
 }
 
 /**
+ * A resumed session's first request carries its whole history, and @google/genai converts every content
+ * into a new object, every parts array into a new array and every part into a new object, field by
+ * field, only to serialise them at once: for 10,000 contents ~20 ms of CPU, and a third copy of the
+ * history that lives until the request is written (its scavenges copy it twice more). Most parts are
+ * already what the conversion makes: plain objects whose fields it copies as they are (text, thought,
+ * thoughtSignature, functionResponse, inlineData, ...), in its order, none of them null. A content whose
+ * parts are all like that is answered with `{ parts, role }` holding its own parts array, which serialises
+ * to the same JSON; any other content (a function call, whose conversion checks its fields; an unknown
+ * field, which the conversion drops) is converted as before. The fields and their order are read from
+ * the SDK's own `partToMldev$1` at build time; should it or `contentToMldev$1` change shape, nothing is
+ * patched and the build says so. (The Vertex AI conversion is left alone.)
+ */
+export const GENAI_PLAIN_CONTENT = {
+  file: 'node_modules/@google/genai/dist/node/index.mjs',
+  content: [
+    'function contentToMldev$1(fromObject, rootObject) {',
+    '    const toObject = {};',
+    "    const fromParts = getValueByPath(fromObject, ['parts']);",
+    '    if (fromParts != null) {',
+    '        let transformedList = fromParts;',
+    '        if (Array.isArray(transformedList)) {',
+    '            transformedList = transformedList.map((item) => {',
+    '                return partToMldev$1(item);',
+    '            });',
+    '        }',
+    "        setValueByPath(toObject, ['parts'], transformedList);",
+    '    }',
+    "    const fromRole = getValueByPath(fromObject, ['role']);",
+    '    if (fromRole != null) {',
+    "        setValueByPath(toObject, ['role'], fromRole);",
+    '    }',
+    '    return toObject;',
+    '}',
+    '',
+  ].join('\n'),
+  partOpening: 'function partToMldev$1(fromObject, rootObject) {\n    const toObject = {};\n',
+  partClosing: '    return toObject;\n}\n',
+};
+
+/** One statement of `partToMldev$1`: a field copied as it is, converted, or refused (`!== undefined` → throw). */
+const PART_FIELD = [
+  /^ {4}const (from\w+) = getValueByPath\(fromObject, \[\s*'(\w+)',?\s*\]\);\n {4}if \(\1 != null\) \{\n {8}setValueByPath\(toObject, \['(\w+)'\], ([\w$]+\()?\1\)?\);\n {4}\}\n/,
+  /^ {4}if \(getValueByPath\(fromObject, \[\s*'(\w+)',?\s*\]\) !== undefined\) \{\n {8}throw new Error\('[^'\n]*'\);\n {4}\}\n/,
+];
+
+/**
+ * The fields `partToMldev$1` copies unchanged, in its order, or undefined when its body is anything but
+ * a run of field statements (then a fast path could miss what it does).
+ */
+export function plainPartFields(contents) {
+  const { partOpening, partClosing } = GENAI_PLAIN_CONTENT;
+  const start = contents.indexOf(partOpening);
+  if (start < 0 || contents.indexOf(partOpening, start + 1) >= 0) return undefined;
+  let body = contents.slice(start + partOpening.length, contents.indexOf(`\n${partClosing}`, start) + 1);
+  const fields = [];
+  while (body) {
+    const copy = PART_FIELD[0].exec(body);
+    const refused = copy ? undefined : PART_FIELD[1].exec(body);
+    if (!copy && !refused) return undefined;
+    // Copied as it is: read and written under the same one-key path, with no converter around it.
+    if (copy && copy[2] === copy[3] && !copy[4]) fields.push(copy[2]);
+    body = body.slice((copy ?? refused)[0].length);
+  }
+  return fields.length ? fields : undefined;
+}
+
+/** `contentToMldev$1` with the fast path for contents of plain parts (GENAI_PLAIN_CONTENT), or undefined. */
+export function genaiPlainContents(contents) {
+  const { content } = GENAI_PLAIN_CONTENT;
+  const fields = plainPartFields(contents);
+  const at = contents.indexOf(content);
+  if (!fields || at < 0 || contents.indexOf(content, at + 1) >= 0) return undefined;
+  const opening = content.slice(0, content.indexOf('\n') + 1);
+  const fastPath = [
+    `const __gmcPlainFields = new Map(${JSON.stringify(fields.map((f, i) => [f, i]))});`,
+    '/** Whether the conversion would copy this part field for field, in the order it already has. */',
+    'function __gmcPlainPart(p) {',
+    "    if (typeof p !== 'object' || p === null || Object.getPrototypeOf(p) !== Object.prototype) return false;",
+    '    let last = -1;',
+    '    for (const key in p) {',
+    '        const i = __gmcPlainFields.get(key);',
+    '        if (i === undefined || i <= last || p[key] == null) return false;',
+    '        last = i;',
+    '    }',
+    '    return true;',
+    '}',
+    opening.trimEnd(),
+    "    if (typeof fromObject === 'object' && fromObject !== null && Array.isArray(fromObject.parts) && fromObject.parts.every(__gmcPlainPart)) {",
+    '        const toObject = { parts: fromObject.parts };',
+    '        if (fromObject.role != null) toObject.role = fromObject.role;',
+    '        return toObject;',
+    '    }',
+    '',
+  ].join('\n');
+  return `${contents.slice(0, at)}${fastPath}${content.slice(opening.length)}${contents.slice(at + content.length)}`;
+}
+
+/**
  * The host and the web server call only `models` (host/core/content-generator.ts, servers/web/model.ts),
  * yet the GoogleGenAI constructor builds every service (Live, batches, caches, files, tunings, ...) and the
  * class reaches the Gemini "next gen" clients (interactions, agents, webhooks, ...) through getters, so the
@@ -252,6 +350,10 @@ export const patchGenai = {
         const head = opening.slice(0, opening.indexOf('\n') + 1);
         contents = contents.replace(opening, `${head}${fastPath}${opening.slice(head.length)}`);
       } else warnings.push({ text: '@google/genai changed: its request conversion keeps the generic path walk' });
+      // Before the paths are hoisted: it reads the conversion's literal paths.
+      const plain = genaiPlainContents(contents);
+      if (plain) contents = plain;
+      else warnings.push({ text: '@google/genai changed: every content of a request is copied again' });
       const hoisted = hoistGenaiPathKeys(contents);
       if (hoisted) contents = hoisted;
       else warnings.push({ text: '@google/genai changed: its request conversion allocates its paths again' });

@@ -268,7 +268,9 @@ export class GeminiChat {
     for (let attempt = 1; ; attempt++) {
       const shape = await this.shape();
       const contents = mergeAdjacent(curateHistory(this.history));
-      if (nudge) contents[contents.length - 1]!.parts!.push({ text: NUDGE });
+      // The last content may be the history's own (mergeAdjacent copies only what it merges): nudged as a copy.
+      const last = contents.length - 1;
+      if (nudge) contents[last] = { ...contents[last], parts: [...(contents[last]!.parts ?? []), { text: NUDGE }] };
       const config: GenerateContentConfig = { ...shape.generationConfig, abortSignal: signal };
       if (shape.systemInstruction) config.systemInstruction = shape.systemInstruction;
       if (shape.tools?.length) config.tools = [{ functionDeclarations: shape.tools }];

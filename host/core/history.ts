@@ -31,20 +31,41 @@ export function curateHistory(history: readonly Content[]): Content[] {
       i++;
       continue;
     }
-    const run: Content[] = [];
-    while (i < history.length && history[i]!.role === 'model') run.push(history[i++]!);
-    if (run.every(isValidModelContent)) out.push(...run);
+    // The run is told by its bounds, not gathered: this runs over the whole history before every request.
+    let end = i;
+    let valid = true;
+    for (; end < history.length && history[end]!.role === 'model'; end++) valid &&= isValidModelContent(history[end]!);
+    if (valid) for (; i < end; i++) out.push(history[i]!);
+    i = end;
   }
   return out;
 }
 
-/** The API wants alternating roles; adjacent same-role turns are merged before each request. */
-export function mergeAdjacent(history: Content[]): Content[] {
+/**
+ * The API wants alternating roles; adjacent same-role turns are merged before each request. The request is
+ * only read (serialised), so a content with no same-role neighbour goes in as it is: copying each of them
+ * before every request was a second copy of the whole history (10,000 contents for a long resumed session)
+ * kept alive until the request was written. A merged turn is a new content; the input is never changed.
+ */
+export function mergeAdjacent(history: readonly Content[]): Content[] {
   const out: Content[] = [];
+  // The index in `out` of the content this call made last: only that one may be extended in place.
+  let made = -1;
   for (const c of history) {
-    const last = out[out.length - 1];
-    if (last && last.role === c.role) last.parts = [...(last.parts ?? []), ...(c.parts ?? [])];
-    else out.push({ role: c.role, parts: [...(c.parts ?? [])] });
+    const at = out.length - 1;
+    const last = out[at];
+    if (last && last.role === c.role) {
+      if (made !== at) {
+        out[at] = { role: last.role, parts: [...(last.parts ?? [])] };
+        made = at;
+      }
+      for (const p of c.parts ?? []) out[at]!.parts!.push(p);
+    } else if (Array.isArray(c.parts)) out.push(c);
+    else {
+      // A content without parts is sent with an empty list, as a copy always was.
+      out.push({ role: c.role, parts: [] });
+      made = out.length - 1;
+    }
   }
   return out;
 }

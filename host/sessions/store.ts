@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { FatalInputError } from '../errors.js';
 import { safeText } from '../safe-text.js';
@@ -46,7 +46,7 @@ export class SessionNotFoundError extends FatalInputError {
   }
 }
 
-export interface ReadSession {
+interface ReadSession {
   header: SessionHeader;
   history: Content[];
   /** What the screen showed (compression left out): a resumed chat looks as it did. */
@@ -81,34 +81,42 @@ export function skippedRecordsNotice(s: Pick<SessionInfo, 'file' | 'skipped'>): 
   return `${s.file}: ${n} record${n === 1 ? '' : 's'} of the wrong shape skipped, the rest is usable: ${safeText(s.skipped.join('; '))}`;
 }
 
+/** The session files of a project's chats folder (none when it does not exist). */
+function sessionFiles(projectTempDir: string): string[] {
+  const dir = chatsDir(projectTempDir);
+  try {
+    return readdirSync(dir)
+      .filter((n) => n.startsWith(SESSION_FILE_PREFIX) && n.endsWith(SESSION_FILE_SUFFIX))
+      .map((n) => join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
+const lastWrite = (file: string): Date | undefined => {
+  try {
+    return statSync(file).mtime;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Oldest activity first, numbered from 1: the order of the list, which `latest` and numbers refer to. */
+function inListOrder<T extends { updated: Date; startTime: string }>(items: T[]): (T & { index: number })[] {
+  items.sort((a, b) => a.updated.getTime() - b.updated.getTime() || a.startTime.localeCompare(b.startTime));
+  return items.map((s, i) => ({ ...s, index: i + 1 }));
+}
+
 /**
  * Every readable session of the project, oldest activity first. `onUnusable` hears of session files that
  * have no usable header at all (the ones with only some bad records are listed, with `skipped`).
  */
-export function listSessions(
-  projectTempDir: string,
-  onUnusable?: (message: string) => void,
-  parsed?: Map<string, ReadSession>,
-): SessionInfo[] {
-  const dir = chatsDir(projectTempDir);
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.startsWith(SESSION_FILE_PREFIX) && n.endsWith(SESSION_FILE_SUFFIX));
-  } catch {
-    return [];
-  }
+export function listSessions(projectTempDir: string, onUnusable?: (message: string) => void): SessionInfo[] {
   const out: Omit<SessionInfo, 'index'>[] = [];
-  for (const name of names) {
-    const file = join(dir, name);
+  for (const file of sessionFiles(projectTempDir)) {
     const s = readSession(file, onUnusable);
-    if (!s) continue;
-    parsed?.set(file, s);
-    let updated: Date;
-    try {
-      updated = statSync(file).mtime;
-    } catch {
-      continue;
-    }
+    const updated = s && lastWrite(file);
+    if (!s || !updated) continue;
     out.push({
       id: s.header.id,
       file,
@@ -120,8 +128,56 @@ export function listSessions(
       skipped: s.skipped,
     });
   }
-  out.sort((a, b) => a.updated.getTime() - b.updated.getTime() || a.startTime.localeCompare(b.startTime));
-  return out.map((s, i) => ({ ...s, index: i + 1 }));
+  return inListOrder(out);
+}
+
+/** Where a session is in the list, without what only reading it whole tells (title, messages). */
+interface SessionPlace {
+  index: number;
+  id: string;
+  file: string;
+  startTime: string;
+  updated: Date;
+}
+
+// A header line longer than this (a very long cwd) is found by reading the file whole.
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * A session file's header when its first line is one, as the recorder writes it; otherwise (or when the
+ * file cannot be read) what reading the whole file finds, since the header is its first session record.
+ */
+function headerOf(file: string): SessionHeader | undefined {
+  let head: string | undefined;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const buf = Buffer.allocUnsafe(HEAD_BYTES);
+      const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
+      const end = buf.subarray(0, n).indexOf(10);
+      if (end >= 0) head = buf.toString('utf8', 0, end);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  const first = head === undefined ? undefined : parseRecords(head).records[0];
+  return first?.type === 'session' ? first : readSession(file)?.header;
+}
+
+/**
+ * The list as finding a session needs it: each file's header and last write. Resuming one session used to
+ * read every session of the project whole, so it cost as much as all of them together.
+ */
+function sessionPlaces(projectTempDir: string): SessionPlace[] {
+  const out: Omit<SessionPlace, 'index'>[] = [];
+  for (const file of sessionFiles(projectTempDir)) {
+    const header = headerOf(file);
+    const updated = header && lastWrite(file);
+    if (header && updated) out.push({ id: header.id, file, startTime: header.startTime, updated });
+  }
+  return inListOrder(out);
 }
 
 /**
@@ -129,13 +185,12 @@ export function listSessions(
  * every other reading: a session whose id is `1` or `latest` (custom ids may be either) is that session, not
  * a list position, and `abc` beside `abcdef` is `abc`, not ambiguous.
  */
-export function findSession(
-  projectTempDir: string,
-  ref: string,
-  onUnusable?: (message: string) => void,
-  parsed?: Map<string, ReadSession>,
-): SessionInfo {
-  const all = listSessions(projectTempDir, onUnusable, parsed);
+export function findSession(projectTempDir: string, ref: string, onUnusable?: (message: string) => void): SessionInfo {
+  return pickSession(listSessions(projectTempDir, onUnusable), ref);
+}
+
+/** The session of the list `all` that `ref` names (see findSession), or SessionNotFoundError. */
+function pickSession<T extends { id: string }>(all: T[], ref: string): T {
   if (all.length === 0) throw new SessionNotFoundError('No saved sessions for this project yet.');
   const r = ref.trim();
   const exact = all.find((s) => s.id === r);
@@ -158,14 +213,25 @@ export function findSession(
   throw new SessionNotFoundError(`No session "${shown}" in this project (see --list-sessions).`);
 }
 
+/** The session `ref` names (see findSession), read whole: the only session file a resume reads whole. */
 export function loadSession(projectTempDir: string, ref: string): LoadedSession {
-  // Listing parsed every session already: the chosen one is not read and validated a second time
-  // (half of resuming a 10,000-record session).
-  const parsed = new Map<string, ReadSession>();
-  const info = findSession(projectTempDir, ref, undefined, parsed);
-  const s = parsed.get(info.file) ?? readSession(info.file);
-  if (!s) throw new SessionNotFoundError(`Session ${info.id} can no longer be read.`);
-  return { ...info, header: s.header, history: repairHistory(s.history), transcript: s.transcript, skipped: s.skipped };
+  const place = pickSession(sessionPlaces(projectTempDir), ref);
+  const s = readSession(place.file);
+  if (!s) throw new SessionNotFoundError(`Session ${place.id} can no longer be read.`);
+  return {
+    index: place.index,
+    id: s.header.id,
+    file: place.file,
+    title: s.title,
+    startTime: s.header.startTime,
+    updated: place.updated,
+    messages: messageCount(s.history),
+    kind: s.header.kind,
+    skipped: s.skipped,
+    header: s.header,
+    history: repairHistory(s.history),
+    transcript: s.transcript,
+  };
 }
 
 export function deleteSession(projectTempDir: string, ref: string): SessionInfo {

@@ -11,8 +11,11 @@ import {
   GENAI_LIGHT_WEB,
   GENAI_MODELS_ONLY,
   GENAI_PATH_GET,
+  GENAI_PLAIN_CONTENT,
   genaiModelsOnly,
+  genaiPlainContents,
   hoistGenaiPathKeys,
+  plainPartFields,
 } from '../../scripts/bundle-plugins.mjs';
 // @ts-expect-error: a plain .mjs build script without type declarations
 import { lazySdkSchemas, makeSchemasLazy, SDK_TYPES_FILE } from '../../scripts/lazy-sdk-schemas.mjs';
@@ -115,6 +118,54 @@ describe('third-party patches still match upstream', () => {
       new Function(`${code.replace(/^(import|export) .*$/gm, '')}\nreturn contentToMldev$1;`)() as Convert;
     const content = { role: 'user', parts: [{ text: 'hi', thought: true }, { functionCall: { name: 'f', args: {} } }] };
     expect(load(out)(content)).toEqual(load(src)(content));
+  });
+
+  it('plain contents in genai: contentToMldev$1 verbatim, partToMldev$1 only field statements, and the fast path serialises as the conversion does', () => {
+    const src = readFileSync(join(REPO, GENAI_PLAIN_CONTENT.file), 'utf8');
+    expect(src.includes(GENAI_PLAIN_CONTENT.content), 'patchGenai (plain contents): contentToMldev$1 changed').toBe(
+      true,
+    );
+    const fields = plainPartFields(src) as string[] | undefined;
+    expect(fields, 'patchGenai (plain contents): partToMldev$1 is not a run of field statements').toBeDefined();
+    // The fields a history is made of are copied as they are; a function call is converted, so it is not.
+    for (const f of ['text', 'thought', 'thoughtSignature', 'functionResponse', 'inlineData'])
+      expect(fields, f).toContain(f);
+    expect(fields).not.toContain('functionCall');
+    const out = genaiPlainContents(src) as string;
+    expect(out, 'patchGenai (plain contents): not applied').toBeTypeOf('string');
+    type Convert = (from: unknown) => unknown;
+    const load = (code: string) =>
+      new Function(`${code.replace(/^(import|export) .*$/gm, '')}\nreturn contentToMldev$1;`)() as Convert;
+    const [converted, fast] = [load(src), load(out)];
+    const bare = Object.assign(Object.create(null), { text: 'no prototype' });
+    const sparse: unknown[] = [{ text: 'a' }];
+    sparse[2] = { text: 'c' }; // a hole at 1
+    const contents: unknown[] = [
+      { role: 'user', parts: [{ text: 'hi' }] },
+      { parts: [{ text: 'a', thought: true, thoughtSignature: 's' }], role: 'model' },
+      { role: 'model', parts: [{ thoughtSignature: 's', text: 'out of order' }] },
+      { role: 'model', parts: [{ functionCall: { name: 'f', args: { a: 1 }, id: 'c1' }, thoughtSignature: 's' }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'f', response: { output: 'x' } } }] },
+      { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }, { text: 'and' }] },
+      { role: 'user', parts: [{ text: 'kept', extra: 'dropped by the conversion' }] },
+      { role: 'user', parts: [{ text: 'x', thoughtSignature: null }] },
+      { role: 'user', parts: [{ text: 'x', thought: undefined }] },
+      { role: 'user', parts: [{ text: 'x', 0: 'an index key' }] },
+      { role: 'user', parts: [bare] },
+      { role: 'user', parts: sparse },
+      { role: 'user', parts: ['a string part'] },
+      { role: 'user', parts: [] },
+      { role: null, parts: [{ text: 'no role' }] },
+      { parts: [{ text: 'no role at all' }] },
+      { role: 'model' },
+      { role: 'user', parts: 'not a list' },
+      { role: 'user', parts: [{ text: 'extra content field' }], other: 1 },
+    ];
+    for (const c of contents) expect(JSON.stringify(fast(c)), JSON.stringify(c)).toBe(JSON.stringify(converted(c)));
+    // The point of it: a content of plain parts keeps its own parts, not a copy of each.
+    const plain = { role: 'user', parts: [{ text: 'hi' }, { text: 'x', thought: true }] };
+    expect((fast(plain) as { parts: unknown }).parts).toBe(plain.parts);
+    expect((fast(contents[3]) as { parts: unknown }).parts).not.toBe((contents[3] as { parts: unknown }).parts);
   });
 
   it('Gemini SDK with models only: the class and constructor openings and the service list verbatim; the host and the web server use only models', () => {

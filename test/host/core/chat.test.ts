@@ -127,6 +127,11 @@ describe('headless chat through the real SDK (no tools)', () => {
     expect(r2.code, r2.stderr).toBe(1);
     expect(r2.stderr).toContain('NO_RESPONSE_TEXT');
     expect(ep2.requestsOf('streamGenerateContent')).toHaveLength(4);
+    // Each retry nudges once: the nudge goes on a copy of the request, never into the stored prompt.
+    const nudges = ep2
+      .requestsOf('streamGenerateContent')
+      .map((q) => q.body.contents[0].parts.filter((p: { text?: string }) => /provide a response/.test(p.text ?? '')));
+    expect(nudges.map((n) => n.length)).toEqual([0, 1, 1, 1]);
   });
 
   it('thoughts are shown as events but never stored or printed', async () => {

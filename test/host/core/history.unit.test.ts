@@ -45,6 +45,21 @@ describe('mergeAdjacent', () => {
     ]);
     expect(JSON.stringify(history)).toBe(before);
   });
+
+  it('passes a content with no same-role neighbour as it is, and makes a new one only for what it merges', () => {
+    const history = [user('a'), model({ text: 'b' }), user('c'), user('d'), { role: 'model' }, model({ text: 'e' })];
+    const out = mergeAdjacent(history);
+    // Not copied: a long history is merged before every request.
+    expect(out[0]).toBe(history[0]);
+    expect(out[1]).toBe(history[1]);
+    expect(out[2]).not.toBe(history[2]);
+    expect(out[2]).toEqual({ role: 'user', parts: [{ text: 'c' }, { text: 'd' }] });
+    expect(history[2]).toEqual(user('c'));
+    // A content without parts is sent with an empty list, and what follows it joins that new list.
+    expect(out[3]).toEqual({ role: 'model', parts: [{ text: 'e' }] });
+    expect(history[4]).toEqual({ role: 'model' });
+    expect(out).toHaveLength(4);
+  });
 });
 
 describe('aggregateModelParts', () => {

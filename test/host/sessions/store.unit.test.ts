@@ -148,6 +148,31 @@ describe('loadSession and deleteSession', () => {
     expect(skippedRecordsNotice({ file: 'f', skipped: [] })).toBeUndefined();
   });
 
+  it('finds what the list finds, reading only first lines of the others, whatever those lines hold', () => {
+    const line = (r: unknown) => JSON.stringify(r);
+    const dir = project([
+      { id: 'plain', records: [header('plain'), say('one')], age: 70 },
+      // The header is the first session record: after a blank line, after a content record, after a bad header.
+      { id: 'blank', records: [], raw: `\n${line(header('blank'))}\n${line(say('two'))}\n`, age: 60 },
+      { id: 'late', records: [say('three'), header('late')], age: 50 },
+      { id: 'bad', records: [{ ...header(''), id: '' }, header('bad'), say('four')], age: 40 },
+      // A header line longer than what is read of each file's start.
+      { id: 'long', records: [{ ...header('long'), cwd: `/${'w'.repeat(70_000)}` }, say('five')], age: 30 },
+      // A lone header line torn by a kill, and a file that is no session at all: not listed.
+      { id: 'torn', records: [], raw: line(header('torn')).slice(0, 30), age: 20 },
+      { id: 'empty', records: [], raw: '', age: 10 },
+      { id: 'newest', records: [header('newest'), say('six'), answer('ok')], age: 1 },
+    ]);
+    const list = listSessions(dir);
+    expect(list.map((s) => s.id)).toEqual(['plain', 'blank', 'late', 'bad', 'long', 'newest']);
+    for (const ref of [...list.map((s) => s.id), 'latest', '', '1', '4', '6', 'lo', 'ne']) {
+      const { header: _h, history: _hi, transcript: _t, ...info } = loadSession(dir, ref);
+      expect(info, ref).toEqual(findSession(dir, ref));
+    }
+    expect(() => loadSession(dir, 'torn')).toThrow('No session "torn" in this project');
+    expect(() => loadSession(dir, '7')).toThrow('No session number 7: this project has 6');
+  });
+
   it('delete removes only the chosen file', () => {
     const dir = project([
       { id: 'a', records: [header('a'), say('x')], age: 2 },
