@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { vi } from 'vitest';
 
 /**
@@ -19,12 +20,20 @@ export function waitFor(
   );
 }
 
-/** Whether a process still exists (signal 0 checks without signalling). */
+/**
+ * Whether a process still runs (signal 0 checks without signalling). A zombie has ended: an orphan's end
+ * waits for whoever adopts it to reap it, which in a container may be never.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    // No /proc (not Linux), or it ended since the signal.
+    return !existsSync('/proc/self');
   }
 }

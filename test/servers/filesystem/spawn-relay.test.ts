@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createLauncher, type Launcher, relayThreshold } from '../../../servers/filesystem/lib/spawn-relay.js';
 import { isAlive, waitFor } from '../../helpers/wait.js';
@@ -42,15 +41,6 @@ function started(l: Launcher, script: string, signal = new AbortController().sig
   return { pid: printed, ended };
 }
 
-/** Alive and not a zombie: an orphan's end is reaped by whoever adopts it, which may not be quick. */
-function runs(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 /** The pid of the process that started `sh`: this one for a direct spawn, the relay's once relayed. */
 const parentOf = async (l: Launcher) => Number((await run(l, 'sh', ['-c', 'echo $PPID'])).out.trim());
 
@@ -91,7 +81,7 @@ describe('the search process launcher', () => {
       const pid = await sleeping.pid;
       l.close();
       expect((await sleeping.ended).error?.message).toMatch(/relay process ended/);
-      await waitFor(() => !runs(pid), 'the relay to end what it started');
+      await waitFor(() => !isAlive(pid), 'the relay to end what it started');
       expect(await parentOf(l)).toBe(process.pid);
     } finally {
       l.close();
@@ -123,7 +113,7 @@ describe('the search process launcher', () => {
       const pid = await ticking.pid;
       process.kill(relayPid, 'SIGKILL');
       expect((await ticking.ended).error?.message).toMatch(/relay process ended/);
-      await waitFor(() => !runs(pid), 'the orphaned command to end on its closed pipe');
+      await waitFor(() => !isAlive(pid), 'the orphaned command to end on its closed pipe');
       // Direct while a new relay starts, then through it.
       let next = relayPid;
       await waitFor(async () => {
