@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import v8 from 'node:v8';
-import { Language, Parser } from 'web-tree-sitter';
+import type { Parser } from 'web-tree-sitter';
 
 /**
  * tree-sitter-bash through web-tree-sitter. Loading the two wasm modules costs tens of
@@ -20,6 +20,9 @@ export function getBashParser(): Promise<Parser> {
       // machine, for server and host alike). The baseline compiler parses a command line in
       // microseconds anyway. The flag is process-wide; nothing else here runs wasm.
       v8.setFlagsFromString('--liftoff-only');
+      // Required here, not imported at the top: the host imports this module for its policy and hooks,
+      // and loading web-tree-sitter's JavaScript (~4 ms) delayed every start, shell command or not.
+      const { Language, Parser } = require('web-tree-sitter') as typeof import('web-tree-sitter');
       await Parser.init({ locateFile: () => require.resolve('web-tree-sitter/web-tree-sitter.wasm') });
       const bash = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
       const parser = new Parser();
