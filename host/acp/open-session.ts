@@ -54,10 +54,9 @@ function editorFiles(deps: SessionDeps, sessionId: () => string): EditorFiles | 
 async function recordedSession(cwd: string, id: string): Promise<void> {
   const { loadSettings } = await import('../load-settings.js');
   const { ensureProjectTempDir } = await import('../config/paths.js');
-  const { listSessions } = await import('../sessions/store.js');
+  const { hasSession } = await import('../sessions/store.js');
   const env = loadSettings({ cwd }).env;
-  if (!listSessions(ensureProjectTempDir(cwd, env)).some((s) => s.id === id))
-    throw acp.RequestError.resourceNotFound(id);
+  if (!hasSession(ensureProjectTempDir(cwd, env), id)) throw acp.RequestError.resourceNotFound(id);
 }
 
 /**

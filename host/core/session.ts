@@ -15,7 +15,7 @@ import { resolveModelAlias } from './models.js';
 import { ensureProjectTempDir } from '../config/paths.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
 import {
-  listSessions,
+  hasSession,
   loadSession,
   SessionNotFoundError,
   skippedRecordsNotice,
@@ -188,7 +188,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(opts.cwd, env, opts.homeDir);
   // A bad --resume reference fails before any server starts.
   const resumed = opts.resume !== undefined ? loadSession(projectTempDir, opts.resume) : undefined;
-  if (opts.sessionId && listSessions(projectTempDir).some((s) => s.id === opts.sessionId))
+  if (opts.sessionId && hasSession(projectTempDir, opts.sessionId))
     throw new SessionNotFoundError(
       `Session id "${opts.sessionId}" is already in use in this project: --resume ${opts.sessionId} continues it.`,
     );

@@ -189,6 +189,24 @@ export function findSession(projectTempDir: string, ref: string, onUnusable?: (m
   return pickSession(listSessions(projectTempDir, onUnusable), ref);
 }
 
+/**
+ * Whether the project has a recorded session with exactly this id (`--session-id`, an editor's load), from
+ * each file's first line: a check that used to read every session of the project whole.
+ */
+export function hasSession(projectTempDir: string, id: string): boolean {
+  return sessionPlaces(projectTempDir).some((s) => s.id === id);
+}
+
+/** Throws what findSession throws for a reference that names no session, reading first lines only. */
+export function checkSessionRef(projectTempDir: string, ref: string): void {
+  pickSession(sessionPlaces(projectTempDir), ref);
+}
+
+/** The title of the session recorded in `file` (the chat's exit summary), reading only that file. */
+export function recordedTitle(file: string): string | undefined {
+  return readSession(file)?.title;
+}
+
 /** The session of the list `all` that `ref` names (see findSession), or SessionNotFoundError. */
 function pickSession<T extends { id: string }>(all: T[], ref: string): T {
   if (all.length === 0) throw new SessionNotFoundError('No saved sessions for this project yet.');

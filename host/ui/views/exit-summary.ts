@@ -3,7 +3,7 @@ import type { RunStats } from '../../core/run-stats.js';
 import { ensureProjectTempDir } from '../../config/paths.js';
 import { messageCount, titleOf } from '../../sessions/records.js';
 import { safeText } from '../../safe-text.js';
-import { findSession, listSessions } from '../../sessions/store.js';
+import { checkSessionRef, recordedTitle } from '../../sessions/store.js';
 import type { Controller } from '../controller.js';
 
 /**
@@ -34,11 +34,10 @@ export function exitSummary(opts: {
 /** The summary for the chat that is closing. */
 export function controllerSummary(c: Controller): string {
   const id = c.recorder?.id;
-  const dir = c.runtime?.projectTempDir;
   const recorded = c.recorder?.written ?? false;
   return exitSummary({
     sessionId: id,
-    title: dir && recorded ? listSessions(dir).find((x) => x.id === id)?.title : undefined,
+    title: recorded && c.recorder ? recordedTitle(c.recorder.file) : undefined,
     recorded,
     history: c.session?.client.chat.getHistory(false) ?? [],
     stats: c.runStats,
@@ -50,5 +49,5 @@ export function controllerSummary(c: Controller): string {
  * reported before the screen takes over the terminal.
  */
 export function checkResumeRef(cwd: string, env: NodeJS.ProcessEnv, ref: string): void {
-  findSession(ensureProjectTempDir(cwd, env), ref);
+  checkSessionRef(ensureProjectTempDir(cwd, env), ref);
 }

@@ -1,15 +1,18 @@
-import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UNFINISHED_CALL_TEXT } from '../../../host/sessions/records.js';
 import {
+  checkSessionRef,
   deleteSession,
   findSession,
   formatAge,
   formatSessionList,
+  hasSession,
   listSessions,
   loadSession,
   SessionNotFoundError,
+  recordedTitle,
   skippedRecordsNotice,
 } from '../../../host/sessions/store.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -171,6 +174,22 @@ describe('loadSession and deleteSession', () => {
     }
     expect(() => loadSession(dir, 'torn')).toThrow('No session "torn" in this project');
     expect(() => loadSession(dir, '7')).toThrow('No session number 7: this project has 6');
+  });
+
+  it('an id check reads first lines only: a session too big to read whole still holds its id', () => {
+    const dir = project([
+      { id: 'small', records: [header('small'), say('one')], age: 2 },
+      { id: 'huge', records: [header('huge'), say('two')], age: 1 },
+    ]);
+    // Sparse, past the longest string V8 makes (~512 MiB): read whole, it cannot be parsed at all.
+    truncateSync(join(dir, 'chats', 'session-huge.jsonl'), 0x2000_0000 + 4096);
+    expect(hasSession(dir, 'huge')).toBe(true);
+    expect(hasSession(dir, 'small')).toBe(true);
+    expect(hasSession(dir, 'hug')).toBe(false);
+    expect(() => checkSessionRef(dir, 'huge')).not.toThrow();
+    expect(() => checkSessionRef(dir, '2')).not.toThrow();
+    expect(() => checkSessionRef(dir, 'nope')).toThrow('No session "nope" in this project');
+    expect(recordedTitle(join(dir, 'chats', 'session-small.jsonl'))).toBe('one');
   });
 
   it('delete removes only the chosen file', () => {
