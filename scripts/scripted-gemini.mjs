@@ -97,14 +97,15 @@ export async function startScriptedGemini(script = [], opts = {}) {
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (d) => chunks.push(d));
-    req.on('end', () => void handle(req, res, Buffer.concat(chunks).toString('utf8')));
+    // Arrival is the body's last byte, before this endpoint's own parse (a resumed history is megabytes).
+    req.on('end', () => void handle(req, res, Buffer.concat(chunks).toString('utf8'), Date.now()));
   });
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
 
-  async function handle(req, res, raw) {
+  async function handle(req, res, raw, arrived) {
     const m = /\/models\/([^/:]+):(\w+)/.exec(req.url ?? '');
     const method = m?.[2];
     if (!m || !METHODS.includes(method)) {
@@ -118,7 +119,7 @@ export async function startScriptedGemini(script = [], opts = {}) {
     } catch {
       body = { unparsable: raw };
     }
-    const record = { method, model: m[1], url: req.url, headers: req.headers, body, time: Date.now() };
+    const record = { method, model: m[1], url: req.url, headers: req.headers, body, time: arrived };
     requests.push(record);
     opts.onRequest?.(record);
 
