@@ -27,8 +27,9 @@ export async function truncateWithFile(
   opts: {
     threshold?: number;
     dir: string;
-    label: string /** A fixed file name (the shell's contract names its own). */;
-    fileName?: string;
+    label: string;
+    /** A fixed file name (the shell's contract names its own), asked for only when the text is saved. */
+    fileName?: () => string;
   },
 ): Promise<{ text: string; file?: string }> {
   const threshold = opts.threshold ?? DEFAULT_TRUNCATE_THRESHOLD;
@@ -37,7 +38,7 @@ export async function truncateWithFile(
   // Saved outputs can hold anything a command printed: private (0600 in 0700 folders) whatever the umask.
   await mkdir(outDir, { recursive: true, mode: 0o700 });
   const safeLabel = opts.label.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 60);
-  const file = join(outDir, opts.fileName ?? `${safeLabel}-${Date.now()}-${randomHex(3)}.txt`);
+  const file = join(outDir, opts.fileName?.() ?? `${safeLabel}-${Date.now()}-${randomHex(3)}.txt`);
   await writeFile(file, text, { encoding: 'utf8', mode: 0o600 });
   return { text: formatTruncated(text, threshold, file), file };
 }

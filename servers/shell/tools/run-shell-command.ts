@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../../protocol/lazy-require.js';
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import * as z from 'zod';
@@ -252,16 +252,13 @@ function truncateShellOutput(
   dir: string,
   callId?: string,
 ): Promise<{ text: string; file?: string }> {
-  const safeCallId = callId?.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
-  const id = safeCallId
-    ? `${safeCallId}_${randomBytes(3).toString('hex')}`
-    : `${Date.now()}_${randomBytes(4).toString('hex')}`;
-  return truncateWithFile(text, {
-    threshold,
-    dir,
-    label: 'run_shell_command',
-    fileName: `run_shell_command_${id}.txt`,
-  });
+  // Named only when saved: most outputs are short, and a random name per call was measurable.
+  const fileName = () => {
+    const safeCallId = callId?.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
+    const id = safeCallId ? `${safeCallId}_${randomHex(3)}` : `${Date.now()}_${randomHex(4)}`;
+    return `run_shell_command_${id}.txt`;
+  };
+  return truncateWithFile(text, { threshold, dir, label: 'run_shell_command', fileName });
 }
 
 function isDirectory(p: string): boolean {
