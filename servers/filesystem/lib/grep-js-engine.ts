@@ -5,7 +5,7 @@ import { looksBinary, SNIFF_BYTES } from '../../common/binary-sniff.js';
 import { Descriptor } from '../../common/descriptor.js';
 import type { EngineRequest } from './grep-engines.js';
 import { CORE_EXCLUDE_DIRS } from './ignore-rules.js';
-import { decodeText } from './text-decode.js';
+import { decodeText, splitLines } from './text-decode.js';
 
 // The portable search engine: no process to start, so a small tree is searched here rather than by rg,
 // and a machine without rg, git or grep can still search.
@@ -114,7 +114,7 @@ function searchSmallFileSync(full: string, rel: string, req: EngineRequest): boo
     closeSync(fd);
   }
   if (looksBinary(buf)) return true;
-  const lines = decodeText(buf).split(/\r?\n/);
+  const lines = splitLines(decodeText(buf));
   for (let i = 0; i < lines.length; i++) {
     if (req.regex.test(lines[i])) req.onMatch({ file: rel, line: i + 1, text: lines[i] });
   }
@@ -133,7 +133,7 @@ async function searchFile(full: string, rel: string, req: EngineRequest): Promis
     await fh.read(head, 0, head.length, 0);
     if (looksBinary(head)) return;
     if (st.size <= STREAM_THRESHOLD) {
-      const lines = decodeText(await fh.readFile()).split(/\r?\n/);
+      const lines = splitLines(decodeText(await fh.readFile()));
       for (let i = 0; i < lines.length; i++) {
         if (req.regex.test(lines[i])) req.onMatch({ file: rel, line: i + 1, text: lines[i] });
       }

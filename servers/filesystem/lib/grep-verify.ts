@@ -3,7 +3,7 @@ import { openChecked, readRegularHandle } from '../../common/confined-fs.js';
 import type { Descriptor } from '../../common/descriptor.js';
 import { isAllowedReal } from '../../common/path-guard.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
-import { decodeText } from './text-decode.js';
+import { decodeText, splitLines } from './text-decode.js';
 
 /** Above this a file is streamed line by line (up to the last line needed) instead of read whole. */
 const WHOLE_READ_LIMIT = 8 * 1024 * 1024;
@@ -69,7 +69,7 @@ async function verifiedLines(full: string, roots: WorkspaceRoots, upTo: number):
     if (!st.isFile()) return undefined;
     // The stat just taken sizes the read: no second fstat as a whole-file read would take.
     if (st.size <= WHOLE_READ_LIMIT || upTo === Infinity)
-      return decodeText(await readRegularHandle(fh, full, st)).split(/\r?\n/);
+      return splitLines(decodeText(await readRegularHandle(fh, full, st)));
     return await streamLines(fh, upTo);
   } catch {
     return undefined;
