@@ -124,7 +124,10 @@ export async function isPrivateHost(hostname: string): Promise<boolean> {
   }
 }
 
-/** At most `limit` requests per host within `windowMs`, per server instance. */
+/**
+ * At most `limit` requests per host within `windowMs`: politeness toward the hosts fetched from, who see
+ * one client in the server process whatever its sessions (the entry shares one limiter among them).
+ */
 export class HostRateLimiter {
   private readonly hits = new Map<string, number[]>();
 

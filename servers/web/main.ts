@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { useProxyFromEnv } from '../../protocol/proxy-env.js';
 import { runServerMain } from '../common/entry.js';
+import { HostRateLimiter } from './host-policy.js';
 import { DEFAULT_MODEL } from './model.js';
 import { createWebServer, DEFAULT_FETCH_TIMEOUT_MS } from './server.js';
 
@@ -11,6 +12,10 @@ try {
   process.stderr.write(`gemini-mcp-web: ${(err as Error).message}\n`);
   process.exit(2);
 }
+
+// One per process: over HTTP a server is built per session (per request with --stateless), and a limiter
+// each would let every session, or every request, fetch from a host ten times a minute anew.
+const rateLimiter = new HostRateLimiter();
 
 void runServerMain({
   name: 'gemini-mcp-web',
@@ -41,6 +46,7 @@ void runServerMain({
       allowPrivateHosts: values['allow-private-hosts'] === true,
       allowHosts: (values['allow-host'] as string[] | undefined) ?? [],
       fetchTimeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_FETCH_TIMEOUT_MS,
+      rateLimiter,
     });
   },
 });

@@ -19,6 +19,12 @@ export interface WebServerDeps {
   allowHosts?: string[];
   /** Per-URL timeout of the direct fetch (contract: 10 s). */
   fetchTimeoutMs?: number;
+  /**
+   * The per-host limit on fetches. The entry makes one per process and hands it to every server it builds
+   * (one per HTTP session, one per request when stateless), so the limit holds for the process; a caller
+   * that passes none gets one of its own.
+   */
+  rateLimiter?: HostRateLimiter;
 }
 
 export function createWebServer(deps: WebServerDeps): KitServer {
@@ -34,7 +40,7 @@ export function createWebServer(deps: WebServerDeps): KitServer {
         allowPrivateHosts: deps.allowPrivateHosts ?? false,
         allowHosts: deps.allowHosts ?? [],
         fetchTimeoutMs: deps.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
-        rateLimiter: new HostRateLimiter(),
+        rateLimiter: deps.rateLimiter ?? new HostRateLimiter(),
       }),
       createGoogleWebSearchTool(model),
     ],
