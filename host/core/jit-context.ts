@@ -6,7 +6,7 @@ import { builtinTool } from '../tools/builtin-catalogue.js';
 
 /** What the JIT loader needs from the manager: the memory server's state, the roots and a resource read. */
 export interface JitManager {
-  states(): { alias: string; status: string; config: { builtIn: boolean } }[];
+  status(alias: string): { status: string; builtIn: boolean } | undefined;
   getRoots(): string[];
   readResource(
     alias: string,
@@ -56,10 +56,8 @@ export class JitContext {
   async lookup(tool: JitTool, args: Record<string, unknown>): Promise<() => string> {
     const pick = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName)?.pathArgs : undefined;
     if (!pick) return () => '';
-    const memory = this.manager
-      .states()
-      .find((s) => s.alias === 'memory' && s.config.builtIn && s.status === 'connected');
-    if (!memory) return () => '';
+    const memory = this.manager.status('memory');
+    if (!memory?.builtIn || memory.status !== 'connected') return () => '';
     const found: { uri?: string; text?: string }[] = [];
     for (const raw of pick(args)) {
       if (typeof raw !== 'string' || !raw) continue;

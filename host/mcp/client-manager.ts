@@ -6,7 +6,7 @@ import type {
   Resource,
   ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallOptions, ElicitationHandler, ServerState } from './types.js';
+import type { CallOptions, ElicitationHandler, ServerState, ServerStatus } from './types.js';
 import { withRootArgs } from '../config/builtin-servers.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
 import { silentLogger, type HostLogger } from '../log.js';
@@ -152,6 +152,15 @@ export class McpClientManager extends EventEmitter {
   state(alias: string): ServerState | undefined {
     const s = this.slots.get(alias);
     return s && snapshot(s);
+  }
+
+  /**
+   * A server's status and whether it is a built-in, without building its whole state (`state()` filters its
+   * tools and copies its stderr tail): the host asks this on every tool call.
+   */
+  status(alias: string): { status: ServerStatus; builtIn: boolean } | undefined {
+    const s = this.slots.get(alias);
+    return s && { status: s.status, builtIn: s.config.builtIn };
   }
 
   /** The pid of a stdio server's current process (diagnostics, tests, RSS measurement). */

@@ -44,7 +44,9 @@ export async function callOnce(
   let early: boolean;
   const cold = !slot.conn && !!slot.cached;
   try {
-    ({ conn, early } = await untilAborted(whenCallable(sup, slot, toolName), controller.signal));
+    // Connected (nearly every call): no wait to bound, and no listener and promise to set up around it.
+    if (slot.conn) ({ conn, early } = { conn: slot.conn, early: false });
+    else ({ conn, early } = await untilAborted(whenCallable(sup, slot, toolName), controller.signal));
   } catch (err) {
     done();
     if (timedOut)

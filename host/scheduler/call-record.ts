@@ -42,50 +42,44 @@ export function newRecord(request: ToolCallRequestInfo): CallRecord {
   return { request, status: 'validating', startTime: Date.now() };
 }
 
-/** The typed state of a record; a record missing a field its status needs is a scheduler bug. */
+/**
+ * The typed state of a record; a record missing a field its status needs is a scheduler bug. Built as one
+ * literal per status plus plain assignments of the optional fields (absent stays absent): every status
+ * change emits one, several per call, and object spreads made this a measurable part of a trivial call.
+ */
 export function snapshot(r: CallRecord): ToolCall {
-  const base = {
-    request: r.request,
-    startTime: r.startTime,
-    ...(r.outcome ? { outcome: r.outcome } : {}),
-    ...(r.waitedMs ? { waitedMs: r.waitedMs } : {}),
-  };
-  const running = {
-    ...(r.liveOutput !== undefined ? { liveOutput: r.liveOutput } : {}),
-    ...(r.progress ? { progress: r.progress } : {}),
-  };
-  const tool = r.tool ? { tool: r.tool } : {};
+  const s = stateFields(r);
+  if (r.outcome) s.outcome = r.outcome;
+  if (r.waitedMs) s.waitedMs = r.waitedMs;
+  if (s.status === 'validating' || s.status === 'scheduled') return s;
+  if (r.liveOutput !== undefined) s.liveOutput = r.liveOutput;
+  if (r.progress) s.progress = r.progress;
+  return s;
+}
+
+/** The fields a status requires, and the tool where a status may lack it. */
+function stateFields(r: CallRecord): ToolCall {
+  const { request, startTime } = r;
   switch (r.status) {
     case 'validating':
-      return { ...base, status: 'validating', ...tool };
+      return r.tool
+        ? { request, startTime, status: 'validating', tool: r.tool }
+        : { request, startTime, status: 'validating' };
     case 'scheduled':
-      return { ...base, status: 'scheduled', tool: need(r.tool, r, 'tool') };
-    case 'awaiting_approval':
-      return {
-        ...base,
-        ...running,
-        status: 'awaiting_approval',
-        tool: need(r.tool, r, 'tool'),
-        confirmation: need(r.confirmation, r, 'confirmation'),
-      };
+      return { request, startTime, status: 'scheduled', tool: need(r.tool, r, 'tool') };
+    case 'awaiting_approval': {
+      const confirmation = need(r.confirmation, r, 'confirmation');
+      return { request, startTime, status: 'awaiting_approval', tool: need(r.tool, r, 'tool'), confirmation };
+    }
     case 'executing':
-      return { ...base, ...running, status: 'executing', tool: need(r.tool, r, 'tool') };
+      return { request, startTime, status: 'executing', tool: need(r.tool, r, 'tool') };
   }
-  const ended = {
-    ...base,
-    ...running,
-    ...tool,
-    endTime: need(r.endTime, r, 'endTime'),
-    response: need(r.response, r, 'response'),
-  };
-  switch (r.status) {
-    case 'success':
-      return { ...ended, status: 'success' };
-    case 'error':
-      return { ...ended, status: 'error' };
-    default:
-      return { ...ended, status: 'cancelled' };
-  }
+  const status = r.status === 'success' || r.status === 'error' ? r.status : 'cancelled';
+  const endTime = need(r.endTime, r, 'endTime');
+  const response = need(r.response, r, 'response');
+  return r.tool
+    ? { request, startTime, status, endTime, response, tool: r.tool }
+    : { request, startTime, status, endTime, response };
 }
 
 function need<T>(value: T | undefined, r: CallRecord, field: string): T {

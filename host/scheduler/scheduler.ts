@@ -267,8 +267,10 @@ export class ToolScheduler extends EventEmitter {
     const tracked = this.tracked(call, tool, batch, hook);
     const untrack = this.approvals.track(tracked);
     this.setStatus(call, 'executing');
-    // A read-only call changes no file, so the context of its paths is looked up while it runs, not after.
-    const early = tool.readOnly ? this.contextFor(tool, args) : undefined;
+    // A read-only call changes no file, so the context of its paths is looked up while it runs, not after:
+    // from the next turn of the event loop, once the request is written (the lookup's checks of its kept
+    // answer are synchronous `stat`s, which would otherwise delay every read-only call's request).
+    const early = tool.readOnly ? afterThisTurn(() => this.contextFor(tool, args)) : undefined;
     let result: Awaited<ReturnType<CallExecutor['callTool']>>;
     try {
       result = await this.opts.executor.callTool(tool.serverAlias, tool.toolName, args, {
@@ -446,4 +448,9 @@ export class ToolScheduler extends EventEmitter {
   private emitEvent(event: SchedulerEvent): void {
     this.emit('event', event);
   }
+}
+
+/** Runs `fn` on the event loop's next turn, once what this turn started (a request's write) is done. */
+function afterThisTurn<T>(fn: () => Promise<T>): Promise<T> {
+  return new Promise<void>((resolve) => setImmediate(resolve)).then(fn);
 }

@@ -56,6 +56,8 @@ export class ToolRegistry extends EventEmitter {
   private stale = false;
   /** Tools found through search_tools or called: declared in every later request. */
   private readonly active = new Set<string>();
+  /** The tools noteUsed has seen, by server alias. */
+  private readonly noted = new Map<string, Set<string>>();
   private readonly budget: number;
   /** Host tools beyond search and resources (activate_skill): always declared, run by their handler. */
   private readonly extraHostTools = new Map<string, { entry: RegisteredTool; run: HostToolRun }>();
@@ -122,8 +124,15 @@ export class ToolRegistry extends EventEmitter {
     this.markStale();
   }
 
-  /** A call reached this tool: it stays declared from now on. */
+  /**
+   * A call reached this tool: it stays declared from now on. Every call reports its tool; its name is
+   * worked out once per tool (two sanitising passes a call were a visible share of a trivial call).
+   */
   noteUsed(alias: string, toolName: string): void {
+    let tools = this.noted.get(alias);
+    if (!tools) this.noted.set(alias, (tools = new Set()));
+    if (tools.has(toolName)) return;
+    tools.add(toolName);
     this.active.add(exposedName(alias, toolName));
   }
 

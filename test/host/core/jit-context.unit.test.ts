@@ -9,7 +9,7 @@ function manager(
 ) {
   const asked: string[] = [];
   const m: JitManager = {
-    states: () => [{ alias: 'memory', status, config: { builtIn } }],
+    status: (alias) => (alias === 'memory' ? { status, builtIn } : undefined),
     getRoots: () => ['/w'],
     readResource: async (alias, uri) => {
       expect(alias).toBe('memory');
