@@ -7,8 +7,8 @@
 // use their code cache (loader/builtins.cjs). Each trick's module says what it saves. The build writes
 // the cache from a warm-up run (scripts/warm-code-cache.mjs), so it holds the functions a session
 // compiles, not only the bundle's top level; afterwards a process writes it when it exits only if there
-// was none or V8 rejected it.
-const { readFileSync } = require('node:fs');
+// was none, V8 rejected it, or it held little and the run compiled much more.
+const { readFileSync, statSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { basename, dirname } = require('node:path');
 const vm = require('node:vm');
@@ -18,6 +18,19 @@ const { optimizeLater } = require('./loader/turbofan-later.cjs');
 const { keepYoungGenerationSmall } = require('./loader/young-generation.cjs');
 const { capOldGenerationGrowth } = require('./loader/old-generation.cjs');
 const { useLiftoffOnly } = require('./loader/wasm-liftoff.cjs');
+
+/** A cache under this share of its bundle's size holds little of what a session compiles (a full one ~1). */
+const THIN_SHARE = 0.5;
+/** How much larger than a thin cache what a run compiled must be to replace it. */
+const RICHER = 1.25;
+
+function thinCache(bytes, bundle) {
+  try {
+    return bytes > 0 && bytes < statSync(bundle).size * THIN_SHARE;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Compiles and runs the bundle at `bundle` (a path) as a CommonJS module. `wasm: false` is for bins that
@@ -39,6 +52,7 @@ function runBundle(bundle, { wasm = true } = {}) {
   // without UTF-8 decoding (~10 ms less for the host's on 2 shared cores).
   const script = new vm.Script(readFileSync(bundle, 'latin1'), { filename: bundle, cachedData });
   const state = !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
+  const usedBytes = state === 'used' ? cachedData.length : 0;
   // V8 has copied what it needs; the buffer (~1.4 MB for the host) would otherwise outlive start-up in
   // the old generation until a full collection that a short run never has.
   cachedData = undefined;
@@ -47,6 +61,12 @@ function runBundle(bundle, { wasm = true } = {}) {
   // The build's warm-up run writes it whatever it found.
   if (state !== 'used' || process.env.GEMINI_MCP_CODE_CACHE === 'write') {
     process.once('exit', () => writeCache(script, cache, loadedSince(before)));
+  } else if (thinCache(usedBytes, bundle)) {
+    // A cache written by a run that did little (the first `--version` on a new Node, after another run's
+    // flags made V8 reject the build's) holds little, and V8 accepts it from then on: every session after
+    // it compiled the rest anew (~45 ms of the host's CPU in a 3-turn session). A run that did more
+    // replaces it.
+    process.once('exit', () => writeCache(script, cache, loadedSince(before), usedBytes * RICHER));
   }
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));

@@ -74,17 +74,19 @@ function releaseBuffer(file) {
 
 /**
  * Atomically replaces the cache with what `script` has compiled so far and the built-in modules this run
- * loaded, and drops this bin's stale caches.
+ * loaded, and drops this bin's stale caches; with `atLeast`, only when what it compiled is that large.
  */
-function writeCache(script, cache, builtins) {
+function writeCache(script, cache, builtins, atLeast = 0) {
   try {
+    const data = script.createCachedData();
+    if (data.length < atLeast) return;
     mkdirSync(cache.dir, { recursive: true });
     const path = join(cache.dir, cache.file);
     const tmp = `${path}.${process.pid}.tmp`;
     // Padded to a multiple of 8 bytes: V8 copies cache data that is not pointer-aligned.
     const line = JSON.stringify({ builtins });
     const head = Buffer.from(`${line.padEnd(Math.ceil((line.length + 1) / 8) * 8 - 1)}\n`, 'latin1');
-    writeFileSync(tmp, Buffer.concat([head, script.createCachedData()]));
+    writeFileSync(tmp, Buffer.concat([head, data]));
     renameSync(tmp, path);
     for (const f of readdirSync(cache.dir)) if (cache.stale(f)) rmSync(join(cache.dir, f), { force: true });
   } catch {

@@ -1,9 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENTRY, REPO } from '../helpers/paths.js';
+import { reply, startScriptedGemini } from '../helpers/scripted-gemini.mjs';
+import { tempDir } from '../helpers/tmp.js';
 
 const loader = createRequire(import.meta.url)('../../scripts/bin-loader.cjs') as {
   cacheOf(bundle: string): { file: string };
@@ -160,6 +162,46 @@ describe('bin loaders: each bundle runs through V8 code cache built by npm run b
     expect(version(bin)).toBe('rejected');
     expect(readFileSync(file, 'latin1')).toMatch(/^\{"builtins":\["/);
     expect(version(bin)).toBe('used');
+  });
+
+  it('a thin cache written by a --version run is replaced by a session; a full one is left alone', async () => {
+    const dir = binCopy();
+    const bin = join(dir, 'gemini-mcp.cjs');
+    const file = join(dir, 'cache', cacheName(join(dir, 'impl/gemini-mcp.cjs')));
+    rmSync(file);
+    expect(version(bin)).toBe('missing');
+    const thin = statSync(file);
+    // Another --version compiles no more: the file stays as it is.
+    expect(version(bin)).toBe('used');
+    expect(statSync(file).mtimeMs).toBe(thin.mtimeMs);
+
+    const ep = await startScriptedGemini([], { responder: () => reply.text('All done.') });
+    const home = tempDir('gmc-thin-cache-');
+    try {
+      const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const env = { ...process.env, HOME: home, GEMINI_CLI_HOME: home, GEMINI_API_KEY: 'k', GEMINI_MCP_DEBUG: '1' };
+        const c = spawn(process.execPath, [bin, '-p', 'Say something.'], {
+          cwd: home,
+          env: { ...env, GOOGLE_GEMINI_BASE_URL: ep.url, CI: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        c.stdout.on('data', (d) => (stdout += d));
+        c.stderr.on('data', (d) => (stderr += d));
+        c.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).toContain('All done.');
+      expect(out.stderr).toContain('code cache used');
+    } finally {
+      await ep.close();
+    }
+    const rich = statSync(file);
+    expect(rich.size).toBeGreaterThan(thin.size * 1.25);
+    // From a full cache, a --version run writes nothing.
+    expect(version(bin)).toBe('used');
+    expect(statSync(file).mtimeMs).toBe(rich.mtimeMs);
   });
 
   it('a missing cache is written at exit; caches of an older bundle go, other Node versions stay', () => {
