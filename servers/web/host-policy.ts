@@ -134,6 +134,11 @@ export class HostRateLimiter {
   constructor(
     private readonly limit = 10,
     private readonly windowMs = 60_000,
+    /**
+     * How many hosts are kept before those whose requests have all left the window are forgotten: one
+     * process serves every session of a shared server, which meets new hosts for as long as it runs.
+     */
+    private readonly sweepAt = 256,
   ) {}
 
   /** Records a request to `host` and says whether it is within the limit. */
@@ -144,8 +149,20 @@ export class HostRateLimiter {
       return false;
     }
     recent.push(now);
+    if (!this.hits.has(host) && this.hits.size >= this.sweepAt) this.forgetIdle(now);
     this.hits.set(host, recent);
     return true;
+  }
+
+  /** How many hosts the limiter keeps track of. */
+  get hostCount(): number {
+    return this.hits.size;
+  }
+
+  private forgetIdle(now: number): void {
+    for (const [host, times] of this.hits) {
+      if (times.every((t) => now - t >= this.windowMs)) this.hits.delete(host);
+    }
   }
 
   /** Gives back the latest request to `host` (a call the user declined made none). */

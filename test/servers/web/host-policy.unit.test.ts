@@ -88,6 +88,18 @@ describe('HostRateLimiter', () => {
     expect(rl.take('a', 30)).toBe(true);
   });
 
+  it('forgets hosts whose requests have all left the window once it keeps many, and only those', () => {
+    const rl = new HostRateLimiter(2, 100, 8);
+    for (let i = 0; i < 8; i++) expect(rl.take(`old${i}.example`, 0)).toBe(true);
+    expect(rl.take('recent.example', 50)).toBe(true);
+    expect(rl.hostCount).toBe(9);
+    // At 120 the first eight have left the window; the ninth host has not.
+    expect(rl.take('new.example', 120)).toBe(true);
+    expect(rl.hostCount).toBe(2);
+    expect(rl.take('recent.example', 121)).toBe(true);
+    expect(rl.take('recent.example', 122)).toBe(false);
+  });
+
   it('the window slides: a request leaves it exactly windowMs later', () => {
     const rl = new HostRateLimiter(2, 100);
     expect([rl.take('h', 0), rl.take('h', 50), rl.take('h', 99), rl.take('h', 100), rl.take('h', 120)]).toEqual([
