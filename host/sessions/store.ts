@@ -116,19 +116,23 @@ export function listSessions(projectTempDir: string, onUnusable?: (message: stri
   for (const file of sessionFiles(projectTempDir)) {
     const s = readSession(file, onUnusable);
     const updated = s && lastWrite(file);
-    if (!s || !updated) continue;
-    out.push({
-      id: s.header.id,
-      file,
-      title: s.title,
-      startTime: s.header.startTime,
-      updated,
-      messages: messageCount(s.history),
-      kind: s.header.kind,
-      skipped: s.skipped,
-    });
+    if (s && updated) out.push(infoOf(file, s, updated));
   }
   return inListOrder(out);
+}
+
+/** What the list says of a session read whole, but its place in the list. */
+function infoOf(file: string, s: ReadSession, updated: Date): Omit<SessionInfo, 'index'> {
+  return {
+    id: s.header.id,
+    file,
+    title: s.title,
+    startTime: s.header.startTime,
+    updated,
+    messages: messageCount(s.history),
+    kind: s.header.kind,
+    skipped: s.skipped,
+  };
 }
 
 /** Where a session is in the list, without what only reading it whole tells (title, messages). */
@@ -237,25 +241,20 @@ export function loadSession(projectTempDir: string, ref: string): LoadedSession 
   const s = readSession(place.file);
   if (!s) throw new SessionNotFoundError(`Session ${place.id} can no longer be read.`);
   return {
+    ...infoOf(place.file, s, place.updated),
     index: place.index,
-    id: s.header.id,
-    file: place.file,
-    title: s.title,
-    startTime: s.header.startTime,
-    updated: place.updated,
-    messages: messageCount(s.history),
-    kind: s.header.kind,
-    skipped: s.skipped,
     header: s.header,
     history: repairHistory(s.history),
     transcript: s.transcript,
   };
 }
 
-export function deleteSession(projectTempDir: string, ref: string): SessionInfo {
-  const info = findSession(projectTempDir, ref);
-  unlinkSync(info.file);
-  return info;
+/** Deletes the session `ref` names (see findSession), reading only its own file whole (for its title). */
+export function deleteSession(projectTempDir: string, ref: string): Pick<SessionInfo, 'index' | 'id' | 'title'> {
+  const place = pickSession(sessionPlaces(projectTempDir), ref);
+  const title = recordedTitle(place.file) ?? '';
+  unlinkSync(place.file);
+  return { index: place.index, id: place.id, title };
 }
 
 /** "just now", "5 minutes ago", "3 days ago". */

@@ -190,6 +190,10 @@ describe('loadSession and deleteSession', () => {
     expect(() => checkSessionRef(dir, '2')).not.toThrow();
     expect(() => checkSessionRef(dir, 'nope')).toThrow('No session "nope" in this project');
     expect(recordedTitle(join(dir, 'chats', 'session-small.jsonl'))).toBe('one');
+    // Deleting reads only the chosen file whole: the huge one goes too (its title is its first line's, none).
+    expect(deleteSession(dir, 'small')).toEqual({ index: 1, id: 'small', title: 'one' });
+    expect(deleteSession(dir, 'huge')).toEqual({ index: 1, id: 'huge', title: '' });
+    expect(hasSession(dir, 'huge')).toBe(false);
   });
 
   it('delete removes only the chosen file', () => {
