@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CreateMessageRequestSchema,
@@ -21,6 +22,7 @@ import {
   type Resource,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { lazySchemaValidator } from '../../protocol/lazy-schema-validator.js';
 import { VERSION } from '../../protocol/version.js';
 import {
   EDITOR_FILES,
@@ -31,6 +33,7 @@ import {
 import type { ResolvedServerConfig } from '../config/servers.js';
 import type { HostLogger } from '../log.js';
 import { editorPathRefusal } from './editor-path.js';
+import { startNow } from './early-start.js';
 import type { StderrTail } from './stderr-tail.js';
 import { createTransport, transportPlan, transportPid, type ConcreteTransport } from './transports.js';
 import { transportReplica } from './replica-id.js';
@@ -127,6 +130,10 @@ export class ServerConnection {
     const plan = transportPlan(opts.config);
     let lastError: unknown;
     for (const kind of plan) {
+      const transport = await createTransport(opts.config, kind, opts.stderr, (s) =>
+        opts.log.debug(`[${opts.config.alias}] ${s.trimEnd()}`),
+      );
+      if (transport instanceof StdioClientTransport) startNow(transport);
       const client = new Client(CLIENT_INFO, {
         // Form elicitation with defaults applied, URL elicitation and sampling (text and images, no tools).
         capabilities: {
@@ -135,10 +142,8 @@ export class ServerConnection {
           sampling: {},
           ...editorCapability(opts.hooks.editorFiles),
         },
+        jsonSchemaValidator: lazySchemaValidator(),
       });
-      const transport = await createTransport(opts.config, kind, opts.stderr, (s) =>
-        opts.log.debug(`[${opts.config.alias}] ${s.trimEnd()}`),
-      );
       const conn = new ServerConnection(client, transport, kind, opts);
       conn.installHandlers();
       try {

@@ -15,8 +15,6 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { z } from 'zod';
 import { requestConfirmation } from './confirmation.js';
 import type { Logger } from './logger.js';
@@ -26,6 +24,7 @@ import { type ClientRootsOutcome, WorkspaceRoots } from './roots.js';
 import type { EditorFileAccess, ToolContext, ToolDefinition } from './tool.js';
 import { boundResultSize } from './result-bound.js';
 import { LineLimitedStdioTransport } from './stdio-transport.js';
+import { lazySchemaValidator } from '../../protocol/lazy-schema-validator.js';
 
 export interface KitServerSpec {
   name: string;
@@ -65,7 +64,7 @@ export function createKitServer(spec: KitServerSpec): KitServer {
     {
       capabilities: { logging: {}, tools: { listChanged: true } },
       instructions: spec.instructions,
-      jsonSchemaValidator: lazyValidator(),
+      jsonSchemaValidator: lazySchemaValidator(),
     },
   );
   const roots = new WorkspaceRoots(spec.roots ?? [process.cwd()], spec.projectTempDir);
@@ -156,15 +155,6 @@ function reportRoots(mcp: McpServer, log: Logger, roots: WorkspaceRoots, outcome
       .catch(() => undefined /* the client may not be listening; stderr has it */);
   }
   log.debug(`roots: ${roots.list.join(', ')}`);
-}
-
-/**
- * The SDK builds an Ajv instance (with its formats) for every server up front, though it only validates
- * form-elicitation answers with it, which our tools never request: build it on first use instead.
- */
-function lazyValidator(): jsonSchemaValidator {
-  let ajv: AjvJsonSchemaValidator | undefined;
-  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 }
 
 function buildContext(mcp: McpServer, roots: WorkspaceRoots, log: Logger, extra: Extra): ToolContext {

@@ -220,4 +220,17 @@ describe('bin loaders: each bundle runs through V8 code cache built by npm run b
     expect(left).toEqual([cacheName(join(dir, 'impl/gemini-mcp.cjs')), otherBin, sameBundleOtherNode].sort());
     expect(version(bin)).toBe('used');
   });
+
+  it("the build's warm-up makes the filesystem server's read-only calls, each answered without an error", async () => {
+    const dir = binCopy();
+    const bundle = join(dir, 'impl/gemini-mcp-filesystem.cjs');
+    const cache = join(dir, 'cache', cacheName(bundle));
+    rmSync(cache, { force: true });
+    const { warmCodeCaches } = (await import('../../scripts/warm-code-cache.mjs')) as {
+      warmCodeCaches(binDir: string, names: string[]): Promise<string[]>;
+    };
+    // A call that failed (a renamed tool, a changed argument) would name the server here.
+    expect(await warmCodeCaches(dir, ['gemini-mcp-filesystem'])).toEqual([]);
+    expect(statSync(cache).size).toBeGreaterThan(0);
+  });
 });
