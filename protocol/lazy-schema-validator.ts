@@ -11,9 +11,10 @@ import type {
  * The SDK builds an Ajv instance (its formats, its meta-schema) when a client or server is constructed,
  * ~2 ms of the process's thread, and a client compiles every listed tool's output schema as it lists
  * them. The host validates no tool output (a mismatch reaches the model as an ordinary result:
- * host/mcp/tool-call.ts) and our servers request no form that needs checking, so here the instance is
- * built, and a schema compiled, only when a value is first checked against it. A tool whose output
- * schema cannot be compiled (a reference to nothing) then no longer fails its server's whole listing.
+ * host/mcp/tool-call.ts), and our servers check a form's answer only when a call asks for a confirmation,
+ * so here the instance is built, and a schema compiled, only when a value is first checked against it. A
+ * tool whose output schema cannot be compiled (a reference to nothing) then no longer fails its server's
+ * whole listing.
  *
  * One instance per client or server, never shared: Ajv keeps every schema with an `$id` it compiled and
  * the SDK reuses a kept one by `$id`, so two servers' different schemas under one `$id` must not meet.

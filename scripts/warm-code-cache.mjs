@@ -1,8 +1,9 @@
 // The build's warm-up run: each built bin runs once with GEMINI_MCP_CODE_CACHE=write, so its loader
 // (scripts/bin-loader.cjs) writes dist/bin/cache/<bin>-….v8 as it exits, holding what that run
 // compiled. Each server is connected with the SDK's client, lists its tools, makes the read-only calls
-// listed below (READ_ONLY_CALLS) and is closed (its stdin ends, its normal end of session); then the host runs one headless prompt against the scripted
-// Gemini endpoint the tests use. Any failure here only costs the cache: the build goes on and says so.
+// listed below (READ_ONLY_CALLS) and is closed (its stdin ends, its normal end of session); then the host
+// runs one headless prompt against the scripted Gemini endpoint the tests use. Any failure here only costs
+// the cache: the build goes on and says so.
 //
 // Why a warm-up rather than letting the first real run write the cache: the first run after a build then
 // starts with a cache too (see scripts/loader/code-cache.cjs for what a cache saves), and the cache holds
