@@ -34,7 +34,16 @@ export function getBashParser(): Promise<Parser> {
   return parserPromise;
 }
 
-/** Warms the parser up (the server does it at start so the first call does not pay for it). */
+/**
+ * A command line that takes the grammar through words, quoting, expansions, substitutions, pipes, lists
+ * and redirections: the first parse of each kind runs code nothing has run yet.
+ */
+export const WARM_UP_COMMAND = `cd "$HOME/src" && FOO=1 git -C . diff --stat -- 'a b' | grep -v "$(echo x)" >/dev/null 2>&1 || echo $((1 + 2)) <<< done; ls *.ts`;
+
+/**
+ * Warms the parser up (the server does it at start so the first call does not pay for it): loads the
+ * grammar and parses one command line, since a first parse costs ~9 ms more than the next ones.
+ */
 export function preloadBashParser(): Promise<void> {
-  return getBashParser().then(() => undefined);
+  return getBashParser().then((parser) => void parser.parse(WARM_UP_COMMAND)?.delete());
 }
