@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deferCaCerts } from '../../protocol/deferred-ca-certs.js';
 import { BASE_ENV_NAMES, BUILTIN_ENV_NAMES, pickEnv } from './env.js';
 import type { SandboxChoice } from './sandbox.js';
 import { DISCOVERY_ALIAS } from './server-names.js';
@@ -71,8 +72,9 @@ export function builtInServer(
 ): ResolvedServerConfig {
   let childEnv: Record<string, string>;
   if (name === 'shell') {
-    // The shell runs the user's own commands: their environment, minus secrets and never the API key.
-    childEnv = clean();
+    // The shell runs the user's own commands: their environment, minus secrets and never the API key; the
+    // extra CAs reach the commands without the server's own start parsing them.
+    childEnv = deferCaCerts(clean());
     for (const k of BUILTIN_ENV_NAMES.web!) if (/KEY/.test(k)) delete childEnv[k];
   } else {
     childEnv = pickEnv(env, [...BASE_ENV_NAMES, ...(BUILTIN_ENV_NAMES[name] ?? [])]);
@@ -126,7 +128,7 @@ export function discoveryBridgeServer(
     transport: 'stdio',
     command: process.execPath,
     args: [...args, ...rootArgs(opts)],
-    env: { ...clean(), GEMINI_CLI: '1' },
+    env: { ...deferCaCerts(clean()), GEMINI_CLI: '1' },
     cwd: opts.cwd,
     timeoutMs: DEFAULT_CALL_TIMEOUT_MS,
     description: BUILTIN_DESCRIPTIONS[DISCOVERY_ALIAS],

@@ -103,7 +103,8 @@ export const BASE_ENV_NAMES = [
 // NODE_EXTRA_CA_CERTS goes only where TLS is spoken: Node loads and parses the whole file at every
 // process start, before any code runs (~45 ms for Debian's bundle on 2 shared cores), and the filesystem
 // and memory servers never open a TLS connection. The shell and discovery servers get the user's whole
-// (sanitised) environment, so the commands they run keep it.
+// (sanitised) environment, so the commands they run keep it, with the extra CAs under another name that
+// their entries put back (protocol/deferred-ca-certs.ts): their own starts do not parse the file.
 export const BUILTIN_ENV_NAMES: Record<string, readonly string[]> = {
   filesystem: [],
   web: [

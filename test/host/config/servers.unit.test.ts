@@ -1,7 +1,8 @@
+import { DEFERRED_CA_CERTS } from '../../../protocol/deferred-ca-certs.js';
 import { describe, expect, it } from 'vitest';
 import { builtInEntry, withRootArgs } from '../../../host/config/builtin-servers.js';
 import { resolveServerSet, resolveServers } from '../../../host/config/servers.js';
-import { validateAlias } from '../../../host/config/server-names.js';
+import { DISCOVERY_ALIAS, validateAlias } from '../../../host/config/server-names.js';
 import { sanitizedEnv, looksSecret } from '../../../host/config/env.js';
 
 describe('resolveServers', () => {
@@ -131,10 +132,25 @@ describe('resolveServers', () => {
     // Extra CAs cost every Node process its start-up parse: only servers that speak TLS or run user
     // commands get them.
     expect(by.memory).not.toHaveProperty('NODE_EXTRA_CA_CERTS');
-    for (const s of ['web', 'shell', 'gh']) expect(by[s]).toMatchObject({ NODE_EXTRA_CA_CERTS: '/etc/ssl/corp.pem' });
+    for (const s of ['web', 'gh']) expect(by[s]).toMatchObject({ NODE_EXTRA_CA_CERTS: '/etc/ssl/corp.pem' });
+    // The shell's commands get them; the server itself starts without (protocol/deferred-ca-certs.ts).
+    expect(by.shell).not.toHaveProperty('NODE_EXTRA_CA_CERTS');
+    expect(by.shell).toMatchObject({ [DEFERRED_CA_CERTS]: '/etc/ssl/corp.pem' });
     expect(looksSecret('PWD', '/x')).toBe(false);
     expect(sanitizedEnv({ MY_KEY: 'x' }, { allowed: ['MY_KEY'] })).toEqual({ MY_KEY: 'x' });
     expect(sanitizedEnv({ EDITOR: 'x' }, { blocked: ['EDITOR'] })).toEqual({});
+  });
+
+  it('the servers that run commands but speak no TLS get the extra CAs deferred: the shell and discovery', () => {
+    const env = { PATH: '/bin', NODE_EXTRA_CA_CERTS: '/etc/ssl/corp.pem' };
+    const servers = resolveServers({ tools: { discoveryCommand: 'list-tools' } }, { ...base, env });
+    const by = Object.fromEntries(servers.map((s) => [s.alias, s.env!]));
+    for (const alias of ['shell', DISCOVERY_ALIAS]) {
+      expect(by[alias], alias).not.toHaveProperty('NODE_EXTRA_CA_CERTS');
+      expect(by[alias], alias).toMatchObject({ [DEFERRED_CA_CERTS]: '/etc/ssl/corp.pem' });
+    }
+    expect(by.web).toMatchObject({ NODE_EXTRA_CA_CERTS: '/etc/ssl/corp.pem' });
+    expect(by.web).not.toHaveProperty(DEFERRED_CA_CERTS);
   });
 
   it('passes agent sockets and session plumbing that only look secret; settings env passes anything', () => {
