@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import type { CheckedReads } from './grep-checked-reads.js';
 import { CORE_EXCLUDE_DIRS, type IgnoreRules } from './ignore-rules.js';
 import { runJs } from './grep-js-engine.js';
 import type { SearchGate } from './search-gate.js';
@@ -35,6 +36,8 @@ export interface EngineRequest {
    * verified anyway, and a folder of 100 KB log lines then crosses the pipe as a few bytes per match.
    */
   linesOnly?: boolean;
+  /** JS engine only: keeps the lines of matching files it read through a checked descriptor. */
+  checked?: CheckedReads;
   /** The server's gate for search processes: a slot per core, shared fairly (search-gate.ts). */
   gate?: SearchGate;
   /** How the server process starts search processes (spawn-relay.ts); a direct spawn without it. */

@@ -2,6 +2,7 @@ import { closeSync, constants, type Dirent, fstatSync, openSync, readdirSync, re
 import { join } from 'node:path';
 import { lazyRequire } from '../../../protocol/lazy-require.js';
 import { looksBinary, SNIFF_BYTES } from '../../common/binary-sniff.js';
+import { descriptorPath } from '../../common/confined-fs.js';
 import { Descriptor } from '../../common/descriptor.js';
 import type { EngineRequest } from './grep-engines.js';
 import { CORE_EXCLUDE_DIRS } from './ignore-rules.js';
@@ -91,34 +92,45 @@ const YIELD_MS = 10;
  * Searches a small file with synchronous calls and returns true, or returns false (having read nothing)
  * for a larger one. Four thread-pool round trips per file (open, stat, read the head, close) and four more
  * to read it again were a third of a 40-file search (~38 → ~27 ms, interleaved, 2 shared cores); the
- * files an agent searches in-process are small.
+ * files an agent searches in-process are small. A file with a match whose descriptor really is `full`,
+ * inside the roots, has its lines kept for verification (grep-checked-reads.ts).
  */
 function searchSmallFileSync(full: string, rel: string, req: EngineRequest): boolean {
-  // Without blocking: a name swapped for a FIFO since the listing must not hang the server.
-  const fd = openSync(full, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  let buf: Buffer;
+  // Without blocking: a name swapped for a FIFO since the listing must not hang the server. Nor following
+  // a final symlink: the listing had a regular file there.
+  const fd = openSync(full, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return true;
-    const size = st.size;
-    if (size > SYNC_READ_LIMIT) return false;
-    buf = Buffer.allocUnsafe(size);
-    let got = 0;
-    while (got < size) {
-      const n = readSync(fd, buf, got, size - got, got);
-      if (n === 0) break;
-      got += n;
+    if (st.size > SYNC_READ_LIMIT) return false;
+    const buf = readWhole(fd, st.size);
+    if (looksBinary(buf)) return true;
+    const lines = splitLines(decodeText(buf));
+    let matched = false;
+    for (let i = 0; i < lines.length; i++) {
+      if (!req.regex.test(lines[i])) continue;
+      matched = true;
+      req.onMatch({ file: rel, line: i + 1, text: lines[i] });
     }
-    buf = buf.subarray(0, got);
+    // Judged while the descriptor is still open: where it is, whatever the name leads to by now.
+    if (matched && req.checked && descriptorPath(fd) === full && req.checked.allowed(full))
+      req.checked.keep(full, lines, buf.length);
+    return true;
   } finally {
     closeSync(fd);
   }
-  if (looksBinary(buf)) return true;
-  const lines = splitLines(decodeText(buf));
-  for (let i = 0; i < lines.length; i++) {
-    if (req.regex.test(lines[i])) req.onMatch({ file: rel, line: i + 1, text: lines[i] });
+}
+
+/** Up to `size` bytes from the start of `fd` (fewer when the file shrank since its stat). */
+function readWhole(fd: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, buf, got, size - got, got);
+    if (n === 0) break;
+    got += n;
   }
-  return true;
+  return buf.subarray(0, got);
 }
 
 export const rootRel = (dirRel: string, rel: string): string => (dirRel ? `${dirRel}/${rel}` : rel);

@@ -9,6 +9,7 @@ import { listFiles, rootRel } from './grep-js-engine.js';
 import type { SearchGate } from './search-gate.js';
 import type { Launcher } from './spawn-relay.js';
 import { nextBatch, oneRunSuffices, searchUnits } from './grep-units.js';
+import { CheckedReads } from './grep-checked-reads.js';
 import { verifyMatches } from './grep-verify.js';
 import type { GrepGroup } from './grep-format.js';
 import { CORE_EXCLUDE_DIRS, IgnoreRules } from './ignore-rules.js';
@@ -60,19 +61,10 @@ export const compareMatches = (a: { file: string; line: number }, b: { file: str
 export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]> {
   const rules = new IgnoreRules(req.root ?? req.dir, { git: true, gemini: true });
   const dirRel = req.root ? req.dirRel : '';
-  const include = req.include
-    ? micromatch.matcher(req.include, { dot: true, basename: !req.include.includes('/') })
-    : undefined;
   const basenameInclude = req.include && !req.include.includes('/') ? req.include : undefined;
-  const verdicts = new Map<string, boolean>();
-  const fileOk = (file: string): boolean => {
-    let ok = verdicts.get(file);
-    if (ok === undefined) {
-      ok = acceptFile(file, req, rules, dirRel, include);
-      verdicts.set(file, ok);
-    }
-    return ok;
-  };
+  // Set for the JS engine's attempt: what it read through checked descriptors.
+  let checked: CheckedReads | undefined;
+  const fileOk = fileFilter(req, rules, dirRel, () => checked);
 
   let kept: RawMatch[] = [];
   let buffer: RawMatch[] = [];
@@ -89,6 +81,7 @@ export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]>
   const attempt = async (name: EngineName, linesOnly: boolean, files?: string[]): Promise<FoundMatch[] | undefined> => {
     kept = [];
     buffer = [];
+    checked = name === 'js' ? new CheckedReads((real) => isAllowedReal(real, req.roots)) : undefined;
     const engineReq = {
       dir: req.dir,
       pattern: req.pattern,
@@ -99,6 +92,7 @@ export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]>
       signal: req.signal,
       linesOnly,
       files,
+      checked,
       gate: req.gate,
       launcher: req.launcher,
       onMatch: (m: RawMatch) => {
@@ -123,7 +117,13 @@ export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]>
     }
     compact();
     const candidates = kept.map((m) => ({ file: m.file, full: join(req.dir, m.file), line: m.line, text: m.text }));
-    const verified = await verifyMatches(candidates, req.regex, req.roots, candidates.length <= AUTO_CONTEXT_MAX);
+    const verified = await verifyMatches(
+      candidates,
+      req.regex,
+      req.roots,
+      candidates.length <= AUTO_CONTEXT_MAX,
+      checked,
+    );
     // Where JS regex semantics refuse a line rg's took, a line-number-only candidate held a place among the
     // first `max`: search again with text, so that the JS test runs before the cut.
     if (linesOnly && kept.length >= req.max && verified.matches.length < kept.length) return undefined;
@@ -145,12 +145,34 @@ export async function searchDirectory(req: SearchRequest): Promise<FoundMatch[]>
   return [];
 }
 
+/** The contract's file rules for one search (acceptFile), each file judged once. */
+function fileFilter(
+  req: SearchRequest,
+  rules: IgnoreRules,
+  dirRel: string,
+  checked: () => CheckedReads | undefined,
+): (file: string) => boolean {
+  const include = req.include
+    ? micromatch.matcher(req.include, { dot: true, basename: !req.include.includes('/') })
+    : undefined;
+  const verdicts = new Map<string, boolean>();
+  return (file) => {
+    let ok = verdicts.get(file);
+    if (ok === undefined) {
+      ok = acceptFile(file, req, rules, dirRel, include, checked());
+      verdicts.set(file, ok);
+    }
+    return ok;
+  };
+}
+
 function acceptFile(
   file: string,
   req: SearchRequest,
   rules: IgnoreRules,
   dirRel: string,
   include: ((p: string) => boolean) | undefined,
+  checked: CheckedReads | undefined,
 ): boolean {
   if (include && !include(file)) return false;
   if (file.split('/').some((seg) => CORE_EXCLUDE_DIRS.includes(seg))) return false;
@@ -158,6 +180,8 @@ function acceptFile(
   const full = join(req.dir, file);
   // The search dir is a real path, so a regular (non-symlink) file below it is its own real path.
   if (!isAllowedReal(full, req.roots)) return false;
+  // Read whole through a checked descriptor: a regular file, and its bytes were sniffed.
+  if (checked?.get(full)) return true;
   try {
     if (!lstatSync(full).isFile()) return false;
     return !looksBinary(readHead(full));

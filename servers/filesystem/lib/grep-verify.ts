@@ -1,6 +1,7 @@
 import { lazyRequire } from '../../../protocol/lazy-require.js';
 import { openChecked, readRegularHandle } from '../../common/confined-fs.js';
 import type { Descriptor } from '../../common/descriptor.js';
+import type { CheckedReads } from './grep-checked-reads.js';
 import { isAllowedReal } from '../../common/path-guard.js';
 import type { WorkspaceRoots } from '../../common/roots.js';
 import { decodeText, splitLines } from './text-decode.js';
@@ -26,13 +27,16 @@ export interface Verified<M extends Candidate> {
  * An engine reads files by name, and a name can be swapped to lead elsewhere while it runs (its working
  * directory too). So no engine output is trusted: each candidate file is opened again, the descriptor must
  * really be the file the name should denote (inside the roots), and a candidate line survives only if that
- * file holds the same text at that line and the regex matches it.
+ * file holds the same text at that line and the regex matches it. Lines the JS engine read through a
+ * descriptor it checked the same way (`checked`) are used as they are instead of reading the file again.
  */
 export async function verifyMatches<M extends Candidate>(
   candidates: M[],
   regex: RegExp,
   roots: WorkspaceRoots,
   keepLines: boolean,
+  /** Files the engine read through a descriptor it checked the same way (grep-checked-reads.ts). */
+  checked?: CheckedReads,
 ): Promise<Verified<M>> {
   const byFile = new Map<string, M[]>();
   for (const m of candidates) {
@@ -43,7 +47,9 @@ export async function verifyMatches<M extends Candidate>(
   const matches: (M & { text: string })[] = [];
   const lines = new Map<string, string[]>();
   for (const [full, list] of byFile) {
-    const content = await verifiedLines(full, roots, keepLines ? Infinity : Math.max(...list.map((m) => m.line)));
+    const content =
+      checked?.get(full) ??
+      (await verifiedLines(full, roots, keepLines ? Infinity : Math.max(...list.map((m) => m.line))));
     if (content === undefined) continue;
     for (const m of list) {
       const actual = content[m.line - 1];
