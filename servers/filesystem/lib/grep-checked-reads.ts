@@ -15,7 +15,8 @@ export class CheckedReads {
   constructor(
     /** Accepts a descriptor's real path (the roots' rule). */
     readonly allowed: (real: string) => boolean,
-    private readonly maxBytes = 16 * 1024 * 1024,
+    // Per search: a server answering many clients may run a search for each at once.
+    private readonly maxBytes = 4 * 1024 * 1024,
   ) {}
 
   /** Keeps the lines of `full` (read as `size` bytes), unless that would pass the bound. */
