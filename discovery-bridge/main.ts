@@ -7,7 +7,6 @@ import type { Logger } from '../servers/common/logger.js';
 import { DiscoveryCatalog } from './catalog.js';
 import { SERVER_NAME, createDiscoveryBridgeServer, type DiscoveryBridgeDeps } from './server.js';
 import { splitCommand } from './shell-words.js';
-import { restoreCaCerts } from '../protocol/deferred-ca-certs.js';
 
 const DEFAULT_TIMEOUT_S = 300;
 const DEFAULT_DISCOVERY_TIMEOUT_S = 20;
@@ -108,9 +107,5 @@ function bridgeEntry(): Parameters<typeof runServerMain>[0] {
     },
   };
 }
-
-// Before anything starts a process: the commands get the extra CAs the host deferred
-// (protocol/deferred-ca-certs.ts).
-restoreCaCerts();
 
 void runServerMain(bridgeEntry());

@@ -76,7 +76,12 @@ async function warmServer(entry, home, env) {
     await client.listTools(undefined, { timeout: WAIT_MS });
     for (const { name, args } of READ_ONLY_CALLS[basename(entry, '.cjs')] ?? []) {
       const r = await client.callTool({ name, arguments: args(home) }, undefined, { timeout: WAIT_MS });
-      if (r.isError) return false;
+      if (r.isError) {
+        process.stderr.write(
+          `code cache warm-up: ${basename(entry, '.cjs')}'s ${name} failed: ${JSON.stringify(r.content)}\n`,
+        );
+        return false;
+      }
     }
     return true;
   } catch {

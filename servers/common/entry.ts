@@ -7,6 +7,7 @@ import { LineLimitedStdioTransport } from './stdio-transport.js';
 import type { CommonFlags, FlagValues } from './flags.js';
 import { AUTH_OPTIONS, AUTH_USAGE, parseAuthFlags } from './auth-flags.js';
 import { defaultReplicaId, validReplicaId } from './replica.js';
+import { restoreCaCerts } from '../../protocol/deferred-ca-certs.js';
 
 export interface EntrySpec {
   name: string;
@@ -49,6 +50,9 @@ const COMMON_OPTIONS = {
 
 /** The tiny entry every server shares: flags, transport choice, clean shutdown. */
 export async function runServerMain(spec: EntrySpec, argv = process.argv.slice(2)): Promise<void> {
+  // Before anything starts a process: what a server runs gets the extra CAs the host handed it under
+  // another name, so that its own start did not parse them (protocol/deferred-ca-certs.ts).
+  restoreCaCerts();
   let values: FlagValues;
   try {
     values = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...spec.options }, strict: true })

@@ -3,7 +3,6 @@ import { runServerMain } from '../common/entry.js';
 import { SandboxUnavailableError } from '../../protocol/sandbox/preflight.js';
 import { createShellSandbox, type SandboxFor } from './sandbox.js';
 import { createShellServer } from './server.js';
-import { restoreCaCerts } from '../../protocol/deferred-ca-certs.js';
 
 const positive = (name: string, raw: unknown, fallback: number): number => {
   if (raw === undefined) return fallback;
@@ -33,10 +32,6 @@ function sandboxOrExit(values: Record<string, unknown>): SandboxFor | undefined 
     process.exit(3);
   }
 }
-
-// Before anything starts a process: the commands get the extra CAs the host deferred
-// (protocol/deferred-ca-certs.ts).
-restoreCaCerts();
 
 void runServerMain({
   name: 'gemini-mcp-shell',

@@ -15,13 +15,25 @@ afterEach(async () => {
   await Promise.all(managers.splice(0).map((m) => m.close()));
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** A stdio transport for `node -e <code>`, started now; the client is built later, as the host does. */
 function startedNode(code: string): StdioClientTransport {
   const t = new StdioClientTransport({ command: process.execPath, args: ['-e', code], stderr: 'pipe' });
   startNow(t);
   return t;
+}
+
+/**
+ * Resolves when the transport reports `event` while no client listens yet: startNow's handler is wrapped,
+ * so the report is still held for the client (the client later chains its own handler in front).
+ */
+function reported(t: StdioClientTransport, event: 'onmessage' | 'onclose' | 'onerror'): Promise<void> {
+  return new Promise((resolve) => {
+    const held = t[event] as (...a: unknown[]) => void;
+    t[event] = ((...a: unknown[]) => {
+      held(...a);
+      resolve();
+    }) as never;
+  });
 }
 
 function client(): Client {
@@ -49,8 +61,8 @@ process.stdin.on('data', (d) => {
 describe('a stdio server spawned before its client is built (startNow)', () => {
   it('hands what the server said before the client connected to the client, in order', async () => {
     const t = startedNode(EARLY_LOGGER);
-    // Long enough for the child to start and write its line while nobody listens.
-    await sleep(400);
+    // The child has written its line while nobody listens.
+    await reported(t, 'onmessage');
     const c = client();
     const logged: unknown[] = [];
     c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(n.params.data));
@@ -62,7 +74,7 @@ describe('a stdio server spawned before its client is built (startNow)', () => {
   it('a server that died before the client connected fails the connection at once, not at its timeout', async () => {
     const t = startedNode('process.exit(3)');
     let cleanedUp = false;
-    await sleep(400);
+    await reported(t, 'onclose');
     const c = client();
     c.onclose = () => {
       cleanedUp = true;
@@ -76,7 +88,7 @@ describe('a stdio server spawned before its client is built (startNow)', () => {
   it('a command that cannot be spawned is reported by connect, with no unhandled rejection', async () => {
     const t = new StdioClientTransport({ command: join(REPO, 'no-such-server-here'), args: [], stderr: 'pipe' });
     startNow(t);
-    await sleep(200);
+    await reported(t, 'onerror');
     await expect(client().connect(t, { timeout: 10_000 })).rejects.toThrow(/ENOENT/);
   });
 
@@ -87,8 +99,10 @@ describe('a stdio server spawned before its client is built (startNow)', () => {
     startNow(t);
     const c = client();
     await c.connect(t, { timeout: 10_000 });
+    expect(c.getServerVersion()?.name).toBe('early');
+    // close() resolves once the process has closed; a second report would come within the same turns.
     await c.close();
-    await sleep(100);
+    await new Promise((r) => setImmediate(r));
     expect(closes).toBe(1);
   });
 });
