@@ -21,7 +21,7 @@ import type { Settings } from '../config/settings-schema.js';
 import { HOST_TOOLS_ALIAS } from '../tools/tool-search.js';
 import { callResourceTool, isResourceTool } from '../tools/resource-tools.js';
 import type { CallExecutor } from '../scheduler/executor.js';
-import { hooksFor, loadContributions, policiesFor, startupNotices } from './runtime-config.js';
+import { type Contributions, hooksFor, loadContributions, policiesFor, startupNotices } from './runtime-config.js';
 import type { EditorFiles } from '../../protocol/editor-files.js';
 import { sandboxChoice, sandboxUnavailable, type SandboxChoice } from '../config/sandbox.js';
 import { geminiHome } from '../config/paths.js';
@@ -30,10 +30,7 @@ import { type HookMessage, hookMessageLine } from '../hooks/hook-message.js';
 import type { HookSystem } from '../hooks/hook-system.js';
 import { toolHooks } from '../hooks/tool-hooks.js';
 import { acceptForeignArgs, hostOnly } from '../tools/builtin-catalogue.js';
-import type { LoadedExtension } from '../extensions/loader.js';
-import type { CommandSet } from '../custom-commands/custom-commands.js';
-import type { Skill } from '../skills/skills.js';
-import { type AgentSet, agentNotices } from '../agents/agent-set.js';
+import { agentNotices } from '../agents/agent-set.js';
 
 export interface HostRuntimeOptions {
   cwd: string;
@@ -73,7 +70,8 @@ export interface HostRuntimeOptions {
   extensions?: string[];
 }
 
-export interface HostRuntime {
+/** A session's parts; what it loaded from extensions, commands, skills and agents is `Contributions` (runtime-config.ts). */
+export interface HostRuntime extends Contributions {
   settings: LoadedSettings;
   manager: McpClientManager;
   /** Servers' forms and sampling requests; the session installs its model here. */
@@ -96,24 +94,6 @@ export interface HostRuntime {
   /** Every approval-mode change (see PolicyEngine.onModeChange); returns the unsubscribe. */
   onApprovalModeChange(fn: (mode: ApprovalMode) => void): () => void;
   close(): Promise<void>;
-  /** Installed extensions (enabled or not) for this folder. */
-  extensions: LoadedExtension[];
-  /** Enabled extensions' context files, marked with their paths (empty when none). */
-  extensionContext: string;
-  /** Custom commands (.toml, Claude Code .md) and the files that did not load. */
-  commands: CommandSet;
-  /** Agent skills offered to the model (activate_skill). */
-  skills: Skill[];
-  /** Reads the skills again (`/skills reload`): `skills` is updated in place. */
-  reloadSkills(): Skill[];
-  /** Subagents offered through invoke_agent, and the project's awaiting acknowledgement (`/agents`). */
-  agents: AgentSet;
-  /** `/agents reload`: `agents` is updated in place. */
-  reloadAgents(): AgentSet;
-  /** Acknowledges the project agents awaiting it (for their current content) and reloads. */
-  acknowledgeAgents(): AgentSet;
-  /** `/agents enable|disable NAME` (Gemini CLI's settings and words). */
-  toggleAgent(action: 'enable' | 'disable', name: string): { ok: boolean; text: string };
 }
 
 /** Host-provided tools (search_tools, the resource tools) run here; every other call goes to its server. */
