@@ -1,38 +1,24 @@
-import { basename } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
   ErrorCode,
-  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
-  type CreateMessageRequest,
-  type CreateMessageResult,
-  type ElicitRequest,
-  type ElicitResult,
   type Prompt,
   type Resource,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { lazySchemaValidator } from '../../protocol/lazy-schema-validator.js';
 import { VERSION } from '../../protocol/version.js';
-import {
-  EDITOR_FILES,
-  ReadTextFileRequestSchema,
-  WriteTextFileRequestSchema,
-  type EditorFiles,
-} from '../../protocol/editor-files.js';
+import { EDITOR_FILES, type EditorFiles } from '../../protocol/editor-files.js';
 import type { ResolvedServerConfig } from '../config/servers.js';
 import type { HostLogger } from '../log.js';
-import { editorPathRefusal } from './editor-path.js';
+import { answerServerRequests, type ServerRequestAnswers } from './server-request-answers.js';
 import { startNow } from './early-start.js';
 import type { StderrTail } from './stderr-tail.js';
 import { createTransport, transportPlan, transportPid, type ConcreteTransport } from './transports.js';
@@ -44,16 +30,12 @@ const MAX_PAGES = 1000;
 
 export type ListKind = 'tools' | 'prompts' | 'resources';
 
-export interface ConnectionHooks {
-  roots(): string[];
-  elicit(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
-  sample(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
+/** The server's requests, answered by server-request-answers.ts, and what the connection reports. */
+export interface ConnectionHooks extends ServerRequestAnswers {
   /** The connection ended without close() having been called (process exit, network loss). */
   closed(conn: ServerConnection, reason: string): void;
   listChanged(conn: ServerConnection, what: 'tools' | 'prompts' | 'resources'): void;
   resourceUpdated(uri: string): void;
-  /** The editor's files, lent to this server (our own servers only, under an ACP editor). */
-  editorFiles?: EditorFiles;
 }
 
 export interface ConnectOptions {
@@ -178,33 +160,7 @@ export class ServerConnection {
 
   private installHandlers(): void {
     const { client, opts } = this;
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({
-      roots: opts.hooks.roots().map((r) => ({ uri: pathToFileURL(r).href, name: basename(r) || r })),
-    }));
-    client.setRequestHandler(ElicitRequestSchema, (req, extra) => opts.hooks.elicit(req.params, extra.signal));
-    client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => opts.hooks.sample(req.params, extra.signal));
-    const files = opts.hooks.editorFiles;
-    // The server checked the path, but the host answers for what reaches the editor: a path whose real
-    // path left the roots (a symlink swapped in after the server's check) is refused here too.
-    const allowed = (path: string) => {
-      const refusal = editorPathRefusal(path, opts.hooks.roots());
-      if (refusal) throw new McpError(ErrorCode.InvalidParams, refusal);
-    };
-    if (files?.readTextFile) {
-      const read = files.readTextFile.bind(files);
-      client.setRequestHandler(ReadTextFileRequestSchema, async (req, extra) => {
-        allowed(req.params.path);
-        return { content: await read(req.params.path, extra.signal) };
-      });
-    }
-    if (files?.writeTextFile) {
-      const write = files.writeTextFile.bind(files);
-      client.setRequestHandler(WriteTextFileRequestSchema, async (req, extra) => {
-        allowed(req.params.path);
-        await write(req.params.path, req.params.content, extra.signal);
-        return {};
-      });
-    }
+    answerServerRequests(client, opts.hooks);
     // One handler per method (a later setNotificationHandler replaces the earlier one), and our own
     // paginated refresh instead of the SDK's first-page-only listChanged option.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.relist('tools'));
