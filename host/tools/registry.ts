@@ -1,14 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { FunctionDeclaration } from '@google/genai';
-import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Settings } from '../config/settings-schema.js';
 import type { McpClientManager, ServerState } from '../mcp/client-manager.js';
-import { META } from '../../protocol/meta.js';
 import { parseToolPattern } from '../config/tool-pattern.js';
 import { exposedName, nameCoversTool, patternNamesTool } from './naming.js';
-import { checkedDeclaration } from './declarations.js';
 import { hostOnly } from './builtin-catalogue.js';
-import { type HostCallContext, hostToolEntry, type RegisteredTool } from './registered-tool.js';
+import { type HostCallContext, hostToolEntry, type RegisteredTool, serverToolEntry } from './registered-tool.js';
 import { isResourceTool, resourceToolEntries } from './resource-tools.js';
 import {
   declarationSize,
@@ -257,7 +255,7 @@ export class ToolRegistry extends EventEmitter {
   ): { key: string; reg: RegisteredTool; problem?: string } {
     const had = this.registered.get(tool);
     if (had?.key === key) return had;
-    const entry = { key, ...register(state, tool) };
+    const entry = { key, ...serverToolEntry(state, tool) };
     this.registered.set(tool, entry);
     return entry;
   }
@@ -282,36 +280,6 @@ function sameDeclarations(a: FunctionDeclaration[] | undefined, b: FunctionDecla
 
 function searchToolsEntry(): RegisteredTool {
   return hostToolEntry(SEARCH_TOOLS_NAME, 'Search tools', SEARCH_TOOLS_DESCRIPTION, SEARCH_TOOLS_SCHEMA);
-}
-
-function register(state: ServerState, tool: Tool): { reg: RegisteredTool; problem?: string } {
-  const { config } = state;
-  const annotations: ToolAnnotations = tool.annotations ?? {};
-  const believed = config.builtIn || config.trust;
-  const meta = (tool._meta ?? {}) as Record<string, unknown>;
-  const name = exposedName(state.alias, tool.name);
-  const description = tool.description ?? tool.title ?? annotations.title ?? '';
-  const max = meta[META.maxResultSizeChars];
-  const { declaration, problem } = checkedDeclaration(name, description, tool.inputSchema as Record<string, unknown>);
-  const reg: RegisteredTool = {
-    exposedName: name,
-    serverAlias: state.alias,
-    toolName: tool.name,
-    title: tool.title ?? annotations.title,
-    description,
-    // Hints from an arbitrary server are not believed: a lying readOnlyHint would skip approval.
-    readOnly: believed && annotations.readOnlyHint === true,
-    confirmsInCall: meta[META.confirms] === true,
-    trusted: config.trust,
-    builtIn: config.builtIn,
-    // Only what the host itself arranged counts: a server's own claim is not believed.
-    sandboxed: config.sandbox !== undefined || (config.sandboxed === true && meta[META.sandboxed] === true),
-    inputSchema: tool.inputSchema as Record<string, unknown>,
-    annotations,
-    declaration,
-    ...(typeof max === 'number' ? { maxResultSizeChars: max } : {}),
-  };
-  return { reg, problem };
 }
 
 /** The `tools.core` allowlist (see `effectiveCore`): absent means every tool passes. */
