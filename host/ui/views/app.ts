@@ -117,10 +117,7 @@ export class App {
     this.layout = new ScreenLayout(blessed, this.screen);
     this.dialog = new ConfirmDialog(
       {
-        show: (body, footer) => {
-          this.dialogText = body === undefined ? undefined : { body, footer: footer ?? '' };
-          this.requestRender();
-        },
+        show: (body, footer) => this.showDialog(body, footer),
         // The editor helper (and its shell-word parser) is needed only when the user asks to edit.
         editText: async (content, name) =>
           (await import('../input/editor.js')).openInEditor(this.screen, content, name, opts.env, this.preferredEditor),
@@ -138,10 +135,7 @@ export class App {
     );
     this.forms = new FormDialog(
       {
-        show: (body, footer) => {
-          this.dialogText = body === undefined ? undefined : { body, footer: footer ?? '' };
-          this.requestRender();
-        },
+        show: (body, footer) => this.showDialog(body, footer),
       },
       this.palette,
     );
