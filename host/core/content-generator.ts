@@ -46,6 +46,31 @@ export interface AuthConfig {
 
 const truthy = (v: string | undefined): boolean => v !== undefined && /^(1|true|yes)$/i.test(v.trim());
 
+const WHAT_TO_SET =
+  'Set GEMINI_API_KEY (or GOOGLE_API_KEY) to an API key from https://aistudio.google.com/apikey, or set ' +
+  'GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION to use Vertex AI.';
+
+/**
+ * Gemini CLI's sign-ins that go through Google's Code Assist service with Google credentials, which
+ * gemini-mcp does not speak. Most Gemini CLI users chose the first, so their settings file names it: the
+ * error says that, rather than only that no key was found.
+ */
+const GEMINI_CLI_SIGN_INS: Record<string, string> = {
+  'oauth-personal': 'Login with Google',
+  'cloud-shell': "Cloud Shell's credentials",
+  'compute-default-credentials': "the machine's default Google credentials",
+};
+
+function noCredentials(selectedType: unknown): AuthError {
+  const signIn = typeof selectedType === 'string' ? GEMINI_CLI_SIGN_INS[selectedType] : undefined;
+  if (!signIn) return new AuthError(`No Gemini credentials found. ${WHAT_TO_SET}`);
+  return new AuthError(
+    `Your settings choose ${signIn} (security.auth.selectedType "${selectedType}"), Gemini CLI's sign-in ` +
+      'through Google Code Assist, which gemini-mcp does not offer: it uses a Gemini API key or Vertex AI. ' +
+      `${WHAT_TO_SET} Gemini CLI's own sign-in is not read or changed.`,
+  );
+}
+
 /** Decides the auth method from the environment, or throws an AuthError naming what to set. */
 export function resolveAuth(env: NodeJS.ProcessEnv, selectedType?: unknown): AuthConfig {
   const apiKey = env.GEMINI_API_KEY?.trim() || env.GOOGLE_API_KEY?.trim() || undefined;
@@ -64,13 +89,7 @@ export function resolveAuth(env: NodeJS.ProcessEnv, selectedType?: unknown): Aut
         'GOOGLE_CLOUD_LOCATION (with application default credentials), or GOOGLE_API_KEY for express mode.',
     );
   }
-  if (!apiKey) {
-    throw new AuthError(
-      'No Gemini credentials found. Set GEMINI_API_KEY (or GOOGLE_API_KEY) to an API key from ' +
-        'https://aistudio.google.com/apikey, or set GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT ' +
-        'and GOOGLE_CLOUD_LOCATION to use Vertex AI.',
-    );
-  }
+  if (!apiKey) throw noCredentials(selectedType);
   return { kind: 'gemini-api-key', apiKey, baseUrl };
 }
 

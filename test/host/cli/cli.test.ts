@@ -49,6 +49,23 @@ describe('gemini-mcp command line: output formats, exit codes, record and replay
     expect(JSON.parse(j.stdout).error.message).toContain('GOOGLE_CLOUD_PROJECT');
   });
 
+  it('a Gemini CLI user signed in with Google is told that sign-in is not offered; a key they set is used', async () => {
+    const google = workspace();
+    google.settings({ ...ONLY('filesystem'), security: { auth: { selectedType: 'oauth-personal' } } });
+    // What Gemini CLI keeps after "Login with Google": left alone.
+    const creds = join(google.home, '.gemini', 'oauth_creds.json');
+    writeFileSync(creds, '{"refresh_token":"r"}');
+    const r = await runHost(['-p', 'x'], { ws: google });
+    expect(r.code).toBe(41);
+    expect(r.stderr).toContain('Your settings choose Login with Google (security.auth.selectedType "oauth-personal")');
+    expect(r.stderr).toContain('GEMINI_API_KEY');
+    expect(readFileSync(creds, 'utf8')).toBe('{"refresh_token":"r"}');
+    const ep = await endpoint(reply.text('Keyed answer.'));
+    const keyed = await runHost(['-p', 'x'], { ws: google, url: ep.url });
+    expect(keyed.code, keyed.stderr).toBe(0);
+    expect(keyed.stdout).toContain('Keyed answer.');
+  });
+
   it('42 for bad input: unknown flag, bad format, empty prompt', async () => {
     const a = await runHost(['--nope'], { ws });
     expect(a.code).toBe(42);
