@@ -56,7 +56,7 @@ async function recordedSession(cwd: string, id: string): Promise<void> {
   const { ensureProjectTempDir } = await import('../config/paths.js');
   const { hasSession } = await import('../sessions/store.js');
   const env = loadSettings({ cwd }).env;
-  if (!hasSession(ensureProjectTempDir(cwd, env), id)) throw acp.RequestError.resourceNotFound(id);
+  if (!hasSession(ensureProjectTempDir(cwd, env), id, false)) throw acp.RequestError.resourceNotFound(id);
 }
 
 /**

@@ -39,6 +39,24 @@ function kindOf(stat: import('node:fs').Stats): string {
  * anything that is not a regular file, anything over `maxBytes`, and read errors.
  */
 export function readConfigFile(file: string, maxBytes = CONFIG_FILE_MAX_BYTES): string | undefined {
+  return withRegularFile(file, (fd, size) => {
+    if (size > maxBytes) throw new ConfigFileError(tooLarge(file, size, maxBytes), file, 'refused');
+    const { text, more } = readUpTo(fd, size, maxBytes);
+    if (more) throw new ConfigFileError(tooLarge(file, maxBytes + 1, maxBytes), file, 'refused');
+    return text;
+  });
+}
+
+/**
+ * The first `bytes` of the file (all of it when shorter), or undefined when it does not exist: the header
+ * line of a file that may be large. The same checks as readConfigFile; a larger file is no error here.
+ */
+export function readConfigFileHead(file: string, bytes: number): string | undefined {
+  return withRegularFile(file, (fd, size) => readUpTo(fd, size, bytes).text);
+}
+
+/** Opens without blocking, checks the descriptor is a regular file, runs `use`, closes; errors name the file. */
+function withRegularFile(file: string, use: (fd: number, size: number) => string): string | undefined {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -50,18 +68,7 @@ export function readConfigFile(file: string, maxBytes = CONFIG_FILE_MAX_BYTES): 
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new ConfigFileError(`Refusing to read ${file}: it is ${kindOf(stat)}`, file, 'refused');
-    if (stat.size > maxBytes) throw new ConfigFileError(tooLarge(file, stat.size, maxBytes), file, 'refused');
-    // Read at most one byte past the cap: a file that grows after fstat is still bounded.
-    const buf = Buffer.allocUnsafe(Math.min(stat.size, maxBytes) + 1);
-    let length = 0;
-    for (;;) {
-      const n = readSync(fd, buf, length, buf.length - length, null);
-      if (n === 0) break;
-      length += n;
-      if (length > maxBytes) throw new ConfigFileError(tooLarge(file, length, maxBytes), file, 'refused');
-      if (length === buf.length) break;
-    }
-    return buf.subarray(0, length).toString('utf8');
+    return use(fd, stat.size);
   } catch (e) {
     if (e instanceof ConfigFileError) throw e;
     const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
@@ -69,6 +76,22 @@ export function readConfigFile(file: string, maxBytes = CONFIG_FILE_MAX_BYTES): 
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Up to `limit` bytes, and whether there were more: one byte past the limit is read, so a file that grows
+ * after fstat is still read boundedly.
+ */
+function readUpTo(fd: number, size: number, limit: number): { text: string; more: boolean } {
+  const buf = Buffer.allocUnsafe(Math.min(size, limit) + 1);
+  let length = 0;
+  for (;;) {
+    const n = readSync(fd, buf, length, buf.length - length, null);
+    if (n === 0) break;
+    length += n;
+    if (length === buf.length) break;
+  }
+  return { text: buf.toString('utf8', 0, Math.min(length, limit)), more: length > limit };
 }
 
 function tooLarge(file: string, size: number, max: number): string {

@@ -1,6 +1,7 @@
 import { plansFolderOf } from '../tools/plan-mode.js';
 import type { Session } from './session.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
+import { GEMINI_CLI_RESUME } from '../sessions/gemini-cli-sessions.js';
 import { loadSession, type LoadedSession } from '../sessions/store.js';
 
 /** Where the chat goes: a fresh conversation (`/clear`), or a recorded session it continues (`/resume`). */
@@ -48,9 +49,11 @@ export async function switchSession(
   const recorder = new SessionRecorder(
     chatsDir(projectTempDir),
     { cwd: loaded ? loaded.header.cwd : (target as { cwd: string }).cwd, model: chat.model, kind: 'chat' },
-    loaded ? { id: loaded.id, file: loaded.file } : undefined,
+    loaded && !loaded.geminiCli ? { id: loaded.id, file: loaded.file } : undefined,
     onError,
   );
+  // Gemini CLI's file is only read: its history starts a new session of ours.
+  if (loaded?.geminiCli) recorder.replaced(loaded.history, GEMINI_CLI_RESUME);
   chat.listener = recorder;
   session.sessionId = recorder.id;
   hooks.session = {

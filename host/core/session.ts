@@ -14,6 +14,7 @@ import { DEFAULT_RETRY, type RetryConfig } from './gemini-chat.js';
 import { resolveModelAlias } from './models.js';
 import { ensureProjectTempDir } from '../config/paths.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
+import { GEMINI_CLI_RESUME } from '../sessions/gemini-cli-sessions.js';
 import {
   hasSession,
   loadSession,
@@ -114,7 +115,10 @@ function checkpointerFor(
   });
 }
 
-/** The session's record in the project's store (none with `recordSession: false`); a resumed one goes on in its file. */
+/**
+ * The session's record in the project's store (none with `recordSession: false`); a resumed one goes on in
+ * its file, except Gemini CLI's, which is only read: its history starts a new session of ours.
+ */
 function recorderFor(
   opts: SessionOptions,
   projectTempDir: string,
@@ -122,13 +126,15 @@ function recorderFor(
   resumed: LoadedSession | undefined,
 ): SessionRecorder | undefined {
   if (opts.recordSession === false) return undefined;
-  return new SessionRecorder(
+  const recorder = new SessionRecorder(
     chatsDir(projectTempDir),
     { cwd: opts.cwd, model, kind: opts.interactive ? 'chat' : 'headless' },
-    resumed ? { id: resumed.id, file: resumed.file } : undefined,
+    resumed && !resumed.geminiCli ? { id: resumed.id, file: resumed.file } : undefined,
     (m) => opts.log?.warn(m),
     opts.sessionId,
   );
+  if (resumed?.geminiCli) recorder.replaced(resumed.history, GEMINI_CLI_RESUME);
+  return recorder;
 }
 
 /**

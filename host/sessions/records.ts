@@ -154,6 +154,8 @@ export function foldRecords(records: SessionRecord[]): {
       transcript.push(r.content);
       if (firstContents.length < 4) firstContents.push(r.content);
     } else if (r.type === 'replace' && Array.isArray(r.history)) {
+      // A session that starts with a whole history (one of Gemini CLI's, continued) is titled by it.
+      if (firstContents.length === 0) firstContents.push(...r.history.slice(0, 4));
       history = [...r.history];
       // Compression changes what the model is sent, not what the user saw: the screen keeps it all.
       if (r.reason !== 'compress') transcript = [...r.history];

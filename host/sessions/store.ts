@@ -4,6 +4,7 @@ import { FatalInputError } from '../errors.js';
 import { safeText } from '../safe-text.js';
 import type { Content } from '@google/genai';
 import { chatsDir } from './recorder.js';
+import { geminiCliSessionFiles, readGeminiCliFile, readGeminiCliHeader } from './gemini-cli-sessions.js';
 import {
   foldRecords,
   messageCount,
@@ -28,6 +29,8 @@ export interface SessionInfo {
   kind: SessionHeader['kind'];
   /** Records skipped because of their shape, each named by line ("line 3 (...)"); the rest is usable. */
   skipped: string[];
+  /** Recorded by Gemini CLI (only read: a resume goes on in a new session of ours). */
+  geminiCli?: true;
 }
 
 export interface LoadedSession extends SessionInfo {
@@ -48,6 +51,7 @@ export class SessionNotFoundError extends FatalInputError {
 
 interface ReadSession {
   header: SessionHeader;
+  geminiCli?: true;
   history: Content[];
   /** What the screen showed (compression left out): a resumed chat looks as it did. */
   transcript: Content[];
@@ -55,7 +59,16 @@ interface ReadSession {
   skipped: string[];
 }
 
-function readSession(file: string, onUnusable?: (message: string) => void): ReadSession | undefined {
+/**
+ * The session in `file`: one of ours, or with `geminiCliRoot` (the project's root) one of Gemini CLI's.
+ * `onUnusable` hears of a file of ours without a usable header.
+ */
+function readSession(
+  file: string,
+  onUnusable?: (message: string) => void,
+  geminiCliRoot?: string,
+): ReadSession | undefined {
+  if (geminiCliRoot !== undefined) return readGeminiCliSessionAsOurs(file, geminiCliRoot);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -72,6 +85,22 @@ function readSession(file: string, onUnusable?: (message: string) => void): Read
     ? firstTyped.trim().split('\n')[0]!.trimEnd()
     : titleOf(firstContents.length ? firstContents : history);
   return { header, history, transcript, title, skipped };
+}
+
+/** A Gemini CLI session as one of ours: a chat (it has no headless mark), titled by its first prompt. */
+function readGeminiCliSessionAsOurs(file: string, cwd: string): ReadSession | undefined {
+  const g = readGeminiCliFile(file);
+  if (!g) return undefined;
+  const header: SessionHeader = {
+    type: 'session',
+    version: 1,
+    id: g.id,
+    startTime: g.startTime,
+    cwd,
+    model: '',
+    kind: 'chat',
+  };
+  return { header, geminiCli: true, history: g.history, transcript: g.history, title: titleOf(g.history), skipped: [] };
 }
 
 /** The warning for a session some of whose records were skipped. */
@@ -113,11 +142,13 @@ function inListOrder<T extends { updated: Date; startTime: string }>(items: T[])
  */
 export function listSessions(projectTempDir: string, onUnusable?: (message: string) => void): SessionInfo[] {
   const out: Omit<SessionInfo, 'index'>[] = [];
-  for (const file of sessionFiles(projectTempDir)) {
-    const s = readSession(file, onUnusable);
+  const read = (file: string, s: ReadSession | undefined) => {
     const updated = s && lastWrite(file);
     if (s && updated) out.push(infoOf(file, s, updated));
-  }
+  };
+  for (const file of sessionFiles(projectTempDir)) read(file, readSession(file, onUnusable));
+  const geminiCli = geminiCliSessionFiles(projectTempDir);
+  for (const file of geminiCli.files) read(file, readSession(file, undefined, geminiCli.root));
   return inListOrder(out);
 }
 
@@ -132,6 +163,7 @@ function infoOf(file: string, s: ReadSession, updated: Date): Omit<SessionInfo, 
     messages: messageCount(s.history),
     kind: s.header.kind,
     skipped: s.skipped,
+    ...(s.geminiCli ? { geminiCli: true as const } : {}),
   };
 }
 
@@ -142,6 +174,8 @@ interface SessionPlace {
   file: string;
   startTime: string;
   updated: Date;
+  /** A Gemini CLI session's project root (see readSession). */
+  geminiCliRoot?: string;
 }
 
 // A header line longer than this (a very long cwd) is found by reading the file whole.
@@ -181,6 +215,12 @@ function sessionPlaces(projectTempDir: string): SessionPlace[] {
     const updated = header && lastWrite(file);
     if (header && updated) out.push({ id: header.id, file, startTime: header.startTime, updated });
   }
+  const geminiCli = geminiCliSessionFiles(projectTempDir);
+  for (const file of geminiCli.files) {
+    const header = readGeminiCliHeader(file);
+    const updated = header && lastWrite(file);
+    if (header && updated) out.push({ ...header, file, updated, geminiCliRoot: geminiCli.root });
+  }
   return inListOrder(out);
 }
 
@@ -195,10 +235,11 @@ export function findSession(projectTempDir: string, ref: string, onUnusable?: (m
 
 /**
  * Whether the project has a recorded session with exactly this id (`--session-id`, an editor's load), from
- * each file's first line: a check that used to read every session of the project whole.
+ * each file's first line: a check that used to read every session of the project whole. Gemini CLI's count
+ * unless `includeGeminiCli` is false (an editor loads a session to go on under its id, which theirs cannot).
  */
-export function hasSession(projectTempDir: string, id: string): boolean {
-  return sessionPlaces(projectTempDir).some((s) => s.id === id);
+export function hasSession(projectTempDir: string, id: string, includeGeminiCli = true): boolean {
+  return sessionPlaces(projectTempDir).some((s) => s.id === id && (includeGeminiCli || s.geminiCliRoot === undefined));
 }
 
 /** Throws what findSession throws for a reference that names no session, reading first lines only. */
@@ -238,7 +279,7 @@ function pickSession<T extends { id: string }>(all: T[], ref: string): T {
 /** The session `ref` names (see findSession), read whole: the only session file a resume reads whole. */
 export function loadSession(projectTempDir: string, ref: string): LoadedSession {
   const place = pickSession(sessionPlaces(projectTempDir), ref);
-  const s = readSession(place.file);
+  const s = readSession(place.file, undefined, place.geminiCliRoot);
   if (!s) throw new SessionNotFoundError(`Session ${place.id} can no longer be read.`);
   return {
     ...infoOf(place.file, s, place.updated),
@@ -252,6 +293,10 @@ export function loadSession(projectTempDir: string, ref: string): LoadedSession 
 /** Deletes the session `ref` names (see findSession), reading only its own file whole (for its title). */
 export function deleteSession(projectTempDir: string, ref: string): Pick<SessionInfo, 'index' | 'id' | 'title'> {
   const place = pickSession(sessionPlaces(projectTempDir), ref);
+  if (place.geminiCliRoot !== undefined)
+    throw new SessionNotFoundError(
+      `Session ${place.index} was recorded by Gemini CLI, whose files are only read here: delete it with Gemini CLI.`,
+    );
   const title = recordedTitle(place.file) ?? '';
   unlinkSync(place.file);
   return { index: place.index, id: place.id, title };
@@ -279,6 +324,8 @@ export function formatSessionList(sessions: SessionInfo[], now = new Date()): st
   if (sessions.length === 0) return 'No saved sessions for this project yet.\n';
   const lines = [`Sessions for this project (${sessions.length}):`];
   for (const s of sessions)
-    lines.push(`  ${s.index}. ${safeText(s.title)} (${formatAge(s.updated, now)}) [${safeText(s.id)}]`);
+    lines.push(
+      `  ${s.index}. ${safeText(s.title)} (${formatAge(s.updated, now)}${s.geminiCli ? ', Gemini CLI' : ''}) [${safeText(s.id)}]`,
+    );
   return `${lines.join('\n')}\n`;
 }

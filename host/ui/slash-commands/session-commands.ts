@@ -84,6 +84,8 @@ export const resumeCommand: ChatCommand = async (input, ctx) => {
   ctx.setRecorder(recorder);
   ctx.showHistory(loaded.transcript);
   ctx.print(`Resumed session ${loaded.index}: ${safeText(loaded.title)} ${p.gray(`[${loaded.id}]`)}`);
+  if (loaded.geminiCli)
+    ctx.print(p.gray(`Gemini CLI's file is left as it is: this conversation goes on as session ${recorder.id}.`));
   const notice = skippedRecordsNotice(loaded);
   if (notice) ctx.print(p.yellow(notice));
 };

@@ -22,7 +22,7 @@ export function browserText(
   const rows = sessions.slice(start, start + VISIBLE).map((s, i) => {
     const mark = start + i === state.selected ? p.accent('❯ ') : '  ';
     const here = s.id === state.current ? p.green(' (this session)') : '';
-    const line = `${String(s.index).padStart(3)}. ${safeText(s.title)} ${p.gray(`· ${s.messages} messages · ${formatAge(s.updated)} · ${shortId(s.id)}`)}${here}`;
+    const line = `${String(s.index).padStart(3)}. ${safeText(s.title)} ${p.gray(`· ${s.messages} messages · ${formatAge(s.updated)}${s.geminiCli ? ' · Gemini CLI' : ''} · ${shortId(s.id)}`)}${here}`;
     return mark + (start + i === state.selected ? p.bold(line) : line);
   });
   const head = p.bold(`Resume a session (${sessions.length}${state.filter ? ` matching "${state.filter}"` : ''})`);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ruleFor } from '../../../host/config/trust.js';
 import { runTrustCommand } from '../../../host/cli/trust-subcommand.js';
-import { readConfigFile } from '../../../host/config/config-file.js';
+import { readConfigFile, readConfigFileHead } from '../../../host/config/config-file.js';
 import { loadSettings } from '../../../host/load-settings.js';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
@@ -123,6 +123,23 @@ describe('configuration files are read only when regular and small, never blocki
     expect(readConfigFile(join(dir, 'missing.json'))).toBeUndefined();
     writeFileSync(join(dir, 'ok.json'), '{}');
     expect(readConfigFile(join(dir, 'ok.json'))).toBe('{}');
+    expect(readConfigFile(join(dir, 'ok.json'), 2)).toBe('{}');
+    expect(() => readConfigFile(join(dir, 'ok.json'), 1)).toThrow(/larger than/);
+  });
+
+  it('readConfigFileHead reads the start of a file of any size, with the same refusals', () => {
+    const dir = tempDir('gmc-cfghead-');
+    const fifo = join(dir, 'fifo.jsonl');
+    mkfifo(fifo);
+    expect(() => readConfigFileHead(fifo, 100)).toThrow(`Refusing to read ${fifo}: it is a named pipe (FIFO)`);
+    const big = join(dir, 'big.jsonl');
+    writeFileSync(big, '{"first":"line"}\n');
+    truncateSync(big, 9 * 1024 * 1024);
+    expect(readConfigFileHead(big, 17)).toBe('{"first":"line"}\n');
+    expect(readConfigFileHead(big, 5)).toBe('{"fir');
+    writeFileSync(join(dir, 'short.jsonl'), 'ab');
+    expect(readConfigFileHead(join(dir, 'short.jsonl'), 100)).toBe('ab');
+    expect(readConfigFileHead(join(dir, 'missing.jsonl'), 100)).toBeUndefined();
   });
 
   it('a FIFO user settings file, .env, or trusted-folders file ends the run with exit 52 naming it, at once', async () => {

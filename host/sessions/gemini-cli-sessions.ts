@@ -1,0 +1,235 @@
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { Content, Part } from '@google/genai';
+import { readConfigFile, readConfigFileHead } from '../config/config-file.js';
+import { builtinByName } from '../tools/builtin-catalogue.js';
+import { exposedName } from '../tools/naming.js';
+
+/**
+ * Gemini CLI 0.61's recorded sessions of a project, read so that `--resume` and `--list-sessions` offer
+ * them too: a Gemini CLI user's conversations carry on here. They are only read; resuming one records
+ * its continuation as a session of ours, and Gemini CLI's file is left as it was.
+ *
+ * Where they are: Gemini CLI 0.61 names a project's folder under `~/.gemini/tmp` with a short slug that
+ * `~/.gemini/projects.json` maps the project's root to (and confirms with a `.project_root` file inside
+ * it), where ours is named by the sha256 of the root. Its sessions are `chats/session-*.jsonl`: a
+ * metadata line (`sessionId`, `startTime`, `kind`), then message records (`id`, `type`, `content`,
+ * `toolCalls`), where a later record with the same id replaces the earlier one in place, `{"$set": …}`
+ * updates (a `messages` array replaces them all) and `{"$rewindTo": id}`, which drops that message and
+ * everything after it.
+ */
+
+export interface GeminiCliSession {
+  id: string;
+  startTime: string;
+  history: Content[];
+}
+
+interface Message {
+  id: string;
+  type?: unknown;
+  content?: unknown;
+  toolCalls?: unknown;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A long session with large tool outputs runs to tens of megabytes; far beyond that is not read. */
+const SESSION_MAX_BYTES = 256 * 1024 * 1024;
+/** Enough for any metadata line. */
+const HEADER_BYTES = 64 * 1024;
+
+/**
+ * Another program's file, read as configuration is (host/config/config-file.ts: a regular file, never
+ * blocking on a FIFO, size-capped); undefined when missing, refused or unreadable.
+ */
+function readTheirs(file: string, maxBytes?: number): string | undefined {
+  try {
+    return readConfigFile(file, maxBytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a session of ours starts with a whole history: it continues one of Gemini CLI's. */
+export const GEMINI_CLI_RESUME = 'resumed from Gemini CLI';
+
+/**
+ * The project's root and chats folder in Gemini CLI 0.61's layout, for our project temp dir
+ * `~/.gemini/tmp/<sha256 of the root>`.
+ */
+function geminiCliChatsDir(projectTempDir: string): { root: string; dir: string } | undefined {
+  const tmp = dirname(projectTempDir);
+  if (basename(tmp) !== 'tmp') return undefined;
+  let projects: unknown;
+  try {
+    projects = JSON.parse(readTheirs(join(dirname(tmp), 'projects.json')) ?? 'null')?.projects;
+  } catch {
+    return undefined;
+  }
+  if (!isObject(projects)) return undefined;
+  const hash = basename(projectTempDir);
+  for (const [root, slug] of Object.entries(projects)) {
+    if (typeof slug !== 'string' || !/^[^/\\]+$/.test(slug) || slug === '.' || slug === '..') continue;
+    if (createHash('sha256').update(root).digest('hex') !== hash) continue;
+    return ownedBy(join(tmp, slug), root) ? { root, dir: join(tmp, slug, 'chats') } : undefined;
+  }
+  return undefined;
+}
+
+/** Gemini CLI's ownership marker: a slug folder whose `.project_root` names another root is not this project's. */
+function ownedBy(dir: string, root: string): boolean {
+  try {
+    const owner = readConfigFile(join(dir, '.project_root'));
+    return owner === undefined || owner.trim() === root;
+  } catch {
+    return false;
+  }
+}
+
+/** The project's root and Gemini CLI session files (none when the project has no Gemini CLI folder). */
+export function geminiCliSessionFiles(projectTempDir: string): { root: string; files: string[] } {
+  const at = geminiCliChatsDir(projectTempDir);
+  if (!at) return { root: '', files: [] };
+  try {
+    const files = readdirSync(at.dir)
+      .filter((n) => n.startsWith('session-') && n.endsWith('.jsonl'))
+      .map((n) => join(at.dir, n));
+    return { root: at.root, files };
+  } catch {
+    return { root: at.root, files: [] };
+  }
+}
+
+/** The session in a Gemini CLI session file (see readGeminiCliSession). */
+export function readGeminiCliFile(file: string): GeminiCliSession | undefined {
+  const text = readTheirs(file, SESSION_MAX_BYTES);
+  return text === undefined ? undefined : readGeminiCliSession(text);
+}
+
+/** A Gemini CLI session file's id and start, from its first line only. */
+export function readGeminiCliHeader(file: string): { id: string; startTime: string } | undefined {
+  let head: string | undefined;
+  try {
+    head = readConfigFileHead(file, HEADER_BYTES);
+  } catch {
+    return undefined;
+  }
+  return head === undefined ? undefined : geminiCliHeader(head.split('\n')[0]!);
+}
+
+/** A main session's id and start from the metadata on its first line; undefined for anything else. */
+export function geminiCliHeader(firstLine: string): { id: string; startTime: string } | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(firstLine);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(v) || typeof v.sessionId !== 'string' || !v.sessionId) return undefined;
+  // A subagent's own record is not a conversation of the user's.
+  if (v.kind !== undefined && v.kind !== 'main') return undefined;
+  return { id: v.sessionId, startTime: typeof v.startTime === 'string' ? v.startTime : '' };
+}
+
+/** The session in `text` (a whole file), with its messages turned into the model's history. */
+export function readGeminiCliSession(text: string): GeminiCliSession | undefined {
+  const lines = text.split('\n');
+  const header = geminiCliHeader(lines[0] ?? '');
+  if (!header) return undefined;
+  const messages = new Map<string, Message>();
+  for (const line of lines.slice(1)) {
+    if (!line.trim()) continue;
+    let r: unknown;
+    try {
+      r = JSON.parse(line);
+    } catch {
+      continue; // torn by a kill, as ours can be
+    }
+    if (!isObject(r)) continue;
+    if (typeof r.$rewindTo === 'string') rewind(messages, r.$rewindTo);
+    else if (typeof r.id === 'string') messages.set(r.id, r as unknown as Message);
+    else if (isObject(r.$set) && Array.isArray(r.$set.messages)) {
+      messages.clear();
+      for (const m of r.$set.messages)
+        if (isObject(m) && typeof m.id === 'string') messages.set(m.id, m as unknown as Message);
+    }
+  }
+  return { ...header, history: historyOf([...messages.values()]) };
+}
+
+/** `$rewindTo`: the message and all after it go; an id no longer there takes them all, as in Gemini CLI. */
+function rewind(messages: Map<string, Message>, id: string): void {
+  let dropping = !messages.has(id);
+  for (const key of [...messages.keys()]) {
+    if (key === id) dropping = true;
+    if (dropping) messages.delete(key);
+  }
+}
+
+const asParts = (content: unknown): Part[] =>
+  (Array.isArray(content) ? content : content === undefined || content === '' ? [] : [content])
+    .map((p) => (typeof p === 'string' ? { text: p } : p))
+    .filter(isObject) as Part[];
+
+const textOf = (parts: Part[]): string => parts.map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
+
+/** What Gemini CLI itself leaves out of a resumed history: empty turns, its commands, its injected context. */
+const IGNORED_USER_TEXT = /^(\/|\?|<session_context>|<hook_context>)/;
+
+/** Gemini CLI's name of a built-in tool as the model knows it here (`read_file` → `filesystem__read_file`). */
+function ourName(name: unknown): unknown {
+  if (typeof name !== 'string') return name;
+  const row = builtinByName(name);
+  return row && row.server !== '@host' ? exposedName(row.server, row.tool) : name;
+}
+
+function renamed(part: Part): Part {
+  if (part.functionCall)
+    return { ...part, functionCall: { ...part.functionCall, name: ourName(part.functionCall.name) as string } };
+  if (part.functionResponse)
+    return {
+      ...part,
+      functionResponse: { ...part.functionResponse, name: ourName(part.functionResponse.name) as string },
+    };
+  return part;
+}
+
+/** The calls a model message made, and the answers they got (calls still running have none). */
+function callsOf(toolCalls: unknown): { calls: Part[]; answers: Part[] } {
+  const calls: Part[] = [];
+  const answers: Part[] = [];
+  for (const c of Array.isArray(toolCalls) ? toolCalls : []) {
+    if (!isObject(c) || typeof c.name !== 'string') continue;
+    const id = typeof c.id === 'string' ? c.id : undefined;
+    const args = isObject(c.args) ? c.args : {};
+    calls.push({ functionCall: { ...(id ? { id } : {}), name: c.name, args } });
+    if (typeof c.result === 'string')
+      answers.push({ functionResponse: { ...(id ? { id } : {}), name: c.name, response: { output: c.result } } });
+    else if (Array.isArray(c.result)) answers.push(...asParts(c.result));
+    else if (isObject(c.result)) answers.push(c.result as Part);
+  }
+  return { calls, answers };
+}
+
+/** Gemini CLI's messages as the model's history: user turns, model turns with their calls, the calls' answers. */
+export function historyOf(messages: Message[]): Content[] {
+  const out: Content[] = [];
+  for (const m of messages) {
+    const parts = asParts(m.content);
+    if (m.type === 'user') {
+      const text = textOf(parts).trim();
+      if (text && !IGNORED_USER_TEXT.test(text)) out.push({ role: 'user', parts });
+      continue;
+    }
+    if (m.type !== 'gemini') continue; // info, warning, error: what the screen showed, never the model
+    const inline = parts.some((p) => p.functionCall);
+    const { calls, answers } = callsOf(m.toolCalls);
+    const model = [...parts.filter((p) => !p.thought), ...(inline ? [] : calls)].map(renamed);
+    if (!model.length) continue;
+    out.push({ role: 'model', parts: model });
+    if (answers.length) out.push({ role: 'user', parts: answers.map(renamed) });
+  }
+  return out;
+}
