@@ -88,6 +88,12 @@ function ownedBy(dir: string, root: string): boolean {
   }
 }
 
+/** Gemini CLI 0.61's folder for the project, where its saved chats (`/chat save`) are; undefined without one. */
+export function geminiCliProjectDir(projectTempDir: string): string | undefined {
+  const at = geminiCliChatsDir(projectTempDir);
+  return at && dirname(at.dir);
+}
+
 /** The project's root and Gemini CLI session files (none when the project has no Gemini CLI folder). */
 export function geminiCliSessionFiles(projectTempDir: string): { root: string; files: string[] } {
   const at = geminiCliChatsDir(projectTempDir);
@@ -194,6 +200,21 @@ function renamed(part: Part): Part {
       functionResponse: { ...part.functionResponse, name: ourName(part.functionResponse.name) as string },
     };
   return part;
+}
+
+/**
+ * A history Gemini CLI saved (`/chat save`) as the model here goes on with it: without the context turn
+ * Gemini CLI puts first (its `<session_context>`: its name, date, folders), with its built-in tools under
+ * the names the model has here.
+ */
+export function savedChatHistory(history: Content[]): Content[] {
+  const first = history[0];
+  const context =
+    first?.role === 'user' &&
+    textOf(first.parts ?? [])
+      .trimStart()
+      .startsWith('<session_context>');
+  return (context ? history.slice(1) : history).map((c) => (c.parts ? { ...c, parts: c.parts.map(renamed) } : c));
 }
 
 /** The calls a model message made, and the answers they got (calls still running have none). */

@@ -2,16 +2,22 @@ import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
 import type { Content } from '@google/genai';
+import { readConfigFile } from '../config/config-file.js';
+import { geminiCliProjectDir, savedChatHistory } from './gemini-cli-sessions.js';
 
 /**
  * Named snapshots of a conversation (`/chat save TAG`), one JSON file each in the project temp dir,
- * named as Gemini CLI names them (`checkpoint-<tag>.json`).
+ * named as Gemini CLI names them (`checkpoint-<tag>.json`). Gemini CLI 0.61's own, in its folder for the
+ * project (gemini-cli-sessions.ts), are listed and resumed too, and only read: one of ours of the same
+ * tag comes first.
  */
 export interface SavedChat {
   tag: string;
   savedAt: string;
   sessionId?: string;
   history: Content[];
+  /** Saved by Gemini CLI. */
+  geminiCli?: true;
 }
 
 const PREFIX = 'checkpoint-';
@@ -31,28 +37,74 @@ export function saveChat(dir: string, tag: string, history: Content[], sessionId
   return file;
 }
 
+const noSuchChat = (tag: string) => new Error(`No saved chat "${tag.trim()}" (see /chat list).`);
+
 export function loadChat(dir: string, tag: string): SavedChat {
   const file = fileFor(dir, tag);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    throw new Error(`No saved chat "${tag.trim()}" (see /chat list).`);
+    return loadGeminiCliChat(dir, tag);
   }
   const saved = JSON.parse(text) as SavedChat;
   if (!Array.isArray(saved.history)) throw new Error(`Saved chat "${tag.trim()}" is damaged: it has no history.`);
   return saved;
 }
 
+/** Gemini CLI's file for the tag (its name encodes the tag as ours does, but for dots), if it has the folder. */
+function geminiCliFileFor(dir: string, tag: string): string | undefined {
+  const theirs = geminiCliProjectDir(dir);
+  return theirs && tag.trim() ? join(theirs, `${PREFIX}${encodeURIComponent(tag.trim())}${SUFFIX}`) : undefined;
+}
+
+/** Gemini CLI saves `{ history }` (0.61) or the bare history (earlier releases). */
+function loadGeminiCliChat(dir: string, tag: string): SavedChat {
+  const file = geminiCliFileFor(dir, tag);
+  let text: string | undefined;
+  try {
+    text = file && readConfigFile(file, 256 * 1024 * 1024);
+  } catch {
+    text = undefined;
+  }
+  if (!file || text === undefined) throw noSuchChat(tag);
+  const parsed = JSON.parse(text) as unknown;
+  const history = Array.isArray(parsed) ? parsed : (parsed as { history?: unknown } | null)?.history;
+  if (!Array.isArray(history)) throw new Error(`Saved chat "${tag.trim()}" is damaged: it has no history.`);
+  const savedAt = statSync(file).mtime.toISOString();
+  return { tag: tag.trim(), savedAt, history: savedChatHistory(history as Content[]), geminiCli: true };
+}
+
 export function deleteChat(dir: string, tag: string): void {
   try {
     unlinkSync(fileFor(dir, tag));
   } catch {
-    throw new Error(`No saved chat "${tag.trim()}" (see /chat list).`);
+    const theirs = geminiCliFileFor(dir, tag);
+    if (theirs && listedIn(theirs)) throw new Error(`"${tag.trim()}" was saved by Gemini CLI: delete it there.`);
+    throw noSuchChat(tag);
   }
 }
 
-export function listChats(dir: string): { tag: string; savedAt: Date }[] {
+const listedIn = (file: string): boolean => {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/** Saved chats, oldest first: ours, then those of Gemini CLI whose tag none of ours has. */
+export function listChats(dir: string): { tag: string; savedAt: Date; geminiCli?: true }[] {
+  const ours = tagsIn(dir);
+  const theirDir = geminiCliProjectDir(dir);
+  const taken = new Set(ours.map((t) => t.tag));
+  const theirs = theirDir ? tagsIn(theirDir).filter((t) => !taken.has(t.tag)) : [];
+  return [...ours, ...theirs.map((t) => ({ ...t, geminiCli: true as const }))].sort(
+    (a, b) => a.savedAt.getTime() - b.savedAt.getTime(),
+  );
+}
+
+function tagsIn(dir: string): { tag: string; savedAt: Date }[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.startsWith(PREFIX) && n.endsWith(SUFFIX));
@@ -69,6 +121,5 @@ export function listChats(dir: string): { tag: string; savedAt: Date }[] {
       }
       return { tag, savedAt: statSync(join(dir, n)).mtime };
     })
-    .filter((t): t is { tag: string; savedAt: Date } => !!t)
-    .sort((a, b) => a.savedAt.getTime() - b.savedAt.getTime());
+    .filter((t): t is { tag: string; savedAt: Date } => !!t);
 }

@@ -19,7 +19,12 @@ function chatList(ctx: ChatCommandContext, dir: string): void {
     return;
   }
   ctx.print(
-    [p.bold('Saved chats'), ...tags.map((t) => `  ${p.cyan(t.tag)} ${p.gray(`(${formatAge(t.savedAt)})`)}`)].join('\n'),
+    [
+      p.bold('Saved chats'),
+      ...tags.map(
+        (t) => `  ${p.cyan(t.tag)} ${p.gray(`(${formatAge(t.savedAt)}${t.geminiCli ? ', Gemini CLI' : ''})`)}`,
+      ),
+    ].join('\n'),
   );
 }
 
