@@ -94,6 +94,27 @@ export function geminiCliProjectDir(projectTempDir: string): string | undefined 
   return at && dirname(at.dir);
 }
 
+/**
+ * What the user typed into Gemini CLI in this project, oldest first: its input history (`logs.json` in its
+ * folder for the project, the prompts its Up key walks), for a chat here that has none of its own yet.
+ */
+export function geminiCliPrompts(projectTempDir: string): string[] {
+  const dir = geminiCliProjectDir(projectTempDir);
+  let logs: unknown;
+  try {
+    logs = dir && JSON.parse(readTheirs(join(dir, 'logs.json')) ?? 'null');
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(logs)) return [];
+  const prompts = logs.filter(
+    (e): e is { message: string; timestamp?: unknown } =>
+      isObject(e) && e.type === 'user' && typeof e.message === 'string' && e.message.trim() !== '',
+  );
+  const when = (e: { timestamp?: unknown }) => (typeof e.timestamp === 'string' ? Date.parse(e.timestamp) || 0 : 0);
+  return prompts.sort((a, b) => when(a) - when(b)).map((e) => e.message);
+}
+
 /** The project's root and Gemini CLI session files (none when the project has no Gemini CLI folder). */
 export function geminiCliSessionFiles(projectTempDir: string): { root: string; files: string[] } {
   const at = geminiCliChatsDir(projectTempDir);

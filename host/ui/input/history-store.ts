@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { defaultProjectTempDir } from '../../config/paths.js';
 import { writeFileAtomic } from '../../atomic-file.js';
+import { geminiCliPrompts } from '../../sessions/gemini-cli-sessions.js';
 
 const MAX_ENTRIES = 500;
 
@@ -28,14 +29,20 @@ export class InputHistory {
     return InputHistory.fileFor(defaultProjectTempDir(cwd, env));
   }
 
+  /**
+   * Reads the history. A project with none of ours yet starts from Gemini CLI's (its Up key's prompts in
+   * this project), so a Gemini CLI user's recent prompts are one key away here too.
+   */
   load(): this {
     if (!this.file) return this;
     try {
       const data = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
       if (Array.isArray(data))
         this.entries = data.filter((e): e is string => typeof e === 'string').slice(-MAX_ENTRIES);
-    } catch {
+    } catch (err) {
       // A missing or unreadable history is an empty one.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        this.entries = geminiCliPrompts(dirname(this.file)).slice(-MAX_ENTRIES);
     }
     return this;
   }

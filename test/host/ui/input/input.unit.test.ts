@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -57,6 +58,38 @@ describe('history', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(['first', 'second']);
     expect(new InputHistory(file).load().list()).toEqual(['first', 'second']);
     writeFileSync(file, 'not json');
+    expect(new InputHistory(file).load().list()).toEqual([]);
+  });
+
+  it("starts from Gemini CLI's prompts in the project when it has none of its own", () => {
+    const home = tempDir('ui-hist-gc-');
+    const tmp = join(home, '.gemini', 'tmp');
+    const root = '/work/a-project';
+    mkdirSync(join(tmp, 'a-project'), { recursive: true });
+    writeFileSync(join(home, '.gemini', 'projects.json'), JSON.stringify({ projects: { [root]: 'a-project' } }));
+    // Gemini CLI 0.61's logs.json: its Logger's entries, newest not necessarily last.
+    const entry = (messageId: number, timestamp: string, message: string, type = 'user') => ({
+      sessionId: 's',
+      messageId,
+      timestamp,
+      type,
+      message,
+    });
+    writeFileSync(
+      join(tmp, 'a-project', 'logs.json'),
+      JSON.stringify([
+        entry(1, '2026-11-29T10:00:02.000Z', 'second prompt'),
+        entry(0, '2026-11-29T10:00:01.000Z', 'first prompt'),
+        entry(2, '2026-11-29T10:00:03.000Z', 'a reply', 'gemini'),
+      ]),
+    );
+    const file = InputHistory.fileFor(join(tmp, createHash('sha256').update(root).digest('hex')));
+    const h = new InputHistory(file).load();
+    expect(h.list()).toEqual(['first prompt', 'second prompt']);
+    h.add('typed here');
+    // From then on the history is ours: Gemini CLI's file is not read again, nor written.
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(['first prompt', 'second prompt', 'typed here']);
+    writeFileSync(file, '[]');
     expect(new InputHistory(file).load().list()).toEqual([]);
   });
 });
