@@ -4,7 +4,8 @@ import { FatalInputError } from '../errors.js';
 import { safeText } from '../safe-text.js';
 import type { Content } from '@google/genai';
 import { chatsDir } from './recorder.js';
-import { geminiCliSessionFiles, readGeminiCliFile, readGeminiCliHeader } from './gemini-cli-sessions.js';
+import { geminiCliSessionFiles } from './gemini-cli-folder.js';
+import { readGeminiCliFile, readGeminiCliHeader } from './gemini-cli-sessions.js';
 import {
   foldRecords,
   messageCount,

@@ -2,13 +2,13 @@ import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
 import type { Content } from '@google/genai';
-import { readConfigFile } from '../config/config-file.js';
-import { geminiCliProjectDir, savedChatHistory } from './gemini-cli-sessions.js';
+import { GEMINI_CLI_SESSION_MAX_BYTES, geminiCliProjectDir, readGeminiCliText } from './gemini-cli-folder.js';
+import { savedChatHistory } from './gemini-cli-sessions.js';
 
 /**
  * Named snapshots of a conversation (`/chat save TAG`), one JSON file each in the project temp dir,
  * named as Gemini CLI names them (`checkpoint-<tag>.json`). Gemini CLI 0.61's own, in its folder for the
- * project (gemini-cli-sessions.ts), are listed and resumed too, and only read: one of ours of the same
+ * project (gemini-cli-folder.ts), are listed and resumed too, and only read: one of ours of the same
  * tag comes first.
  */
 export interface SavedChat {
@@ -61,12 +61,7 @@ function geminiCliFileFor(dir: string, tag: string): string | undefined {
 /** Gemini CLI saves `{ history }` (0.61) or the bare history (earlier releases). */
 function loadGeminiCliChat(dir: string, tag: string): SavedChat {
   const file = geminiCliFileFor(dir, tag);
-  let text: string | undefined;
-  try {
-    text = file && readConfigFile(file, 256 * 1024 * 1024);
-  } catch {
-    text = undefined;
-  }
+  const text = file && readGeminiCliText(file, GEMINI_CLI_SESSION_MAX_BYTES);
   if (!file || text === undefined) throw noSuchChat(tag);
   const parsed = JSON.parse(text) as unknown;
   const history = Array.isArray(parsed) ? parsed : (parsed as { history?: unknown } | null)?.history;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { defaultProjectTempDir } from '../../config/paths.js';
 import { writeFileAtomic } from '../../atomic-file.js';
-import { geminiCliPrompts } from '../../sessions/gemini-cli-sessions.js';
+import { geminiCliPrompts } from '../../sessions/gemini-cli-folder.js';
 
 const MAX_ENTRIES = 500;
 

@@ -2,11 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  geminiCliHeader,
-  geminiCliSessionFiles,
-  readGeminiCliSession,
-} from '../../../host/sessions/gemini-cli-sessions.js';
+import { geminiCliSessionFiles } from '../../../host/sessions/gemini-cli-folder.js';
+import { geminiCliHeader, readGeminiCliSession } from '../../../host/sessions/gemini-cli-sessions.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const lines = (...records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n');
