@@ -54,11 +54,16 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   },
   {
     name: 'chat',
-    help: 'save TAG | resume TAG | list | delete TAG | share FILE.md|.json',
+    help: 'browse recorded sessions; save TAG | resume TAG | list | delete TAG | share FILE.md|.json',
     subs: ['save', 'resume', 'list', 'delete', 'share'],
     frontEnds: CHAT,
   },
-  { name: 'resume', help: 'list recorded sessions; /resume N continues one', subs: ['latest'], frontEnds: CHAT },
+  {
+    name: 'resume',
+    help: 'browse recorded sessions; /resume N continues one; save TAG | resume TAG | list | delete TAG | share, as /chat',
+    subs: ['latest', 'save', 'resume', 'list', 'delete', 'share'],
+    frontEnds: CHAT,
+  },
   {
     name: 'restore',
     help: 'list checkpoints; /restore N puts back files and conversation',

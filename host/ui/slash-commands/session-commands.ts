@@ -10,6 +10,8 @@ import { switchSession } from '../../core/session-switch.js';
 import { safeText } from '../../safe-text.js';
 
 const CHAT_USAGE = 'Usage: /chat save TAG | resume TAG | list | delete TAG | share FILE.md|FILE.json';
+/** `/chat`'s sub-commands, which Gemini CLI 0.61 also takes under `/resume` (`/resume save TAG`). */
+const CHAT_SUBCOMMANDS = new Set(['save', 'resume', 'load', 'list', 'delete', 'share']);
 
 function chatList(ctx: ChatCommandContext, dir: string): void {
   const p = ctx.palette;
@@ -34,6 +36,8 @@ export const chatCommand: ChatCommand = (input, ctx) => {
   const arg = words.join(' ').trim();
   const dir = ctx.runtime?.projectTempDir;
   if (!dir) return ctx.error('The host runtime is still starting.');
+  // Bare `/chat` is Gemini CLI 0.61's session browser, as bare `/resume` is.
+  if (!sub) return resumeCommand({ ...input, rest: '' }, ctx);
   if (sub === 'list') return chatList(ctx, dir);
   if (!sub || !arg) return ctx.error(CHAT_USAGE);
   if (sub === 'delete') {
@@ -75,6 +79,7 @@ export const resumeCommand: ChatCommand = async (input, ctx) => {
   const p = ctx.palette;
   const dir = ctx.runtime?.projectTempDir;
   if (!dir) return ctx.error('The host runtime is still starting.');
+  if (CHAT_SUBCOMMANDS.has(input.args[0] ?? '')) return chatCommand(input, ctx);
   const session = needSession(ctx);
   if (!session) return;
   let ref = input.rest;

@@ -80,6 +80,12 @@ describeTmux('terminal UI: sessions, shell mode and the daily commands', () => {
     await ui.waitFor('Conversation saved as first-tag');
     ui.submit('/chat list');
     await ui.waitFor(/Saved chats\n\s+first-tag/);
+    // Gemini CLI 0.61's spelling of the same: the tag operations under /resume.
+    ui.keys('C-l');
+    ui.submit('/resume save second-tag');
+    await ui.waitFor('Conversation saved as second-tag');
+    ui.submit('/resume list');
+    await ui.waitFor(/Saved chats\n\s+first-tag.*\n\s+second-tag/);
     ui.submit('/chat share out.md');
     await ui.waitFor('Conversation written to');
     const md = readFileSync(join(ws, 'out.md'), 'utf8');
