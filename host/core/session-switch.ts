@@ -2,6 +2,7 @@ import { plansFolderOf } from '../tools/plan-mode.js';
 import type { Session } from './session.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
 import { GEMINI_CLI_RESUME } from '../sessions/gemini-cli-sessions.js';
+import { GeminiCliMirror } from '../sessions/gemini-cli-mirror.js';
 import { loadSession, type LoadedSession } from '../sessions/store.js';
 
 /** Where the chat goes: a fresh conversation (`/clear`), or a recorded session it continues (`/resume`). */
@@ -52,6 +53,8 @@ export async function switchSession(
     loaded && !loaded.geminiCli ? { id: loaded.id, file: loaded.file } : undefined,
     onError,
   );
+  const earlier = loaded && !loaded.geminiCli ? loaded.history : [];
+  recorder.copyTo(() => GeminiCliMirror.open(projectTempDir, recorder.id, chat.model, earlier, onError));
   // Gemini CLI's file is only read: its history starts a new session of ours.
   if (loaded?.geminiCli) recorder.replaced(loaded.history, GEMINI_CLI_RESUME);
   chat.listener = recorder;

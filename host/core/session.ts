@@ -15,6 +15,7 @@ import { resolveModelAlias } from './models.js';
 import { ensureProjectTempDir } from '../config/paths.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
 import { GEMINI_CLI_RESUME } from '../sessions/gemini-cli-sessions.js';
+import { GeminiCliMirror } from '../sessions/gemini-cli-mirror.js';
 import {
   hasSession,
   loadSession,
@@ -133,6 +134,8 @@ function recorderFor(
     (m) => opts.log?.warn(m),
     opts.sessionId,
   );
+  const earlier = resumed && !resumed.geminiCli ? resumed.history : [];
+  recorder.copyTo(() => GeminiCliMirror.open(projectTempDir, recorder.id, model, earlier, (m) => opts.log?.warn(m)));
   if (resumed?.geminiCli) recorder.replaced(resumed.history, GEMINI_CLI_RESUME);
   return recorder;
 }

@@ -31,6 +31,9 @@ export class SessionRecorder implements HistoryListener {
   private readonly header?: SessionHeader;
   private failed = false;
   private continued = false;
+  /** Gemini CLI's copy of the session (gemini-cli-mirror.ts), told every change after our own record. */
+  private mirror?: HistoryListener & { close(): void };
+  private openMirror?: () => (HistoryListener & { close(): void }) | undefined;
 
   /** A new session, or (with `existing`) one being resumed: records go to the end of its file. */
   constructor(
@@ -53,6 +56,22 @@ export class SessionRecorder implements HistoryListener {
     this.header = { type: 'session', version: 1, id: this.id, startTime: start.toISOString(), ...meta };
   }
 
+  /**
+   * Keeps a copy elsewhere too, opened at the first change to record: finding where costs reading another
+   * program's files, which a start need not wait for.
+   */
+  copyTo(open: () => (HistoryListener & { close(): void }) | undefined): void {
+    this.openMirror = open;
+  }
+
+  private copy(): (HistoryListener & { close(): void }) | undefined {
+    if (this.openMirror) {
+      this.mirror = this.openMirror();
+      this.openMirror = undefined;
+    }
+    return this.mirror;
+  }
+
   /** Whether the session has a file (a new session that never sent a message has none). */
   get written(): boolean {
     return this.continued || this.fd !== undefined;
@@ -73,13 +92,16 @@ export class SessionRecorder implements HistoryListener {
       if (typed) this.typed = undefined;
       this.write({ type: 'content', time, content, ...(typed ? { typed } : {}) });
     }
+    this.copy()?.appended(contents);
   }
 
   replaced(history: Content[], reason: string): void {
     this.write({ type: 'replace', time: new Date().toISOString(), reason, history });
+    this.copy()?.replaced(history, reason);
   }
 
   close(): void {
+    this.mirror?.close();
     if (this.fd === undefined) return;
     try {
       closeSync(this.fd);

@@ -142,15 +142,33 @@ function inListOrder<T extends { updated: Date; startTime: string }>(items: T[])
  * have no usable header at all (the ones with only some bad records are listed, with `skipped`).
  */
 export function listSessions(projectTempDir: string, onUnusable?: (message: string) => void): SessionInfo[] {
-  const out: Omit<SessionInfo, 'index'>[] = [];
-  const read = (file: string, s: ReadSession | undefined) => {
+  const ours: Omit<SessionInfo, 'index'>[] = [];
+  const theirs: Omit<SessionInfo, 'index'>[] = [];
+  const read = (to: Omit<SessionInfo, 'index'>[], file: string, s: ReadSession | undefined) => {
     const updated = s && lastWrite(file);
-    if (s && updated) out.push(infoOf(file, s, updated));
+    if (s && updated) to.push(infoOf(file, s, updated));
   };
-  for (const file of sessionFiles(projectTempDir)) read(file, readSession(file, onUnusable));
+  for (const file of sessionFiles(projectTempDir)) read(ours, file, readSession(file, onUnusable));
   const geminiCli = geminiCliSessionFiles(projectTempDir);
-  for (const file of geminiCli.files) read(file, readSession(file, undefined, geminiCli.root));
-  return inListOrder(out);
+  for (const file of geminiCli.files) read(theirs, file, readSession(file, undefined, geminiCli.root));
+  return inListOrder(oneOfEach(ours, theirs));
+}
+
+/**
+ * A session of ours and Gemini CLI's copy of it (gemini-cli-mirror.ts) share an id: ours stands for both,
+ * unless Gemini CLI wrote to its copy after us (the conversation went on there), and then the copy does.
+ * Both are written together, within milliseconds: a copy counts as newer a while after ours only.
+ */
+function oneOfEach<T extends { id: string; updated: Date }>(ours: T[], theirs: T[]): T[] {
+  const CONTINUED_AFTER_MS = 2000;
+  const byId = new Map(ours.map((s) => [s.id, s]));
+  const out = [...ours];
+  for (const t of theirs) {
+    const mine = byId.get(t.id);
+    if (!mine) out.push(t);
+    else if (t.updated.getTime() > mine.updated.getTime() + CONTINUED_AFTER_MS) out.splice(out.indexOf(mine), 1, t);
+  }
+  return out;
 }
 
 /** What the list says of a session read whole, but its place in the list. */
@@ -216,13 +234,14 @@ function sessionPlaces(projectTempDir: string): SessionPlace[] {
     const updated = header && lastWrite(file);
     if (header && updated) out.push({ id: header.id, file, startTime: header.startTime, updated });
   }
+  const theirs: Omit<SessionPlace, 'index'>[] = [];
   const geminiCli = geminiCliSessionFiles(projectTempDir);
   for (const file of geminiCli.files) {
     const header = readGeminiCliHeader(file);
     const updated = header && lastWrite(file);
-    if (header && updated) out.push({ ...header, file, updated, geminiCliRoot: geminiCli.root });
+    if (header && updated) theirs.push({ ...header, file, updated, geminiCliRoot: geminiCli.root });
   }
-  return inListOrder(out);
+  return inListOrder(oneOfEach(out, theirs));
 }
 
 /**

@@ -14,6 +14,8 @@ const READER = 'host/config/config-file.ts';
 const NOT_CONFIGURATION: Record<string, string> = {
   'host/atomic-file.ts': 'opens only to write: its own fresh temp file, and the folder to fsync it',
   'host/sessions/recorder.ts': 'opens only to append to the session record it created',
+  'host/sessions/gemini-cli-mirror.ts':
+    "opens only to append to Gemini CLI's copy of a session of ours (no link, no FIFO)",
   'host/ui/input/editor.ts': 'reads back the temp file it created in its own fresh mkdtemp folder',
   'host/config/builtin-servers.ts': "reads the package.json of this program's own install to find it",
   'host/ui/input/history-store.ts': 'our own input history under ~/.gemini, written only by us',

@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
@@ -111,11 +111,96 @@ describe("Gemini CLI 0.61's recorded sessions", () => {
     expect(del.stderr).toContain('recorded by Gemini CLI');
     expect(readFileSync(theirs!, 'utf8')).toBe(theirText);
 
-    // And Gemini CLI still lists its own session, untroubled by ours.
+    // Gemini CLI still lists its own session, and now ours too (gemini-cli-mirror.ts), each once.
     const theirList = runGeminiCli(entry!, ws, ['--list-sessions', '--skip-trust']);
     expect(theirList.code, theirList.stderr).toBe(0);
-    expect(theirList.stdout).toContain(`what do the notes say? `);
+    expect(theirList.stdout).toContain('(2):');
     expect(theirList.stdout).toContain(theirId);
-    expect(theirList.stdout).not.toContain(ourId);
+    expect(theirList.stdout).toContain(ourId);
+  });
+
+  it('see ours: Gemini CLI lists a session recorded here and continues it with its history', {
+    timeout: 240_000,
+  }, async () => {
+    const { entry, why } = geminiCli();
+    if (!entry && !process.env.CI) return void console.warn(`Gemini CLI comparison skipped: ${why}`);
+    expect(entry, why).toBeDefined();
+    const ws = workspace();
+    // Gemini CLI sends to GOOGLE_GEMINI_BASE_URL with an API key only when told that is the sign-in.
+    ws.settings({ ...ONLY('filesystem'), security: { auth: { selectedType: 'gemini-api-key' } } });
+    ws.file('a.ts', 'export const a = 1;\n');
+    // The user has run Gemini CLI here before: it has its folder for the project.
+    expect(runGeminiCli(entry!, ws, ['--list-sessions', '--skip-trust']).code).toBe(0);
+
+    const ep = await endpoint(
+      reply.calls({ id: 'g1', name: 'filesystem__glob', args: { pattern: '*.ts' } }),
+      reply.text('There is a.ts.'),
+    );
+    const ours = await runHost(['-p', 'which files are here?', '-o', 'json'], { ws, url: ep.url });
+    expect(ours.code, ours.stderr).toBe(0);
+    const ourId = JSON.parse(ours.stdout).session_id as string;
+
+    const listed = runGeminiCli(entry!, ws, ['--list-sessions', '--skip-trust']);
+    expect(listed.stdout).toMatch(new RegExp(`1\\. which files are here\\? \\(.*\\) \\[${ourId}\\]`));
+
+    const theirEp = await endpoint(reply.text('Still just a.ts.'));
+    const went = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+      const child = spawn(
+        process.execPath,
+        [entry!, '-m', 'gemini-2.5-flash', '--skip-trust', '-r', 'latest', '-p', 'any others?'],
+        {
+          cwd: ws.cwd,
+          env: {
+            ...process.env,
+            HOME: ws.home,
+            GEMINI_CLI_HOME: ws.home,
+            GEMINI_API_KEY: 'test-key',
+            GOOGLE_GEMINI_BASE_URL: theirEp.url,
+            CI: '',
+          },
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => done({ code, stdout, stderr }));
+    });
+    expect(went.code, went.stderr).toBe(0);
+    expect(went.stdout).toContain('Still just a.ts.');
+    // What Gemini CLI sent: our conversation, the call under its own name, then its new message.
+    const sent = theirEp.requestsOf('streamGenerateContent')[0]!.body.contents as Content[];
+    const texts = sent.flatMap((c) => (c.parts ?? []).map((p) => p.text ?? ''));
+    expect(texts).toContain('which files are here?');
+    expect(texts).toContain('There is a.ts.');
+    expect(texts.at(-1)).toBe('any others?');
+    const call = sent.flatMap((c) => c.parts ?? []).find((p) => p.functionCall)?.functionCall;
+    expect(call).toMatchObject({ name: 'glob', args: { pattern: '*.ts' } });
+    const answer = sent.flatMap((c) => c.parts ?? []).find((p) => p.functionResponse)?.functionResponse;
+    expect(JSON.stringify(answer?.response)).toContain('a.ts');
+
+    // Here, the session as Gemini CLI went on with it stands for ours (ours was last written before).
+    const ourFile = chatsOf(ws.home, ourId);
+    utimesSync(ourFile, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const here = await runHost(['--list-sessions'], { ws });
+    expect(here.stdout).toContain('(1):');
+    expect(here.stdout).toMatch(new RegExp(`1\\. which files are here\\? \\(.*, Gemini CLI\\) \\[${ourId}\\]`));
+    const back = await endpoint(reply.text('ok'));
+    const resumed = await runHost(['-r', ourId, '-p', 'and now?'], { ws, url: back.url });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const again = back.requestsOf('streamGenerateContent')[0]!.body.contents as Content[];
+    expect(again.flatMap((c) => (c.parts ?? []).map((p) => p.text ?? ''))).toEqual(
+      expect.arrayContaining(['which files are here?', 'any others?', 'Still just a.ts.', 'and now?']),
+    );
   });
 });
+
+/** The file of session `id` of ours under `home`. */
+function chatsOf(home: string, id: string): string {
+  const tmp = join(home, '.gemini', 'tmp');
+  const file = sessionFilesUnder(tmp).find(
+    (f) => f.endsWith(`-${id.slice(0, 8)}.jsonl`) && readFileSync(join(tmp, f), 'utf8').startsWith('{"type":"session"'),
+  );
+  if (!file) throw new Error(`no session file of ours for ${id}`);
+  return join(tmp, file);
+}
