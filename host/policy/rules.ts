@@ -35,8 +35,15 @@ export function parseRules(list: readonly string[] | undefined): ToolRule[] {
 
 type Named = Pick<ToolRef, 'exposedName' | 'serverAlias' | 'toolName' | 'builtIn'>;
 
+/** What no rule says of a tool: shared, since most lists are empty and each start asks of every tool. */
+const NO_MATCH: { whole: boolean; prefixes: readonly string[] } = Object.freeze({
+  whole: false,
+  prefixes: Object.freeze([]),
+});
+
 /** Rules naming the tool, split into whole-tool rules and argument (shell prefix) rules. */
-export function matchRules(rules: readonly ToolRule[], tool: Named): { whole: boolean; prefixes: string[] } {
+export function matchRules(rules: readonly ToolRule[], tool: Named): { whole: boolean; prefixes: readonly string[] } {
+  if (rules.length === 0) return NO_MATCH;
   let whole = false;
   const prefixes: string[] = [];
   for (const rule of rules) {
