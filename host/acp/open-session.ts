@@ -93,6 +93,7 @@ export async function openSession(deps: SessionDeps, p: acp.NewSessionRequest, r
     // The editor names the session to continue (session/load) or asks for a new one; `-r` and
     // `--session-id` name one session, and an editor opens many.
     resume,
+    resumeOurs: true,
     sessionId: undefined,
     log,
     notify: notice,

@@ -35,6 +35,11 @@ export interface SessionOptions extends HostRuntimeOptions {
   recordResponses?: string;
   /** `--resume`: `latest`, a number from `--list-sessions`, or a session id. */
   resume?: string;
+  /**
+   * An editor's load: `resume` is the id of a session of ours, continued under that id even where Gemini
+   * CLI has gone on with its copy (which a list would show instead).
+   */
+  resumeOurs?: boolean;
   /** `--session-id`: the new session's id; one already recorded in this project is refused. */
   sessionId?: string;
   /** Record the run in the project's session store (default true). */
@@ -196,7 +201,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const auth = opts.fakeResponses ? undefined : resolveAuth(env, settings.merged.security?.auth?.selectedType);
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(opts.cwd, env, opts.homeDir);
   // A bad --resume reference fails before any server starts.
-  const resumed = opts.resume !== undefined ? loadSession(projectTempDir, opts.resume) : undefined;
+  const resumed = opts.resume !== undefined ? loadSession(projectTempDir, opts.resume, opts.resumeOurs) : undefined;
   if (opts.sessionId && hasSession(projectTempDir, opts.sessionId))
     throw new SessionNotFoundError(
       `Session id "${opts.sessionId}" is already in use in this project: --resume ${opts.sessionId} continues it.`,

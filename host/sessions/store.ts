@@ -227,7 +227,7 @@ function headerOf(file: string): SessionHeader | undefined {
  * The list as finding a session needs it: each file's header and last write. Resuming one session used to
  * read every session of the project whole, so it cost as much as all of them together.
  */
-function sessionPlaces(projectTempDir: string): SessionPlace[] {
+function sessionPlaces(projectTempDir: string, oursOnly = false): SessionPlace[] {
   const out: Omit<SessionPlace, 'index'>[] = [];
   for (const file of sessionFiles(projectTempDir)) {
     const header = headerOf(file);
@@ -235,6 +235,7 @@ function sessionPlaces(projectTempDir: string): SessionPlace[] {
     if (header && updated) out.push({ id: header.id, file, startTime: header.startTime, updated });
   }
   const theirs: Omit<SessionPlace, 'index'>[] = [];
+  if (oursOnly) return inListOrder(out);
   const geminiCli = geminiCliSessionFiles(projectTempDir);
   for (const file of geminiCli.files) {
     const header = readGeminiCliHeader(file);
@@ -256,10 +257,10 @@ export function findSession(projectTempDir: string, ref: string, onUnusable?: (m
 /**
  * Whether the project has a recorded session with exactly this id (`--session-id`, an editor's load), from
  * each file's first line: a check that used to read every session of the project whole. Gemini CLI's count
- * unless `includeGeminiCli` is false (an editor loads a session to go on under its id, which theirs cannot).
+ * unless `includeGeminiCli` is false (an editor loads a session of ours to go on under its id).
  */
 export function hasSession(projectTempDir: string, id: string, includeGeminiCli = true): boolean {
-  return sessionPlaces(projectTempDir).some((s) => s.id === id && (includeGeminiCli || s.geminiCliRoot === undefined));
+  return sessionPlaces(projectTempDir, !includeGeminiCli).some((s) => s.id === id);
 }
 
 /** Throws what findSession throws for a reference that names no session, reading first lines only. */
@@ -296,9 +297,12 @@ function pickSession<T extends { id: string }>(all: T[], ref: string): T {
   throw new SessionNotFoundError(`No session "${shown}" in this project (see --list-sessions).`);
 }
 
-/** The session `ref` names (see findSession), read whole: the only session file a resume reads whole. */
-export function loadSession(projectTempDir: string, ref: string): LoadedSession {
-  const place = pickSession(sessionPlaces(projectTempDir), ref);
+/**
+ * The session `ref` names (see findSession), read whole: the only session file a resume reads whole. With
+ * `oursOnly`, only sessions of ours are looked at (an editor's load of one it opened here).
+ */
+export function loadSession(projectTempDir: string, ref: string, oursOnly = false): LoadedSession {
+  const place = pickSession(sessionPlaces(projectTempDir, oursOnly), ref);
   const s = readSession(place.file, undefined, place.geminiCliRoot);
   if (!s) throw new SessionNotFoundError(`Session ${place.id} can no longer be read.`);
   return {

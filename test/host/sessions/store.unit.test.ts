@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -243,5 +244,45 @@ describe('formatAge and formatSessionList', () => {
     expect(list).toContain('(2 minutes ago)');
     expect(list).not.toContain('\u001b');
     expect(formatSessionList([], now)).toBe('No saved sessions for this project yet.\n');
+  });
+});
+
+describe('a session of ours and Gemini CLI’s copy of it', () => {
+  /** Our session `id` in a project Gemini CLI also has a folder for, with its copy written `copyAge` minutes ago. */
+  function withCopy(id: string, ourAge: number, copyAge: number): string {
+    const home = tempDir('gmc-store-copy-');
+    const root = '/w/copy-project';
+    const tmp = join(home, '.gemini', 'tmp');
+    const ours = join(tmp, createHash('sha256').update(root).digest('hex'));
+    mkdirSync(join(ours, 'chats'), { recursive: true });
+    mkdirSync(join(tmp, 'cp', 'chats'), { recursive: true });
+    writeFileSync(join(home, '.gemini', 'projects.json'), JSON.stringify({ projects: { [root]: 'cp' } }));
+    const mine = join(ours, 'chats', `session-${id}.jsonl`);
+    writeFileSync(
+      mine,
+      `${[header(id), say('asked here'), answer('answered here')].map((r) => JSON.stringify(r)).join('\n')}\n`,
+    );
+    const copy = join(tmp, 'cp', 'chats', `session-2026-01-01T00-00-${id.slice(0, 8)}.jsonl`);
+    const record = (type: string, text: string, mid: string) => ({ id: mid, timestamp: T, type, content: [{ text }] });
+    const lines = [
+      { sessionId: id, projectHash: 'h', startTime: T, kind: 'main' },
+      record('user', 'asked here', 'm1'),
+      record('gemini', 'answered here', 'm2'),
+      record('user', 'went on in Gemini CLI', 'm3'),
+    ];
+    writeFileSync(copy, `${lines.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    utimesSync(mine, new Date(Date.now() - ourAge * 60_000), new Date(Date.now() - ourAge * 60_000));
+    utimesSync(copy, new Date(Date.now() - copyAge * 60_000), new Date(Date.now() - copyAge * 60_000));
+    return ours;
+  }
+
+  it('is listed once: ours, unless Gemini CLI went on with the copy; an editor’s load is always ours', () => {
+    const same = withCopy('sid-same', 5, 5);
+    expect(listSessions(same).map((s) => [s.id, s.geminiCli ?? false])).toEqual([['sid-same', false]]);
+    const continued = withCopy('sid-went-on', 10, 1);
+    expect(listSessions(continued).map((s) => [s.id, s.geminiCli ?? false])).toEqual([['sid-went-on', true]]);
+    expect(loadSession(continued, 'sid-went-on').history).toHaveLength(3);
+    expect(loadSession(continued, 'sid-went-on', true).history).toHaveLength(2);
+    expect(hasSession(continued, 'sid-went-on', false)).toBe(true);
   });
 });
