@@ -87,6 +87,8 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   { name: 'export-session', help: 'FILE: write this session to a JSON file', subs: [], frontEnds: CHAT },
   {
     name: 'compress',
+    // Gemini CLI 0.61's other names for it.
+    aliases: ['summarize', 'compact'],
     help: 'summarise the conversation now to free context',
     subs: [],
     frontEnds: ['chat', 'acp'],
@@ -127,7 +129,13 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
     subs: [],
     frontEnds: CHAT,
   },
-  { name: 'clear', help: 'clear the screen and start a new conversation view', subs: [], frontEnds: CHAT },
+  {
+    name: 'clear',
+    aliases: ['new'],
+    help: 'clear the screen and start a new conversation view',
+    subs: [],
+    frontEnds: CHAT,
+  },
   { name: 'quit', aliases: ['exit'], help: 'exit', subs: [], frontEnds: CHAT },
   {
     name: 'agents',
@@ -136,6 +144,28 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
     frontEnds: CHAT,
   },
 ];
+
+/**
+ * Gemini CLI 0.61's commands that have no counterpart here, with what to do instead: typed out of habit,
+ * each gets that rather than "unknown command".
+ */
+export const GEMINI_CLI_ONLY: Readonly<Record<string, string>> = {
+  auth: 'sign-in here is an API key (GEMINI_API_KEY or GOOGLE_API_KEY) or Vertex AI, set in the environment or a .env file; Login with Google is not offered',
+  signin:
+    'sign-in here is an API key (GEMINI_API_KEY or GOOGLE_API_KEY) or Vertex AI, set in the environment or a .env file',
+  login:
+    'sign-in here is an API key (GEMINI_API_KEY or GOOGLE_API_KEY) or Vertex AI, set in the environment or a .env file',
+  signout: 'there is no signed-in account to leave: unset GEMINI_API_KEY (or GOOGLE_API_KEY)',
+  logout: 'there is no signed-in account to leave: unset GEMINI_API_KEY (or GOOGLE_API_KEY)',
+  privacy:
+    'gemini-mcp collects no usage statistics: it sends your conversation to the model API and tool calls to the servers you configured, nothing else',
+  permissions:
+    "folder trust is `gemini-mcp trust` (Gemini CLI's trustedFolders.json); what runs without asking is in /policies and `--approval-mode`",
+  ide: 'editors connect over ACP (`gemini-mcp --acp`, see docs/editors.md)',
+  docs: 'the documentation is README.md and the docs/ folder of gemini-mcp',
+  commands: 'custom commands are listed by /help and reloaded with each start',
+  plan: 'start with `--approval-mode plan`, or ask the model to plan: it enters plan mode itself',
+};
 
 const byName = new Map<string, BuiltinCommand>();
 for (const c of BUILTIN_COMMANDS) for (const n of [c.name, ...(c.aliases ?? [])]) byName.set(n, c);

@@ -1,11 +1,13 @@
 import { closestNames } from '../../scheduler/texts.js';
 import { safeText } from '../../safe-text.js';
 import type { UiRuntime } from '../backend-types.js';
-import { builtinsFor } from '../../builtin-commands/registry.js';
+import { builtinsFor, GEMINI_CLI_ONLY } from '../../builtin-commands/registry.js';
 import { completionTable, promptCommands } from './slash-commands.js';
 
 /** `Unknown command /expotr. Did you mean /export-session?`: the closest names, as `/model` suggests models. */
 export function unknownCommandText(name: string, known: string[]): string {
+  const instead = Object.hasOwn(GEMINI_CLI_ONLY, name.toLowerCase()) ? GEMINI_CLI_ONLY[name.toLowerCase()] : undefined;
+  if (instead) return `/${name.toLowerCase()} is Gemini CLI's: ${instead}.`;
   // A prefix of a command is the likeliest meaning (`/export` for `/export-session`), then the nearest spellings.
   const prefixed = known.filter((k) => k.startsWith(name) && k !== name);
   const near = prefixed.length ? prefixed.slice(0, 3) : closestNames(name, known, 3);

@@ -14,6 +14,10 @@ describe('the built-in command registry', () => {
     expect(new Set(names).size).toBe(names.length);
     expect(findBuiltin('dir')?.name).toBe('directory');
     expect(findBuiltin('EXIT')?.name).toBe('quit');
+    // Gemini CLI 0.61's other names.
+    expect(findBuiltin('new')?.name).toBe('clear');
+    expect(findBuiltin('compact')?.name).toBe('compress');
+    expect(findBuiltin('summarize')?.name).toBe('compress');
     expect(findBuiltin('nosuch')).toBeUndefined();
     expect(BUILTIN_COMMAND_NAMES).toEqual(expect.arrayContaining(['dir', '?', 'exit', 'agents', 'tasks']));
     expect(builtinsFor('chat').map((c) => c.name)).not.toContain('exit');

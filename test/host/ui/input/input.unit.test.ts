@@ -201,4 +201,13 @@ describe('an unknown slash command suggests the closest ones', () => {
     expect(unknownCommandText('modle', known)).toContain('Did you mean /model?');
     expect(unknownCommandText('zzzzzzzz', known)).toBe('Unknown command /zzzzzzzz. Type /help for the list.');
   });
+
+  it('a Gemini CLI command not offered here says what to do instead (/auth, /privacy, /ide)', () => {
+    expect(unknownCommandText('auth', known)).toMatch(/^\/auth is Gemini CLI's: sign-in here is an API key/);
+    expect(unknownCommandText('Login', known)).toContain('GEMINI_API_KEY');
+    expect(unknownCommandText('privacy', known)).toContain('no usage statistics');
+    expect(unknownCommandText('ide', known)).toContain('--acp');
+    // Not inherited object keys.
+    expect(unknownCommandText('constructor', known)).toMatch(/^Unknown command/);
+  });
 });
