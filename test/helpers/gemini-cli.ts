@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { expect } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './paths.js';
+import { collect, type HostRun, type Workspace } from './run-host.js';
 
 /** Gemini CLI 0.61, pinned with its own lockfile in test/gemini-cli and installed there on first use. */
 const FOLDER = join(REPO, 'test/gemini-cli');
@@ -84,4 +85,24 @@ export function expectGeminiCliAccepts(home: string, cwd: string, unwanted: RegE
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toContain('ok');
   expect(r.stderr).not.toMatch(unwanted);
+}
+
+/**
+ * Gemini CLI 0.61 run headless in the workspace against the scripted endpoint at `url` (its home is the
+ * workspace's; the folder trusted). Asynchronous: the scripted endpoint answers from this process.
+ */
+export function runGeminiCliAgainst(entry: string, ws: Workspace, url: string, args: string[]): Promise<HostRun> {
+  const child = spawn(process.execPath, [entry, '-m', 'gemini-2.5-flash', ...args], {
+    cwd: ws.cwd,
+    env: {
+      ...process.env,
+      HOME: ws.home,
+      GEMINI_CLI_HOME: ws.home,
+      GEMINI_API_KEY: 'test-key',
+      GOOGLE_GEMINI_BASE_URL: url,
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return collect(child).done;
 }

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultProjectTempDir } from '../../../host/config/paths.js';
-import { geminiCli } from '../../helpers/gemini-cli.js';
-import { collect, runHost, scriptedEndpoints, type Workspace, workspace } from '../../helpers/run-host.js';
+import { geminiCli, runGeminiCliAgainst } from '../../helpers/gemini-cli.js';
+import { runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
 import { tempDir } from '../../helpers/tmp.js';
 import {
   expectTrackWritten,
@@ -125,7 +124,7 @@ describe("conductor's /conductor:newTrack, end to end with an installed extensio
     expect(install.code, install.stderr).toBe(0);
     const ep = await endpoint(...newTrackScript(ws.cwd));
     const args = ['--approval-mode', 'auto_edit', '-p', '/conductor:newTrack add dark mode'];
-    const r = entry ? await runGeminiCli(entry, ws, ep.url, args) : await runHost(args, { ws, url: ep.url });
+    const r = entry ? await runGeminiCliAgainst(entry, ws, ep.url, args) : await runHost(args, { ws, url: ep.url });
     const bodies = ep.requestsOf('streamGenerateContent').map((q) => q.body as Body);
     const got = answers(bodies);
     const prompt = JSON.stringify(bodies[0]?.contents.at(-1));
@@ -168,21 +167,3 @@ describe("conductor's /conductor:newTrack, end to end with an installed extensio
     );
   });
 });
-
-/** Gemini CLI 0.61 headless in the workspace, against the scripted endpoint. */
-function runGeminiCli(entry: string, ws: Workspace, url: string, args: string[]) {
-  // Asynchronous: the scripted endpoint answers from this process.
-  const child = spawn(process.execPath, [entry, '-m', 'gemini-2.5-flash', ...args], {
-    cwd: ws.cwd,
-    env: {
-      ...process.env,
-      HOME: ws.home,
-      GEMINI_CLI_HOME: ws.home,
-      GEMINI_API_KEY: 'test-key',
-      GOOGLE_GEMINI_BASE_URL: url,
-      GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return collect(child).done;
-}

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { geminiCli } from '../../helpers/gemini-cli.js';
-import { collect, ONLY, runHost, scriptedEndpoints, workspace, type Workspace } from '../../helpers/run-host.js';
+import { geminiCli, runGeminiCliAgainst } from '../../helpers/gemini-cli.js';
+import { ONLY, runHost, scriptedEndpoints, workspace, type Workspace } from '../../helpers/run-host.js';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { hook, records } from './record-hook.js';
 
@@ -60,22 +59,7 @@ describe('hooks: parity with Gemini CLI 0.61 against the same scripted model', (
     const args = ['-p', 'write it', '--yolo'];
     let r: { code: number | null; stdout: string; stderr: string };
     if (who === 'ours') r = await runHost(args, { ws, url: ep.url });
-    else {
-      // Asynchronous: the scripted endpoint answers from this process.
-      const child = spawn(process.execPath, [entry!, '-m', 'gemini-2.5-flash', ...args], {
-        cwd: ws.cwd,
-        env: {
-          ...process.env,
-          HOME: ws.home,
-          GEMINI_CLI_HOME: ws.home,
-          GEMINI_API_KEY: 'test-key',
-          GOOGLE_GEMINI_BASE_URL: ep.url,
-          GEMINI_CLI_TRUST_WORKSPACE: 'true',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      r = await collect(child).done;
-    }
+    else r = await runGeminiCliAgainst(entry!, ws, ep.url, args);
     const next = ep.requestsOf('streamGenerateContent')[1]?.body as Body | undefined;
     const response = next?.contents.at(-1)?.parts[0]?.functionResponse;
     const hooks = records(log).map(({ payload: p }) => ({

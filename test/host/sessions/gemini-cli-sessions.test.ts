@@ -1,9 +1,9 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { geminiCli } from '../../helpers/gemini-cli.js';
+import { geminiCli, runGeminiCliAgainst } from '../../helpers/gemini-cli.js';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
 
@@ -144,28 +144,13 @@ describe("Gemini CLI 0.61's recorded sessions", () => {
     expect(listed.stdout).toMatch(new RegExp(`1\\. which files are here\\? \\(.*\\) \\[${ourId}\\]`));
 
     const theirEp = await endpoint(reply.text('Still just a.ts.'));
-    const went = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-      const child = spawn(
-        process.execPath,
-        [entry!, '-m', 'gemini-2.5-flash', '--skip-trust', '-r', 'latest', '-p', 'any others?'],
-        {
-          cwd: ws.cwd,
-          env: {
-            ...process.env,
-            HOME: ws.home,
-            GEMINI_CLI_HOME: ws.home,
-            GEMINI_API_KEY: 'test-key',
-            GOOGLE_GEMINI_BASE_URL: theirEp.url,
-            CI: '',
-          },
-        },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('close', (code) => done({ code, stdout, stderr }));
-    });
+    const went = await runGeminiCliAgainst(entry!, ws, theirEp.url, [
+      '--skip-trust',
+      '-r',
+      'latest',
+      '-p',
+      'any others?',
+    ]);
     expect(went.code, went.stderr).toBe(0);
     expect(went.stdout).toContain('Still just a.ts.');
     // What Gemini CLI sent: our conversation, the call under its own name, then its new message.
