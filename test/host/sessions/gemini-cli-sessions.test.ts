@@ -31,20 +31,27 @@ function sessionFilesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /chats\/session-.*\.jsonl$/.test(f));
 }
 
+/** Gemini CLI 0.61's entry; outside CI, undefined (with a warning) when it cannot be installed here. */
+function geminiCliOrSkip(): string | undefined {
+  const { entry, why } = geminiCli();
+  if (!entry && !process.env.CI) return void console.warn(`Gemini CLI comparison skipped: ${why}`);
+  expect(entry, why).toBeDefined();
+  return entry;
+}
+
 describe("Gemini CLI 0.61's recorded sessions", () => {
   const endpoint = scriptedEndpoints();
 
   it('are listed and resumed here, with their tool calls; their files stay as Gemini CLI wrote them', {
     timeout: 240_000,
   }, async () => {
-    const { entry, why } = geminiCli();
-    if (!entry && !process.env.CI) return void console.warn(`Gemini CLI comparison skipped: ${why}`);
-    expect(entry, why).toBeDefined();
+    const entry = geminiCliOrSkip();
+    if (!entry) return;
     const ws = workspace();
     ws.settings(ONLY('filesystem'));
     ws.file('notes.txt', 'hello notes\n');
     const asked = runGeminiCli(
-      entry!,
+      entry,
       ws,
       ['-m', 'gemini-2.5-flash', '--skip-trust', '-p', 'what do the notes say?'],
       [
@@ -112,7 +119,7 @@ describe("Gemini CLI 0.61's recorded sessions", () => {
     expect(readFileSync(theirs!, 'utf8')).toBe(theirText);
 
     // Gemini CLI still lists its own session, and now ours too (gemini-cli-mirror.ts), each once.
-    const theirList = runGeminiCli(entry!, ws, ['--list-sessions', '--skip-trust']);
+    const theirList = runGeminiCli(entry, ws, ['--list-sessions', '--skip-trust']);
     expect(theirList.code, theirList.stderr).toBe(0);
     expect(theirList.stdout).toContain('(2):');
     expect(theirList.stdout).toContain(theirId);
@@ -122,15 +129,14 @@ describe("Gemini CLI 0.61's recorded sessions", () => {
   it('see ours: Gemini CLI lists a session recorded here and continues it with its history', {
     timeout: 240_000,
   }, async () => {
-    const { entry, why } = geminiCli();
-    if (!entry && !process.env.CI) return void console.warn(`Gemini CLI comparison skipped: ${why}`);
-    expect(entry, why).toBeDefined();
+    const entry = geminiCliOrSkip();
+    if (!entry) return;
     const ws = workspace();
     // Gemini CLI sends to GOOGLE_GEMINI_BASE_URL with an API key only when told that is the sign-in.
     ws.settings({ ...ONLY('filesystem'), security: { auth: { selectedType: 'gemini-api-key' } } });
     ws.file('a.ts', 'export const a = 1;\n');
     // The user has run Gemini CLI here before: it has its folder for the project.
-    expect(runGeminiCli(entry!, ws, ['--list-sessions', '--skip-trust']).code).toBe(0);
+    expect(runGeminiCli(entry, ws, ['--list-sessions', '--skip-trust']).code).toBe(0);
 
     const ep = await endpoint(
       reply.calls({ id: 'g1', name: 'filesystem__glob', args: { pattern: '*.ts' } }),
@@ -140,11 +146,11 @@ describe("Gemini CLI 0.61's recorded sessions", () => {
     expect(ours.code, ours.stderr).toBe(0);
     const ourId = JSON.parse(ours.stdout).session_id as string;
 
-    const listed = runGeminiCli(entry!, ws, ['--list-sessions', '--skip-trust']);
+    const listed = runGeminiCli(entry, ws, ['--list-sessions', '--skip-trust']);
     expect(listed.stdout).toMatch(new RegExp(`1\\. which files are here\\? \\(.*\\) \\[${ourId}\\]`));
 
     const theirEp = await endpoint(reply.text('Still just a.ts.'));
-    const went = await runGeminiCliAgainst(entry!, ws, theirEp.url, [
+    const went = await runGeminiCliAgainst(entry, ws, theirEp.url, [
       '--skip-trust',
       '-r',
       'latest',
