@@ -43,6 +43,18 @@ export function readGeminiCliFile(file: string): GeminiCliSession | undefined {
   return text === undefined ? undefined : readGeminiCliSession(text);
 }
 
+/**
+ * Gemini CLI writes a session file at every start, before anything is typed (its `<session_context>`
+ * only), and its own list leaves those out; so does ours. A file this large is taken to hold a
+ * conversation without being read through (a list must not read every large file to number them).
+ */
+const TALKED_SIZE = 64 * 1024;
+
+/** Whether a Gemini CLI session of `size` bytes, whose history is `history()`, has anything to go on with. */
+export function geminiCliSessionTalked(size: number, history: () => Content[] | undefined): boolean {
+  return size >= TALKED_SIZE || (history()?.length ?? 0) > 0;
+}
+
 /** A Gemini CLI session file's id and start, from its first line only. */
 export function readGeminiCliHeader(file: string): { id: string; startTime: string } | undefined {
   let head: string | undefined;

@@ -5,7 +5,7 @@ import { safeText } from '../safe-text.js';
 import type { Content } from '@google/genai';
 import { chatsDir } from './recorder.js';
 import { geminiCliSessionFiles } from './gemini-cli-folder.js';
-import { readGeminiCliFile, readGeminiCliHeader } from './gemini-cli-sessions.js';
+import { geminiCliSessionTalked, readGeminiCliFile, readGeminiCliHeader } from './gemini-cli-sessions.js';
 import {
   foldRecords,
   messageCount,
@@ -123,9 +123,11 @@ function sessionFiles(projectTempDir: string): string[] {
   }
 }
 
-const lastWrite = (file: string): Date | undefined => {
+const lastWrite = (file: string): Date | undefined => statOf(file)?.mtime;
+
+const statOf = (file: string): { mtime: Date; size: number } | undefined => {
   try {
-    return statSync(file).mtime;
+    return statSync(file);
   } catch {
     return undefined;
   }
@@ -144,13 +146,17 @@ function inListOrder<T extends { updated: Date; startTime: string }>(items: T[])
 export function listSessions(projectTempDir: string, onUnusable?: (message: string) => void): SessionInfo[] {
   const ours: Omit<SessionInfo, 'index'>[] = [];
   const theirs: Omit<SessionInfo, 'index'>[] = [];
-  const read = (to: Omit<SessionInfo, 'index'>[], file: string, s: ReadSession | undefined) => {
+  for (const file of sessionFiles(projectTempDir)) {
+    const s = readSession(file, onUnusable);
     const updated = s && lastWrite(file);
-    if (s && updated) to.push(infoOf(file, s, updated));
-  };
-  for (const file of sessionFiles(projectTempDir)) read(ours, file, readSession(file, onUnusable));
+    if (s && updated) ours.push(infoOf(file, s, updated));
+  }
   const geminiCli = geminiCliSessionFiles(projectTempDir);
-  for (const file of geminiCli.files) read(theirs, file, readSession(file, undefined, geminiCli.root));
+  for (const file of geminiCli.files) {
+    const s = readSession(file, undefined, geminiCli.root);
+    const st = s && statOf(file);
+    if (s && st && geminiCliSessionTalked(st.size, () => s.history)) theirs.push(infoOf(file, s, st.mtime));
+  }
   return inListOrder(oneOfEach(ours, theirs));
 }
 
@@ -239,8 +245,9 @@ function sessionPlaces(projectTempDir: string, oursOnly = false): SessionPlace[]
   const geminiCli = geminiCliSessionFiles(projectTempDir);
   for (const file of geminiCli.files) {
     const header = readGeminiCliHeader(file);
-    const updated = header && lastWrite(file);
-    if (header && updated) theirs.push({ ...header, file, updated, geminiCliRoot: geminiCli.root });
+    const st = header && statOf(file);
+    if (header && st && geminiCliSessionTalked(st.size, () => readGeminiCliFile(file)?.history))
+      theirs.push({ ...header, file, updated: st.mtime, geminiCliRoot: geminiCli.root });
   }
   return inListOrder(oneOfEach(out, theirs));
 }

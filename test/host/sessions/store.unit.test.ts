@@ -286,3 +286,30 @@ describe('a session of ours and Gemini CLI’s copy of it', () => {
     expect(hasSession(continued, 'sid-went-on', false)).toBe(true);
   });
 });
+
+describe('Gemini CLI’s sessions in our list', () => {
+  it('leave out a start where nothing was said, as its own list does, for numbers and names alike', () => {
+    const home = tempDir('gmc-store-gc-');
+    const root = '/w/gc-project';
+    const tmp = join(home, '.gemini', 'tmp');
+    const ours = join(tmp, createHash('sha256').update(root).digest('hex'));
+    const chats = join(tmp, 'gcp', 'chats');
+    mkdirSync(ours, { recursive: true });
+    mkdirSync(chats, { recursive: true });
+    writeFileSync(join(home, '.gemini', 'projects.json'), JSON.stringify({ projects: { [root]: 'gcp' } }));
+    const meta = (id: string) => JSON.stringify({ sessionId: id, projectHash: 'h', startTime: T, kind: 'main' });
+    const context = JSON.stringify({
+      $set: {
+        messages: [
+          { id: 'c', timestamp: T, type: 'user', content: [{ text: '<session_context>\nhi</session_context>' }] },
+        ],
+      },
+    });
+    const said = JSON.stringify({ id: 'u', timestamp: T, type: 'user', content: [{ text: 'a real question' }] });
+    writeFileSync(join(chats, 'session-2026-01-01T00-00-opened00.jsonl'), `${meta('opened-only')}\n${context}\n`);
+    writeFileSync(join(chats, 'session-2026-01-01T00-01-talked00.jsonl'), `${meta('talked')}\n${context}\n${said}\n`);
+    expect(listSessions(ours).map((s) => [s.index, s.id, s.title])).toEqual([[1, 'talked', 'a real question']]);
+    expect(loadSession(ours, '1').id).toBe('talked');
+    expect(loadSession(ours, 'latest').id).toBe('talked');
+  });
+});
