@@ -63,7 +63,12 @@ function loadGeminiCliChat(dir: string, tag: string): SavedChat {
   const file = geminiCliFileFor(dir, tag);
   const text = file && readGeminiCliText(file, GEMINI_CLI_SESSION_MAX_BYTES);
   if (!file || text === undefined) throw noSuchChat(tag);
-  const parsed = JSON.parse(text) as unknown;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error(`Saved chat "${tag.trim()}" (Gemini CLI's) is damaged: ${file} is not JSON.`);
+  }
   const history = Array.isArray(parsed) ? parsed : (parsed as { history?: unknown } | null)?.history;
   if (!Array.isArray(history)) throw new Error(`Saved chat "${tag.trim()}" is damaged: it has no history.`);
   const savedAt = statSync(file).mtime.toISOString();
@@ -80,13 +85,17 @@ export function deleteChat(dir: string, tag: string): void {
   }
 }
 
-const listedIn = (file: string): boolean => {
+const listedIn = (file: string): boolean => listedAt(file) !== undefined;
+
+/** When a saved chat was written; undefined for a name that is not a file (a dangling link, a folder). */
+function listedAt(file: string): Date | undefined {
   try {
-    return statSync(file).isFile();
+    const st = statSync(file);
+    return st.isFile() ? st.mtime : undefined;
   } catch {
-    return false;
+    return undefined;
   }
-};
+}
 
 /** Saved chats, oldest first: ours, then those of Gemini CLI whose tag none of ours has. */
 export function listChats(dir: string): { tag: string; savedAt: Date; geminiCli?: true }[] {
@@ -114,7 +123,8 @@ function tagsIn(dir: string): { tag: string; savedAt: Date }[] {
       } catch {
         return undefined;
       }
-      return { tag, savedAt: statSync(join(dir, n)).mtime };
+      const savedAt = listedAt(join(dir, n));
+      return savedAt && { tag, savedAt };
     })
     .filter((t): t is { tag: string; savedAt: Date } => !!t);
 }

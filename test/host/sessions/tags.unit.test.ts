@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { historyToMarkdown, shareText } from '../../../host/sessions/share.js';
@@ -56,6 +56,11 @@ describe("Gemini CLI 0.61's saved chats", () => {
     expect(() => deleteChat(ours, 'v1.2')).toThrow('saved by Gemini CLI');
     expect(JSON.parse(readFileSync(v12, 'utf8')).history).toEqual(theirs);
     expect(() => loadChat(ours, 'absent')).toThrow('No saved chat');
+    // A dangling link or a damaged file of theirs spoils nothing else.
+    symlinkSync(join(tmp, 'nowhere'), join(tmp, 'some-project', 'checkpoint-gone.json'));
+    writeFileSync(join(tmp, 'some-project', 'checkpoint-torn.json'), '{"history": [');
+    expect(listChats(ours).map((t) => t.tag)).not.toContain('gone');
+    expect(() => loadChat(ours, 'torn')).toThrow(`Saved chat "torn" (Gemini CLI's) is damaged`);
   });
 });
 
