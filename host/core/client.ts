@@ -41,6 +41,8 @@ export interface GeminiClientOptions {
   disableLoopDetection?: boolean;
   /** `model.compressionThreshold` (fraction of the context window; default 0.5). */
   compressionThreshold?: number;
+  /** The user's core prompt (`GEMINI_SYSTEM_MD`, system-md.ts), in place of the built-in one. */
+  systemMd?: string;
 }
 
 /** Snapshots the project before a turn's edits run (`general.checkpointing.enabled`). */
@@ -170,6 +172,7 @@ export class GeminiClient {
       approvedPlan: plansFolder ? undefined : this.approvedPlan,
       subAgents,
       interactiveShell: this.opts.runtime.scheduler?.userTerminal !== undefined,
+      override: this.opts.systemMd,
     });
   }
 

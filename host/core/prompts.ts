@@ -1,5 +1,6 @@
 import type { ToolRef } from '../scheduler/types.js';
-import { BUILTIN_TOOLS } from '../tools/builtin-catalogue.js';
+import { BUILTIN_TOOLS, builtinTool } from '../tools/builtin-catalogue.js';
+import { substituteSystemMd } from './system-md.js';
 // The system instruction: a core prompt that names the tools the registry actually holds, then the servers'
 // own instructions, then the memory context. Nothing here knows a server's tool list in advance.
 
@@ -25,6 +26,8 @@ export interface PromptInputs {
   approvedPlan?: string;
   /** A person can type into the commands the shell runs (the chat's interactive shell). */
   interactiveShell?: boolean;
+  /** `GEMINI_SYSTEM_MD`'s text (system-md.ts): it replaces the core prompt, the tools' and skills' sections. */
+  override?: string;
   platform?: string;
   date?: Date;
 }
@@ -81,6 +84,8 @@ const isShell = (t: PromptTool) => t.toolName === 'run_shell_command';
 export function buildSystemPrompt(inp: PromptInputs): string {
   const date = (inp.date ?? new Date()).toDateString();
   const roots = inp.roots.length ? inp.roots.map((r) => `- ${r}`).join('\n') : '- (none)';
+  const environment = `# Environment\nDate: ${date}. Platform: ${inp.platform ?? process.platform}.\nWorkspace directories:\n${roots}`;
+  if (inp.override !== undefined) return [overridden(inp), environment, ...liveSections(inp, false)].join('\n\n');
   const parts = [
     `You are an interactive command-line agent that helps with software engineering tasks. Act safely and
 efficiently, using the tools below.
@@ -98,8 +103,33 @@ efficiently, using the tools below.
 - Finish the task the user asked for, including reasonable follow-up steps such as running the tests,
   then stop and give the answer.`,
     toolSection(inp.tools) + (inp.interactiveShell && inp.tools.some(isShell) ? `\n\n${FOCUS_HINT}` : ''),
-    `# Environment\nDate: ${date}. Platform: ${inp.platform ?? process.platform}.\nWorkspace directories:\n${roots}`,
+    environment,
+    ...liveSections(inp, true),
   ];
+  return parts.join('\n\n');
+}
+
+/** The user's own core prompt (GEMINI_SYSTEM_MD) with Gemini CLI's variables filled in. */
+function overridden(inp: PromptInputs): string {
+  return substituteSystemMd(inp.override ?? '', {
+    skills: inp.skills?.length ? skillsSection(inp.skills) : '',
+    subAgents: inp.subAgents?.length ? subAgentsSection(inp.subAgents) : '',
+    tools: inp.tools.map((t) => ({ name: t.exposedName, geminiName: geminiNameOf(t) })),
+  });
+}
+
+function geminiNameOf(t: PromptTool): string {
+  const row = builtinTool(t.serverAlias, t.toolName);
+  if (row) return row.geminiName ?? row.tool;
+  return t.serverAlias.startsWith('@') ? t.toolName : `mcp_${t.serverAlias}_${t.toolName}`;
+}
+
+/**
+ * What the session's state adds after the core prompt: servers' instructions, plan mode, the approved plan,
+ * skills and subagents (unless an override lists them itself), extensions' context, the memory.
+ */
+function liveSections(inp: PromptInputs, listings: boolean): string[] {
+  const parts: string[] = [];
   for (const i of inp.instructions) {
     if (i.text.trim()) parts.push(`# Instructions from the "${i.alias}" server\n${i.text.trim()}`);
   }
@@ -112,12 +142,12 @@ You are currently operating in Plan Mode. Your write tools are globally restrict
     parts.push(`# Approved Plan
 An approved plan is available for this task at \`${inp.approvedPlan}\`. Treat this file as your single source of truth. You MUST read this file before proceeding. If you discover new requirements or need to change the approach, confirm with the user and update this plan file to reflect the updated design decisions or discovered requirements.`);
   }
-  if (inp.skills?.length) parts.push(skillsSection(inp.skills));
-  if (inp.subAgents?.length) parts.push(subAgentsSection(inp.subAgents));
+  if (listings && inp.skills?.length) parts.push(skillsSection(inp.skills));
+  if (listings && inp.subAgents?.length) parts.push(subAgentsSection(inp.subAgents));
   if (inp.extensionContext?.trim())
     parts.push(`# Extension context\n<extension_context>\n${inp.extensionContext.trim()}\n</extension_context>`);
   if (inp.memory.trim()) parts.push(`# Memory and project context\n${inp.memory.trim()}`);
-  return parts.join('\n\n');
+  return parts;
 }
 
 /** Gemini CLI's listing of agent skills, word for word, so skills written for it read the same here. */

@@ -16,6 +16,7 @@ import { ensureProjectTempDir } from '../config/paths.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
 import { GEMINI_CLI_RESUME } from '../sessions/gemini-cli-sessions.js';
 import { GeminiCliMirror } from '../sessions/gemini-cli-mirror.js';
+import { readSystemMd } from './system-md.js';
 import {
   hasSession,
   loadSession,
@@ -155,6 +156,7 @@ function clientFor(
   runtime: HostRuntime,
   generator: ContentGenerator,
   requested: string,
+  systemMd: string | undefined,
 ): GeminiClient {
   const retry = retryConfig(settings.merged, settings.env);
   const client = new GeminiClient({
@@ -165,6 +167,7 @@ function clientFor(
     skipNextSpeakerCheck: settings.merged.model?.skipNextSpeakerCheck ?? true,
     disableLoopDetection: settings.merged.model?.disableLoopDetection === true,
     compressionThreshold: settings.merged.model?.compressionThreshold,
+    systemMd,
     retry,
     log: opts.log ? (m) => opts.log!.debug(m) : undefined,
   });
@@ -200,7 +203,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   // Credentials are checked (cheaply, from the environment) before any server is spawned.
   const auth = opts.fakeResponses ? undefined : resolveAuth(env, settings.merged.security?.auth?.selectedType);
   const projectTempDir = opts.projectTempDir ?? ensureProjectTempDir(opts.cwd, env, opts.homeDir);
-  // A bad --resume reference fails before any server starts.
+  // A missing GEMINI_SYSTEM_MD file and a bad --resume reference fail before any server starts.
+  const systemMd = readSystemMd(env, opts.cwd);
   const resumed = opts.resume !== undefined ? loadSession(projectTempDir, opts.resume, opts.resumeOurs) : undefined;
   if (opts.sessionId && hasSession(projectTempDir, opts.sessionId))
     throw new SessionNotFoundError(
@@ -215,7 +219,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     await runtime.close();
     throw err;
   }
-  const client = clientFor(opts, settings, runtime, generator, requested);
+  const client = clientFor(opts, settings, runtime, generator, requested, systemMd);
   if (resumed) {
     client.chat.adoptHistory(resumed.history); // no recorder yet: the file already holds it
     const notice = skippedRecordsNotice(resumed);
