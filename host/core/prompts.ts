@@ -1,5 +1,5 @@
 import type { ToolRef } from '../scheduler/types.js';
-import { BUILTIN_TOOLS, builtinTool } from '../tools/builtin-catalogue.js';
+import { BUILTIN_TOOLS, builtinTool, geminiToolName } from '../tools/builtin-catalogue.js';
 import { substituteSystemMd } from './system-md.js';
 // The system instruction: a core prompt that names the tools the registry actually holds, then the servers'
 // own instructions, then the memory context. Nothing here knows a server's tool list in advance.
@@ -118,11 +118,8 @@ function overridden(inp: PromptInputs): string {
   });
 }
 
-function geminiNameOf(t: PromptTool): string {
-  const row = builtinTool(t.serverAlias, t.toolName);
-  if (row) return row.geminiName ?? row.tool;
-  return t.serverAlias.startsWith('@') ? t.toolName : `mcp_${t.serverAlias}_${t.toolName}`;
-}
+const geminiNameOf = (t: PromptTool): string =>
+  geminiToolName({ ...t, builtIn: builtinTool(t.serverAlias, t.toolName) !== undefined });
 
 /**
  * What the session's state adds after the core prompt: servers' instructions, plan mode, the approved plan,

@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, writ
 import { basename, dirname, join } from 'node:path';
 import type { Content, Part } from '@google/genai';
 import { SEPARATOR } from '../../protocol/tool-names.js';
-import { builtinTool } from '../tools/builtin-catalogue.js';
+import { builtinTool, geminiToolName } from '../tools/builtin-catalogue.js';
 import { geminiCliProjectDir } from './gemini-cli-folder.js';
 import { readGeminiCliHeader } from './gemini-cli-sessions.js';
 import type { HistoryListener } from './recorder.js';
@@ -42,8 +42,7 @@ function geminiName(name: string): string {
   if (at <= 0) return name;
   const server = name.slice(0, at);
   const tool = name.slice(at + SEPARATOR.length);
-  const row = builtinTool(server, tool);
-  return row ? (row.geminiName ?? row.tool) : `mcp_${server}_${tool}`;
+  return geminiToolName({ serverAlias: server, toolName: tool, builtIn: builtinTool(server, tool) !== undefined });
 }
 
 const renamedResponse = (p: Part): Part =>
