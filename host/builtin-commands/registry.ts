@@ -145,25 +145,27 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   },
 ];
 
+const SIGN_IN =
+  'sign-in here is an API key (GEMINI_API_KEY or GOOGLE_API_KEY) or Vertex AI, set in the environment or a .env file';
+const SIGN_OUT = 'there is no signed-in account to leave: unset GEMINI_API_KEY (or GOOGLE_API_KEY)';
+
 /**
  * Gemini CLI 0.61's commands that have no counterpart here, with what to do instead: typed out of habit,
  * each gets that rather than "unknown command".
  */
 export const GEMINI_CLI_ONLY: Readonly<Record<string, string>> = {
-  auth: 'sign-in here is an API key (GEMINI_API_KEY or GOOGLE_API_KEY) or Vertex AI, set in the environment or a .env file; Login with Google is not offered',
-  signin:
-    'sign-in here is an API key (GEMINI_API_KEY or GOOGLE_API_KEY) or Vertex AI, set in the environment or a .env file',
-  login:
-    'sign-in here is an API key (GEMINI_API_KEY or GOOGLE_API_KEY) or Vertex AI, set in the environment or a .env file',
-  signout: 'there is no signed-in account to leave: unset GEMINI_API_KEY (or GOOGLE_API_KEY)',
-  logout: 'there is no signed-in account to leave: unset GEMINI_API_KEY (or GOOGLE_API_KEY)',
+  auth: `${SIGN_IN}; Login with Google is not offered`,
+  signin: SIGN_IN,
+  login: SIGN_IN,
+  signout: SIGN_OUT,
+  logout: SIGN_OUT,
   privacy:
     'gemini-mcp collects no usage statistics: it sends your conversation to the model API and tool calls to the servers you configured, nothing else',
   permissions:
     "folder trust is `gemini-mcp trust` (Gemini CLI's trustedFolders.json); what runs without asking is in /policies and `--approval-mode`",
   ide: 'editors connect over ACP (`gemini-mcp --acp`, see docs/editors.md)',
   docs: 'the documentation is README.md and the docs/ folder of gemini-mcp',
-  commands: 'custom commands are listed by /help and reloaded with each start',
+  commands: 'custom commands are listed by /help and read again at each start',
   plan: 'start with `--approval-mode plan`, or ask the model to plan: it enters plan mode itself',
 };
 
