@@ -10,7 +10,8 @@ import { ChatCompressor } from './compression.js';
 import type { ChatCompressionInfo } from './events.js';
 import { LoopDetector } from './loop-detection.js';
 import { checkNextSpeaker } from './next-speaker.js';
-import { buildSystemPrompt } from './prompts.js';
+import { buildSystemPrompt, corePrompt, type PromptInputs } from './prompts.js';
+import { writeFileAtomic } from '../atomic-file.js';
 import { Turn } from './turn.js';
 import { ToolBatchStream } from './tool-batch-stream.js';
 import { hookContext, STOP_EXECUTION } from '../scheduler/hook-steps.js';
@@ -43,6 +44,8 @@ export interface GeminiClientOptions {
   compressionThreshold?: number;
   /** The user's core prompt (`GEMINI_SYSTEM_MD`, system-md.ts), in place of the built-in one. */
   systemMd?: string;
+  /** Where to write the core prompt in use (`GEMINI_WRITE_SYSTEM_MD`), each time it changes. */
+  writeSystemMd?: string;
 }
 
 /** Snapshots the project before a turn's edits run (`general.checkpointing.enabled`). */
@@ -161,7 +164,7 @@ export class GeminiClient {
     const { skills, extensionContext, agents } = this.opts.runtime;
     // Listed only while the model may call invoke_agent (tools.exclude, plan mode may take it away).
     const subAgents = tools.some((t) => t.exposedName === INVOKE_AGENT) ? agents?.agents : undefined;
-    return buildSystemPrompt({
+    const inputs: PromptInputs = {
       tools,
       instructions,
       memory: await this.memory.get(),
@@ -173,7 +176,27 @@ export class GeminiClient {
       subAgents,
       interactiveShell: this.opts.runtime.scheduler?.userTerminal !== undefined,
       override: this.opts.systemMd,
-    });
+    };
+    if (this.opts.writeSystemMd) {
+      // Ours lists skills and subagents after the core; written out, they are Gemini CLI's variables, so the
+      // file used as GEMINI_SYSTEM_MD still lists them.
+      const lists = this.opts.systemMd === undefined ? `\n\n\${AgentSkills}\n\n\${SubAgents}` : '';
+      this.writeCore(this.opts.writeSystemMd, `${corePrompt(inputs)}${lists}`);
+    }
+    return buildSystemPrompt(inputs);
+  }
+
+  private writtenCore?: string;
+
+  /** GEMINI_WRITE_SYSTEM_MD: the core prompt in use, written when it differs from what was last written. */
+  private writeCore(file: string, core: string): void {
+    if (core === this.writtenCore) return;
+    this.writtenCore = core;
+    try {
+      writeFileAtomic(file, core, { dirMode: 0o700 });
+    } catch (err) {
+      this.opts.log?.(`GEMINI_WRITE_SYSTEM_MD: could not write ${file}: ${(err as Error).message}`);
+    }
   }
 
   private async requestShape(): Promise<RequestShape> {

@@ -85,8 +85,16 @@ export function buildSystemPrompt(inp: PromptInputs): string {
   const date = (inp.date ?? new Date()).toDateString();
   const roots = inp.roots.length ? inp.roots.map((r) => `- ${r}`).join('\n') : '- (none)';
   const environment = `# Environment\nDate: ${date}. Platform: ${inp.platform ?? process.platform}.\nWorkspace directories:\n${roots}`;
-  if (inp.override !== undefined) return [overridden(inp), environment, ...liveSections(inp, false)].join('\n\n');
-  const parts = [
+  return [corePrompt(inp), environment, ...liveSections(inp, inp.override === undefined)].join('\n\n');
+}
+
+/**
+ * The core prompt: the user's (GEMINI_SYSTEM_MD) with its variables filled in, or ours: how to work and the
+ * tools. What `GEMINI_WRITE_SYSTEM_MD` writes out.
+ */
+export function corePrompt(inp: PromptInputs): string {
+  if (inp.override !== undefined) return overridden(inp);
+  return [
     `You are an interactive command-line agent that helps with software engineering tasks. Act safely and
 efficiently, using the tools below.
 
@@ -103,10 +111,7 @@ efficiently, using the tools below.
 - Finish the task the user asked for, including reasonable follow-up steps such as running the tests,
   then stop and give the answer.`,
     toolSection(inp.tools) + (inp.interactiveShell && inp.tools.some(isShell) ? `\n\n${FOCUS_HINT}` : ''),
-    environment,
-    ...liveSections(inp, true),
-  ];
-  return parts.join('\n\n');
+  ].join('\n\n');
 }
 
 /** The user's own core prompt (GEMINI_SYSTEM_MD) with Gemini CLI's variables filled in. */

@@ -9,8 +9,8 @@ import { FatalConfigError } from '../errors.js';
  * home), `0`/`false` or unset keeps the built-in prompt. The file is read at the session's start; one
  * that is missing stops the start, as in Gemini CLI ("missing system prompt file").
  */
-export function systemMdPath(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
-  const value = env.GEMINI_SYSTEM_MD?.trim();
+export function systemMdPath(env: NodeJS.ProcessEnv, cwd: string, name = 'GEMINI_SYSTEM_MD'): string | undefined {
+  const value = env[name]?.trim();
   if (!value) return undefined;
   const lower = value.toLowerCase();
   if (lower === '0' || lower === 'false') return undefined;
@@ -18,6 +18,13 @@ export function systemMdPath(env: NodeJS.ProcessEnv, cwd: string): string | unde
   const home = value === '~' || value.startsWith('~/') ? join(homedir(), value.slice(1)) : value;
   return resolve(cwd, home);
 }
+
+/**
+ * Where `GEMINI_WRITE_SYSTEM_MD` asks for the core prompt in use to be written, read the same way (`1`/`true`:
+ * `.gemini/system.md`), so that it can be edited and then used with `GEMINI_SYSTEM_MD`.
+ */
+export const writeSystemMdPath = (env: NodeJS.ProcessEnv, cwd: string): string | undefined =>
+  systemMdPath(env, cwd, 'GEMINI_WRITE_SYSTEM_MD');
 
 /** The override's text, when `GEMINI_SYSTEM_MD` asks for one; read as configuration (a regular file, capped). */
 export function readSystemMd(env: NodeJS.ProcessEnv, cwd: string): string | undefined {

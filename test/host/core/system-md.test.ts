@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../../helpers/scripted-gemini.mjs';
 import { ONLY, runHost, scriptedEndpoints, workspace } from '../../helpers/run-host.js';
@@ -26,6 +28,28 @@ describe('GEMINI_SYSTEM_MD replaces the core prompt, as in Gemini CLI', () => {
     expect(text).not.toContain('interactive command-line agent');
     // Memory and context files still come after it.
     expect(text).toContain('Project rule: answer in haiku.');
+  });
+
+  it('GEMINI_WRITE_SYSTEM_MD=1 writes the core prompt in use to .gemini/system.md, which GEMINI_SYSTEM_MD=1 then sends', async () => {
+    const ws = workspace();
+    ws.settings(ONLY('filesystem'));
+    const ep = await endpoint(reply.text('ok'), reply.text('ok'));
+    const wrote = await runHost(['-p', 'hi'], { ws, url: ep.url, env: { GEMINI_WRITE_SYSTEM_MD: '1' } });
+    expect(wrote.code, wrote.stderr).toBe(0);
+    const written = readFileSync(join(ws.cwd, '.gemini', 'system.md'), 'utf8');
+    expect(written).toMatch(/^You are an interactive command-line agent/);
+    expect(written).toContain('filesystem__glob');
+    // The core only (the session's context is not in it), with the listings as Gemini CLI's variables.
+    expect(written).not.toContain('# Environment');
+    expect(written.endsWith('\n\n${AgentSkills}\n\n${SubAgents}')).toBe(true);
+    const core = written.slice(0, -'\n\n${AgentSkills}\n\n${SubAgents}'.length);
+    const sent = systemText(ep.requestsOf('streamGenerateContent')[0]!.body);
+    expect(sent.startsWith(`${core}\n\n# Environment`)).toBe(true);
+    const used = await runHost(['-p', 'hi'], { ws, url: ep.url, env: { GEMINI_SYSTEM_MD: '1' } });
+    expect(used.code, used.stderr).toBe(0);
+    const again = systemText(ep.requestsOf('streamGenerateContent')[1]!.body);
+    expect(again.startsWith(`${core}\n\n`)).toBe(true);
+    expect(again).toContain('# Available Sub-Agents');
   });
 
   it('a missing file stops the start with its path (exit 52); false keeps the built-in prompt', async () => {
