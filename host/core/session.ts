@@ -16,7 +16,7 @@ import { ensureProjectTempDir } from '../config/paths.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
 import { GEMINI_CLI_RESUME } from '../sessions/gemini-cli-sessions.js';
 import { GeminiCliMirror } from '../sessions/gemini-cli-mirror.js';
-import { readSystemMd, writeSystemMdPath } from './system-md.js';
+import { readSystemMd, systemMdPath, writeSystemMdPath } from './system-md.js';
 import {
   hasSession,
   loadSession,
@@ -168,7 +168,7 @@ function clientFor(
     disableLoopDetection: settings.merged.model?.disableLoopDetection === true,
     compressionThreshold: settings.merged.model?.compressionThreshold,
     systemMd,
-    writeSystemMd: writeSystemMdPath(settings.env, opts.cwd),
+    writeSystemMd: writeSystemMdPath(settings.env, opts.cwd, systemMdPath(settings.env, opts.cwd)),
     retry,
     log: opts.log ? (m) => opts.log!.debug(m) : undefined,
   });

@@ -21,10 +21,14 @@ export function systemMdPath(env: NodeJS.ProcessEnv, cwd: string, name = 'GEMINI
 
 /**
  * Where `GEMINI_WRITE_SYSTEM_MD` asks for the core prompt in use to be written, read the same way (`1`/`true`:
- * `.gemini/system.md`), so that it can be edited and then used with `GEMINI_SYSTEM_MD`.
+ * `.gemini/system.md`), so that it can be edited and then used with `GEMINI_SYSTEM_MD`. Never the file the
+ * override is read from (`readFrom`): Gemini CLI writes it back with its variables filled in, which loses
+ * them; here it is left as the user wrote it.
  */
-export const writeSystemMdPath = (env: NodeJS.ProcessEnv, cwd: string): string | undefined =>
-  systemMdPath(env, cwd, 'GEMINI_WRITE_SYSTEM_MD');
+export function writeSystemMdPath(env: NodeJS.ProcessEnv, cwd: string, readFrom?: string): string | undefined {
+  const file = systemMdPath(env, cwd, 'GEMINI_WRITE_SYSTEM_MD');
+  return file === readFrom ? undefined : file;
+}
 
 /** The override's text, when `GEMINI_SYSTEM_MD` asks for one; read as configuration (a regular file, capped). */
 export function readSystemMd(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
