@@ -1,5 +1,6 @@
 import { ensureProjectTempDir } from '../config/paths.js';
-import { deleteSession, formatSessionList, listSessions, skippedRecordsNotice } from '../sessions/store.js';
+import { deleteSession, listSessions } from '../sessions/store.js';
+import { formatSessionList, skippedRecordsNotice } from '../sessions/session-list-text.js';
 import type { CliArgs } from '../cli-args.js';
 import { safeText } from '../safe-text.js';
 

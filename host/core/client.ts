@@ -11,7 +11,7 @@ import type { ChatCompressionInfo } from './events.js';
 import { LoopDetector } from './loop-detection.js';
 import { checkNextSpeaker } from './next-speaker.js';
 import { buildSystemPrompt, corePrompt, type PromptInputs } from './prompts.js';
-import { writeFileAtomic } from '../atomic-file.js';
+import { corePromptWriter } from './system-md.js';
 import { Turn } from './turn.js';
 import { ToolBatchStream } from './tool-batch-stream.js';
 import { hookContext, STOP_EXECUTION } from '../scheduler/hook-steps.js';
@@ -87,6 +87,8 @@ export function answerAll(requests: ToolCallRequestInfo[], calls: ToolCall[], fa
 export class GeminiClient {
   readonly chat: GeminiChat;
   private readonly memory: MemoryContext;
+  /** GEMINI_WRITE_SYSTEM_MD (system-md.ts). */
+  private readonly writeCore?: (core: string, withListings: boolean) => void;
   private readonly ids = { next: 0 };
   private sessionTurns = 0;
   checkpointer?: EditCheckpointer;
@@ -98,6 +100,7 @@ export class GeminiClient {
   constructor(private readonly opts: GeminiClientOptions) {
     this.compressor = new ChatCompressor(opts.compressionThreshold);
     this.memory = new MemoryContext(opts.runtime.manager, opts.log);
+    this.writeCore = opts.writeSystemMd ? corePromptWriter(opts.writeSystemMd, opts.log) : undefined;
     this.chat = new GeminiChat(opts.generator, opts.model, () => this.requestShape(), opts.retry ?? DEFAULT_RETRY);
     const { hooks, registry } = opts.runtime;
     if (hooks && (hooks.has('BeforeModel') || hooks.has('AfterModel') || hooks.has('BeforeToolSelection')))
@@ -177,26 +180,8 @@ export class GeminiClient {
       interactiveShell: this.opts.runtime.scheduler?.userTerminal !== undefined,
       override: this.opts.systemMd,
     };
-    if (this.opts.writeSystemMd) {
-      // Ours lists skills and subagents after the core; written out, they are Gemini CLI's variables, so the
-      // file used as GEMINI_SYSTEM_MD still lists them.
-      const lists = this.opts.systemMd === undefined ? `\n\n\${AgentSkills}\n\n\${SubAgents}` : '';
-      this.writeCore(this.opts.writeSystemMd, `${corePrompt(inputs)}${lists}`);
-    }
+    this.writeCore?.(corePrompt(inputs), this.opts.systemMd === undefined);
     return buildSystemPrompt(inputs);
-  }
-
-  private writtenCore?: string;
-
-  /** GEMINI_WRITE_SYSTEM_MD: the core prompt in use, written when it differs from what was last written. */
-  private writeCore(file: string, core: string): void {
-    if (core === this.writtenCore) return;
-    this.writtenCore = core;
-    try {
-      writeFileAtomic(file, core, { dirMode: 0o700 });
-    } catch (err) {
-      this.opts.log?.(`GEMINI_WRITE_SYSTEM_MD: could not write ${file}: ${(err as Error).message}`);
-    }
   }
 
   private async requestShape(): Promise<RequestShape> {

@@ -15,15 +15,10 @@ import { resolveModelAlias } from './models.js';
 import { ensureProjectTempDir } from '../config/paths.js';
 import { chatsDir, SessionRecorder } from '../sessions/recorder.js';
 import { GEMINI_CLI_RESUME } from '../sessions/gemini-cli-sessions.js';
+import { skippedRecordsNotice } from '../sessions/session-list-text.js';
 import { GeminiCliMirror } from '../sessions/gemini-cli-mirror.js';
 import { readSystemMd, systemMdPath, writeSystemMdPath } from './system-md.js';
-import {
-  hasSession,
-  loadSession,
-  SessionNotFoundError,
-  skippedRecordsNotice,
-  type LoadedSession,
-} from '../sessions/store.js';
+import { hasSession, loadSession, SessionNotFoundError, type LoadedSession } from '../sessions/store.js';
 import { Checkpointer } from '../checkpoints/checkpointer.js';
 import { enterPlanModeEntry, exitPlanModeEntry, PlanMode, plansFolderOf } from '../tools/plan-mode.js';
 import { registerInvokeAgent } from './agent-tool.js';

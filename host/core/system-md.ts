@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readConfigFile } from '../config/config-file.js';
+import { writeFileAtomic } from '../atomic-file.js';
 import { FatalConfigError } from '../errors.js';
 
 /**
@@ -67,4 +68,26 @@ export function substituteSystemMd(text: string, values: SystemMdValues): string
     .replace(/\$\{SubAgents\}/g, () => values.subAgents)
     .replace(/\$\{AvailableTools\}/g, () => tools)
     .replace(/\$\{([\w.:-]+_ToolName)\}/g, (whole, variable: string) => byVariable.get(variable) ?? whole);
+}
+
+/**
+ * GEMINI_WRITE_SYSTEM_MD's writer: the core prompt in use, written to `file` when it differs from what it
+ * last wrote. Ours lists skills and subagents after the core; written out (`withListings`), they become
+ * Gemini CLI's variables, so the file used as GEMINI_SYSTEM_MD still lists them.
+ */
+export function corePromptWriter(
+  file: string,
+  log?: (message: string) => void,
+): (core: string, withListings: boolean) => void {
+  let written: string | undefined;
+  return (core, withListings) => {
+    const text = withListings ? `${core}\n\n\${AgentSkills}\n\n\${SubAgents}` : core;
+    if (text === written) return;
+    written = text;
+    try {
+      writeFileAtomic(file, text, { dirMode: 0o700 });
+    } catch (err) {
+      log?.(`GEMINI_WRITE_SYSTEM_MD: could not write ${file}: ${(err as Error).message}`);
+    }
+  };
 }

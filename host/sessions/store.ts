@@ -104,13 +104,6 @@ function readGeminiCliSessionAsOurs(file: string, cwd: string): ReadSession | un
   return { header, geminiCli: true, history: g.history, transcript: g.history, title: titleOf(g.history), skipped: [] };
 }
 
-/** The warning for a session some of whose records were skipped. */
-export function skippedRecordsNotice(s: Pick<SessionInfo, 'file' | 'skipped'>): string | undefined {
-  if (!s.skipped.length) return undefined;
-  const n = s.skipped.length;
-  return `${s.file}: ${n} record${n === 1 ? '' : 's'} of the wrong shape skipped, the rest is usable: ${safeText(s.skipped.join('; '))}`;
-}
-
 /** The session files of a project's chats folder (none when it does not exist). */
 function sessionFiles(projectTempDir: string): string[] {
   const dir = chatsDir(projectTempDir);
@@ -331,32 +324,4 @@ export function deleteSession(projectTempDir: string, ref: string): Pick<Session
   const title = recordedTitle(place.file) ?? '';
   unlinkSync(place.file);
   return { index: place.index, id: place.id, title };
-}
-
-/** "just now", "5 minutes ago", "3 days ago". */
-export function formatAge(from: Date, now = new Date()): string {
-  const s = Math.max(0, Math.round((now.getTime() - from.getTime()) / 1000));
-  const units: [number, string][] = [
-    [86400 * 365, 'year'],
-    [86400 * 30, 'month'],
-    [86400, 'day'],
-    [3600, 'hour'],
-    [60, 'minute'],
-  ];
-  for (const [size, name] of units) {
-    const n = Math.floor(s / size);
-    if (n >= 1) return `${n} ${name}${n === 1 ? '' : 's'} ago`;
-  }
-  return 'just now';
-}
-
-/** One numbered line per session: title, age, id. */
-export function formatSessionList(sessions: SessionInfo[], now = new Date()): string {
-  if (sessions.length === 0) return 'No saved sessions for this project yet.\n';
-  const lines = [`Sessions for this project (${sessions.length}):`];
-  for (const s of sessions)
-    lines.push(
-      `  ${s.index}. ${safeText(s.title)} (${formatAge(s.updated, now)}${s.geminiCli ? ', Gemini CLI' : ''}) [${safeText(s.id)}]`,
-    );
-  return `${lines.join('\n')}\n`;
 }

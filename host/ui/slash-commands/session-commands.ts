@@ -5,7 +5,8 @@ import { needSession, type ChatCommand, type ChatCommandContext } from './comman
 import { writeFileAtomic } from '../../atomic-file.js';
 import { deleteChat, listChats, loadChat, saveChat } from '../../sessions/tags.js';
 import { shareText } from '../../sessions/share.js';
-import { formatAge, listSessions, skippedRecordsNotice } from '../../sessions/store.js';
+import { listSessions } from '../../sessions/store.js';
+import { formatAge, skippedRecordsNotice } from '../../sessions/session-list-text.js';
 import { switchSession } from '../../core/session-switch.js';
 import { safeText } from '../../safe-text.js';
 

@@ -1,5 +1,5 @@
 import type { SessionInfo } from '../../sessions/store.js';
-import { formatAge } from '../../sessions/store.js';
+import { formatAge } from '../../sessions/session-list-text.js';
 import type { KeyInfo } from './app.js';
 import type { Palette } from '../text/palette.js';
 import { safeText } from '../../safe-text.js';

@@ -7,15 +7,13 @@ import {
   checkSessionRef,
   deleteSession,
   findSession,
-  formatAge,
-  formatSessionList,
   hasSession,
   listSessions,
   loadSession,
   SessionNotFoundError,
   recordedTitle,
-  skippedRecordsNotice,
 } from '../../../host/sessions/store.js';
+import { formatAge, formatSessionList, skippedRecordsNotice } from '../../../host/sessions/session-list-text.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const base = tempDir('gmc-store-');
