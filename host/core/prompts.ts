@@ -1,5 +1,5 @@
 import type { ToolRef } from '../scheduler/types.js';
-import { BUILTIN_TOOLS, builtinTool, geminiToolName } from '../tools/builtin-catalogue.js';
+import { BUILTIN_TOOLS, geminiNameOf } from '../tools/builtin-catalogue.js';
 import { substituteSystemMd } from './system-md.js';
 // The system instruction: a core prompt that names the tools the registry actually holds, then the servers'
 // own instructions, then the memory context. Nothing here knows a server's tool list in advance.
@@ -119,12 +119,9 @@ function overridden(inp: PromptInputs): string {
   return substituteSystemMd(inp.override ?? '', {
     skills: inp.skills?.length ? skillsSection(inp.skills) : '',
     subAgents: inp.subAgents?.length ? subAgentsSection(inp.subAgents) : '',
-    tools: inp.tools.map((t) => ({ name: t.exposedName, geminiName: geminiNameOf(t) })),
+    tools: inp.tools.map((t) => ({ name: t.exposedName, geminiName: geminiNameOf(t.serverAlias, t.toolName) })),
   });
 }
-
-const geminiNameOf = (t: PromptTool): string =>
-  geminiToolName({ ...t, builtIn: builtinTool(t.serverAlias, t.toolName) !== undefined });
 
 /**
  * What the session's state adds after the core prompt: servers' instructions, plan mode, the approved plan,

@@ -14,7 +14,9 @@ import { readConfigFile } from '../config/config-file.js';
 /** A long session with large tool outputs runs to tens of megabytes; far beyond that is not read. */
 export const GEMINI_CLI_SESSION_MAX_BYTES = 256 * 1024 * 1024;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object (not an array), as Gemini CLI's files hold them. */
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Another program's file, read as configuration is (host/config/config-file.ts: a regular file, never

@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, writ
 import { basename, dirname, join } from 'node:path';
 import type { Content, Part } from '@google/genai';
 import { SEPARATOR } from '../../protocol/tool-names.js';
-import { builtinTool, geminiToolName } from '../tools/builtin-catalogue.js';
+import { geminiNameOf } from '../tools/builtin-catalogue.js';
 import { geminiCliProjectDir } from './gemini-cli-folder.js';
 import { readGeminiCliHeader } from './gemini-cli-sessions.js';
 import type { HistoryListener } from './recorder.js';
@@ -40,9 +40,7 @@ interface MessageRecord {
 function geminiName(name: string): string {
   const at = name.indexOf(SEPARATOR);
   if (at <= 0) return name;
-  const server = name.slice(0, at);
-  const tool = name.slice(at + SEPARATOR.length);
-  return geminiToolName({ serverAlias: server, toolName: tool, builtIn: builtinTool(server, tool) !== undefined });
+  return geminiNameOf(name.slice(0, at), name.slice(at + SEPARATOR.length));
 }
 
 const renamedResponse = (p: Part): Part =>

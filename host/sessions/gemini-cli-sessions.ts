@@ -1,6 +1,6 @@
 import type { Content, Part } from '@google/genai';
 import { readConfigFileHead } from '../config/config-file.js';
-import { GEMINI_CLI_SESSION_MAX_BYTES, readGeminiCliText } from './gemini-cli-folder.js';
+import { GEMINI_CLI_SESSION_MAX_BYTES, isObject, readGeminiCliText } from './gemini-cli-folder.js';
 import { builtinByName } from '../tools/builtin-catalogue.js';
 import { exposedName } from '../tools/naming.js';
 
@@ -28,8 +28,6 @@ interface Message {
   content?: unknown;
   toolCalls?: unknown;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Enough for any metadata line. */
 const HEADER_BYTES = 64 * 1024;

@@ -340,6 +340,11 @@ export function geminiToolName(tool: { serverAlias: string; toolName: string; bu
   return `mcp_${tool.serverAlias}_${tool.toolName}`;
 }
 
+/** geminiToolName of a server's tool known only by alias and name: a built-in when the catalogue has it there. */
+export function geminiNameOf(serverAlias: string, toolName: string): string {
+  return geminiToolName({ serverAlias, toolName, builtIn: builtinTool(serverAlias, toolName) !== undefined });
+}
+
 /** The name Claude Code gives this tool in hooks: `Bash`, `Write`…, others `mcp__<server>__<tool>`. */
 export function claudeToolName(tool: { serverAlias: string; toolName: string; builtIn: boolean }): string {
   const row = tool.builtIn ? builtinTool(tool.serverAlias, tool.toolName) : undefined;
